@@ -1,0 +1,51 @@
+# mosaic_component(NAME SOURCES ... [DEPS component ...] [LIBS external ...])
+#
+# Declares one component of mosaic as a static library `mosaic_<NAME>`:
+# sources in lib/<NAME>/, public headers in include/mosaic/<NAME>/.
+# DEPS are other mosaic components, LIBS third-party targets; both are linked
+# PRIVATE, so a component sees only what it declares. The declared edges are
+# also written to component-graph.txt, which tests/architecture checks every
+# #include against: the rule lives in the build, not only in a document.
+
+add_library(mosaic_warnings INTERFACE)
+target_compile_options(mosaic_warnings INTERFACE -Wall -Wextra)
+if(MOSAIC_WERROR)
+  target_compile_options(mosaic_warnings INTERFACE -Werror)
+endif()
+if(MOSAIC_SANITIZE)
+  target_compile_options(mosaic_warnings INTERFACE -fsanitize=address,undefined -fno-omit-frame-pointer)
+  target_link_options(mosaic_warnings INTERFACE -fsanitize=address,undefined)
+endif()
+
+set_property(GLOBAL PROPERTY MOSAIC_COMPONENTS "")
+
+function(mosaic_component name)
+  cmake_parse_arguments(ARG "" "" "SOURCES;DEPS;LIBS;PUBLIC_LIBS" ${ARGN})
+  set(target mosaic_${name})
+  add_library(${target} STATIC ${ARG_SOURCES})
+  target_include_directories(${target} PUBLIC ${PROJECT_SOURCE_DIR}/include)
+  target_link_libraries(${target} PRIVATE mosaic_warnings ${ARG_LIBS})
+  if(ARG_PUBLIC_LIBS)
+    target_link_libraries(${target} PUBLIC ${ARG_PUBLIC_LIBS})
+  endif()
+  foreach(dep IN LISTS ARG_DEPS)
+    target_link_libraries(${target} PRIVATE mosaic_${dep})
+  endforeach()
+  set_property(GLOBAL APPEND PROPERTY MOSAIC_COMPONENTS ${name})
+  set_property(GLOBAL PROPERTY MOSAIC_DEPS_${name} "${ARG_DEPS}")
+  set_property(GLOBAL PROPERTY MOSAIC_LIBS_${name} "${ARG_LIBS};${ARG_PUBLIC_LIBS}")
+endfunction()
+
+# One line per component: "<name>: <dep> <dep> ... | <third-party> ...".
+function(mosaic_write_component_graph path)
+  get_property(components GLOBAL PROPERTY MOSAIC_COMPONENTS)
+  set(text "")
+  foreach(c IN LISTS components)
+    get_property(deps GLOBAL PROPERTY MOSAIC_DEPS_${c})
+    get_property(libs GLOBAL PROPERTY MOSAIC_LIBS_${c})
+    list(JOIN deps " " deps)
+    list(JOIN libs " " libs)
+    string(APPEND text "${c}: ${deps} | ${libs}\n")
+  endforeach()
+  file(WRITE ${path} "${text}")
+endfunction()

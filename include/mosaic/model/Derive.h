@@ -1,0 +1,28 @@
+// Facts derived from a built model: factories and the target selection.
+#pragma once
+
+#include "mosaic/model/Program.h"
+#include "mosaic/support/Expected.h"
+
+#include <string>
+
+namespace mosaic::model {
+
+/// Fills Record::factories: every callable other than a constructor whose
+/// result is T, T* or a std::unique_ptr / std::shared_ptr of T (const or not).
+/// Idempotent.
+void deriveFactories(Program &program);
+
+/// What the user asked to test. Both empty: everything the unit owns.
+struct Selection {
+  std::string function;  ///< --function: a name or qualified name (all overloads)
+  std::string className; ///< --class: a record name, qualified or not; a template name selects every instantiation
+};
+
+/// Sets program.targets from `selection`. Without one, the targets are the
+/// callables defined in the unit plus the public members of the records it
+/// owns. Fails with a Usage error, listing the closest names, when the name
+/// matches nothing. Returns the number of targets.
+Expected<size_t> selectTargets(Program &program, const Selection &selection);
+
+} // namespace mosaic::model

@@ -1,0 +1,201 @@
+// The program model: everything the later stages know about a unit.
+//
+// Built by the front end (lib/analysis) from one translation unit, consumed by
+// the harness, the search and the test writer. Plain data, serialisable to
+// JSON (model/Json.h); nothing here depends on Clang.
+#pragma once
+
+#include "mosaic/model/Type.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mosaic::model {
+
+/// A span of source lines, 1-based and inclusive.
+struct SourceRange {
+  std::string file; ///< absolute path
+  unsigned beginLine = 0;
+  unsigned endLine = 0;
+  bool operator==(const SourceRange &) const = default;
+};
+
+/// Where a callable's code lives, relative to the unit under test.
+enum class Origin {
+  Unit,     ///< defined in the unit's own source file
+  Header,   ///< defined in a (non-system) header, e.g. inline or an implicit member
+  External, ///< only declared here: defined in another translation unit
+};
+
+enum class Access { Public, Protected, Private };
+
+struct Enumerator {
+  std::string name;
+  std::int64_t value = 0;
+  bool operator==(const Enumerator &) const = default;
+};
+
+struct Enum {
+  EnumId id = 0;
+  std::string name;          ///< qualified name, as a test would spell it
+  bool scoped = false;       ///< `enum class`
+  TypeId underlying = 0;
+  std::vector<Enumerator> enumerators;
+  SourceRange location;
+};
+
+struct Field {
+  std::string name;
+  TypeId type = 0;
+  Access access = Access::Public;
+  unsigned bitWidth = 0;     ///< 0 when not a bit-field
+  bool isStatic = false;     ///< static data member
+};
+
+enum class RecordTag { Struct, Class, Union };
+
+/// A struct, union or class, with how a test can obtain one.
+struct Record {
+  RecordId id = 0;
+  std::string name;          ///< qualified name, as a test would spell it (`ns::Stack<int>`)
+  RecordTag tag = RecordTag::Struct;
+  bool complete = true;      ///< false for an opaque (declared-only) type
+  bool isCxx = false;        ///< declared in C++ (a CXXRecordDecl)
+  bool inSystemHeader = false;
+  /// True when the unit itself owns it: defined in the unit file, or one of
+  /// its members is. Targets by default (see Program::targets).
+  bool ownedByUnit = false;
+  /// Can be written as `T{a, b, c}` with the public fields in order
+  /// (a C struct or union, or a C++ aggregate).
+  bool aggregate = false;
+  bool abstract = false;
+  bool polymorphic = false;
+  bool defaultConstructible = false;
+  bool copyConstructible = false;
+  bool moveConstructible = false;
+  bool publicDestructor = true;
+  /// For an instantiation of a class template: the template's name and the
+  /// arguments as written (`Stack` with {"int"}).
+  std::string templateName;
+  std::vector<std::string> templateArgs;
+  std::vector<RecordId> bases;         ///< public base classes
+  std::vector<Field> fields;           ///< in declaration order, all access levels
+  std::vector<CallableId> constructors;///< public, callable constructors
+  std::vector<CallableId> methods;     ///< public methods and operators
+  /// Callables (not constructors) returning T, T*, or a smart pointer to T.
+  std::vector<CallableId> factories;
+  SourceRange location;
+};
+
+enum class CallableKind {
+  Function,     ///< free function, possibly in a namespace, possibly `static`
+  Constructor,
+  Method,       ///< non-static member function
+  StaticMethod,
+  Operator,     ///< member or free operator worth calling: == != < <= > >= [] ()
+};
+
+/// What a parameter means for input generation (beyond its type).
+enum class ParamRole {
+  None,
+  CString,   ///< `char *` / `const char *` read as a NUL-terminated string
+  Buffer,    ///< pointer half of a (pointer, length) pair: `buffer` + `pairedWith`
+  Length,    ///< length half of a (pointer, length) pair
+  Out,       ///< non-const pointer or reference the callee writes through
+  UserData,  ///< `void *` passed through to callbacks or stored
+  Callback,  ///< function pointer or std::function
+};
+
+struct Param {
+  std::string name;          ///< as declared; empty when unnamed
+  TypeId type = 0;
+  ParamRole role = ParamRole::None;
+  /// Buffer <-> Length: the index of the other half of the pair.
+  std::optional<unsigned> pairedWith;
+  /// The callee writes through this pointer or reference (Out always; a
+  /// Buffer when it is an output buffer).
+  bool written = false;
+  bool hasDefault = false;   ///< has a default argument
+};
+
+/// Literals a function compares against or uses: seeds for input values.
+struct Constants {
+  std::vector<std::int64_t> integers;  ///< integer literals and folded integer constants
+  std::vector<double> floats;
+  std::vector<std::int64_t> chars;     ///< character literals, by value
+  std::vector<std::string> strings;    ///< narrow string literals (bytes), deduplicated
+  bool empty() const { return integers.empty() && floats.empty() && chars.empty() && strings.empty(); }
+};
+
+struct Callable {
+  CallableId id = 0;
+  CallableKind kind = CallableKind::Function;
+  std::string name;          ///< unqualified (`push`, `operator==`, `Stack`)
+  std::string qualifiedName; ///< how a test names it (`ns::Stack<int>::push`)
+  /// Unique among callables: qualified name with parameter types and
+  /// qualifiers, e.g. `ns::Stack<int>::push(const int &)`.
+  std::string signature;
+  std::optional<RecordId> parent;  ///< the class of a constructor or member
+  TypeId result = 0;          ///< return type (void for constructors)
+  std::vector<Param> params;
+  Origin origin = Origin::Unit;
+  bool internalLinkage = false; ///< `static` or in an anonymous namespace: reach through a wrapper TU
+  bool cLinkage = false;        ///< C function or `extern "C"`
+  bool isConst = false;         ///< const member function
+  bool isVirtual = false;
+  bool isNoexcept = false;
+  bool isInline = false;
+  bool isImplicit = false;      ///< compiler-declared (e.g. implicit copy constructor)
+  bool isExplicit = false;      ///< explicit constructor
+  bool isTemplateInstance = false; ///< instantiation of a function template
+  std::string operatorSpelling;    ///< Operator: `==`, `[]`, ...
+  /// Constructor: copy / move / default, for "how to obtain one".
+  bool isDefaultConstructor = false;
+  bool isCopyConstructor = false;
+  bool isMoveConstructor = false;
+  SourceRange location;          ///< of the definition when there is one
+  Constants constants;
+};
+
+/// Something the front end saw and cannot (yet) offer to a generated test.
+struct Skipped {
+  std::string name;   ///< qualified name or signature
+  std::string what;   ///< "function", "method", "constructor", "class", ...
+  std::string reason; ///< one line a user can act on
+  SourceRange location;
+};
+
+/// The model of one unit.
+struct Program {
+  /// Version of the JSON format written by model/Json.h; bump on any change
+  /// of meaning.
+  static constexpr int kFormatVersion = 1;
+
+  std::string unit;              ///< absolute path of the unit's source file
+  std::string language;          ///< "c" or "c++"
+  std::vector<std::string> compileCommand; ///< the arguments the unit was parsed with
+  std::vector<std::string> notes;///< what the front end adjusted (dropped flags, fallbacks)
+
+  std::vector<Type> types;
+  std::vector<Record> records;
+  std::vector<Enum> enums;
+  std::vector<Callable> callables;
+  std::vector<Skipped> skipped;
+  /// The callables the user asked to test (--function, --class, or by default
+  /// every callable the unit owns). Others are helpers: they build arguments.
+  std::vector<CallableId> targets;
+
+  const Type &type(TypeId id) const { return types.at(id); }
+  const Record &record(RecordId id) const { return records.at(id); }
+  const Callable &callable(CallableId id) const { return callables.at(id); }
+};
+
+const char *toString(Origin o);
+const char *toString(Access a);
+const char *toString(RecordTag t);
+const char *toString(CallableKind k);
+const char *toString(ParamRole r);
+
+} // namespace mosaic::model

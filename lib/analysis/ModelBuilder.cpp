@@ -1,0 +1,320 @@
+// AST -> program model: which declarations become callables, and why the
+// others are skipped.
+#include "ModelBuilder.h"
+
+#include "ConstantMiner.h"
+#include "ParamRoles.h"
+#include "TypeMapper.h"
+
+#include "mosaic/model/Derive.h"
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/OperatorKinds.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Sema/Sema.h>
+
+#include <set>
+
+namespace mosaic::analysis {
+
+namespace {
+
+// Finds the declarations worth looking at, in source order.
+class Collector : public clang::RecursiveASTVisitor<Collector> {
+public:
+  explicit Collector(const clang::SourceManager &sm) : sm_(sm) {}
+  bool shouldVisitTemplateInstantiations() const { return true; }
+
+  bool VisitFunctionDecl(clang::FunctionDecl *fd) {
+    if (llvm::isa<clang::CXXMethodDecl>(fd) || fd->isImplicit() || fd->getBuiltinID() || fd->isLocalExternDecl())
+      return true;
+    if (fd->isDependentContext() || fd->getDescribedFunctionTemplate()) return true; // a pattern
+    // The implicit global operator new/delete have no location; their
+    // redeclarations live in <new>.
+    const clang::FunctionDecl *canon = fd->getCanonicalDecl();
+    if (canon->isImplicit() || inSystem(canon) || inSystem(fd) || !seenFunctions_.insert(canon).second) return true;
+    functions.push_back(canon);
+    return true;
+  }
+  bool VisitRecordDecl(clang::RecordDecl *rd) {
+    if (!rd->isThisDeclarationADefinition() || inSystem(rd)) return true;
+    if (const auto *cxx = llvm::dyn_cast<clang::CXXRecordDecl>(rd)) {
+      if (cxx->isInjectedClassName() || cxx->isLambda() || cxx->isDependentType() || cxx->getDescribedClassTemplate())
+        return true;
+    }
+    records.push_back(rd);
+    return true;
+  }
+  bool VisitEnumDecl(clang::EnumDecl *ed) {
+    if (ed->isThisDeclarationADefinition() && !inSystem(ed) && !ed->isDependentType() &&
+        (ed->getIdentifier() || ed->getTypedefNameForAnonDecl()))
+      enums.push_back(ed);
+    return true;
+  }
+  bool VisitClassTemplateDecl(clang::ClassTemplateDecl *ctd) {
+    if (ctd->isThisDeclarationADefinition() && !inSystem(ctd)) classTemplates.push_back(ctd);
+    return true;
+  }
+  bool VisitFunctionTemplateDecl(clang::FunctionTemplateDecl *ftd) {
+    if (ftd->isThisDeclarationADefinition() && !inSystem(ftd) && !ftd->getDeclContext()->isRecord())
+      functionTemplates.push_back(ftd);
+    return true;
+  }
+
+  std::vector<const clang::FunctionDecl *> functions;
+  std::vector<const clang::RecordDecl *> records;
+  std::vector<const clang::EnumDecl *> enums;
+  std::vector<const clang::ClassTemplateDecl *> classTemplates;
+  std::vector<const clang::FunctionTemplateDecl *> functionTemplates;
+
+private:
+  bool inSystem(const clang::Decl *d) const {
+    const clang::SourceLocation loc = sm_.getExpansionLoc(d->getLocation());
+    return loc.isInvalid() || sm_.isInSystemHeader(loc);
+  }
+  const clang::SourceManager &sm_;
+  std::set<const clang::FunctionDecl *> seenFunctions_;
+};
+
+bool isOperatorWorthCalling(clang::OverloadedOperatorKind op) {
+  switch (op) {
+  case clang::OO_EqualEqual:
+  case clang::OO_ExclaimEqual:
+  case clang::OO_Less:
+  case clang::OO_LessEqual:
+  case clang::OO_Greater:
+  case clang::OO_GreaterEqual:
+  case clang::OO_Subscript:
+  case clang::OO_Call:
+    return true;
+  default:
+    return false;
+  }
+}
+
+const char *accessWord(clang::AccessSpecifier a) { return a == clang::AS_private ? "private" : "protected"; }
+
+class Builder {
+public:
+  Builder(clang::ASTContext &ctx, clang::Sema &sema, model::Program &program)
+      : ctx_(ctx), sema_(sema), sm_(ctx.getSourceManager()), program_(program), types_(ctx, sema, program) {}
+
+  void run() {
+    program_.language = ctx_.getLangOpts().CPlusPlus ? "c++" : "c";
+    Collector c(sm_);
+    c.TraverseDecl(ctx_.getTranslationUnitDecl());
+    for (const clang::EnumDecl *e : c.enums) types_.enumFor(e);
+    for (const clang::RecordDecl *r : c.records) addRecord(r);
+    for (const clang::FunctionDecl *f : c.functions) addFreeFunction(f);
+    for (const clang::ClassTemplateDecl *t : c.classTemplates) {
+      bool instantiated = false;
+      for (const clang::ClassTemplateSpecializationDecl *s : t->specializations())
+        instantiated |= s->isCompleteDefinition();
+      if (!instantiated) skip(types_.qualifiedName(t), "class template", "no instantiation of it in this unit", t);
+    }
+    for (const clang::FunctionTemplateDecl *t : c.functionTemplates)
+      if (t->specializations().empty())
+        skip(types_.qualifiedName(t), "function template", "no instantiation of it in this unit", t);
+    markOwnership();
+    model::deriveFactories(program_);
+  }
+
+private:
+  void skip(std::string name, std::string what, std::string reason, const clang::Decl *d) {
+    program_.skipped.push_back({std::move(name), std::move(what), std::move(reason), types_.rangeOf(d->getSourceRange())});
+  }
+
+  bool inMainFile(const clang::Decl *d) const { return sm_.isInMainFile(sm_.getExpansionLoc(d->getLocation())); }
+
+  void addRecord(const clang::RecordDecl *rd) {
+    if (std::string why = types_.unnameableReason(rd); !why.empty()) {
+      // Anonymous structs and unions are parts of their parent's fields.
+      if (rd->getIdentifier() || rd->getTypedefNameForAnonDecl())
+        skip(types_.qualifiedName(rd), rd->getKindName().str(), why, rd);
+      return;
+    }
+    auto id = types_.recordFor(rd);
+    if (!id) return;
+    const auto *cxx = llvm::dyn_cast<clang::CXXRecordDecl>(rd);
+    if (!cxx || !ctx_.getLangOpts().CPlusPlus) return;
+    for (const clang::Decl *d : cxx->decls()) {
+      if (const auto *md = llvm::dyn_cast<clang::CXXMethodDecl>(d)) {
+        addMember(md, *id);
+      } else if (const auto *ft = llvm::dyn_cast<clang::FunctionTemplateDecl>(d)) {
+        bool any = false;
+        for (const clang::FunctionDecl *s : ft->specializations())
+          if (const auto *ms = llvm::dyn_cast<clang::CXXMethodDecl>(s)) {
+            addMember(ms, *id);
+            any = true;
+          }
+        if (!any && ft->getAccess() == clang::AS_public)
+          skip(types_.qualifiedName(ft), "member function template", "no instantiation of it in this unit", ft);
+      }
+    }
+  }
+
+  void addMember(const clang::CXXMethodDecl *md, model::RecordId parent) {
+    if (llvm::isa<clang::CXXDestructorDecl>(md)) return;
+    const bool isCtor = llvm::isa<clang::CXXConstructorDecl>(md);
+    const char *what = isCtor ? "constructor" : "method";
+    if (md->isImplicit()) {
+      // Only implicit constructors are worth listing; implicit assignment
+      // operators are not calls a test makes, and deleted ones do not exist.
+      if (!isCtor || md->isDeleted()) return;
+    }
+    const std::string name = types_.qualifiedName(md);
+    if (md->getAccess() != clang::AS_public)
+      return skip(name, what, std::string(accessWord(md->getAccess())) + " member", md);
+    if (md->isDeleted()) return skip(name, what, "deleted", md);
+    if (llvm::isa<clang::CXXConversionDecl>(md))
+      return skip(name, "conversion operator", "conversion operators are not called by generated tests", md);
+    model::CallableKind kind = isCtor ? model::CallableKind::Constructor
+                               : md->isStatic() ? model::CallableKind::StaticMethod
+                                                : model::CallableKind::Method;
+    if (md->isOverloadedOperator()) {
+      if (!isOperatorWorthCalling(md->getOverloadedOperator())) {
+        if (!md->isImplicit())
+          skip(name, "operator", "not among the operators tests call (== != < <= > >= [] ())", md);
+        return;
+      }
+      kind = model::CallableKind::Operator;
+    }
+    if (isCtor && program_.records[parent].abstract) {
+      if (!md->isImplicit()) skip(name, what, "the class is abstract", md);
+      return;
+    }
+    addCallable(md, kind, parent);
+  }
+
+  void addFreeFunction(const clang::FunctionDecl *fd) {
+    model::CallableKind kind = model::CallableKind::Function;
+    if (fd->isOverloadedOperator()) {
+      if (!isOperatorWorthCalling(fd->getOverloadedOperator()))
+        return skip(types_.qualifiedName(fd), "operator", "not among the operators tests call (== != < <= > >= [] ())",
+                    fd);
+      kind = model::CallableKind::Operator;
+    }
+    addCallable(fd, kind, std::nullopt);
+  }
+
+  // Where the code of `fd` is: its definition, or for a member of a class
+  // template instantiation that was never used, the template's definition.
+  static const clang::FunctionDecl *codeOf(const clang::FunctionDecl *fd) {
+    if (const clang::FunctionDecl *def = fd->getDefinition()) return def;
+    if (const clang::FunctionDecl *pattern = fd->getTemplateInstantiationPattern()) return pattern->getDefinition();
+    return nullptr;
+  }
+
+  void addCallable(const clang::FunctionDecl *fd, model::CallableKind kind, std::optional<model::RecordId> parent) {
+    const clang::FunctionDecl *code = codeOf(fd);
+    const clang::FunctionDecl *where = code ? code : fd;
+    const std::string what = kind == model::CallableKind::Constructor ? "constructor"
+                             : parent                                  ? "method"
+                                                                       : "function";
+    model::Callable c;
+    c.kind = kind;
+    c.name = fd->getNameAsString();
+    c.qualifiedName = types_.qualifiedName(fd);
+    const std::string shownName = c.qualifiedName;
+    auto skipHere = [&](std::string reason) { skip(shownName, what, std::move(reason), where); };
+
+    if (fd->isDeleted()) return skipHere("deleted");
+    if (fd->isConsteval()) return skipHere("consteval: cannot be called with run-time values");
+    if (fd->isMain()) return skipHere("main() is the program's entry point, not an API to test");
+    if (!fd->hasPrototype() && !(code && code->hasPrototype()))
+      return skipHere("declared without a prototype (K&R style): argument types unknown");
+    if (fd->isVariadic()) return skipHere("variadic (...): the extra arguments are not generated yet");
+
+    for (unsigned i = 0; i < fd->getNumParams(); ++i) {
+      const clang::ParmVarDecl *p = fd->getParamDecl(i);
+      model::Param param;
+      // The definition names parameters the declaration may leave unnamed.
+      const clang::ParmVarDecl *named = (code && i < code->getNumParams()) ? code->getParamDecl(i) : p;
+      param.name = named->getNameAsString().empty() ? p->getNameAsString() : named->getNameAsString();
+      param.type = types_.map(p->getType());
+      param.hasDefault = p->hasDefaultArg();
+      const model::Type &t = program_.type(param.type);
+      if (t.kind == model::TypeKind::Unsupported)
+        return skipHere("parameter " + std::to_string(i + 1) + (param.name.empty() ? "" : " '" + param.name + "'") +
+                        " has type '" + t.spelling + "': " + t.unsupportedReason);
+      c.params.push_back(std::move(param));
+    }
+    c.result = types_.map(fd->getReturnType());
+    c.parent = parent;
+    c.origin = !code ? model::Origin::External : inMainFile(code) ? model::Origin::Unit : model::Origin::Header;
+    c.internalLinkage = !fd->isExternallyVisible();
+    c.cLinkage = fd->isExternC() || !ctx_.getLangOpts().CPlusPlus;
+    c.isInline = fd->isInlined();
+    c.isImplicit = fd->isImplicit();
+    c.isTemplateInstance = fd->getTemplateSpecializationArgs() != nullptr;
+    if (const auto *proto = fd->getType()->getAs<clang::FunctionProtoType>()) {
+      // Implicit members have their exception specification computed lazily.
+      if (clang::isUnresolvedExceptionSpec(proto->getExceptionSpecType()))
+        proto = sema_.ResolveExceptionSpec(fd->getLocation(), proto);
+      c.isNoexcept = proto && proto->isNothrow();
+    }
+    if (const auto *md = llvm::dyn_cast<clang::CXXMethodDecl>(fd)) {
+      c.isConst = md->isConst();
+      c.isVirtual = md->isVirtual();
+    }
+    if (const auto *ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(fd)) {
+      c.isExplicit = ctor->isExplicit();
+      c.isDefaultConstructor = ctor->isDefaultConstructor();
+      c.isCopyConstructor = ctor->isCopyConstructor();
+      c.isMoveConstructor = ctor->isMoveConstructor();
+      c.result = types_.map(ctx_.VoidTy);
+    }
+    if (fd->isOverloadedOperator()) c.operatorSpelling = clang::getOperatorSpelling(fd->getOverloadedOperator());
+    c.location = types_.rangeOf(fd->isImplicit() && parent ? types_.declOf(*parent)->getSourceRange()
+                                                           : where->getSourceRange());
+    if (code && code->hasBody()) c.constants = mineConstants(code->getBody(), ctx_);
+
+    // The unique signature: name, parameter types, qualifiers.
+    c.signature = c.qualifiedName + "(";
+    for (size_t i = 0; i < c.params.size(); ++i)
+      c.signature += (i ? ", " : "") + program_.type(c.params[i].type).spelling;
+    c.signature += ")";
+    if (c.isConst) c.signature += " const";
+    if (const auto *md = llvm::dyn_cast<clang::CXXMethodDecl>(fd)) {
+      if (md->getRefQualifier() == clang::RQ_LValue) c.signature += " &";
+      if (md->getRefQualifier() == clang::RQ_RValue) c.signature += " &&";
+    }
+
+    assignParamRoles(*fd, c, program_, writes_);
+    c.id = static_cast<model::CallableId>(program_.callables.size());
+    if (parent) {
+      auto &rec = program_.records[*parent];
+      (kind == model::CallableKind::Constructor ? rec.constructors : rec.methods).push_back(c.id);
+    }
+    program_.callables.push_back(std::move(c));
+  }
+
+  // A record belongs to the unit when the unit defines it or one of its
+  // members.
+  void markOwnership() {
+    for (model::Record &r : program_.records) {
+      const clang::RecordDecl *rd = types_.declOf(r.id);
+      r.ownedByUnit = !r.inSystemHeader && inMainFile(rd);
+    }
+    for (const model::Callable &c : program_.callables)
+      if (c.parent && c.origin == model::Origin::Unit && !c.isImplicit) program_.records[*c.parent].ownedByUnit = true;
+  }
+
+  clang::ASTContext &ctx_;
+  clang::Sema &sema_;
+  const clang::SourceManager &sm_;
+  model::Program &program_;
+  TypeMapper types_;
+  WriteAnalysis writes_;
+};
+
+} // namespace
+
+void buildModel(clang::ASTContext &ctx, clang::Sema &sema, model::Program &program) {
+  Builder(ctx, sema, program).run();
+}
+
+} // namespace mosaic::analysis

@@ -1,0 +1,19 @@
+// The parsed translation unit -> the program model.
+#pragma once
+
+#include "mosaic/model/Program.h"
+
+namespace clang {
+class ASTContext;
+class Sema;
+} // namespace clang
+
+namespace mosaic::analysis {
+
+/// Fills `program` (types, records, enums, callables, skipped) from the AST
+/// of a unit that parsed without errors. Only declarations outside system
+/// headers become callables; types from anywhere are modelled as far as a
+/// test needs them. Sema is needed to declare implicit constructors.
+void buildModel(clang::ASTContext &ctx, clang::Sema &sema, model::Program &program);
+
+} // namespace mosaic::analysis

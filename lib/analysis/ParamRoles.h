@@ -1,0 +1,51 @@
+// Parameter roles (model::ParamRole): what a parameter means for input
+// generation, from its type, its name and what the body does with it.
+#pragma once
+
+#include "mosaic/model/Program.h"
+
+#include <clang/AST/Decl.h>
+
+#include <map>
+#include <set>
+#include <vector>
+
+namespace mosaic::analysis {
+
+/// Which parameters a function writes through: `*p = v`, `p->f = v`,
+/// `p[i] = v`, `r = v` for a reference, a non-const method called on it, or
+/// passing it on to a function that writes through the matching parameter
+/// (followed through the functions defined in the translation unit, and a
+/// table of C library functions for the rest). Pointer copies inside the body
+/// (`char *q = p + 1`) count as the parameter. Recursion is cut: a call that
+/// is still being analysed counts as not writing.
+class WriteAnalysis {
+public:
+  bool writesThrough(const clang::FunctionDecl *fn, unsigned index);
+  /// Whether `fn` may read what parameter `index` points to (true when the
+  /// body is unknown, or the parameter is passed on to another function).
+  bool readsThrough(const clang::FunctionDecl *fn, unsigned index);
+
+private:
+  struct Facts {
+    std::vector<bool> direct;
+    std::vector<bool> read;
+    // For each parameter: the (callee, argument index) it is passed on to.
+    std::vector<std::vector<std::pair<const clang::FunctionDecl *, unsigned>>> passedTo;
+  };
+  const Facts &factsOf(const clang::FunctionDecl *fn);
+
+  std::map<const clang::FunctionDecl *, Facts> facts_;
+  std::set<const clang::FunctionDecl *> inProgress_;
+};
+
+/// Fills role, pairedWith and written of every parameter of `callable`,
+/// whose parameters correspond one to one with those of `fn`.
+void assignParamRoles(const clang::FunctionDecl &fn, model::Callable &callable, const model::Program &program,
+                      WriteAnalysis &writes);
+
+/// Whether a parameter name reads as the length of a buffer (`len`, `size`,
+/// `nbytes`, `buffer_length`, ...). Exposed for tests.
+bool looksLikeLength(const std::string &name);
+
+} // namespace mosaic::analysis

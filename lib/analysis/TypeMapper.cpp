@@ -1,0 +1,523 @@
+// Clang types -> model types.
+#include "TypeMapper.h"
+
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/DeclTemplate.h>
+#include <clang/AST/QualTypeNames.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Sema/Sema.h>
+#include <llvm/ADT/APFloat.h>
+
+namespace mosaic::analysis {
+
+using model::TypeKind;
+
+namespace {
+
+clang::PrintingPolicy makePolicy(const clang::ASTContext &ctx) {
+  clang::PrintingPolicy p(ctx.getLangOpts());
+  // Spellings go into C++ test code, also for C units: `bool` not `_Bool`,
+  // `__restrict` not `restrict`, no `(anonymous namespace)::` or inline
+  // namespaces such as libstdc++'s `__cxx11::`.
+  p.Bool = true;
+  p.Restrict = false;
+  p.SuppressUnwrittenScope = true;
+  p.UseVoidForZeroParams = false;
+  p.AnonymousTagLocations = false;
+  p.SplitTemplateClosers = false;
+  p.FullyQualifiedName = true;
+  return p;
+}
+
+} // namespace
+
+TypeMapper::TypeMapper(clang::ASTContext &ctx, clang::Sema &sema, model::Program &program)
+    : ctx_(ctx), sema_(sema), program_(program), policy_(makePolicy(ctx)) {}
+
+namespace {
+
+// The names libstdc++ gives std::string and std::string_view once typedefs
+// are gone (inside a class template instantiation, say). They are the same
+// types, so writing the typedef is exact and what a reader expects.
+std::string resugarStd(std::string s) {
+  static constexpr std::pair<std::string_view, std::string_view> kNames[] = {
+      {"std::basic_string<char, std::char_traits<char>, std::allocator<char>>", "std::string"},
+      {"std::basic_string<char>", "std::string"},
+      {"std::basic_string_view<char, std::char_traits<char>>", "std::string_view"},
+      {"std::basic_string_view<char>", "std::string_view"},
+  };
+  for (auto [from, to] : kNames)
+    for (size_t at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
+      s.replace(at, from.size(), to);
+  return s;
+}
+
+// Whether a function type appears in `type` other than behind a typedef:
+// getFullyQualifiedName leaves the types inside it as written (`Item` for
+// `shop::Item`), which would not compile outside the namespace.
+bool hasBareFunctionType(clang::QualType type, int depth = 0) {
+  if (type.isNull() || depth > 16) return false;
+  const clang::Type *t = type.getTypePtr();
+  if (llvm::isa<clang::TypedefType>(t)) return false;
+  if (llvm::isa<clang::FunctionType>(t)) return true;
+  if (const auto *tst = llvm::dyn_cast<clang::TemplateSpecializationType>(t)) {
+    for (const auto &a : tst->template_arguments())
+      if (a.getKind() == clang::TemplateArgument::Type && hasBareFunctionType(a.getAsType(), depth + 1)) return true;
+    return false;
+  }
+  if (t->isPointerType() || t->isReferenceType()) return hasBareFunctionType(t->getPointeeType(), depth + 1);
+  if (const auto *a = llvm::dyn_cast<clang::ArrayType>(t)) return hasBareFunctionType(a->getElementType(), depth + 1);
+  if (llvm::isa<clang::ElaboratedType, clang::ParenType, clang::AttributedType, clang::MacroQualifiedType,
+                clang::UsingType>(t))
+    return hasBareFunctionType(t->getLocallyUnqualifiedSingleStepDesugaredType(), depth + 1);
+  return false;
+}
+
+} // namespace
+
+std::string TypeMapper::spell(clang::QualType type) const {
+  // The canonical type prints every record with its scope; it is used only
+  // where a bare function type would otherwise lose the qualification.
+  if (hasBareFunctionType(type)) return resugarStd(type.getCanonicalType().getAsString(policy_));
+  return resugarStd(clang::TypeName::getFullyQualifiedName(type, ctx_, policy_, /*WithGlobalNsPrefix=*/false));
+}
+
+std::string TypeMapper::qualifiedName(const clang::NamedDecl *decl) const {
+  if (const auto *rd = llvm::dyn_cast<clang::RecordDecl>(decl)) {
+    // A record's type prints with its template arguments (`ns::Stack<int>`).
+    clang::PrintingPolicy p = policy_;
+    p.SuppressTagKeyword = true;
+    return resugarStd(clang::TypeName::getFullyQualifiedName(ctx_.getRecordType(rd), ctx_, p, false));
+  }
+  std::string out;
+  llvm::raw_string_ostream os(out);
+  decl->printQualifiedName(os, policy_);
+  if (const auto *fd = llvm::dyn_cast<clang::FunctionDecl>(decl)) {
+    if (const auto *args = fd->getTemplateSpecializationArgs())
+      clang::printTemplateArgumentList(os, args->asArray(), policy_);
+  }
+  return resugarStd(out);
+}
+
+model::SourceRange TypeMapper::rangeOf(clang::SourceRange range) const {
+  const clang::SourceManager &sm = ctx_.getSourceManager();
+  model::SourceRange out;
+  clang::SourceLocation begin = sm.getExpansionLoc(range.getBegin());
+  clang::SourceLocation end = sm.getExpansionLoc(range.getEnd());
+  if (begin.isInvalid()) return out;
+  if (auto ref = sm.getFileEntryRefForID(sm.getFileID(begin)))
+    out.file = sm.getFileManager().getCanonicalName(*ref).str();
+  out.beginLine = sm.getExpansionLineNumber(begin);
+  out.endLine = end.isValid() ? sm.getExpansionLineNumber(end) : out.beginLine;
+  return out;
+}
+
+model::TypeId TypeMapper::map(clang::QualType type) {
+  const std::string spelling = spell(type);
+  const std::string canonical = type.getCanonicalType().getAsString(policy_);
+  const std::string key = spelling + '\x1f' + canonical;
+  if (auto it = typeIds_.find(key); it != typeIds_.end()) return it->second;
+
+  // Register first: the parts of a recursive type refer back to this id.
+  const model::TypeId id = static_cast<model::TypeId>(program_.types.size());
+  typeIds_.emplace(key, id);
+  program_.types.emplace_back();
+
+  model::Type t;
+  t.id = id;
+  t.spelling = spelling;
+  t.canonical = canonical;
+  t.isConst = type.getCanonicalType().isConstQualified();
+
+  // Walk the sugar: each typedef or alias passed is recorded.
+  clang::QualType cur = type;
+  for (int guard = 0; guard < 64; ++guard) {
+    const clang::Type *ty = cur.getTypePtr();
+    if (const auto *td = llvm::dyn_cast<clang::TypedefType>(ty)) {
+      t.aliases.push_back(qualifiedName(td->getDecl()));
+      cur = td->desugar();
+    } else if (const auto *ts = llvm::dyn_cast<clang::TemplateSpecializationType>(ty); ts && ts->isTypeAlias()) {
+      t.aliases.push_back(spell(clang::QualType(ts, 0)));
+      cur = ts->desugar();
+    } else if (llvm::isa<clang::ElaboratedType, clang::ParenType, clang::AttributedType, clang::MacroQualifiedType,
+                         clang::UsingType, clang::SubstTemplateTypeParmType>(ty)) {
+      cur = ty->getLocallyUnqualifiedSingleStepDesugaredType();
+    } else {
+      break;
+    }
+  }
+
+  classify(type, t);
+  program_.types[id] = std::move(t);
+  return id;
+}
+
+void TypeMapper::classify(clang::QualType type, model::Type &t) {
+  const clang::QualType canon = type.getCanonicalType();
+  const clang::Type *ty = canon.getTypePtr();
+  auto unsupported = [&](std::string why) {
+    t.kind = TypeKind::Unsupported;
+    t.unsupportedReason = std::move(why);
+  };
+
+  if (ty->isDependentType()) return unsupported("dependent type (uninstantiated template)");
+  if (const auto *bt = llvm::dyn_cast<clang::BuiltinType>(ty)) return classifyBuiltin(bt, t);
+  if (const auto *et = llvm::dyn_cast<clang::EnumType>(ty)) {
+    t.kind = TypeKind::Enum;
+    t.bits = static_cast<unsigned>(ctx_.getTypeSize(canon));
+    t.isSigned = et->getDecl()->getIntegerType()->isSignedIntegerOrEnumerationType();
+    if (!et->getDecl()->getIdentifier() && !et->getDecl()->getTypedefNameForAnonDecl())
+      return unsupported("anonymous enum cannot be named in a test");
+    t.enumId = enumFor(et->getDecl());
+    return;
+  }
+  if (ty->isPointerType()) {
+    const clang::QualType pointee = type->getPointeeType();
+    if (pointee->isFunctionType()) {
+      t.kind = TypeKind::FunctionPointer;
+      t.signature = signatureOf(pointee->getAs<clang::FunctionType>());
+      return;
+    }
+    t.kind = TypeKind::Pointer;
+    t.pointeeConst = pointee.isConstQualified();
+    t.pointee = map(pointee);
+    return;
+  }
+  if (ty->isReferenceType()) {
+    const clang::QualType pointee = type->getPointeeType();
+    if (pointee->isFunctionType()) return unsupported("reference to a function");
+    t.kind = TypeKind::Reference;
+    t.isRvalue = ty->isRValueReferenceType();
+    t.pointeeConst = pointee.isConstQualified();
+    t.pointee = map(pointee);
+    return;
+  }
+  if (const auto *at = ctx_.getAsConstantArrayType(type)) {
+    t.kind = TypeKind::Array;
+    t.length = at->getZExtSize();
+    t.element = map(at->getElementType());
+    return;
+  }
+  if (ty->isIncompleteArrayType()) return unsupported("array of unknown size");
+  if (ty->isVariableArrayType()) return unsupported("variable-length array");
+  if (const auto *rt = llvm::dyn_cast<clang::RecordType>(ty)) return classifyRecord(type, rt->getDecl(), t);
+  if (ty->isMemberPointerType()) return unsupported("pointer to member");
+  if (ty->isVectorType() || ty->isExtVectorType()) return unsupported("SIMD vector type");
+  if (ty->isAnyComplexType()) return unsupported("complex number type");
+  if (ty->isAtomicType()) return unsupported("_Atomic type");
+  if (ty->isBitIntType()) return unsupported("_BitInt type");
+  if (ty->isFunctionType()) return unsupported("function type");
+  if (ty->isBlockPointerType()) return unsupported("block pointer");
+  unsupported(std::string("type class ") + ty->getTypeClassName() + " is not modelled");
+}
+
+void TypeMapper::classifyBuiltin(const clang::BuiltinType *bt, model::Type &t) {
+  using clang::BuiltinType;
+  const clang::QualType q(bt, 0);
+  switch (bt->getKind()) {
+  case BuiltinType::Void:
+    t.kind = TypeKind::Void;
+    return;
+  case BuiltinType::Bool:
+    t.kind = TypeKind::Bool;
+    t.bits = static_cast<unsigned>(ctx_.getTypeSize(q));
+    return;
+  case BuiltinType::Char_S:
+  case BuiltinType::Char_U:
+    t.kind = TypeKind::Char;
+    t.bits = 8;
+    t.isSigned = bt->getKind() == BuiltinType::Char_S;
+    return;
+  case BuiltinType::Float:
+  case BuiltinType::Double:
+  case BuiltinType::LongDouble:
+    t.kind = TypeKind::Floating;
+    // Width of the value, not of its storage: x87 long double is 80 bits in 128.
+    t.bits = llvm::APFloat::semanticsSizeInBits(ctx_.getFloatTypeSemantics(q));
+    t.isSigned = true;
+    return;
+  case BuiltinType::NullPtr:
+    t.kind = TypeKind::Unsupported;
+    t.unsupportedReason = "std::nullptr_t";
+    return;
+  default:
+    break;
+  }
+  if (bt->isInteger()) {
+    t.kind = TypeKind::Integer;
+    t.bits = static_cast<unsigned>(ctx_.getTypeSize(q));
+    t.isSigned = bt->isSignedInteger();
+    return;
+  }
+  t.kind = TypeKind::Unsupported;
+  t.unsupportedReason = std::string("builtin type '") + bt->getName(policy_).str() + "'";
+}
+
+std::string TypeMapper::unnameableReason(const clang::RecordDecl *rd) const {
+  if (const auto *cxx = llvm::dyn_cast<clang::CXXRecordDecl>(rd); cxx && cxx->isLambda())
+    return "lambda closure type";
+  if (!rd->getIdentifier() && !rd->getTypedefNameForAnonDecl())
+    return std::string("anonymous ") + rd->getKindName().str() + " cannot be named in a test";
+  if (rd->getParentFunctionOrMethod()) return "declared inside a function";
+  // A class nested in a private or protected section cannot be named from a test.
+  for (const clang::DeclContext *dc = rd; dc && !dc->isFileContext(); dc = dc->getParent()) {
+    const auto *d = llvm::dyn_cast<clang::Decl>(dc);
+    if (d && d->getAccess() != clang::AS_public && d->getAccess() != clang::AS_none)
+      return std::string("nested in a ") + (d->getAccess() == clang::AS_private ? "private" : "protected") + " section";
+  }
+  return {};
+}
+
+void TypeMapper::classifyRecord(clang::QualType type, const clang::RecordDecl *rd, model::Type &t) {
+  if (const auto *spec = llvm::dyn_cast<clang::ClassTemplateSpecializationDecl>(rd);
+      spec && rd->isInStdNamespace()) {
+    if (classifyStd(type, spec, t)) return;
+  }
+  if (rd->isInStdNamespace()) {
+    t.kind = TypeKind::Unsupported;
+    t.unsupportedReason = "std::" + rd->getNameAsString() + " is not modelled yet";
+    return;
+  }
+  if (std::string why = unnameableReason(rd); !why.empty()) {
+    t.kind = TypeKind::Unsupported;
+    t.unsupportedReason = why;
+    return;
+  }
+  t.kind = TypeKind::Record;
+  t.recordId = recordFor(rd);
+}
+
+// std types, by template name. The element types are taken from the type as
+// written where it has arguments (so `std::vector<std::string>` keeps
+// `std::string`), else from the canonical specialisation.
+bool TypeMapper::classifyStd(clang::QualType type, const clang::ClassTemplateSpecializationDecl *spec,
+                             model::Type &t) {
+  const std::string name = spec->getName().str();
+  const auto &canonArgs = spec->getTemplateArgs();
+  llvm::SmallVector<clang::QualType, 4> argTypes;
+  if (const auto *tst = type->getAs<clang::TemplateSpecializationType>();
+      tst && tst->getTemplateName().getAsTemplateDecl() == spec->getSpecializedTemplate()) {
+    for (const auto &a : tst->template_arguments())
+      if (a.getKind() == clang::TemplateArgument::Type) argTypes.push_back(a.getAsType());
+  }
+  for (unsigned i = argTypes.size(); i < canonArgs.size(); ++i)
+    if (canonArgs[i].getKind() == clang::TemplateArgument::Type) argTypes.push_back(canonArgs[i].getAsType());
+  auto arg = [&](unsigned i) { return i < argTypes.size() ? argTypes[i] : clang::QualType(); };
+  auto isChar = [&](unsigned i) {
+    if (i >= canonArgs.size() || canonArgs[i].getKind() != clang::TemplateArgument::Type) return false;
+    const clang::QualType a = canonArgs[i].getAsType();
+    return a->isSpecificBuiltinType(clang::BuiltinType::Char_S) || a->isSpecificBuiltinType(clang::BuiltinType::Char_U);
+  };
+
+  if (name == "basic_string" || name == "basic_string_view") {
+    if (!isChar(0)) {
+      t.kind = TypeKind::Unsupported;
+      t.unsupportedReason = "std::" + name + " of a character type other than char";
+      return true;
+    }
+    t.kind = name == "basic_string" ? TypeKind::String : TypeKind::StringView;
+    return true;
+  }
+  if (name == "vector" || name == "optional" || name == "unique_ptr" || name == "shared_ptr") {
+    const clang::QualType e = arg(0);
+    if (e.isNull()) return false;
+    if (e->isArrayType()) {
+      t.kind = TypeKind::Unsupported;
+      t.unsupportedReason = "std::" + name + " of an array type";
+      return true;
+    }
+    t.kind = name == "vector"       ? TypeKind::Vector
+             : name == "optional"   ? TypeKind::Optional
+             : name == "unique_ptr" ? TypeKind::UniquePtr
+                                    : TypeKind::SharedPtr;
+    t.element = map(e);
+    return true;
+  }
+  if (name == "array") {
+    if (canonArgs.size() < 2 || canonArgs[1].getKind() != clang::TemplateArgument::Integral || arg(0).isNull())
+      return false;
+    t.kind = TypeKind::StdArray;
+    t.element = map(arg(0));
+    t.length = canonArgs[1].getAsIntegral().getZExtValue();
+    return true;
+  }
+  if (name == "map" || name == "unordered_map") {
+    if (arg(0).isNull() || arg(1).isNull()) return false;
+    t.kind = name == "map" ? TypeKind::Map : TypeKind::UnorderedMap;
+    t.key = map(arg(0));
+    t.element = map(arg(1));
+    return true;
+  }
+  if (name == "pair" || name == "tuple") {
+    t.kind = name == "pair" ? TypeKind::Pair : TypeKind::Tuple;
+    // A tuple's arguments are one pack in the canonical specialisation.
+    std::vector<clang::QualType> elems;
+    for (const auto &a : canonArgs.asArray()) {
+      if (a.getKind() == clang::TemplateArgument::Pack) {
+        for (const auto &p : a.pack_elements()) elems.push_back(p.getAsType());
+      } else if (a.getKind() == clang::TemplateArgument::Type) {
+        elems.push_back(a.getAsType());
+      }
+    }
+    if (name == "pair")
+      for (unsigned i = 0; i < elems.size() && i < argTypes.size(); ++i) elems[i] = argTypes[i];
+    for (clang::QualType e : elems) t.elements.push_back(map(e));
+    return true;
+  }
+  if (name == "function") {
+    const clang::QualType f = arg(0);
+    if (f.isNull() || !f->isFunctionType()) return false;
+    t.kind = TypeKind::StdFunction;
+    t.signature = signatureOf(f->getAs<clang::FunctionType>());
+    return true;
+  }
+  return false;
+}
+
+model::Signature TypeMapper::signatureOf(const clang::FunctionType *fn) {
+  model::Signature s;
+  s.result = map(fn->getReturnType());
+  if (const auto *proto = llvm::dyn_cast<clang::FunctionProtoType>(fn)) {
+    for (clang::QualType p : proto->getParamTypes()) s.params.push_back(map(p));
+    s.variadic = proto->isVariadic();
+  } else {
+    s.variadic = true; // K&R `int (*)()`: any arguments
+  }
+  return s;
+}
+
+model::EnumId TypeMapper::enumFor(const clang::EnumDecl *decl) {
+  const clang::EnumDecl *canon = decl->getCanonicalDecl();
+  if (auto it = enumIds_.find(canon); it != enumIds_.end()) return it->second;
+  const clang::EnumDecl *def = decl->getDefinition() ? decl->getDefinition() : decl;
+  const auto id = static_cast<model::EnumId>(program_.enums.size());
+  enumIds_.emplace(canon, id);
+  program_.enums.emplace_back();
+
+  model::Enum e;
+  e.id = id;
+  e.name = qualifiedName(def);
+  if (e.name.empty() || !def->getIdentifier()) {
+    if (const auto *td = def->getTypedefNameForAnonDecl()) e.name = qualifiedName(td);
+  }
+  e.scoped = def->isScoped();
+  e.underlying = map(def->getIntegerType().isNull() ? ctx_.IntTy : def->getIntegerType());
+  e.location = rangeOf(def->getSourceRange());
+  for (const clang::EnumConstantDecl *c : def->enumerators()) {
+    model::Enumerator en;
+    en.name = qualifiedName(c);
+    const llvm::APSInt &v = c->getInitVal();
+    en.value = v.getBitWidth() <= 64 ? (v.isSigned() ? v.getSExtValue() : static_cast<std::int64_t>(v.getZExtValue()))
+                                     : v.trunc(64).getSExtValue();
+    e.enumerators.push_back(std::move(en));
+  }
+  program_.enums[id] = std::move(e);
+  return id;
+}
+
+std::optional<model::RecordId> TypeMapper::recordFor(const clang::RecordDecl *decl) {
+  if (!unnameableReason(decl).empty()) return std::nullopt;
+  const auto *canon = llvm::cast<clang::RecordDecl>(decl->getCanonicalDecl());
+  if (auto it = recordIds_.find(canon); it != recordIds_.end()) return it->second;
+  const auto id = static_cast<model::RecordId>(program_.records.size());
+  recordIds_.emplace(canon, id);
+  program_.records.emplace_back();
+  const clang::RecordDecl *def = decl->getDefinition();
+  recordDecls_.push_back(def ? def : decl);
+  fillRecord(id, recordDecls_.back());
+  return id;
+}
+
+void TypeMapper::fillRecord(model::RecordId id, const clang::RecordDecl *rd) {
+  const clang::SourceManager &sm = ctx_.getSourceManager();
+  model::Record r;
+  r.id = id;
+  r.name = qualifiedName(rd);
+  r.tag = rd->isUnion() ? model::RecordTag::Union
+          : rd->isClass() ? model::RecordTag::Class
+                          : model::RecordTag::Struct;
+  r.complete = rd->isCompleteDefinition();
+  r.inSystemHeader = sm.isInSystemHeader(rd->getLocation());
+  r.location = rangeOf(rd->getSourceRange());
+  const auto *cxx = llvm::dyn_cast<clang::CXXRecordDecl>(rd);
+  r.isCxx = cxx != nullptr && ctx_.getLangOpts().CPlusPlus;
+
+  if (const auto *spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(cxx)) {
+    r.templateName = qualifiedName(spec->getSpecializedTemplate());
+    for (const auto &a : spec->getTemplateArgs().asArray()) {
+      std::string s;
+      llvm::raw_string_ostream os(s);
+      a.print(policy_, os, /*IncludeType=*/true);
+      r.templateArgs.push_back(resugarStd(s));
+    }
+  }
+
+  if (!r.complete) {
+    // Opaque: only a factory or a pointer from elsewhere can give one.
+    program_.records[id] = std::move(r);
+    return;
+  }
+
+  if (r.isCxx) {
+    auto *mut = const_cast<clang::CXXRecordDecl *>(cxx);
+    // Implicit constructors exist in the AST only once used; declare them so
+    // that "how to obtain one" sees the copy and move constructors too.
+    sema_.ForceDeclarationOfImplicitMembers(mut);
+    r.aggregate = cxx->isAggregate();
+    r.abstract = cxx->isAbstract();
+    r.polymorphic = cxx->isPolymorphic();
+    for (const clang::CXXConstructorDecl *c : cxx->ctors()) {
+      if (c->isDeleted() || c->getAccess() != clang::AS_public) continue;
+      if (c->getMinRequiredArguments() == 0) r.defaultConstructible = true;
+      if (c->isCopyConstructor()) r.copyConstructible = true;
+      if (c->isMoveConstructor() || (c->isCopyConstructor() && c->getParamDecl(0)->getType().getNonReferenceType().isConstQualified()))
+        r.moveConstructible = true;
+    }
+    if (r.abstract) r.defaultConstructible = r.copyConstructible = r.moveConstructible = false;
+    if (const clang::CXXDestructorDecl *d = cxx->getDestructor())
+      r.publicDestructor = d->getAccess() == clang::AS_public && !d->isDeleted();
+  } else {
+    // A C struct or union: brace-initialisable, copyable, zero-initialisable.
+    r.aggregate = r.defaultConstructible = r.copyConstructible = r.moveConstructible = true;
+  }
+
+  // Fields. A system header's C++ class keeps its internals to itself; its
+  // C structs (struct tm, struct timeval) are listed because tests fill them.
+  const bool listFields = !r.inSystemHeader || !r.isCxx || (cxx && cxx->isCLike());
+  if (listFields) {
+    for (const clang::FieldDecl *f : rd->fields()) {
+      model::Field field;
+      field.name = f->getNameAsString();
+      field.access = f->getAccess() == clang::AS_private     ? model::Access::Private
+                     : f->getAccess() == clang::AS_protected ? model::Access::Protected
+                                                             : model::Access::Public;
+      if (f->isBitField()) field.bitWidth = f->getBitWidthValue(ctx_);
+      field.type = map(f->getType());
+      r.fields.push_back(std::move(field));
+    }
+    if (cxx) {
+      for (const clang::Decl *d : cxx->decls()) {
+        const auto *v = llvm::dyn_cast<clang::VarDecl>(d);
+        if (!v || !v->isStaticDataMember()) continue;
+        model::Field field;
+        field.name = v->getNameAsString();
+        field.isStatic = true;
+        field.access = v->getAccess() == clang::AS_private     ? model::Access::Private
+                       : v->getAccess() == clang::AS_protected ? model::Access::Protected
+                                                               : model::Access::Public;
+        field.type = map(v->getType());
+        r.fields.push_back(std::move(field));
+      }
+    }
+  }
+  if (cxx && !r.inSystemHeader) {
+    for (const clang::CXXBaseSpecifier &b : cxx->bases()) {
+      if (b.getAccessSpecifier() != clang::AS_public) continue;
+      if (const clang::CXXRecordDecl *base = b.getType()->getAsCXXRecordDecl(); base && !base->isInStdNamespace())
+        if (auto bid = recordFor(base)) r.bases.push_back(*bid);
+    }
+  }
+  program_.records[id] = std::move(r);
+}
+
+} // namespace mosaic::analysis

@@ -1,0 +1,98 @@
+// Factories and target selection over a built model.
+#include "mosaic/model/Derive.h"
+
+#include "mosaic/support/Text.h"
+
+#include <algorithm>
+
+namespace mosaic::model {
+
+namespace {
+
+std::optional<RecordId> producedRecord(const Program &p, TypeId result) {
+  const Type *t = &p.type(result);
+  if (t->kind == TypeKind::Pointer && t->pointee) t = &p.type(*t->pointee);
+  else if ((t->kind == TypeKind::UniquePtr || t->kind == TypeKind::SharedPtr) && t->element) t = &p.type(*t->element);
+  if (t->kind == TypeKind::Record) return t->recordId;
+  return std::nullopt;
+}
+
+// `ns::Stack<int>` -> `Stack<int>`, and `Stack<int>` -> `Stack`.
+std::string lastComponent(const std::string &qualified) {
+  int depth = 0;
+  size_t start = 0;
+  for (size_t i = 0; i < qualified.size(); ++i) {
+    if (qualified[i] == '<') ++depth;
+    else if (qualified[i] == '>') --depth;
+    else if (depth == 0 && qualified.compare(i, 2, "::") == 0) start = i + 2;
+  }
+  return qualified.substr(start);
+}
+
+} // namespace
+
+void deriveFactories(Program &p) {
+  for (Record &r : p.records) r.factories.clear();
+  for (const Callable &c : p.callables) {
+    if (c.kind == CallableKind::Constructor) continue;
+    if (auto rid = producedRecord(p, c.result)) p.records[*rid].factories.push_back(c.id);
+  }
+}
+
+Expected<size_t> selectTargets(Program &p, const Selection &sel) {
+  p.targets.clear();
+  if (!sel.function.empty() && !sel.className.empty())
+    return Error::usage("give either --function or --class, not both");
+
+  if (!sel.function.empty()) {
+    std::vector<std::string> names;
+    for (const Callable &c : p.callables) {
+      if (c.kind == CallableKind::Constructor) continue;
+      names.push_back(c.qualifiedName);
+      if (c.name == sel.function || c.qualifiedName == sel.function) p.targets.push_back(c.id);
+    }
+    if (p.targets.empty()) {
+      std::string msg = "no function '" + sel.function + "' in " + p.unit;
+      if (auto near = closestMatches(sel.function, names); !near.empty()) msg += "; did you mean " + joinOr(near) + "?";
+      return Error::usage(msg);
+    }
+    return p.targets.size();
+  }
+
+  if (!sel.className.empty()) {
+    std::vector<std::string> names;
+    std::vector<RecordId> chosen;
+    for (const Record &r : p.records) {
+      if (r.inSystemHeader) continue;
+      names.push_back(r.name);
+      const std::string last = lastComponent(r.name);
+      const bool match = r.name == sel.className || last == sel.className ||
+                         (!r.templateName.empty() &&
+                          (r.templateName == sel.className || lastComponent(r.templateName) == sel.className));
+      if (match) chosen.push_back(r.id);
+    }
+    if (chosen.empty()) {
+      std::string msg = "no class '" + sel.className + "' in " + p.unit;
+      if (auto near = closestMatches(sel.className, names); !near.empty()) msg += "; did you mean " + joinOr(near) + "?";
+      return Error::usage(msg);
+    }
+    for (RecordId id : chosen) {
+      const Record &r = p.record(id);
+      p.targets.insert(p.targets.end(), r.constructors.begin(), r.constructors.end());
+      p.targets.insert(p.targets.end(), r.methods.begin(), r.methods.end());
+    }
+    std::sort(p.targets.begin(), p.targets.end());
+    p.targets.erase(std::unique(p.targets.begin(), p.targets.end()), p.targets.end());
+    if (p.targets.empty())
+      return Error::usage("class '" + sel.className + "' has no public constructor or method to call");
+    return p.targets.size();
+  }
+
+  for (const Callable &c : p.callables) {
+    const bool ownMember = c.parent && p.record(*c.parent).ownedByUnit;
+    if (c.origin == Origin::Unit || ownMember) p.targets.push_back(c.id);
+  }
+  return p.targets.size();
+}
+
+} // namespace mosaic::model

@@ -1,0 +1,51 @@
+// Small text utilities.
+#include "mosaic/support/Text.h"
+
+#include <algorithm>
+#include <numeric>
+
+namespace mosaic {
+
+size_t editDistance(std::string_view a, std::string_view b) {
+  std::vector<size_t> row(b.size() + 1);
+  std::iota(row.begin(), row.end(), size_t{0});
+  for (size_t i = 1; i <= a.size(); ++i) {
+    size_t diagonal = row[0];
+    row[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j) {
+      const size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::vector<std::string> closestMatches(std::string_view word, const std::vector<std::string> &candidates,
+                                        size_t limit) {
+  const size_t bound = std::max<size_t>(2, word.size() / 3);
+  // (distance, position): ties keep the candidates' order. (std::stable_sort
+  // would do, but libstdc++ 12's version warns under clang 19.)
+  std::vector<std::pair<size_t, size_t>> scored;
+  for (size_t i = 0; i < candidates.size(); ++i) {
+    const size_t d = editDistance(word, candidates[i]);
+    const bool seen = std::any_of(scored.begin(), scored.end(),
+                                  [&](const auto &s) { return candidates[s.second] == candidates[i]; });
+    if (d <= bound && !seen) scored.emplace_back(d, i);
+  }
+  std::sort(scored.begin(), scored.end());
+  std::vector<std::string> out;
+  for (size_t i = 0; i < scored.size() && i < limit; ++i) out.push_back(candidates[scored[i].second]);
+  return out;
+}
+
+std::string joinOr(const std::vector<std::string> &words) {
+  std::string out;
+  for (size_t i = 0; i < words.size(); ++i) {
+    if (i) out += i + 1 == words.size() ? " or " : ", ";
+    out += words[i];
+  }
+  return out;
+}
+
+} // namespace mosaic

@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Installs what mosaic needs on Debian 12 (bookworm), and nothing more.
+#
+# Idempotent: a package that is already installed is not touched, apt-get runs
+# only when something is missing, and the deb-src entry is written once.
+# Run as root (or through sudo when it is there); `make demo` and `make test`
+# call it first.
+set -euo pipefail
+
+# The toolchain and libraries of docs/ARCHITECTURE.md, all from bookworm main.
+PACKAGES=(
+  build-essential cmake ninja-build pkg-config git dpkg-dev
+  clang-19 llvm-19-dev libclang-19-dev libclang-cpp19-dev libclang-rt-19-dev lld-19 llvm-19-tools
+  libz3-dev libgit2-dev nlohmann-json3-dev libcli11-dev libfmt-dev libgtest-dev libgmock-dev
+)
+
+as_root() {
+  if [ "$(id -u)" = 0 ]; then "$@"
+  elif command -v sudo >/dev/null 2>&1; then sudo "$@"
+  else echo "setup: '$*' needs root; run as root or install sudo" >&2; exit 2
+  fi
+}
+
+# Benchmark subjects are fetched with `apt-get source`, which needs deb-src
+# entries. Reuse the Debian mirrors already configured (deb822 .sources files
+# or one-line .list files) rather than naming a mirror here.
+SRC_FILE=/etc/apt/sources.list.d/mosaic-deb-src.sources
+ensure_deb_src() {
+  if grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null; then
+    return 1   # some deb-src entry already exists (ours or the admin's)
+  fi
+  local uris
+  uris=$( { grep -hsE '^URIs:' /etc/apt/sources.list.d/*.sources 2>/dev/null | awk '{for (i=2;i<=NF;i++) print $i}';
+            grep -hsE '^deb ' /etc/apt/sources.list /etc/apt/sources.list.d/*.list 2>/dev/null |
+              sed -E 's/^deb (\[[^]]*\] )?//' | awk '{print $1}'; } |
+          grep -E 'debian(-security)?/?$' | sort -u)
+  local main security
+  main=$(echo "$uris" | grep -vE 'debian-security/?$' | head -n1)
+  security=$(echo "$uris" | grep -E 'debian-security/?$' | head -n1)
+  [ -n "$main" ] || main=http://deb.debian.org/debian
+  {
+    echo "# Written by mosaic's scripts/setup.sh so that 'apt-get source' works."
+    echo "Types: deb-src"
+    echo "URIs: $main"
+    echo "Suites: bookworm bookworm-updates"
+    echo "Components: main"
+    echo "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg"
+    if [ -n "$security" ]; then
+      echo
+      echo "Types: deb-src"
+      echo "URIs: $security"
+      echo "Suites: bookworm-security"
+      echo "Components: main"
+      echo "Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg"
+    fi
+  } | as_root tee "$SRC_FILE" >/dev/null
+  echo "setup: added deb-src entries in $SRC_FILE"
+  return 0
+}
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed'; then
+    missing+=("$p")
+  fi
+done
+
+need_update=0
+if ensure_deb_src; then need_update=1; fi
+if [ ${#missing[@]} -gt 0 ]; then need_update=1; fi
+
+if [ "$need_update" = 1 ]; then
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "setup: installing ${missing[*]}"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
+else
+  echo "setup: all ${#PACKAGES[@]} packages already installed"
+fi
