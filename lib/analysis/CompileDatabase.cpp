@@ -81,10 +81,9 @@ std::vector<std::string> adjustForClang(const std::vector<std::string> &in, cons
     out.push_back(a);
   }
   // Builtin headers (stddef.h, stdarg.h) must be clang-19's own, whatever
-  // compiler the project used.
-  out.insert(out.begin() + 1, "-resource-dir=" + resourceDir);
-  out.push_back("-Wno-error");
-  out.push_back("-w");
+  // compiler the project used. Added right after the compiler: an inferred
+  // command ends with `-- file`, after which nothing is a flag.
+  out.insert(out.begin() + 1, {"-resource-dir=" + resourceDir, "-Wno-error", "-w"});
   return out;
 }
 

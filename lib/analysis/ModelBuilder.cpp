@@ -234,7 +234,9 @@ private:
       // The definition names parameters the declaration may leave unnamed.
       const clang::ParmVarDecl *named = (code && i < code->getNumParams()) ? code->getParamDecl(i) : p;
       param.name = named->getNameAsString().empty() ? p->getNameAsString() : named->getNameAsString();
-      param.type = types_.map(p->getType());
+      // Top-level const of a parameter (`const char *const s`) is not part of
+      // the function's type and does not matter to a caller.
+      param.type = types_.map(p->getType().getUnqualifiedType());
       param.hasDefault = p->hasDefaultArg();
       const model::Type &t = program_.type(param.type);
       if (t.kind == model::TypeKind::Unsupported)

@@ -67,7 +67,10 @@ public:
 
   bool VisitBinaryOperator(clang::BinaryOperator *b) {
     if (!b->isAssignmentOp()) return true;
-    if (auto i = lvalueRoot(b->getLHS())) direct_[*i] = true;
+    if (auto i = lvalueRoot(b->getLHS())) {
+      direct_[*i] = true;
+      if (b->isCompoundAssignmentOp()) read_[*i] = true; // `p->x += d` reads p->x
+    }
     // `q = p + 4` makes q an alias of p from here on (flow-insensitive).
     if (b->getOpcode() == clang::BO_Assign)
       if (const auto *dre = llvm::dyn_cast<clang::DeclRefExpr>(b->getLHS()->IgnoreParenImpCasts()))
@@ -85,7 +88,7 @@ public:
 
   bool VisitUnaryOperator(clang::UnaryOperator *u) {
     if (u->isIncrementDecrementOp())
-      if (auto i = lvalueRoot(u->getSubExpr())) direct_[*i] = true;
+      if (auto i = lvalueRoot(u->getSubExpr())) direct_[*i] = read_[*i] = true;
     return true;
   }
 
@@ -225,7 +228,7 @@ bool WriteAnalysis::readsThrough(const clang::FunctionDecl *fn, unsigned index) 
 bool looksLikeLength(const std::string &raw) {
   std::string n;
   for (char c : raw) n.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
-  static constexpr std::string_view kExact[] = {"n",   "len",   "size",   "sz",     "count",  "cnt",  "num",
+  static constexpr std::string_view kExact[] = {"n",   "len",   "length", "size",   "sz",     "count",  "cnt",  "num",
                                                 "nmemb", "cap", "capacity", "max", "nbytes", "nitems", "bytes",
                                                 "nchars", "nelem", "nelems"};
   static constexpr std::string_view kSuffixes[] = {"len", "length", "size", "_sz", "count", "cnt", "_n", "bytes"};

@@ -65,11 +65,12 @@ bool hasBareFunctionType(clang::QualType type, int depth = 0) {
       if (a.getKind() == clang::TemplateArgument::Type && hasBareFunctionType(a.getAsType(), depth + 1)) return true;
     return false;
   }
-  if (t->isPointerType() || t->isReferenceType()) return hasBareFunctionType(t->getPointeeType(), depth + 1);
-  if (const auto *a = llvm::dyn_cast<clang::ArrayType>(t)) return hasBareFunctionType(a->getElementType(), depth + 1);
+  // Sugar first: isPointerType() looks through a typedef.
   if (llvm::isa<clang::ElaboratedType, clang::ParenType, clang::AttributedType, clang::MacroQualifiedType,
                 clang::UsingType>(t))
     return hasBareFunctionType(t->getLocallyUnqualifiedSingleStepDesugaredType(), depth + 1);
+  if (llvm::isa<clang::PointerType, clang::ReferenceType>(t)) return hasBareFunctionType(t->getPointeeType(), depth + 1);
+  if (const auto *a = llvm::dyn_cast<clang::ArrayType>(t)) return hasBareFunctionType(a->getElementType(), depth + 1);
   return false;
 }
 
