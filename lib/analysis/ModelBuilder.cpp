@@ -15,6 +15,7 @@
 #include <clang/Basic/OperatorKinds.h>
 #include <clang/Basic/SourceManager.h>
 #include <clang/Sema/Sema.h>
+#include <llvm/Support/Path.h>
 
 #include <set>
 
@@ -100,11 +101,12 @@ const char *accessWord(clang::AccessSpecifier a) { return a == clang::AS_private
 class Builder {
 public:
   Builder(clang::ASTContext &ctx, clang::Sema &sema, model::Program &program)
-      : ctx_(ctx), sema_(sema), sm_(ctx.getSourceManager()), program_(program), types_(ctx, sema, program) {}
+      : ctx_(ctx), sema_(sema), sm_(ctx.getSourceManager()), program_(program), types_(ctx, sema, program),
+        collected_(sm_) {}
 
   void run() {
     program_.language = ctx_.getLangOpts().CPlusPlus ? "c++" : "c";
-    Collector c(sm_);
+    Collector &c = collected_;
     c.TraverseDecl(ctx_.getTranslationUnitDecl());
     for (const clang::EnumDecl *e : c.enums) types_.enumFor(e);
     for (const clang::RecordDecl *r : c.records) addRecord(r);
@@ -294,12 +296,30 @@ private:
     program_.callables.push_back(std::move(c));
   }
 
-  // A record belongs to the unit when the unit defines it or one of its
-  // members.
+  // The unit's own header: same file name as the unit, a header extension.
+  bool inMainHeader(const clang::Decl *d) {
+    const clang::FileID id = sm_.getFileID(sm_.getExpansionLoc(d->getLocation()));
+    if (auto it = mainHeaderCache_.find(id); it != mainHeaderCache_.end()) return it->second;
+    bool yes = false;
+    if (auto ref = sm_.getFileEntryRefForID(id); ref && id != sm_.getMainFileID()) {
+      const llvm::StringRef name = ref->getName();
+      const llvm::StringRef ext = llvm::sys::path::extension(name);
+      const bool header = ext == ".h" || ext == ".hh" || ext == ".hpp" || ext == ".hxx" || ext == ".H";
+      const auto main = sm_.getFileEntryRefForID(sm_.getMainFileID());
+      yes = header && main && llvm::sys::path::stem(name) == llvm::sys::path::stem(main->getName());
+      if (yes && program_.mainHeader.empty())
+        program_.mainHeader = sm_.getFileManager().getCanonicalName(*ref).str();
+    }
+    return mainHeaderCache_[id] = yes;
+  }
+
+  // A record belongs to the unit when the unit or its main header defines
+  // it, or the unit defines one of its members.
   void markOwnership() {
+    for (const clang::FunctionDecl *f : collected_.functions) inMainHeader(f); // finds Program::mainHeader
     for (model::Record &r : program_.records) {
       const clang::RecordDecl *rd = types_.declOf(r.id);
-      r.ownedByUnit = !r.inSystemHeader && inMainFile(rd);
+      r.ownedByUnit = !r.inSystemHeader && (inMainFile(rd) || inMainHeader(rd));
     }
     for (const model::Callable &c : program_.callables)
       if (c.parent && c.origin == model::Origin::Unit && !c.isImplicit) program_.records[*c.parent].ownedByUnit = true;
@@ -311,6 +331,8 @@ private:
   model::Program &program_;
   TypeMapper types_;
   WriteAnalysis writes_;
+  Collector collected_;
+  std::map<clang::FileID, bool> mainHeaderCache_;
 };
 
 } // namespace

@@ -113,6 +113,17 @@ model::SourceRange TypeMapper::rangeOf(clang::SourceRange range) const {
   return out;
 }
 
+// va_list in any of its forms: the builtin type, or (as a parameter) the
+// pointer it decays to, down to the target's __va_list_tag record.
+bool TypeMapper::isVaList(clang::QualType canon) const {
+  if (ctx_.hasSameType(canon, ctx_.getBuiltinVaListType())) return true;
+  clang::QualType inner = canon;
+  if (inner->isPointerType()) inner = inner->getPointeeType();
+  else if (const auto *a = ctx_.getAsArrayType(inner)) inner = a->getElementType();
+  const auto *rd = inner->getAsRecordDecl();
+  return rd && rd == ctx_.getVaListTagDecl();
+}
+
 model::TypeId TypeMapper::map(clang::QualType type) {
   const std::string spelling = spell(type);
   const std::string canonical = type.getCanonicalType().getAsString(policy_);
@@ -162,6 +173,7 @@ void TypeMapper::classify(clang::QualType type, model::Type &t) {
   };
 
   if (ty->isDependentType()) return unsupported("dependent type (uninstantiated template)");
+  if (isVaList(canon)) return unsupported("va_list: the arguments of a variadic call cannot be built");
   if (const auto *bt = llvm::dyn_cast<clang::BuiltinType>(ty)) return classifyBuiltin(bt, t);
   if (const auto *et = llvm::dyn_cast<clang::EnumType>(ty)) {
     t.kind = TypeKind::Enum;
@@ -438,7 +450,8 @@ void TypeMapper::fillRecord(model::RecordId id, const clang::RecordDecl *rd) {
           : rd->isClass() ? model::RecordTag::Class
                           : model::RecordTag::Struct;
   r.complete = rd->isCompleteDefinition();
-  r.inSystemHeader = sm.isInSystemHeader(rd->getLocation());
+  // Builtin records (__va_list_tag) have no location: treat them as system.
+  r.inSystemHeader = rd->getLocation().isInvalid() || sm.isInSystemHeader(rd->getLocation());
   r.location = rangeOf(rd->getSourceRange());
   const auto *cxx = llvm::dyn_cast<clang::CXXRecordDecl>(rd);
   r.isCxx = cxx != nullptr && ctx_.getLangOpts().CPlusPlus;

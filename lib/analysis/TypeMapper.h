@@ -50,6 +50,7 @@ public:
   model::SourceRange rangeOf(clang::SourceRange range) const;
 
 private:
+  bool isVaList(clang::QualType canonical) const;
   void classify(clang::QualType type, model::Type &out);
   void classifyBuiltin(const clang::BuiltinType *type, model::Type &out);
   void classifyRecord(clang::QualType type, const clang::RecordDecl *decl, model::Type &out);

@@ -90,7 +90,8 @@ Expected<size_t> selectTargets(Program &p, const Selection &sel) {
 
   for (const Callable &c : p.callables) {
     const bool ownMember = c.parent && p.record(*c.parent).ownedByUnit;
-    if (c.origin == Origin::Unit || ownMember) p.targets.push_back(c.id);
+    const bool inMainHeader = !p.mainHeader.empty() && c.location.file == p.mainHeader;
+    if (c.origin == Origin::Unit || ownMember || (!c.parent && inMainHeader)) p.targets.push_back(c.id);
   }
   return p.targets.size();
 }

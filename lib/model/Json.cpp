@@ -299,6 +299,7 @@ void from_json(const Json &j, Skipped &s) {
 std::string toJson(const Program &p) {
   Json j{{"format", Program::kFormatVersion},
          {"unit", p.unit},
+         {"main_header", p.mainHeader},
          {"language", p.language},
          {"compile_command", p.compileCommand},
          {"notes", p.notes},
@@ -322,6 +323,7 @@ Expected<Program> programFromJson(const std::string &text) {
                           std::to_string(Program::kFormatVersion));
     Program p;
     getOr(j, "unit", p.unit);
+    getOr(j, "main_header", p.mainHeader);
     getOr(j, "language", p.language);
     getOr(j, "compile_command", p.compileCommand);
     getOr(j, "notes", p.notes);

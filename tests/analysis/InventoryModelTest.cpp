@@ -74,7 +74,8 @@ TEST(InventoryModel, PublicAndPrivateDataMembers) {
   EXPECT_EQ(item.fields[2].access, Access::Private);
   const Record &price = record(p, "shop::Price");
   EXPECT_TRUE(price.aggregate);
-  EXPECT_FALSE(price.ownedByUnit);
+  EXPECT_TRUE(price.ownedByUnit); // declared in inventory.h, the unit's own header
+  EXPECT_EQ(p.mainHeader, fixturePath("inventory.h"));
 }
 
 TEST(InventoryModel, SkippedMembersSayWhy) {

@@ -15,6 +15,7 @@ TEST(ShapesModel, ParsesAsCWithTheProjectFlagsAdjusted) {
   const Program &p = shapes();
   EXPECT_EQ(p.language, "c");
   EXPECT_EQ(p.unit, fixturePath("shapes.c"));
+  EXPECT_EQ(p.mainHeader, fixturePath("shapes.h"));
   EXPECT_TRUE(contains(p.notes, "dropped flag '-Werror' (warnings must not stop the analysis)"));
   EXPECT_TRUE(contains(p.notes, "dropped flag '-fvar-tracking-assignments' (not known to Clang 19)"));
 }

@@ -20,8 +20,8 @@ struct Selection {
 };
 
 /// Sets program.targets from `selection`. Without one, the targets are the
-/// callables defined in the unit plus the public members of the records it
-/// owns. Fails with a Usage error, listing the closest names, when the name
+/// callables defined in the unit or its main header, plus the public members
+/// of the records it owns. Fails with a Usage error, listing the closest names, when the name
 /// matches nothing. Returns the number of targets.
 Expected<size_t> selectTargets(Program &program, const Selection &selection);
 

@@ -64,8 +64,9 @@ struct Record {
   bool complete = true;      ///< false for an opaque (declared-only) type
   bool isCxx = false;        ///< declared in C++ (a CXXRecordDecl)
   bool inSystemHeader = false;
-  /// True when the unit itself owns it: defined in the unit file, or one of
-  /// its members is. Targets by default (see Program::targets).
+  /// True when the unit itself owns it: defined in the unit file or its main
+  /// header, or one of its members is defined in the unit. Its members are
+  /// targets by default (see Program::targets).
   bool ownedByUnit = false;
   /// Can be written as `T{a, b, c}` with the public fields in order
   /// (a C struct or union, or a C++ aggregate).
@@ -174,6 +175,10 @@ struct Program {
   static constexpr int kFormatVersion = 1;
 
   std::string unit;              ///< absolute path of the unit's source file
+  /// The unit's own header, when it includes one: same name, header
+  /// extension (tinyxml2.h for tinyxml2.cpp). What it declares is the unit's
+  /// interface, so its records and inline functions belong to the unit.
+  std::string mainHeader;
   std::string language;          ///< "c" or "c++"
   std::vector<std::string> compileCommand; ///< the arguments the unit was parsed with
   std::vector<std::string> notes;///< what the front end adjusted (dropped flags, fallbacks)
