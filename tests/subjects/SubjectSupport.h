@@ -1,0 +1,47 @@
+// Helpers for the tests on real Debian source packages (label "online").
+#pragma once
+
+#include "common/TestSupport.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <regex>
+#include <string>
+
+namespace mosaic::test {
+
+/// DEST/NAME as scripts/fetch-subject.sh left it (the CTest fixture
+/// subject.NAME.fetch runs it first); skips the test when it is not there.
+inline std::string subjectDir(const std::string &name) {
+  return std::string(MOSAIC_SUBJECTS_DIR) + "/" + name;
+}
+
+inline bool subjectReady(const std::string &name) {
+  return std::filesystem::exists(subjectDir(name) + "/.ready");
+}
+
+/// `mosaic analyze --json` on a unit of a subject, parsed.
+inline nlohmann::json analyzeSubject(const std::string &name, const std::string &unit) {
+  const std::string out = makeTempDir("mosaic-subject") + "/model.json";
+  auto r = runProcess({MOSAIC_EXE, "analyze", "-p", subjectDir(name) + "/build", subjectDir(name) + "/src/" + unit,
+                       "--json", out});
+  if (r.exitCode != 0) throw std::runtime_error("mosaic analyze failed (" + std::to_string(r.exitCode) + "): " + r.err);
+  return nlohmann::json::parse(readFile(out));
+}
+
+/// Removes C and C++ comments (string literals are not special-cased: the
+/// headers read here have no comment markers inside strings).
+inline std::string stripComments(const std::string &text) {
+  static const std::regex kBlock(R"(/\*[\s\S]*?\*/)"), kLine(R"(//[^\n]*)");
+  return std::regex_replace(std::regex_replace(text, kBlock, " "), kLine, " ");
+}
+
+/// A type as text without any spaces: "const char * const" -> "constchar*const".
+inline std::string squeeze(std::string s) {
+  s.erase(std::remove_if(s.begin(), s.end(), [](unsigned char c) { return std::isspace(c); }), s.end());
+  return s;
+}
+
+} // namespace mosaic::test
