@@ -111,14 +111,14 @@ public:
       const unsigned p = a - first;
       std::optional<unsigned> root = passedRoot(call->getArg(a));
       if (!root) continue;
+      if (knownWriter(callee, p)) { // a destination: written, not read
+        direct_[*root] = true;
+        continue;
+      }
       read_[*root] = true; // the callee may read it: conservative
       const bool variadicTail = p >= callee->getNumParams();
-      if (!variadicTail && !isWritablePointerOrRef(callee->getParamDecl(p)->getType())) continue;
-      if (knownWriter(callee, p)) {
-        direct_[*root] = true;
-      } else if (!variadicTail) {
+      if (!variadicTail && isWritablePointerOrRef(callee->getParamDecl(p)->getType()))
         passedTo_[*root].push_back({callee, p});
-      }
     }
     return true;
   }

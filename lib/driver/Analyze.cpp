@@ -28,6 +28,27 @@ std::string plural(size_t n, const char *one, const char *many) {
   return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
+// One line per target: result, name, parameters with their roles, place.
+void printTargets(const model::Program &p, std::ostream &out) {
+  constexpr size_t kShown = 40; // a screenful; --json has them all
+  for (size_t i = 0; i < p.targets.size() && i < kShown; ++i) {
+    const model::Callable &c = p.callable(p.targets[i]);
+    std::vector<std::string> params;
+    for (const model::Param &param : c.params) {
+      std::string text = p.type(param.type).spelling;
+      if (!param.name.empty()) text += (text.back() == '*' || text.back() == '&' ? "" : " ") + param.name;
+      if (param.role != model::ParamRole::None) text += fmt::format(" [{}]", model::toString(param.role));
+      else if (param.written) text += " [written]";
+      params.push_back(std::move(text));
+    }
+    const std::string result = c.kind == model::CallableKind::Constructor ? "" : p.type(c.result).spelling + " ";
+    const auto slash = c.location.file.rfind('/');
+    fmt::print(out, "  {}{}({}){}  {}:{}\n", result, c.qualifiedName, fmt::join(params, ", "), c.isConst ? " const" : "",
+               slash == std::string::npos ? c.location.file : c.location.file.substr(slash + 1), c.location.beginLine);
+  }
+  if (p.targets.size() > kShown) fmt::print(out, "  (+{} more; --json writes them all)\n", p.targets.size() - kShown);
+}
+
 } // namespace
 
 void printSummary(const model::Program &p, std::ostream &out) {
@@ -66,6 +87,7 @@ void printSummary(const model::Program &p, std::ostream &out) {
   if (dataMembers) parts.push_back(plural(dataMembers, "public data member", "public data members"));
   fmt::print(out, "targets   {}: {}\n", plural(p.targets.size(), "callable", "callables"),
              parts.empty() ? std::string("none") : fmt::format("{}", fmt::join(parts, ", ")));
+  printTargets(p, out);
   std::map<model::Origin, size_t> helpersByOrigin;
   const std::set<model::CallableId> targets(p.targets.begin(), p.targets.end());
   for (const model::Callable &c : p.callables)

@@ -1,0 +1,28 @@
+# The two commands of the README. Both set up a fresh Debian 12 machine
+# (scripts/setup.sh, as root), configure and build; then `demo` runs mosaic on
+# the bundled example and `test` runs the whole suite through CTest.
+BUILD ?= build
+JOBS ?= $(shell nproc)
+CMAKE_FLAGS ?= -G Ninja -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19
+
+.PHONY: all setup build demo test clean
+
+all: build
+
+setup:
+	./scripts/setup.sh
+
+build: setup
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS)
+
+demo: build
+	cmake -S examples/bank -B $(BUILD)/examples/bank -G Ninja -DCMAKE_C_COMPILER=clang-19 >/dev/null
+	cmake --build $(BUILD)/examples/bank
+	$(BUILD)/tools/mosaic analyze -p $(BUILD)/examples/bank examples/bank/bank.c
+
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
+
+clean:
+	rm -rf $(BUILD)
