@@ -125,8 +125,13 @@ public:
   }
 
 private:
-  void skip(std::string name, std::string what, std::string reason, const clang::Decl *d) {
-    program_.skipped.push_back({std::move(name), std::move(what), std::move(reason), types_.rangeOf(d->getSourceRange())});
+  // Records a declaration mosaic cannot offer, at its definition when it has
+  // one (so that a private method defined in the unit is seen as the unit's).
+  void skip(std::string name, std::string what, std::string reason, const clang::Decl *d,
+            std::optional<model::RecordId> parent = std::nullopt) {
+    if (const auto *fd = llvm::dyn_cast<clang::FunctionDecl>(d); fd && fd->getDefinition()) d = fd->getDefinition();
+    program_.skipped.push_back(
+        {std::move(name), std::move(what), std::move(reason), types_.rangeOf(d->getSourceRange()), parent});
   }
 
   bool inMainFile(const clang::Decl *d) const { return sm_.isInMainFile(sm_.getExpansionLoc(d->getLocation())); }
@@ -153,7 +158,7 @@ private:
             any = true;
           }
         if (!any && ft->getAccess() == clang::AS_public)
-          skip(types_.qualifiedName(ft), "member function template", "no instantiation of it in this unit", ft);
+          skip(types_.qualifiedName(ft), "member function template", "no instantiation of it in this unit", ft, *id);
       }
     }
   }
@@ -169,23 +174,23 @@ private:
     }
     const std::string name = types_.qualifiedName(md);
     if (md->getAccess() != clang::AS_public)
-      return skip(name, what, std::string(accessWord(md->getAccess())) + " member", md);
-    if (md->isDeleted()) return skip(name, what, "deleted", md);
+      return skip(name, what, std::string(accessWord(md->getAccess())) + " member", md, parent);
+    if (md->isDeleted()) return skip(name, what, "deleted", md, parent);
     if (llvm::isa<clang::CXXConversionDecl>(md))
-      return skip(name, "conversion operator", "conversion operators are not called by generated tests", md);
+      return skip(name, "conversion operator", "conversion operators are not called by generated tests", md, parent);
     model::CallableKind kind = isCtor ? model::CallableKind::Constructor
                                : md->isStatic() ? model::CallableKind::StaticMethod
                                                 : model::CallableKind::Method;
     if (md->isOverloadedOperator()) {
       if (!isOperatorWorthCalling(md->getOverloadedOperator())) {
         if (!md->isImplicit())
-          skip(name, "operator", "not among the operators tests call (== != < <= > >= [] ())", md);
+          skip(name, "operator", "not among the operators tests call (== != < <= > >= [] ())", md, parent);
         return;
       }
       kind = model::CallableKind::Operator;
     }
     if (isCtor && program_.records[parent].abstract) {
-      if (!md->isImplicit()) skip(name, what, "the class is abstract", md);
+      if (!md->isImplicit()) skip(name, what, "the class is abstract", md, parent);
       return;
     }
     addCallable(md, kind, parent);
@@ -221,7 +226,7 @@ private:
     c.name = fd->getNameAsString();
     c.qualifiedName = types_.qualifiedName(fd);
     const std::string shownName = c.qualifiedName;
-    auto skipHere = [&](std::string reason) { skip(shownName, what, std::move(reason), where); };
+    auto skipHere = [&](std::string reason) { skip(shownName, what, std::move(reason), where, parent); };
 
     if (fd->isDeleted()) return skipHere("deleted");
     if (fd->isConsteval()) return skipHere("consteval: cannot be called with run-time values");

@@ -109,19 +109,23 @@ void printSummary(const model::Program &p, std::ostream &out) {
   for (const auto &[k, n] : kinds) kindParts.push_back(fmt::format("{} {}", n, k));
   fmt::print(out, "types     {}: {}\n", p.types.size(), fmt::join(kindParts, ", "));
 
-  if (p.skipped.empty()) {
-    fmt::print(out, "skipped   none\n");
-    return;
-  }
-  // Grouped by reason, in order of first appearance.
+  // Grouped by reason, in order of first appearance; only what concerns the
+  // unit (what its included headers declare is in the JSON).
   std::vector<std::string> order;
   std::map<std::string, std::vector<std::string>> byReason;
+  size_t elsewhere = 0;
   for (const model::Skipped &s : p.skipped) {
+    if (!model::concernsUnit(p, s)) {
+      ++elsewhere;
+      continue;
+    }
     auto &names = byReason[s.what + ": " + s.reason];
     if (names.empty()) order.push_back(s.what + ": " + s.reason);
     names.push_back(s.name);
   }
-  fmt::print(out, "skipped   {}\n", p.skipped.size());
+  const size_t own = p.skipped.size() - elsewhere;
+  fmt::print(out, "skipped   {}{}\n", own ? std::to_string(own) : std::string("none"),
+             elsewhere ? fmt::format(" (and {} in included headers; --json lists them)", elsewhere) : "");
   constexpr size_t kNamesShown = 4; // enough to recognise, short enough to scan
   for (const std::string &reason : order) {
     const auto &names = byReason[reason];

@@ -39,6 +39,11 @@ void deriveFactories(Program &p) {
   }
 }
 
+bool concernsUnit(const Program &p, const Skipped &s) {
+  if (s.parent && p.record(*s.parent).ownedByUnit) return true;
+  return s.location.file == p.unit || (!p.mainHeader.empty() && s.location.file == p.mainHeader);
+}
+
 Expected<size_t> selectTargets(Program &p, const Selection &sel) {
   p.targets.clear();
   if (!sel.function.empty() && !sel.className.empty())

@@ -288,12 +288,14 @@ void from_json(const Json &j, Callable &c) {
 
 void to_json(Json &j, const Skipped &s) {
   j = Json{{"name", s.name}, {"what", s.what}, {"reason", s.reason}, {"location", s.location}};
+  putOpt(j, "parent", s.parent);
 }
 void from_json(const Json &j, Skipped &s) {
   getOr(j, "name", s.name);
   getOr(j, "what", s.what);
   getOr(j, "reason", s.reason);
   getOr(j, "location", s.location);
+  getOpt(j, "parent", s.parent);
 }
 
 std::string toJson(const Program &p) {

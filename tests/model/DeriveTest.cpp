@@ -108,3 +108,13 @@ TEST(SelectTargets, FunctionAndClassTogetherIsAUsageError) {
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().kind, ErrorKind::Usage);
 }
+
+TEST(ConcernsUnit, UnitFileMainHeaderOrOwnedRecord) {
+  Program p = boxes();
+  p.mainHeader = "/src/box.h";
+  EXPECT_TRUE(concernsUnit(p, Skipped{"f", "function", "r", {"/src/box.cpp", 1, 2}, std::nullopt}));
+  EXPECT_TRUE(concernsUnit(p, Skipped{"g", "function", "r", {"/src/box.h", 1, 2}, std::nullopt}));
+  EXPECT_TRUE(concernsUnit(p, Skipped{"ns::Box::x", "method", "r", {"/src/other.h", 1, 2}, 0}));
+  EXPECT_FALSE(concernsUnit(p, Skipped{"Other::y", "method", "r", {"/src/other.h", 1, 2}, 1}));
+  EXPECT_FALSE(concernsUnit(p, Skipped{"h", "function", "r", {"/usr/include/x.h", 1, 2}, std::nullopt}));
+}

@@ -86,7 +86,7 @@ Program sampleProgram() {
   m.constants.strings = {"magic", std::string("\xff\xfe\0z", 4)};
   m.location = {"/src/unit.cpp", 10, 20};
   p.callables = {ctor, m};
-  p.skipped = {Skipped{"ns::Box::operator+", "operator", "not called", {"/src/unit.h", 5, 5}}};
+  p.skipped = {Skipped{"ns::Box::operator+", "operator", "not called", {"/src/unit.h", 5, 5}, 0}};
   p.targets = {0, 1};
   return p;
 }
@@ -104,6 +104,7 @@ TEST(ModelJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(back->types[3].signature, (Signature{0, {0}, false}));
   EXPECT_EQ(back->records[0].fields[0].bitWidth, 3u);
   EXPECT_EQ(back->enums[0].enumerators[0], (Enumerator{"ns::Color::Red", -1}));
+  EXPECT_EQ(back->skipped[0].parent, 0u);
 }
 
 TEST(ModelJson, WritesStableNames) {

@@ -13,6 +13,11 @@ namespace mosaic::model {
 /// Idempotent.
 void deriveFactories(Program &program);
 
+/// Whether a skipped declaration is the unit's own concern: in the unit file
+/// or its main header, or a member of a record the unit owns. The others come
+/// from headers the unit merely includes.
+bool concernsUnit(const Program &program, const Skipped &skipped);
+
 /// What the user asked to test. Both empty: everything the unit owns.
 struct Selection {
   std::string function;  ///< --function: a name or qualified name (all overloads)

@@ -165,7 +165,8 @@ struct Skipped {
   std::string name;   ///< qualified name or signature
   std::string what;   ///< "function", "method", "constructor", "class", ...
   std::string reason; ///< one line a user can act on
-  SourceRange location;
+  SourceRange location; ///< of the definition when there is one
+  std::optional<RecordId> parent; ///< the class of a skipped member
 };
 
 /// The model of one unit.
