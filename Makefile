@@ -5,7 +5,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -G Ninja -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19
 
-.PHONY: all setup build demo test clean
+.PHONY: all setup build demo test test-sanitized clean
 
 all: build
 
@@ -24,5 +24,12 @@ demo: build
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)
 
+# mosaic's own code built with ASan + UBSan, offline tests only (CI runs it
+# after `make test`).
+test-sanitized: setup
+	cmake -S . -B $(BUILD)-sanitized $(CMAKE_FLAGS) -DMOSAIC_SANITIZE=ON
+	cmake --build $(BUILD)-sanitized -j $(JOBS)
+	ctest --test-dir $(BUILD)-sanitized --output-on-failure -j $(JOBS) -LE online
+
 clean:
-	rm -rf $(BUILD)
+	rm -rf $(BUILD) $(BUILD)-sanitized
