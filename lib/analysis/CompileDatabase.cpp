@@ -106,6 +106,7 @@ Expected<UnitCommand> findUnitCommand(const std::string &buildDir, const std::st
 
   UnitCommand result;
   result.file = canonicalPath(unit);
+  result.database = canonicalPath(dbFile.string());
 
   std::vector<clang::tooling::CompileCommand> matches;
   for (auto &c : db->getAllCompileCommands())

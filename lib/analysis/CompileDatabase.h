@@ -13,6 +13,7 @@ namespace mosaic::analysis {
 struct UnitCommand {
   std::string file;                ///< absolute path of the unit
   std::string directory;           ///< working directory of the command
+  std::string database;            ///< absolute path of the compile_commands.json
   std::vector<std::string> args;   ///< argv, compiler first, as adjusted
   std::vector<std::string> notes;  ///< what was adjusted, for the user
 };

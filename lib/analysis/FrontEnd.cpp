@@ -63,6 +63,8 @@ Expected<model::Program> analyzeUnit(const FrontEndOptions &options) {
                              clang::tooling::getClangSyntaxOnlyAdjuster()})
     args = adjust(args, command->file);
   program.compileCommand = args;
+  program.directory = command->directory;
+  program.compileDatabase = command->database;
 
   // Relative paths in the command (-I../include, the file itself) are
   // relative to the entry's directory, as for the project's compiler.

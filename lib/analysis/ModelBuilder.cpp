@@ -122,6 +122,7 @@ public:
         skip(types_.qualifiedName(t), "function template", "no instantiation of it in this unit", t);
     markOwnership();
     model::deriveFactories(program_);
+    model::resolveValueTypes(program_);
   }
 
 private:

@@ -160,6 +160,15 @@ model::TypeId TypeMapper::map(clang::QualType type) {
   }
 
   classify(type, t);
+  // The value type: what a variable of this type holds.
+  t.value = id;
+  if (t.kind == TypeKind::Reference) t.value = program_.types[*t.pointee].value;
+  else if (type.hasQualifiers() || type.getCanonicalType().isConstQualified()) {
+    const clang::QualType bare = type.getCanonicalType().isConstQualified() && !type.isLocalConstQualified()
+                                     ? type.getCanonicalType().getUnqualifiedType()
+                                     : type.getUnqualifiedType();
+    if (bare != type) t.value = map(bare);
+  }
   program_.types[id] = std::move(t);
   return id;
 }
@@ -438,6 +447,9 @@ std::optional<model::RecordId> TypeMapper::recordFor(const clang::RecordDecl *de
   const clang::RecordDecl *def = decl->getDefinition();
   recordDecls_.push_back(def ? def : decl);
   fillRecord(id, recordDecls_.back());
+  // Its own type (interned now if no parameter named it yet).
+  const model::TypeId type = map(ctx_.getRecordType(recordDecls_.back()));
+  program_.records[id].type = type;
   return id;
 }
 

@@ -39,6 +39,11 @@ void deriveFactories(Program &p) {
   }
 }
 
+void resolveValueTypes(Program &p) {
+  for (Type &t : p.types)
+    if (t.kind == TypeKind::Reference && t.pointee) t.value = p.types[*t.pointee].value;
+}
+
 bool concernsUnit(const Program &p, const Skipped &s) {
   if (s.parent && p.record(*s.parent).ownedByUnit) return true;
   return s.location.file == p.unit || (!p.mainHeader.empty() && s.location.file == p.mainHeader);

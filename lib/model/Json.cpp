@@ -56,6 +56,7 @@ void to_json(Json &j, const Type &t) {
   j = Json{{"id", t.id}, {"kind", toString(t.kind)}, {"spelling", t.spelling}, {"canonical", t.canonical}};
   if (!t.aliases.empty()) j["aliases"] = t.aliases;
   if (t.isConst) j["const"] = true;
+  if (t.value != t.id) j["value"] = t.value;
   if (t.bits) j["bits"] = t.bits;
   if (t.isSigned) j["signed"] = true;
   putOpt(j, "enum", t.enumId);
@@ -77,6 +78,8 @@ void from_json(const Json &j, Type &t) {
   getOr(j, "canonical", t.canonical);
   getOr(j, "aliases", t.aliases);
   getOr(j, "const", t.isConst);
+  t.value = t.id;
+  getOr(j, "value", t.value);
   getOr(j, "bits", t.bits);
   getOr(j, "signed", t.isSigned);
   getOpt(j, "enum", t.enumId);
@@ -127,6 +130,7 @@ void from_json(const Json &j, Field &f) {
 void to_json(Json &j, const Record &r) {
   j = Json{{"id", r.id},
            {"name", r.name},
+           {"type", r.type},
            {"tag", toString(r.tag)},
            {"complete", r.complete},
            {"cxx", r.isCxx},
@@ -153,6 +157,7 @@ void to_json(Json &j, const Record &r) {
 void from_json(const Json &j, Record &r) {
   getOr(j, "id", r.id);
   getOr(j, "name", r.name);
+  getOr(j, "type", r.type);
   r.tag = parseEnum(j.at("tag"), RecordTag::Union);
   getOr(j, "complete", r.complete);
   getOr(j, "cxx", r.isCxx);
@@ -302,6 +307,8 @@ std::string toJson(const Program &p) {
   Json j{{"format", Program::kFormatVersion},
          {"unit", p.unit},
          {"main_header", p.mainHeader},
+         {"directory", p.directory},
+         {"compile_database", p.compileDatabase},
          {"language", p.language},
          {"compile_command", p.compileCommand},
          {"notes", p.notes},
@@ -326,6 +333,8 @@ Expected<Program> programFromJson(const std::string &text) {
     Program p;
     getOr(j, "unit", p.unit);
     getOr(j, "main_header", p.mainHeader);
+    getOr(j, "directory", p.directory);
+    getOr(j, "compile_database", p.compileDatabase);
     getOr(j, "language", p.language);
     getOr(j, "compile_command", p.compileCommand);
     getOr(j, "notes", p.notes);

@@ -1,6 +1,7 @@
 // mosaic: the command-line tool. Flags -> Options -> driver; nothing else.
 #include "mosaic/driver/Analyze.h"
 #include "mosaic/driver/Options.h"
+#include "mosaic/driver/Run.h"
 
 #include <CLI/CLI.hpp>
 
@@ -32,6 +33,32 @@ int main(int argc, char **argv) {
   analyzeCmd->add_option("--json", analyze.jsonOut, "Write the full model as JSON to this file ('-' for stdout)");
   analyzeCmd->footer(kExitCodes);
 
+  RunOptions run;
+  std::string budget = "30s";
+  CLI::App *runCmd = app.add_subcommand(
+      "run", "Build the unit's instrumented harness once and run random tests through the fork server until the "
+             "budget ends: executions per second, coverage, outcomes, failures with a minimal test each.");
+  runCmd->add_option("-p,--build-dir", run.unit.buildDir, "Folder with compile_commands.json")->required();
+  runCmd->add_option("unit", run.unit.unit, "Source file of the unit")->required();
+  auto *rfn = runCmd->add_option("--function", run.unit.function, "Only call this function");
+  auto *rcls = runCmd->add_option("--class", run.unit.className, "Only call this class's constructors and methods");
+  rfn->excludes(rcls);
+  bool random = true;
+  runCmd->add_flag("--random", random, "Random testing (the only strategy of `run`; `generate` searches)");
+  runCmd->add_option("--budget", budget, "Time budget: 30s, 2m, 1h (default 30s)");
+  runCmd->add_option("--max-executions", run.maxExecutions, "Stop after this many tests");
+  runCmd->add_option("--seed", run.seed, "Random seed (default 1): the same seed gives the same tests");
+  runCmd->add_option("--json", run.jsonOut, "Write the statistics as JSON to this file");
+  runCmd->add_option("--work-dir", run.workDir, "Where harnesses are built and cached (default BUILD_DIR/mosaic)");
+  runCmd->add_option("--timeout", run.timeoutMs, "Per-test timeout in milliseconds (default 1000)");
+  runCmd->add_option("--memory", run.memoryMb, "Per-test memory limit in MiB (default 1024)");
+  runCmd->add_flag("--sanitize", run.sanitize, "Build the harness with AddressSanitizer and UBSan");
+  runCmd->add_flag("--isolate", run.isolate,
+                   "A fresh process for every test (slower where fork is slow; by default a child runs test after "
+                   "test with the unit's globals restored, when the unit allows it)");
+  runCmd->add_flag("!--no-progress", run.progress, "No live progress line");
+  runCmd->footer(kExitCodes);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -40,5 +67,14 @@ int main(int argc, char **argv) {
   }
 
   if (analyzeCmd->parsed()) return runAnalyze(analyze, std::cout, std::cerr);
+  if (runCmd->parsed()) {
+    const auto seconds = parseDuration(budget);
+    if (!seconds) {
+      std::cerr << "mosaic: error: --budget '" << budget << "' is not a duration (30s, 2m, 1h)\n";
+      return kExitUsage;
+    }
+    run.budgetSeconds = *seconds;
+    return runRandom(run, std::cout, std::cerr);
+  }
   return kExitUsage;
 }

@@ -18,6 +18,11 @@ void deriveFactories(Program &program);
 /// from headers the unit merely includes.
 bool concernsUnit(const Program &program, const Skipped &skipped);
 
+/// Completes Type::value of references (a reference's value type is that of
+/// its pointee, which a recursive type may not have had yet when the
+/// reference was made). Idempotent.
+void resolveValueTypes(Program &program);
+
 /// What the user asked to test. Both empty: everything the unit owns.
 struct Selection {
   std::string function;  ///< --function: a name or qualified name (all overloads)

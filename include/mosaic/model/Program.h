@@ -60,6 +60,7 @@ enum class RecordTag { Struct, Class, Union };
 struct Record {
   RecordId id = 0;
   std::string name;          ///< qualified name, as a test would spell it (`ns::Stack<int>`)
+  TypeId type = 0;           ///< the record's own (unqualified) type
   RecordTag tag = RecordTag::Struct;
   bool complete = true;      ///< false for an opaque (declared-only) type
   bool isCxx = false;        ///< declared in C++ (a CXXRecordDecl)
@@ -182,6 +183,8 @@ struct Program {
   std::string mainHeader;
   std::string language;          ///< "c" or "c++"
   std::vector<std::string> compileCommand; ///< the arguments the unit was parsed with
+  std::string directory;         ///< the working directory of that command
+  std::string compileDatabase;   ///< the compile_commands.json it came from
   std::vector<std::string> notes;///< what the front end adjusted (dropped flags, fallbacks)
 
   std::vector<Type> types;

@@ -67,6 +67,10 @@ struct Type {
   /// outermost first (`myint2` -> `myint` -> `int` gives {"myint2", "myint"}).
   std::vector<std::string> aliases;
   bool isConst = false;   ///< top-level const (e.g. a `const int` field)
+  /// The type a variable holding a value of this type has: references and
+  /// top-level const removed (`const std::string &` -> `std::string`). The
+  /// id itself for types without either.
+  TypeId value = 0;
 
   // Scalars.
   unsigned bits = 0;      ///< Bool, Char, Integer, Floating, Enum: width in bits

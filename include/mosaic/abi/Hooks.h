@@ -1,0 +1,110 @@
+/* The C ABI between instrumented code and the runtime: the functions and
+ * globals the LLVM pass (instrument/) emits calls to, implemented by the
+ * runtime (runtime/). The pass names them through MOSAIC_HOOK_NAMES below,
+ * so each name is written once. */
+#ifndef MOSAIC_ABI_HOOKS_H
+#define MOSAIC_ABI_HOOKS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Comparison predicates, as the pass reports them. */
+enum mosaic_pred {
+  MOSAIC_PRED_EQ = 0,
+  MOSAIC_PRED_NE = 1,
+  MOSAIC_PRED_LT = 2,
+  MOSAIC_PRED_LE = 3,
+  MOSAIC_PRED_GT = 4,
+  MOSAIC_PRED_GE = 5,
+  MOSAIC_PRED_FALSE = 6, /* fcmp false / true: constant outcomes */
+  MOSAIC_PRED_TRUE = 7
+};
+/* Flags of a comparison, beside the MOSAIC_CMP_* of Trace.h. */
+#define MOSAIC_CMP_UNORDERED 4u /* fcmp u*: true when an operand is NaN */
+#define MOSAIC_CMP_POINTER 16u  /* pointer comparison: distances are 0 or 1 */
+
+/* Where block hits and side distances go: the shared trace when a host is
+ * there, a private buffer otherwise. Set before any instrumented code runs. */
+extern uint8_t *__mosaic_blocks;
+extern double *__mosaic_sides;
+
+/* A mutable global variable of the instrumented module: what a persistent
+ * fork-server child restores before each test. */
+typedef struct mosaic_global {
+  void *address;
+  uint64_t size;
+} mosaic_global;
+
+/* Flags of a unit (__mosaic_register_unit). */
+#define MOSAIC_UNIT_DYNAMIC_INIT 1u /* C++ dynamic initialisers: globals may own heap memory */
+#define MOSAIC_UNIT_THREAD_LOCAL 2u /* mutable thread-local variables: not restorable */
+
+/* A unit's module constructor reports its counts and its mutable globals
+ * (first thing it does, before any other constructor). */
+void __mosaic_register_unit(uint32_t blocks, uint32_t sides, const mosaic_global *globals, uint32_t nglobals,
+                            uint32_t flags);
+
+/* A conditional branch on an integer or pointer comparison. `site` is the
+ * side id of the true side; the false side is site + 1. */
+void __mosaic_cmp_int(uint32_t site, uint32_t pred, uint64_t a, uint64_t b, uint32_t flags);
+/* A conditional branch on a floating-point comparison (NaN-safe). */
+void __mosaic_cmp_float(uint32_t site, uint32_t pred, double a, double b, uint32_t flags);
+/* A conditional branch on any other condition: taken is 1 for the true side. */
+void __mosaic_cond(uint32_t site, uint32_t taken);
+/* A switch: sides first_side + i for case i (values in `cases`), then the
+ * default side first_side + n. */
+void __mosaic_switch(uint32_t first_side, uint64_t value, uint32_t n, const uint64_t *cases, uint32_t flags);
+
+/* Around a call whose result decides a branch: string comparisons made
+ * inside it (at any depth) are remembered, and the branch probes that
+ * follow (`__mosaic_cmp_int` with MOSAIC_CMP_CALL, `__mosaic_cond_call`)
+ * use their distance for the side not taken. */
+void __mosaic_scope_enter(void);
+void __mosaic_scope_leave(uint32_t site);
+void __mosaic_cond_call(uint32_t site, uint32_t taken);
+#define MOSAIC_CMP_CALL 32u /* an operand is the result of a scoped call */
+
+/* Replacements for the C library's comparisons: same results, and they
+ * record their operands and a byte distance. */
+int __mosaic_strcmp(const char *a, const char *b);
+int __mosaic_strncmp(const char *a, const char *b, size_t n);
+int __mosaic_strcasecmp(const char *a, const char *b);
+int __mosaic_strncasecmp(const char *a, const char *b, size_t n);
+int __mosaic_memcmp(const void *a, const void *b, size_t n);
+int __mosaic_bcmp(const void *a, const void *b, size_t n);
+
+/* X(library name, replacement): the calls the pass redirects. */
+#define MOSAIC_REPLACED_CALLS(X)                                                                                   \
+  X("strcmp", "__mosaic_strcmp")                                                                                   \
+  X("strncmp", "__mosaic_strncmp")                                                                                 \
+  X("strcasecmp", "__mosaic_strcasecmp")                                                                           \
+  X("strncasecmp", "__mosaic_strncasecmp")                                                                         \
+  X("memcmp", "__mosaic_memcmp")                                                                                   \
+  X("bcmp", "__mosaic_bcmp")
+
+#define MOSAIC_HOOK_BLOCKS "__mosaic_blocks"
+#define MOSAIC_HOOK_SIDES "__mosaic_sides"
+#define MOSAIC_HOOK_REGISTER "__mosaic_register_unit"
+#define MOSAIC_HOOK_CMP_INT "__mosaic_cmp_int"
+#define MOSAIC_HOOK_CMP_FLOAT "__mosaic_cmp_float"
+#define MOSAIC_HOOK_COND "__mosaic_cond"
+#define MOSAIC_HOOK_SWITCH "__mosaic_switch"
+#define MOSAIC_HOOK_SCOPE_ENTER "__mosaic_scope_enter"
+#define MOSAIC_HOOK_SCOPE_LEAVE "__mosaic_scope_leave"
+#define MOSAIC_HOOK_COND_CALL "__mosaic_cond_call"
+
+/* Environment the pass reads (it runs inside clang, which has no place for
+ * a plugin's own flags): the unit whose functions it instruments, and where
+ * it writes the unit's static description (Description.h). */
+#define MOSAIC_ENV_PASS_UNIT "MOSAIC_PASS_UNIT"
+#define MOSAIC_ENV_PASS_DESCRIPTION "MOSAIC_PASS_DESCRIPTION"
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

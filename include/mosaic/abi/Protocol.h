@@ -1,0 +1,109 @@
+/* The fork-server protocol between mosaic (the host) and a harness: the one
+ * definition used by both sides. Plain C.
+ *
+ * The host starts the harness with three inherited descriptors named in the
+ * environment: the trace memory (MOSAIC_SHM_FD), a control pipe the server
+ * reads (MOSAIC_CTL_FD) and a status pipe it writes (MOSAIC_STATUS_FD).
+ * Without them the harness runs the test in the file named by argv[1] once,
+ * in-process, and exits: plain execution, for reproducing a test by hand.
+ *
+ * 1. The server writes a mosaic_hello.
+ * 2. For each test the host writes the input into the trace, then a
+ *    mosaic_request; the server has a child run it (a fresh fork, or a
+ *    persistent child: see MOSAIC_REQ_PERSISTENT), waits (killing the
+ *    child's processes at the timeout) and writes a mosaic_reply.
+ * 3. MOSAIC_CMD_QUIT, or the control pipe closing, ends the server. */
+#ifndef MOSAIC_ABI_PROTOCOL_H
+#define MOSAIC_ABI_PROTOCOL_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MOSAIC_PROTOCOL_MAGIC 0x4d4f5350u /* "MOSP" */
+#define MOSAIC_PROTOCOL_VERSION 1u
+
+#define MOSAIC_ENV_SHM_FD "MOSAIC_SHM_FD"
+#define MOSAIC_ENV_CTL_FD "MOSAIC_CTL_FD"
+#define MOSAIC_ENV_STATUS_FD "MOSAIC_STATUS_FD"
+#define MOSAIC_ENV_SCRATCH "MOSAIC_SCRATCH" /* the children's working directory (created if missing) */
+
+/* Sandbox features the server could set up (mosaic_hello.features). */
+#define MOSAIC_FEATURE_PID_NAMESPACE 1u /* each child in its own PID namespace */
+#define MOSAIC_FEATURE_NET_NAMESPACE 2u /* no network: a fresh network namespace */
+#define MOSAIC_FEATURE_PIDFD 4u         /* timeouts through pidfd polling */
+#define MOSAIC_FEATURE_CGROUP_PIDS 8u   /* a cgroup pids limit contains the child's processes */
+#define MOSAIC_FEATURE_PERSISTENT 16u   /* the unit's globals can be restored: a child may run many tests */
+
+typedef struct mosaic_hello {
+  uint32_t magic;
+  uint32_t version;
+  uint32_t trace_version;
+  uint32_t features;
+  uint32_t unit_blocks; /* what the instrumented unit has */
+  uint32_t unit_sides;
+  int32_t pid;
+  uint32_t reserved;
+} mosaic_hello;
+
+enum mosaic_command {
+  MOSAIC_CMD_RUN = 1,
+  MOSAIC_CMD_QUIT = 2,
+};
+
+typedef struct mosaic_request {
+  uint32_t magic;
+  uint32_t command;        /* enum mosaic_command */
+  uint32_t timeout_ms;     /* wall-clock limit of the test */
+  uint32_t memory_mb;      /* RLIMIT_AS of the child; 0 = none */
+  uint32_t file_size_mb;   /* RLIMIT_FSIZE of the child; 0 = none */
+  uint32_t max_processes;  /* processes the child may create (cgroup / rlimit) */
+  uint32_t flags;          /* MOSAIC_REQ_* */
+  uint32_t reserved;
+} mosaic_request;
+
+/* Request flags. A persistent child runs test after test, the unit's
+ * globals restored before each (only when the server offers
+ * MOSAIC_FEATURE_PERSISTENT); it is replaced when a test ends it, and
+ * after MOSAIC_PERSISTENT_TESTS tests. Without the flag, or with ISOLATE,
+ * the test runs in a fresh child of its own. */
+#define MOSAIC_REQ_PERSISTENT 1u
+#define MOSAIC_REQ_ISOLATE 2u
+#define MOSAIC_PERSISTENT_TESTS 1000u /* bounds what leaks from test to test (memory, descriptors); ours */
+
+/* The closed set of outcomes of one test. */
+enum mosaic_outcome {
+  MOSAIC_OUTCOME_OK = 0,         /* ran to its end (statements may have thrown: see the trace) */
+  MOSAIC_OUTCOME_CRASH = 1,      /* killed by a signal (signal) */
+  MOSAIC_OUTCOME_ABORT = 2,      /* abort() or SIGABRT */
+  MOSAIC_OUTCOME_TIMEOUT = 3,    /* killed at the timeout */
+  MOSAIC_OUTCOME_EXIT = 4,       /* the unit called exit() (exit_code) */
+  MOSAIC_OUTCOME_SANITIZER = 5,  /* a sanitizer reported an error (report in the output) */
+  MOSAIC_OUTCOME_OUT_OF_MEMORY = 6, /* std::bad_alloc, or killed at the memory limit */
+  MOSAIC_OUTCOME_HARNESS_ERROR = 7  /* the harness could not run the input */
+};
+
+typedef struct mosaic_reply {
+  uint32_t magic;
+  uint32_t outcome;     /* enum mosaic_outcome */
+  int32_t signal;       /* CRASH, ABORT: the signal */
+  int32_t exit_code;    /* EXIT: the code */
+  int32_t statement;    /* the statement running when it ended; -1 if none */
+  uint32_t duration_us;
+  uint32_t fresh;       /* 1 when the test ran in a newly forked child */
+  uint32_t reserved;
+} mosaic_reply;
+
+/* Exit codes the harness child uses among themselves (never the unit's). */
+#define MOSAIC_EXIT_FINISHED 0       /* with trace->finished = 1 */
+#define MOSAIC_EXIT_SANITIZER 86     /* ASAN_OPTIONS / UBSAN_OPTIONS exitcode */
+#define MOSAIC_EXIT_HARNESS_ERROR 87 /* bad input */
+#define MOSAIC_EXIT_OUT_OF_MEMORY 88 /* std::bad_alloc escaped */
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

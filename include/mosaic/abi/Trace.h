@@ -1,0 +1,174 @@
+/* The shared-memory trace: the one definition of what an instrumented
+ * harness reports to mosaic about one test. Plain C, included by the
+ * runtime (C), the LLVM pass (only the hook names) and the host (C++).
+ *
+ * Layout: a header, then areas at the offsets the header gives. The host
+ * creates the memory (a memfd), writes the header, and before each test
+ * clears the per-test fields and the block and side areas; the runtime in
+ * the harness only writes. Bump MOSAIC_TRACE_VERSION on any change. */
+#ifndef MOSAIC_ABI_TRACE_H
+#define MOSAIC_ABI_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MOSAIC_TRACE_MAGIC 0x4d4f5341u /* "MOSA" */
+#define MOSAIC_TRACE_VERSION 1u
+
+/* Sizes of the bounded areas (entries or bytes). Chosen to stay well under a
+ * megabyte in all: enough for small units' tests, and what overflows is
+ * counted, never written out of bounds. */
+#define MOSAIC_CMP_CAPACITY 1024u   /* integer comparison operand pairs */
+#define MOSAIC_STR_CAPACITY 256u    /* string comparison operand pairs */
+#define MOSAIC_STR_BYTES 64u        /* bytes kept of each compared string */
+#define MOSAIC_STMT_CAPACITY 256u   /* statements of one test */
+#define MOSAIC_OBS_BYTES 65536u     /* observation records */
+#define MOSAIC_INPUT_BYTES 1048576u /* the encoded test case */
+#define MOSAIC_OUTPUT_BYTES 65536u  /* captured stdout and stderr */
+
+/* Outcome of one statement, in mosaic_stmt_record.status. */
+enum mosaic_stmt_status {
+  MOSAIC_STMT_NOT_RUN = 0,
+  MOSAIC_STMT_OK = 1,
+  MOSAIC_STMT_THREW = 2,   /* a C++ exception escaped it; the test stopped */
+  MOSAIC_STMT_INVALID = 3, /* the harness could not perform it (ill-typed input) */
+};
+
+typedef struct mosaic_stmt_record {
+  uint32_t status;    /* enum mosaic_stmt_status */
+  uint32_t obs_begin; /* its observations: bytes [obs_begin, obs_end) */
+  uint32_t obs_end;
+  uint32_t reserved;
+} mosaic_stmt_record;
+
+/* One integer (or pointer, or float as bits) comparison the unit made. */
+typedef struct mosaic_cmp_entry {
+  uint64_t a, b;
+  uint32_t site;  /* side id of the comparison's true side */
+  uint32_t flags; /* MOSAIC_CMP_* */
+} mosaic_cmp_entry;
+
+#define MOSAIC_CMP_SIGNED 1u
+#define MOSAIC_CMP_FLOAT 2u
+#define MOSAIC_CMP_WIDTH_SHIFT 8u /* bits 8..15: operand width in bits */
+
+/* One string or memory comparison (strcmp family, memcmp). */
+typedef struct mosaic_str_entry {
+  uint32_t len_a, len_b; /* lengths compared (may exceed MOSAIC_STR_BYTES) */
+  char a[MOSAIC_STR_BYTES];
+  char b[MOSAIC_STR_BYTES];
+} mosaic_str_entry;
+
+typedef struct mosaic_trace_header {
+  uint32_t magic;
+  uint32_t version;
+  uint64_t total_size;
+
+  /* Capacities, set by the host. */
+  uint32_t block_capacity;
+  uint32_t side_capacity;
+
+  /* Offsets of the areas from the start of the trace. */
+  uint32_t blocks_off; /* uint8_t[block_capacity]: 1 when the block ran */
+  uint32_t sides_off;  /* double[side_capacity]: 0 = never evaluated, else 1 + min distance */
+  uint32_t cmps_off;   /* mosaic_cmp_entry[MOSAIC_CMP_CAPACITY] */
+  uint32_t strs_off;   /* mosaic_str_entry[MOSAIC_STR_CAPACITY] */
+  uint32_t stmts_off;  /* mosaic_stmt_record[MOSAIC_STMT_CAPACITY] */
+  uint32_t obs_off;    /* uint8_t[MOSAIC_OBS_BYTES] */
+  uint32_t input_off;  /* uint8_t[MOSAIC_INPUT_BYTES] */
+  uint32_t output_off; /* uint8_t[MOSAIC_OUTPUT_BYTES] */
+
+  /* Written by the harness at start-up (the pass's counts for the unit). */
+  uint32_t unit_blocks;
+  uint32_t unit_sides;
+
+  /* Per test: the host sets input_len and clears the rest. */
+  uint32_t input_len;
+  uint32_t cmp_count;    /* comparisons seen; entries kept: min(count, capacity) */
+  uint32_t str_count;
+  uint32_t stmt_count;   /* statements started */
+  uint32_t obs_len;
+  uint32_t obs_dropped;  /* observation records that did not fit */
+  int32_t current_stmt;  /* the statement executing now; -1 before the first */
+  uint32_t finished;     /* 1 once the test ran to its end (written last) */
+  uint32_t output_len;   /* written by the fork server */
+  uint32_t output_dropped;
+} mosaic_trace_header;
+
+/* Observation records, appended to the obs area: a header and a payload.
+ * `target` says what was observed: MOSAIC_OBS_RESULT, MOSAIC_OBS_RECEIVER or
+ * MOSAIC_OBS_ARG0 + i (through a pointer or reference: its pointee). `field`
+ * is -1 for the value itself or the index of a field of a record. */
+enum mosaic_obs_kind {
+  MOSAIC_OBS_INT = 1,       /* payload: int64 */
+  MOSAIC_OBS_UINT = 2,      /* payload: uint64 */
+  MOSAIC_OBS_FLOAT = 3,     /* payload: double */
+  MOSAIC_OBS_BOOL = 4,      /* payload: int64 0 or 1 */
+  MOSAIC_OBS_NULL = 5,      /* payload: int64 1 if null, 0 if not */
+  MOSAIC_OBS_STRING = 6,    /* payload: the bytes (len) */
+  MOSAIC_OBS_EXCEPTION = 7, /* payload: type name, NUL, what() */
+  MOSAIC_OBS_UNREADABLE = 8 /* reading the value faulted; no payload */
+};
+
+#define MOSAIC_OBS_RESULT 0u
+#define MOSAIC_OBS_RECEIVER 1u
+#define MOSAIC_OBS_ARG0 2u
+
+typedef struct mosaic_obs_header {
+  uint16_t stmt;
+  uint8_t kind;   /* enum mosaic_obs_kind */
+  uint8_t target;
+  int16_t field;
+  uint16_t len;   /* payload bytes */
+} mosaic_obs_header;
+
+#define MOSAIC_OBS_MAX_STRING 256u /* bytes kept of an observed string */
+
+/* The layout, computed the same way on both sides. */
+static inline size_t mosaic_trace_align8(size_t n) { return (n + 7u) & ~(size_t)7u; }
+
+/* Bytes a trace for a unit of `blocks` blocks and `sides` branch sides needs. */
+static inline size_t mosaic_trace_size(uint32_t blocks, uint32_t sides) {
+  return mosaic_trace_align8(sizeof(mosaic_trace_header)) + mosaic_trace_align8(blocks) +
+         mosaic_trace_align8((size_t)sides * sizeof(double)) +
+         mosaic_trace_align8(MOSAIC_CMP_CAPACITY * sizeof(mosaic_cmp_entry)) +
+         mosaic_trace_align8(MOSAIC_STR_CAPACITY * sizeof(mosaic_str_entry)) +
+         mosaic_trace_align8(MOSAIC_STMT_CAPACITY * sizeof(mosaic_stmt_record)) + MOSAIC_OBS_BYTES +
+         MOSAIC_INPUT_BYTES + MOSAIC_OUTPUT_BYTES;
+}
+
+/* Writes the header of a zeroed trace of mosaic_trace_size(blocks, sides) bytes. */
+static inline void mosaic_trace_layout(mosaic_trace_header *t, uint32_t blocks, uint32_t sides) {
+  size_t off = mosaic_trace_align8(sizeof(mosaic_trace_header));
+  t->magic = MOSAIC_TRACE_MAGIC;
+  t->version = MOSAIC_TRACE_VERSION;
+  t->total_size = mosaic_trace_size(blocks, sides);
+  t->block_capacity = blocks;
+  t->side_capacity = sides;
+  t->blocks_off = (uint32_t)off;
+  off += mosaic_trace_align8(blocks);
+  t->sides_off = (uint32_t)off;
+  off += mosaic_trace_align8((size_t)sides * sizeof(double));
+  t->cmps_off = (uint32_t)off;
+  off += mosaic_trace_align8(MOSAIC_CMP_CAPACITY * sizeof(mosaic_cmp_entry));
+  t->strs_off = (uint32_t)off;
+  off += mosaic_trace_align8(MOSAIC_STR_CAPACITY * sizeof(mosaic_str_entry));
+  t->stmts_off = (uint32_t)off;
+  off += mosaic_trace_align8(MOSAIC_STMT_CAPACITY * sizeof(mosaic_stmt_record));
+  t->obs_off = (uint32_t)off;
+  off += MOSAIC_OBS_BYTES;
+  t->input_off = (uint32_t)off;
+  off += MOSAIC_INPUT_BYTES;
+  t->output_off = (uint32_t)off;
+  t->current_stmt = -1;
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,76 @@
+// The host side of the fork server: starts a harness, sends it encoded
+// tests, and reads back outcomes and traces. Takes bytes; never sees
+// test-case types.
+#pragma once
+
+#include "mosaic/exec/Outcome.h"
+#include "mosaic/exec/Trace.h"
+#include "mosaic/support/Expected.h"
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace mosaic::exec {
+
+/// Per-test limits of the sandbox.
+struct Limits {
+  std::uint32_t timeoutMs = 1000;    ///< wall clock; ours (EvoSuite's default test timeout is 4 s)
+  std::uint32_t memoryMb = 1024;     ///< RLIMIT_AS of the child
+  std::uint32_t fileSizeMb = 16;     ///< RLIMIT_FSIZE of the child
+  std::uint32_t maxProcesses = 64;   ///< processes a test may have at once
+  /// Let a child run test after test, the unit's globals restored between
+  /// them (when the harness offers it): much faster where fork is slow. A
+  /// test that crashes, times out or exits still ends its process.
+  bool persistent = true;
+};
+
+struct ServerOptions {
+  std::string harness;   ///< the harness binary
+  std::string scratch;   ///< children's working directory ("" = a fresh one under TMPDIR)
+  std::string log;       ///< the server's own stderr goes here ("" = /dev/null)
+  std::vector<std::pair<std::string, std::string>> env; ///< extra environment (sanitizer options)
+};
+
+class ForkServer {
+public:
+  /// Starts the harness as a fork server over a trace sized for `blocks` and
+  /// `sides` (from the unit's description) and waits for its hello.
+  static Expected<std::unique_ptr<ForkServer>> start(const ServerOptions &options, std::uint32_t blocks,
+                                                     std::uint32_t sides);
+  ~ForkServer();
+  ForkServer(const ForkServer &) = delete;
+  ForkServer &operator=(const ForkServer &) = delete;
+
+  /// Runs one encoded test. If the server died, it is restarted and the test
+  /// run again (once); only when that fails too is the result an error.
+  Expected<RunResult> run(std::span<const std::uint8_t> input, const Limits &limits);
+
+  /// The trace of the last run (valid until the next one).
+  const Trace &trace() const { return trace_; }
+  std::uint32_t features() const { return features_; }
+  std::uint64_t restarts() const { return restarts_; }
+
+private:
+  ForkServer(ServerOptions options, std::uint32_t blocks, std::uint32_t sides);
+  Expected<bool> spawn();
+  void stop();
+  Expected<RunResult> runOnce(std::span<const std::uint8_t> input, const Limits &limits);
+
+  ServerOptions options_;
+  std::uint32_t blocks_, sides_;
+  int shm_ = -1, ctl_ = -1, status_ = -1;
+  pid_t pid_ = -1;
+  mosaic_trace_header *header_ = nullptr;
+  std::size_t size_ = 0;
+  Trace trace_{nullptr};
+  std::uint32_t features_ = 0;
+  std::uint64_t restarts_ = 0;
+};
+
+} // namespace mosaic::exec

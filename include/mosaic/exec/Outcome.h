@@ -1,0 +1,36 @@
+// The closed set of outcomes of running one test (abi/Protocol.h).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace mosaic::exec {
+
+/// Mirrors enum mosaic_outcome (checked by a static_assert in the client).
+enum class Outcome : std::uint32_t {
+  Ok = 0,
+  Crash = 1,
+  Abort = 2,
+  Timeout = 3,
+  Exit = 4,
+  Sanitizer = 5,
+  OutOfMemory = 6,
+  HarnessError = 7,
+};
+inline constexpr int kOutcomeCount = 8;
+
+const char *toString(Outcome o);
+
+struct RunResult {
+  Outcome outcome = Outcome::Ok;
+  int signal = 0;         ///< Crash, Abort
+  int exitCode = 0;       ///< Exit
+  int statement = -1;     ///< where it ended; -1 when outside statements
+  std::uint32_t durationUs = 0;
+  bool fresh = false;     ///< ran in a newly forked child
+};
+
+/// "crash (SIGSEGV) at statement 3", "exit(3)", "ok".
+std::string describe(const RunResult &r);
+
+} // namespace mosaic::exec

@@ -1,0 +1,46 @@
+// A read-only view of the shared-memory trace of the last test
+// (abi/Trace.h): coverage, distances, comparison operands, statement
+// outcomes, observations, output.
+#pragma once
+
+#include "mosaic/abi/Trace.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mosaic::exec {
+
+struct Observation {
+  std::uint32_t statement = 0;
+  mosaic_obs_kind kind = MOSAIC_OBS_INT;
+  std::uint8_t target = 0; ///< MOSAIC_OBS_RESULT, MOSAIC_OBS_RECEIVER, MOSAIC_OBS_ARG0 + i
+  std::int16_t field = -1;
+  std::int64_t integer = 0; ///< INT, UINT (bits), BOOL, NULL
+  double floating = 0;
+  std::string bytes;        ///< STRING; EXCEPTION: "type\0what"
+};
+
+class Trace {
+public:
+  explicit Trace(const mosaic_trace_header *header) : h_(header) {}
+
+  std::span<const std::uint8_t> blocks() const;
+  /// Per side: 0 when never evaluated, else 1 + the minimum distance.
+  std::span<const double> sides() const;
+  std::span<const mosaic_cmp_entry> comparisons() const;
+  std::span<const mosaic_str_entry> strings() const;
+  std::span<const mosaic_stmt_record> statements() const;
+  std::vector<Observation> observations() const;
+  std::string_view output() const;
+  std::uint32_t unitBlocks() const { return h_->unit_blocks; }
+  std::uint32_t unitSides() const { return h_->unit_sides; }
+  const mosaic_trace_header &header() const { return *h_; }
+
+private:
+  const mosaic_trace_header *h_;
+};
+
+} // namespace mosaic::exec

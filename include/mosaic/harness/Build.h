@@ -1,0 +1,50 @@
+// Building a unit's harness: generate, compile the unit with mosaic's pass
+// (once per unit: cached by content), link with the runtime and whatever
+// else of the project the unit needs.
+#pragma once
+
+#include "mosaic/harness/Codegen.h"
+#include "mosaic/support/Expected.h"
+
+#include <string>
+#include <vector>
+
+namespace mosaic::harness {
+
+/// Where mosaic's own parts are (the build tree knows them; tools pass them).
+struct Toolchain {
+  std::string clang = "clang-19";
+  std::string clangxx = "clang++-19";
+  std::string passPlugin;  ///< libMosaicPass.so
+  std::string runtime;     ///< libmosaic_rt.a
+  std::string abiInclude;  ///< the folder holding mosaic/abi/*.h
+};
+
+struct BuildOptions {
+  std::string workDir;   ///< harnesses live in workDir/<unit>-<hash>/
+  bool sanitize = false; ///< an ASan + UBSan harness
+  unsigned jobs = 2;     ///< parallel compiles of the project's other units
+};
+
+struct Harness {
+  std::string binary;
+  std::string description;  ///< the pass's static description of the unit
+  std::string directory;    ///< the harness's folder (sources, objects, logs)
+  GeneratedHarness generated;
+  bool cached = false;      ///< an identical earlier build was reused
+  std::vector<std::string> notes;
+};
+
+/// Builds (or reuses) the harness of `program`'s unit. Fails with an Input
+/// error carrying the compiler's output when the unit or harness does not
+/// compile or link.
+Expected<Harness> buildHarness(const model::Program &program, const testcase::Catalog &catalog,
+                               const Toolchain &toolchain, const BuildOptions &options);
+
+/// The arguments that compile the unit's harness wrapper with the unit's own
+/// flags (exposed for tests): the analysis command without -fsyntax-only,
+/// the unit file, outputs and dependency files, plus what the pass needs.
+std::vector<std::string> harnessCompileCommand(const model::Program &program, const Toolchain &toolchain,
+                                               const std::string &source, const std::string &object, bool sanitize);
+
+} // namespace mosaic::harness

@@ -1,0 +1,34 @@
+// Running a program to completion and collecting what it prints.
+#pragma once
+
+#include "mosaic/support/Expected.h"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace mosaic {
+
+struct ProcessResult {
+  int exitCode = -1; ///< exit status, or 128 + signal when killed
+  std::string output; ///< stdout and stderr, interleaved
+};
+
+struct ProcessOptions {
+  std::string directory;                                 ///< working directory ("" = current)
+  std::vector<std::pair<std::string, std::string>> env;  ///< added to (or replacing in) the environment
+};
+
+/// Runs argv (argv[0] searched in PATH) with stdin from /dev/null. Fails only
+/// when it cannot be started; a non-zero exit is a result.
+Expected<ProcessResult> runProcess(const std::vector<std::string> &argv, const ProcessOptions &options = {});
+
+/// A shell-like rendering of argv, for messages and logs.
+std::string commandLine(const std::vector<std::string> &argv);
+
+/// 64-bit FNV-1a: a stable hash for cache keys (same value on every run).
+std::uint64_t fnv1a(std::string_view data, std::uint64_t seed = 0xcbf29ce484222325ull);
+
+} // namespace mosaic

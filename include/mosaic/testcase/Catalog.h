@@ -1,0 +1,96 @@
+// What a test can build and call: the rules the test generator and the
+// harness generator share, so that every statement one writes the other
+// can perform.
+#pragma once
+
+#include "mosaic/model/Program.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace mosaic::testcase {
+
+/// How a variable reaches a parameter (see fits()).
+enum class Passing {
+  Same,      ///< the parameter's value type itself (or a reference to it)
+  Derived,   ///< an object of a derived class (C++ upcast)
+  Deref,     ///< a pointer to it (or to a derived class): dereferenced
+  Pointer,   ///< a pointer converted: adding const, to void *, derived to base
+};
+
+/// Facts derived once from a program model: which types can be built by
+/// which statements, which variables fit which parameters, which callables a
+/// test can call and why not the others.
+class Catalog {
+public:
+  explicit Catalog(const model::Program &program);
+
+  const model::Program &program() const { return program_; }
+
+  /// Whether a variable of type `var` can be passed where type `param` is
+  /// expected, and how (nullopt: it cannot). Types are compared through
+  /// their value types (Type::value).
+  std::optional<Passing> fits(model::TypeId var, model::TypeId param) const;
+
+  /// Every type id (value or not) whose variables fit `param`, with how.
+  const std::vector<std::pair<model::TypeId, Passing>> &fitting(model::TypeId param) const;
+
+  /// Why a variable of value type `type` cannot be made by any statement;
+  /// empty when it can.
+  std::string whyNotBuildable(model::TypeId type) const;
+  bool buildable(model::TypeId type) const { return whyNotBuildable(type).empty(); }
+
+  /// Why a test cannot call `callable`; empty when it can.
+  const std::string &whyNotCallable(model::CallableId callable) const { return notCallable_.at(callable); }
+  bool callable(model::CallableId id) const { return callable_.at(id); }
+
+  /// Callables whose result fits `type` (factories, producers of values).
+  const std::vector<model::CallableId> &producers(model::TypeId type) const;
+
+  /// Records derived from `record` (directly or not).
+  const std::vector<model::RecordId> &derived(model::RecordId record) const;
+
+  /// The fields an Aggregate statement lists for `record`, in order (indices
+  /// into Record::fields); nullopt when it can only be zero-initialised
+  /// (C++ bases, private, anonymous or unbuildable fields).
+  std::optional<std::vector<size_t>> aggregateFields(model::RecordId record) const;
+
+  /// Whether elements of `type` can be copied bytewise into an array
+  /// (Array statements): scalars, pointers, C structs.
+  bool arrayElement(model::TypeId type) const;
+
+  /// The type of the variable a call to `callable` defines: a reference
+  /// result as is, any other result as its value type; nullopt for void and
+  /// for results mosaic cannot hold.
+  std::optional<model::TypeId> resultVariable(model::CallableId callable) const;
+
+  /// Whether a variable of `var`'s type may be passed as `param`, counting
+  /// constness: a pointer or reference to const does not reach a parameter
+  /// that may write through it. (fits() ignores constness; the harness casts.)
+  bool passable(model::TypeId var, model::TypeId param) const;
+
+  /// A record the unit defines in its own source file (not in a header):
+  /// its layout is the unit's business; tests get one from the unit.
+  bool isPrivate(model::TypeId type) const;
+
+  bool isScalar(model::TypeId type) const;
+  /// A plain char pointer (char *, const char *): C strings.
+  bool isCharPointer(model::TypeId type) const;
+
+private:
+  std::string computeWhyNotBuildable(model::TypeId type) const;
+  std::string reasonNotCallable(const model::Callable &c) const;
+  bool derivesFrom(model::RecordId derived, model::RecordId base) const;
+
+  const model::Program &program_;
+  std::vector<bool> callable_;
+  std::vector<std::string> notCallable_;
+  std::map<model::RecordId, std::vector<model::RecordId>> derived_;
+  mutable std::map<model::TypeId, std::vector<std::pair<model::TypeId, Passing>>> fitting_;
+  mutable std::map<model::TypeId, std::vector<model::CallableId>> producers_;
+  mutable std::map<model::TypeId, std::string> notBuildable_;
+};
+
+} // namespace mosaic::testcase

@@ -1,0 +1,54 @@
+// Constants that input values are drawn from: the unit's own literals (the
+// static pool, from the front end) and the operands the unit compared its
+// inputs with at run time (the dynamic pool, from the trace).
+#pragma once
+
+#include "mosaic/model/Program.h"
+#include "mosaic/support/Random.h"
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mosaic::testcase {
+
+class ConstantPool {
+public:
+  /// Bound on each dynamic list: the oldest values make room (EvoSuite keeps
+  /// its dynamic pool bounded the same way; the size is ours).
+  static constexpr size_t kMaxDynamic = 4096;
+
+  /// Adds the literals of every callable of the program.
+  void addStatic(const model::Program &program);
+  void addInteger(std::int64_t v, bool dynamic);
+  void addFloat(double v, bool dynamic);
+  void addString(const std::string &s, bool dynamic);
+
+  /// A value from the dynamic pool with probability `dynamicShare` when it
+  /// has one, else from the static pool; nullopt when both are empty.
+  std::optional<std::int64_t> integer(Rng &rng, double dynamicShare) const;
+  std::optional<double> floating(Rng &rng, double dynamicShare) const;
+  std::optional<std::string> string(Rng &rng, double dynamicShare) const;
+  std::optional<std::int64_t> character(Rng &rng) const;
+
+  size_t size() const;
+  size_t dynamicSize() const { return ints_[1].size() + floats_[1].size() + strings_[1].size(); }
+
+private:
+  template <class T> static void add(std::vector<T> &list, std::set<T> &seen, const T &v, bool dynamic);
+  template <class T>
+  static std::optional<T> draw(const std::vector<T> (&lists)[2], Rng &rng, double dynamicShare);
+
+  // [0] static, [1] dynamic.
+  std::vector<std::int64_t> ints_[2];
+  std::set<std::int64_t> intSeen_[2];
+  std::vector<double> floats_[2];
+  std::set<double> floatSeen_[2];
+  std::vector<std::string> strings_[2];
+  std::set<std::string> stringSeen_[2];
+  std::vector<std::int64_t> chars_;
+};
+
+} // namespace mosaic::testcase

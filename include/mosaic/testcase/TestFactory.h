@@ -1,0 +1,68 @@
+// Random, type-correct test cases over a program model: the random-testing
+// baseline and the source of the search's initial populations.
+#pragma once
+
+#include "mosaic/testcase/Catalog.h"
+#include "mosaic/testcase/ConstantPool.h"
+#include "mosaic/testcase/TestCase.h"
+#include "mosaic/support/Random.h"
+
+#include <optional>
+
+namespace mosaic::testcase {
+
+/// Defaults from EvoSuite's Properties (ALGORITHMS.md §1.6) unless noted.
+struct FactoryOptions {
+  size_t maxLength = 40;            ///< statements in a random test (max test length)
+  double nullProbability = 0.1;     ///< a pointer argument is null
+  double constantProbability = 0.5; ///< a value comes from the constant pools (seeded-constant use)
+  double dynamicShare = 0.5;        ///< of those, from the dynamic pool when it has values
+  double objectReuse = 0.9;         ///< an object argument reuses an existing variable
+  double primitiveReuse = 0.5;      ///< a primitive argument reuses an existing variable
+  std::int64_t maxInt = 2048;       ///< scale of random integers: N(0,1) * maxInt
+  size_t maxStringLength = 20;      ///< random strings are at most this long
+  size_t maxBufferLength = 64;      ///< random (pointer, length) buffers; ours
+  int maxDepth = 4;                 ///< nesting of arguments built for arguments; ours
+};
+
+class TestFactory {
+public:
+  TestFactory(const Catalog &catalog, const ConstantPool &pool, Rng &rng, FactoryOptions options = {});
+
+  /// A random test: a length uniform in [1, maxLength), filled with calls to
+  /// randomly chosen `targets` (callable ones) and what their arguments need.
+  TestCase randomTest(const std::vector<model::CallableId> &targets);
+
+  /// Appends a call to `callable`, building or reusing its arguments (and its
+  /// receiver). False, with `test` unchanged, when it cannot be built.
+  bool appendCall(TestCase &test, model::CallableId callable);
+
+  const FactoryOptions &options() const { return options_; }
+
+private:
+  struct Need {
+    model::TypeId type;                     ///< the parameter's type as declared
+    const model::Param *param = nullptr;    ///< its roles, when it is a parameter
+    bool allowNull = true;
+    bool exact = false; ///< reuse only variables of the type itself (or derived): for address-of
+  };
+  std::optional<Ref> value(TestCase &t, const Need &need, int depth);
+  std::optional<Ref> reuse(const TestCase &t, model::TypeId type, double probability, bool exact);
+  std::optional<Ref> make(TestCase &t, const Need &need, int depth);
+  std::optional<Ref> makePointer(TestCase &t, const Need &need, int depth);
+  std::optional<Ref> makeRecord(TestCase &t, model::TypeId type, int depth);
+  std::optional<Ref> call(TestCase &t, model::CallableId c, int depth);
+  Ref push(TestCase &t, Statement s);
+
+  std::uint64_t randomScalarBits(const model::Type &type);
+  std::string randomString(size_t maxLength);
+  std::string randomBytes();
+
+  const Catalog &catalog_;
+  const model::Program &program_;
+  const ConstantPool &pool_;
+  Rng &rng_;
+  FactoryOptions options_;
+};
+
+} // namespace mosaic::testcase

@@ -1,0 +1,162 @@
+// Control dependences, CFG diameters and source lines of the instrumented
+// functions, written as JSON for the host.
+#include "Description.h"
+
+#include <llvm/ADT/SmallVector.h>
+#include <llvm/Analysis/PostDominators.h>
+#include <llvm/IR/CFG.h>
+#include <llvm/IR/DebugInfoMetadata.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/Support/JSON.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <deque>
+#include <map>
+#include <set>
+
+namespace mosaic::instrument {
+
+/// Version of the description format; model/Description.h reads it.
+constexpr int kDescriptionFormat = 1;
+
+namespace {
+
+// Block -> the branch sides it is control dependent on (Ferrante, Ottenstein
+// and Warren 1987): for each edge A->S taken through side s, every block on
+// the post-dominator tree path from S up to (not including) ipdom(A)
+// depends on s.
+std::map<const llvm::BasicBlock *, std::set<unsigned>> controlDependences(const FunctionLayout &fl) {
+  llvm::PostDominatorTree pdt(*fl.function);
+  std::map<const llvm::BasicBlock *, std::set<unsigned>> deps;
+  for (const BranchSites &b : fl.branches) {
+    const llvm::BasicBlock *a = b.terminator->getParent();
+    const llvm::DomTreeNode *aNode = pdt.getNode(a);
+    const llvm::DomTreeNode *stop = aNode ? aNode->getIDom() : nullptr;
+    for (unsigned i = 0; i < b.terminator->getNumSuccessors(); ++i) {
+      const unsigned side = sideOfSuccessor(b, i);
+      for (const llvm::DomTreeNode *n = pdt.getNode(b.terminator->getSuccessor(i)); n && n != stop; n = n->getIDom())
+        if (n->getBlock()) deps[n->getBlock()].insert(side);
+    }
+  }
+  return deps;
+}
+
+// The longest shortest path between two blocks (EvoSuite's CFG diameter,
+// the approach level of a function that never ran).
+unsigned diameter(const llvm::Function &f) {
+  std::map<const llvm::BasicBlock *, unsigned> index;
+  for (const llvm::BasicBlock &bb : f) index.emplace(&bb, index.size());
+  std::vector<std::vector<unsigned>> succ(index.size());
+  for (const llvm::BasicBlock &bb : f)
+    for (const llvm::BasicBlock *s : llvm::successors(&bb)) succ[index[&bb]].push_back(index[s]);
+  unsigned best = 0;
+  std::vector<int> dist(index.size());
+  for (unsigned start = 0; start < index.size(); ++start) {
+    std::fill(dist.begin(), dist.end(), -1);
+    std::deque<unsigned> queue{start};
+    dist[start] = 0;
+    while (!queue.empty()) {
+      const unsigned v = queue.front();
+      queue.pop_front();
+      best = std::max(best, static_cast<unsigned>(dist[v]));
+      for (unsigned w : succ[v])
+        if (dist[w] < 0) {
+          dist[w] = dist[v] + 1;
+          queue.push_back(w);
+        }
+    }
+  }
+  return best;
+}
+
+std::string fileOf(const llvm::DIScope *scope) {
+  if (!scope || !scope->getFile()) return {};
+  llvm::StringRef name = scope->getFilename(), dir = scope->getDirectory();
+  if (name.starts_with("/") || dir.empty()) return name.str();
+  return (dir + "/" + name).str();
+}
+
+} // namespace
+
+bool writeDescription(const ModuleLayout &layout, const std::string &unit, const std::string &path) {
+  std::error_code ec;
+  llvm::raw_fd_ostream file(path, ec);
+  if (ec) {
+    llvm::errs() << "mosaic pass: cannot write " << path << ": " << ec.message() << "\n";
+    return false;
+  }
+  llvm::json::OStream j(file);
+  j.objectBegin();
+  j.attribute("format", kDescriptionFormat);
+  j.attribute("unit", unit);
+  j.attribute("blocks", layout.blocks);
+  j.attribute("sides", layout.sides);
+  j.attributeArray("functions", [&] {
+    for (const FunctionLayout &fl : layout.functions) {
+      const llvm::Function &f = *fl.function;
+      const llvm::DISubprogram *sp = f.getSubprogram();
+      const auto deps = controlDependences(fl);
+      j.objectBegin();
+      j.attribute("linkage_name", f.getName());
+      j.attribute("name", sp ? sp->getName() : f.getName());
+      j.attribute("file", fileOf(sp));
+      j.attribute("line", sp ? sp->getLine() : 0);
+      j.attribute("entry", fl.blockIds.lookup(&f.getEntryBlock()));
+      j.attribute("diameter", diameter(f));
+      j.attributeArray("blocks", [&] {
+        for (const llvm::BasicBlock &bb : f) {
+          std::set<unsigned> lines;
+          for (const llvm::Instruction &i : bb)
+            if (const llvm::DebugLoc &dl = i.getDebugLoc(); dl && dl.getLine() && !dl.getInlinedAt())
+              lines.insert(dl.getLine());
+          j.objectBegin();
+          j.attribute("id", fl.blockIds.lookup(&bb));
+          j.attributeArray("lines", [&] {
+            for (unsigned l : lines) j.value(l);
+          });
+          j.attributeArray("succ", [&] {
+            for (const llvm::BasicBlock *s : llvm::successors(&bb)) j.value(fl.blockIds.lookup(s));
+          });
+          j.attributeArray("deps", [&] {
+            if (auto it = deps.find(&bb); it != deps.end())
+              for (unsigned side : it->second) j.value(side);
+          });
+          j.objectEnd();
+        }
+      });
+      j.attributeArray("branches", [&] {
+        for (const BranchSites &b : fl.branches) {
+          const llvm::DebugLoc &dl = b.terminator->getDebugLoc();
+          j.objectBegin();
+          j.attribute("block", fl.blockIds.lookup(b.terminator->getParent()));
+          j.attribute("kind", llvm::isa<llvm::SwitchInst>(b.terminator) ? "switch" : "cond");
+          j.attribute("line", dl ? dl.getLine() : 0);
+          j.attribute("column", dl ? dl.getCol() : 0);
+          j.attributeArray("sides", [&] {
+            for (unsigned i = 0; i < b.terminator->getNumSuccessors(); ++i) {
+              j.objectBegin();
+              j.attribute("id", sideOfSuccessor(b, i));
+              j.attribute("to", fl.blockIds.lookup(b.terminator->getSuccessor(i)));
+              if (const auto *sw = llvm::dyn_cast<llvm::SwitchInst>(b.terminator)) {
+                if (i == 0) {
+                  j.attribute("default", true);
+                } else if (const llvm::ConstantInt *v = std::next(sw->case_begin(), i - 1)->getCaseValue();
+                           v->getBitWidth() <= 64) {
+                  j.attribute("value", v->getSExtValue());
+                }
+              }
+              j.objectEnd();
+            }
+          });
+          j.objectEnd();
+        }
+      });
+      j.objectEnd();
+    }
+  });
+  j.objectEnd();
+  file << "\n";
+  return true;
+}
+
+} // namespace mosaic::instrument

@@ -1,0 +1,243 @@
+// The fork-server client.
+#include "mosaic/exec/ForkServer.h"
+
+#include "mosaic/abi/Protocol.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fstream>
+#include <thread>
+
+extern char **environ;
+
+namespace mosaic::exec {
+
+namespace {
+
+constexpr int kHelloTimeoutMs = 10000; // a harness starts in well under a second; ours
+constexpr int kReplyGraceMs = 10000;   // beyond the test's own timeout: the server itself hangs
+
+// Descriptors the harness finds its ends at (abi/Protocol.h names them by
+// environment; these numbers are ours).
+constexpr int kShmFd = 3, kCtlFd = 4, kStatusFd = 5;
+
+bool readFull(int fd, void *buf, size_t len, int timeoutMs) {
+  char *p = static_cast<char *>(buf);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+  while (len > 0) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return false;
+    pollfd pfd{fd, POLLIN, 0};
+    const int r = poll(&pfd, 1, static_cast<int>(left.count()));
+    if (r < 0 && errno == EINTR) continue;
+    if (r <= 0) return false;
+    const ssize_t n = read(fd, p, len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    len -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+bool writeFull(int fd, const void *buf, size_t len) {
+  const char *p = static_cast<const char *>(buf);
+  while (len > 0) {
+    const ssize_t n = write(fd, p, len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    len -= static_cast<size_t>(n);
+  }
+  return true;
+}
+
+// A copy of fd at 100 or above: never one of the numbers the child gets.
+int high(int fd) {
+  const int h = fcntl(fd, F_DUPFD_CLOEXEC, 100);
+  close(fd);
+  return h;
+}
+
+std::string logTail(const std::string &path) {
+  if (path.empty()) return {};
+  std::ifstream in(path);
+  std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  return all.size() > 4000 ? all.substr(all.size() - 4000) : all;
+}
+
+} // namespace
+
+ForkServer::ForkServer(ServerOptions options, std::uint32_t blocks, std::uint32_t sides)
+    : options_(std::move(options)), blocks_(blocks), sides_(sides) {}
+
+Expected<std::unique_ptr<ForkServer>> ForkServer::start(const ServerOptions &options, std::uint32_t blocks,
+                                                        std::uint32_t sides) {
+  std::unique_ptr<ForkServer> s(new ForkServer(options, blocks, sides));
+  s->shm_ = memfd_create("mosaic-trace", MFD_CLOEXEC);
+  if (s->shm_ < 0) return Error::internal(std::string("memfd_create: ") + std::strerror(errno));
+  s->shm_ = high(s->shm_);
+  s->size_ = mosaic_trace_size(blocks, sides);
+  if (ftruncate(s->shm_, static_cast<off_t>(s->size_)) != 0)
+    return Error::internal(std::string("ftruncate: ") + std::strerror(errno));
+  void *mem = mmap(nullptr, s->size_, PROT_READ | PROT_WRITE, MAP_SHARED, s->shm_, 0);
+  if (mem == MAP_FAILED) return Error::internal(std::string("mmap: ") + std::strerror(errno));
+  s->header_ = static_cast<mosaic_trace_header *>(mem);
+  mosaic_trace_layout(s->header_, blocks, sides);
+  s->trace_ = Trace(s->header_);
+  if (auto ok = s->spawn(); !ok) return ok.takeError();
+  return s;
+}
+
+Expected<bool> ForkServer::spawn() {
+  int ctl[2], status[2];
+  if (pipe2(ctl, O_CLOEXEC) != 0 || pipe2(status, O_CLOEXEC) != 0)
+    return Error::internal(std::string("pipe: ") + std::strerror(errno));
+  ctl[0] = high(ctl[0]);
+  status[1] = high(status[1]);
+
+  std::vector<std::string> envStrings;
+  for (char **e = environ; *e; ++e) envStrings.emplace_back(*e);
+  envStrings.push_back(std::string(MOSAIC_ENV_SHM_FD) + "=" + std::to_string(kShmFd));
+  envStrings.push_back(std::string(MOSAIC_ENV_CTL_FD) + "=" + std::to_string(kCtlFd));
+  envStrings.push_back(std::string(MOSAIC_ENV_STATUS_FD) + "=" + std::to_string(kStatusFd));
+  if (!options_.scratch.empty()) envStrings.push_back(std::string(MOSAIC_ENV_SCRATCH) + "=" + options_.scratch);
+  for (const auto &[k, v] : options_.env) envStrings.push_back(k + "=" + v);
+  std::vector<char *> envp;
+  for (auto &s : envStrings) envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::string harness = options_.harness;
+  char *argv[] = {harness.data(), nullptr};
+
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, options_.log.empty() ? "/dev/null" : options_.log.c_str(),
+                                   O_WRONLY | O_CREAT | O_APPEND, 0644);
+  posix_spawn_file_actions_adddup2(&actions, shm_, kShmFd);
+  posix_spawn_file_actions_adddup2(&actions, ctl[0], kCtlFd);
+  posix_spawn_file_actions_adddup2(&actions, status[1], kStatusFd);
+  const int rc = posix_spawn(&pid_, harness.c_str(), &actions, nullptr, argv, envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  close(ctl[0]);
+  close(status[1]);
+  if (rc != 0) {
+    close(ctl[1]);
+    close(status[0]);
+    pid_ = -1;
+    return Error::input("cannot start the harness '" + options_.harness + "': " + std::strerror(rc));
+  }
+  ctl_ = ctl[1];
+  status_ = status[0];
+
+  mosaic_hello hello{};
+  if (!readFull(status_, &hello, sizeof hello, kHelloTimeoutMs) || hello.magic != MOSAIC_PROTOCOL_MAGIC) {
+    stop();
+    return Error::input("the harness '" + options_.harness + "' did not start as a fork server", logTail(options_.log));
+  }
+  if (hello.version != MOSAIC_PROTOCOL_VERSION || hello.trace_version != MOSAIC_TRACE_VERSION) {
+    stop();
+    return Error::input("the harness speaks protocol " + std::to_string(hello.version) + " / trace " +
+                        std::to_string(hello.trace_version) + "; rebuild it");
+  }
+  if (hello.unit_blocks > blocks_ || hello.unit_sides > sides_) {
+    stop();
+    return Error::input("the harness has more blocks or sides than its description: stale build");
+  }
+  features_ = hello.features;
+  return true;
+}
+
+void ForkServer::stop() {
+  if (ctl_ >= 0) {
+    mosaic_request quit{};
+    quit.magic = MOSAIC_PROTOCOL_MAGIC;
+    quit.command = MOSAIC_CMD_QUIT;
+    (void)writeFull(ctl_, &quit, sizeof quit);
+    close(ctl_);
+    ctl_ = -1;
+  }
+  if (status_ >= 0) {
+    close(status_);
+    status_ = -1;
+  }
+  if (pid_ > 0) {
+    // A test the server still waits for ends at its own timeout; do not wait that long.
+    for (int i = 0; i < 100; ++i) {
+      if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
+        pid_ = -1;
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    kill(pid_, SIGKILL);
+    waitpid(pid_, nullptr, 0);
+    pid_ = -1;
+  }
+}
+
+ForkServer::~ForkServer() {
+  stop();
+  if (header_) munmap(header_, size_);
+  if (shm_ >= 0) close(shm_);
+}
+
+Expected<RunResult> ForkServer::runOnce(std::span<const std::uint8_t> input, const Limits &limits) {
+  if (pid_ <= 0) return Error::internal("the fork server is not running");
+  if (input.size() > MOSAIC_INPUT_BYTES) return Error::input("test case too large for the trace");
+  mosaic_trace_header *h = header_;
+  char *base = reinterpret_cast<char *>(h);
+  std::memset(base + h->blocks_off, 0, h->block_capacity);
+  std::memset(base + h->sides_off, 0, static_cast<size_t>(h->side_capacity) * sizeof(double));
+  std::memset(base + h->stmts_off, 0, MOSAIC_STMT_CAPACITY * sizeof(mosaic_stmt_record));
+  h->cmp_count = h->str_count = h->stmt_count = h->obs_len = h->obs_dropped = 0;
+  h->current_stmt = -1;
+  h->finished = 0;
+  h->output_len = h->output_dropped = 0;
+  std::memcpy(base + h->input_off, input.data(), input.size());
+  h->input_len = static_cast<std::uint32_t>(input.size());
+
+  mosaic_request req{};
+  req.magic = MOSAIC_PROTOCOL_MAGIC;
+  req.command = MOSAIC_CMD_RUN;
+  req.timeout_ms = limits.timeoutMs;
+  req.memory_mb = limits.memoryMb;
+  req.file_size_mb = limits.fileSizeMb;
+  req.max_processes = limits.maxProcesses;
+  req.flags = limits.persistent ? MOSAIC_REQ_PERSISTENT : MOSAIC_REQ_ISOLATE;
+  if (!writeFull(ctl_, &req, sizeof req)) return Error::internal("the fork server is gone");
+  mosaic_reply reply{};
+  if (!readFull(status_, &reply, sizeof reply, static_cast<int>(limits.timeoutMs) + kReplyGraceMs) ||
+      reply.magic != MOSAIC_PROTOCOL_MAGIC)
+    return Error::internal("the fork server stopped answering");
+  RunResult r;
+  r.outcome = static_cast<Outcome>(reply.outcome < kOutcomeCount ? reply.outcome : MOSAIC_OUTCOME_HARNESS_ERROR);
+  r.signal = reply.signal;
+  r.exitCode = reply.exit_code;
+  r.statement = reply.statement;
+  r.durationUs = reply.duration_us;
+  r.fresh = reply.fresh != 0;
+  return r;
+}
+
+Expected<RunResult> ForkServer::run(std::span<const std::uint8_t> input, const Limits &limits) {
+  auto r = runOnce(input, limits);
+  if (r) return r;
+  // The server died or hung: start a new one and try once more.
+  stop();
+  ++restarts_;
+  if (auto ok = spawn(); !ok) return ok.takeError();
+  return runOnce(input, limits);
+}
+
+} // namespace mosaic::exec

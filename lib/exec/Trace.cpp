@@ -1,0 +1,58 @@
+// Reading the trace.
+#include "mosaic/exec/Trace.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace mosaic::exec {
+
+namespace {
+template <class T> const T *at(const mosaic_trace_header *h, std::uint32_t offset) {
+  return reinterpret_cast<const T *>(reinterpret_cast<const char *>(h) + offset);
+}
+} // namespace
+
+std::span<const std::uint8_t> Trace::blocks() const {
+  return {at<std::uint8_t>(h_, h_->blocks_off), std::min(h_->unit_blocks, h_->block_capacity)};
+}
+std::span<const double> Trace::sides() const {
+  return {at<double>(h_, h_->sides_off), std::min(h_->unit_sides, h_->side_capacity)};
+}
+std::span<const mosaic_cmp_entry> Trace::comparisons() const {
+  return {at<mosaic_cmp_entry>(h_, h_->cmps_off), std::min(h_->cmp_count, MOSAIC_CMP_CAPACITY)};
+}
+std::span<const mosaic_str_entry> Trace::strings() const {
+  return {at<mosaic_str_entry>(h_, h_->strs_off), std::min(h_->str_count, MOSAIC_STR_CAPACITY)};
+}
+std::span<const mosaic_stmt_record> Trace::statements() const {
+  return {at<mosaic_stmt_record>(h_, h_->stmts_off), std::min(h_->stmt_count, MOSAIC_STMT_CAPACITY)};
+}
+std::string_view Trace::output() const {
+  return {at<char>(h_, h_->output_off), std::min(h_->output_len, MOSAIC_OUTPUT_BYTES)};
+}
+
+std::vector<Observation> Trace::observations() const {
+  std::vector<Observation> out;
+  const char *base = at<char>(h_, h_->obs_off);
+  const std::uint32_t len = std::min(h_->obs_len, MOSAIC_OBS_BYTES);
+  std::uint32_t off = 0;
+  while (off + sizeof(mosaic_obs_header) <= len) {
+    mosaic_obs_header hdr;
+    std::memcpy(&hdr, base + off, sizeof hdr);
+    off += sizeof hdr;
+    if (off + hdr.len > len) break;
+    Observation o;
+    o.statement = hdr.stmt;
+    o.kind = static_cast<mosaic_obs_kind>(hdr.kind);
+    o.target = hdr.target;
+    o.field = hdr.field;
+    if (o.kind == MOSAIC_OBS_FLOAT && hdr.len == sizeof(double)) std::memcpy(&o.floating, base + off, sizeof(double));
+    else if ((o.kind == MOSAIC_OBS_STRING || o.kind == MOSAIC_OBS_EXCEPTION)) o.bytes.assign(base + off, hdr.len);
+    else if (hdr.len == sizeof(std::int64_t)) std::memcpy(&o.integer, base + off, sizeof(std::int64_t));
+    out.push_back(std::move(o));
+    off += hdr.len;
+  }
+  return out;
+}
+
+} // namespace mosaic::exec

@@ -1,0 +1,276 @@
+// Compiling and linking a harness.
+#include "mosaic/harness/Build.h"
+
+#include "mosaic/abi/Hooks.h"
+#include "mosaic/support/Process.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <sstream>
+
+namespace mosaic::harness {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string canonicalPath(const fs::path &p) {
+  std::error_code ec;
+  fs::path c = fs::weakly_canonical(p, ec);
+  return ec ? p.string() : c.string();
+}
+
+bool startsWith(const std::string &s, const char *prefix) { return s.rfind(prefix, 0) == 0; }
+
+// Options with a separate value that name files of the original build.
+bool dropsNext(const std::string &a) {
+  return a == "-o" || a == "-MF" || a == "-MT" || a == "-MQ" || a == "-x";
+}
+
+// Flags that change what is built rather than how the unit's code means:
+// outputs, dependency files, LTO (the pass must see real objects).
+bool dropped(const std::string &a) {
+  return a == "-c" || a == "-S" || a == "-E" || a == "-fsyntax-only" || a == "--" || a == "-MD" || a == "-MMD" ||
+         a == "-M" || a == "-MM" || a == "-MP" || startsWith(a, "-flto") || startsWith(a, "-Werror") ||
+         startsWith(a, "-fprofile") || startsWith(a, "-fcoverage");
+}
+
+std::string writeFileIfChanged(const fs::path &path, const std::string &text) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream old;
+  old << in.rdbuf();
+  if (!in || old.str() != text) std::ofstream(path, std::ios::binary) << text;
+  return path.string();
+}
+
+std::string hex(std::uint64_t v) {
+  char buf[17];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(v));
+  return buf;
+}
+
+// The inputs of a compile, from its Make-style dependency file.
+std::vector<std::string> dependencies(const fs::path &depfile) {
+  std::ifstream in(depfile);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<std::string> out;
+  const auto colon = text.find(": ");
+  if (colon == std::string::npos) return out;
+  std::string word;
+  for (size_t i = colon + 2; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\\' && i + 1 < text.size() && text[i + 1] == ' ') {
+      word += ' ';
+      ++i;
+    } else if (c == '\\' && i + 1 < text.size() && text[i + 1] == '\n') {
+      ++i;
+    } else if (c == ' ' || c == '\n') {
+      if (!word.empty()) out.push_back(word);
+      word.clear();
+    } else {
+      word += c;
+    }
+  }
+  if (!word.empty()) out.push_back(word);
+  return out;
+}
+
+std::string stamp(const std::string &path) {
+  std::error_code ec;
+  const auto t = fs::last_write_time(path, ec);
+  return ec ? std::string("missing") : std::to_string(t.time_since_epoch().count());
+}
+
+// A cached harness is current when no input of its compile changed since.
+bool upToDate(const fs::path &manifest) {
+  std::ifstream in(manifest);
+  if (!in) return false;
+  std::string path, when;
+  while (std::getline(in, path) && std::getline(in, when))
+    if (stamp(path) != when) return false;
+  return true;
+}
+
+void writeManifest(const fs::path &manifest, const fs::path &depfile, const std::string &directory) {
+  std::ofstream out(manifest);
+  for (const std::string &d : dependencies(depfile)) {
+    const fs::path p = fs::path(d).is_absolute() ? fs::path(d) : fs::path(directory) / d;
+    out << p.string() << "\n" << stamp(p.string()) << "\n";
+  }
+}
+
+Error compileError(const std::string &what, const std::vector<std::string> &argv, const ProcessResult &r) {
+  std::string out = r.output;
+  constexpr size_t kShown = 8000; // the first errors are the ones that matter
+  if (out.size() > kShown) out = out.substr(0, kShown) + "\n[... " + std::to_string(r.output.size() - kShown) + " more bytes]";
+  return Error::input(what, "$ " + commandLine(argv) + "\n" + out);
+}
+
+} // namespace
+
+std::vector<std::string> harnessCompileCommand(const model::Program &program, const Toolchain &tc,
+                                               const std::string &source, const std::string &object, bool sanitize) {
+  std::vector<std::string> args{program.language == "c" ? tc.clang : tc.clangxx};
+  const std::vector<std::string> &cmd = program.compileCommand;
+  for (size_t i = 1; i < cmd.size(); ++i) {
+    const std::string &a = cmd[i];
+    if (dropsNext(a)) {
+      ++i;
+      continue;
+    }
+    if (dropped(a) || startsWith(a, "-o")) continue;
+    // The unit itself: the wrapper includes it.
+    if (!a.empty() && a[0] != '-' && canonicalPath(fs::path(program.directory) / a) == program.unit) continue;
+    args.push_back(a);
+  }
+  args.insert(args.end(), {"-g", "-I" + tc.abiInclude, "-fpass-plugin=" + tc.passPlugin});
+  if (sanitize) args.insert(args.end(), {"-fsanitize=address,undefined", "-fno-sanitize-recover=all"});
+  args.insert(args.end(), {"-c", source, "-o", object});
+  return args;
+}
+
+namespace {
+
+// The project's other translation units, compiled with their own commands
+// (their own compiler: they are not instrumented) into one archive, for a
+// unit that calls into the rest of its project.
+Expected<std::string> projectArchive(const model::Program &program, const fs::path &dir, unsigned jobs,
+                                     std::vector<std::string> &notes) {
+  std::ifstream in(program.compileDatabase);
+  if (!in) return Error::input("cannot read " + program.compileDatabase);
+  nlohmann::json db;
+  try {
+    db = nlohmann::json::parse(in);
+  } catch (const std::exception &e) {
+    return Error::input(std::string("malformed compile database: ") + e.what());
+  }
+  struct Job {
+    std::vector<std::string> argv;
+    std::string directory, object, file;
+  };
+  std::vector<Job> work;
+  const fs::path objects = dir / "project";
+  fs::create_directories(objects);
+  for (const auto &entry : db) {
+    const std::string directory = entry.value("directory", "");
+    const std::string file = canonicalPath(fs::path(directory) / entry.value("file", ""));
+    if (file == program.unit) continue;
+    std::vector<std::string> argv;
+    if (entry.contains("arguments")) {
+      argv = entry["arguments"].get<std::vector<std::string>>();
+    } else {
+      std::istringstream words(entry.value("command", ""));
+      for (std::string w; words >> w;) argv.push_back(w);
+    }
+    if (argv.empty()) continue;
+    std::vector<std::string> cmd{argv[0]};
+    for (size_t i = 1; i < argv.size(); ++i) {
+      if (dropsNext(argv[i])) {
+        ++i;
+        continue;
+      }
+      if (dropped(argv[i]) || startsWith(argv[i], "-o")) continue;
+      cmd.push_back(argv[i]);
+    }
+    const std::string object = (objects / (hex(fnv1a(file)) + ".o")).string();
+    cmd.insert(cmd.end(), {"-w", "-c", "-o", object});
+    work.push_back({cmd, directory, object, file});
+  }
+  std::vector<std::string> built;
+  for (size_t start = 0; start < work.size(); start += jobs) {
+    std::vector<std::future<Expected<ProcessResult>>> running;
+    for (size_t i = start; i < work.size() && i < start + jobs; ++i)
+      running.push_back(std::async(std::launch::async, [&, i] { return runProcess(work[i].argv, {work[i].directory, {}}); }));
+    for (size_t k = 0; k < running.size(); ++k) {
+      auto r = running[k].get();
+      const Job &job = work[start + k];
+      if (r && r->exitCode == 0) built.push_back(job.object);
+      else notes.push_back("could not compile " + job.file + " for linking; left out");
+    }
+  }
+  const std::string archive = (dir / "libproject.a").string();
+  fs::remove(archive);
+  std::vector<std::string> ar{"ar", "rcs", archive};
+  ar.insert(ar.end(), built.begin(), built.end());
+  auto r = runProcess(ar);
+  if (!r || r->exitCode != 0) return Error::input("ar failed for the project archive");
+  notes.push_back("linked with " + std::to_string(built.size()) + " other translation units of the project");
+  return archive;
+}
+
+} // namespace
+
+Expected<Harness> buildHarness(const model::Program &program, const testcase::Catalog &catalog, const Toolchain &tc,
+                               const BuildOptions &options) {
+  Harness h;
+  CodegenOptions codegen;
+  for (const std::string &a : program.compileCommand)
+    if (a == "-fno-exceptions") codegen.exceptions = false;
+  h.generated = generateHarness(program, catalog, codegen);
+
+  const std::string stem = fs::path(program.unit).stem().string();
+  const std::vector<std::string> probe = harnessCompileCommand(program, tc, "harness" + h.generated.extension, "harness.o",
+                                                               options.sanitize);
+  // The cache key: everything that makes the harness what it is.
+  std::uint64_t key = fnv1a(h.generated.source);
+  key = fnv1a(commandLine(probe), key);
+  for (const std::string &f : {tc.passPlugin, tc.runtime}) {
+    std::error_code ec;
+    key = fnv1a(std::to_string(fs::last_write_time(f, ec).time_since_epoch().count()), key);
+  }
+  const fs::path dir = fs::path(options.workDir) / (stem + "-" + hex(key).substr(0, 12));
+  h.directory = dir.string();
+  h.binary = (dir / "harness").string();
+  h.description = (dir / "description.json").string();
+  const fs::path manifest = dir / "inputs.txt";
+  if (fs::exists(h.binary) && fs::exists(h.description) && upToDate(manifest)) {
+    h.cached = true;
+    return h;
+  }
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return Error::input("cannot create " + dir.string() + ": " + ec.message());
+
+  const std::string source = writeFileIfChanged(dir / ("harness" + h.generated.extension), h.generated.source);
+  const std::string object = (dir / "harness.o").string();
+  std::vector<std::string> compile = harnessCompileCommand(program, tc, source, object, options.sanitize);
+  const fs::path depfile = dir / "harness.d";
+  compile.insert(compile.end() - 4, {"-MD", "-MF", depfile.string()});
+  auto c = runProcess(compile, {program.directory,
+                                {{MOSAIC_ENV_PASS_UNIT, program.unit}, {MOSAIC_ENV_PASS_DESCRIPTION, h.description}}});
+  if (!c) return c.takeError();
+  if (c->exitCode != 0) return compileError("the harness of '" + program.unit + "' does not compile", compile, *c);
+  writeManifest(manifest, depfile, program.directory);
+
+  std::vector<std::string> link{tc.clangxx, object, tc.runtime, "-o", h.binary};
+  if (options.sanitize) link.insert(link.end(), {"-fsanitize=address,undefined"});
+  const std::vector<std::string> libs{"-lm", "-lpthread", "-ldl"};
+  std::vector<std::string> first = link;
+  first.insert(first.end(), libs.begin(), libs.end());
+  auto l = runProcess(first, {dir.string(), {}});
+  if (!l) return l.takeError();
+  if (l->exitCode != 0 && l->output.find("undefined reference") != std::string::npos &&
+      !program.compileDatabase.empty()) {
+    // The unit calls into the rest of its project.
+    auto archive = projectArchive(program, dir, options.jobs, h.notes);
+    if (!archive) return archive.takeError();
+    std::vector<std::string> second = link;
+    second.push_back(*archive);
+    second.insert(second.end(), libs.begin(), libs.end());
+    l = runProcess(second, {dir.string(), {}});
+    if (l && l->exitCode != 0 && l->output.find("multiple definition") != std::string::npos) {
+      second.insert(second.begin() + 1, "-Wl,--allow-multiple-definition");
+      l = runProcess(second, {dir.string(), {}});
+    }
+    if (!l) return l.takeError();
+    if (l->exitCode != 0) return compileError("the harness of '" + program.unit + "' does not link", second, *l);
+  } else if (l->exitCode != 0) {
+    return compileError("the harness of '" + program.unit + "' does not link", first, *l);
+  }
+  return h;
+}
+
+} // namespace mosaic::harness

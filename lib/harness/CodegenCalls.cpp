@@ -1,0 +1,173 @@
+// Harness generation: one function per callable, and the dispatcher.
+#include "Writer.h"
+
+namespace mosaic::harness {
+
+using model::CallableKind;
+using model::TypeKind;
+
+namespace {
+
+// The name to call a member by on an object: the qualified name without
+// its class (`push`, `get<int>`, `operator==`).
+std::string memberName(const model::Program &p, const model::Callable &c) {
+  const std::string prefix = p.record(*c.parent).name + "::";
+  if (c.qualifiedName.rfind(prefix, 0) == 0) return c.qualifiedName.substr(prefix.size());
+  return c.name;
+}
+
+} // namespace
+
+// Declares and fetches argument i into `decls`/`code`; returns the
+// expression that passes it.
+std::string Writer::argument(const model::Callable &c, size_t i, size_t offset, std::ostringstream &decls,
+                             std::ostringstream &code) {
+  const model::Param &param = c.params[i];
+  const model::Type &declared = p_.type(param.type);
+  const model::TypeId v = declared.value;
+  const model::Type &value = p_.type(v);
+  const std::string a = "a" + std::to_string(i);
+  const std::string r = "s->refs[" + std::to_string(i + offset) + "]";
+  if (value.kind == TypeKind::Pointer) {
+    decls << "  " << t(v) << " " << a << ";\n";
+    code << "  " << a << " = " << ptr(v) << "(ctx, " << r << ", &ok);\n  if (!ok) " << invalid() << "\n";
+    return a;
+  }
+  decls << "  " << t(v) << " *" << a << ";\n";
+  code << "  " << a << " = " << ref(v) << "(ctx, " << r << ");\n  if (!" << a << ") " << invalid() << "\n";
+  if (!cxx_) return "*" + a;
+  const bool moveOnly = (value.kind == TypeKind::Record && !p_.record(*value.recordId).copyConstructible) ||
+                        value.kind == TypeKind::UniquePtr;
+  if ((declared.kind == TypeKind::Reference && declared.isRvalue) || (declared.kind != TypeKind::Reference && moveOnly))
+    return "std::move(*" + a + ")";
+  return "*" + a;
+}
+
+void Writer::emitCall(const model::Callable &c) {
+  const bool member = c.parent && (c.kind == CallableKind::Method || c.kind == CallableKind::Operator);
+  const size_t expected = c.params.size() + (member ? 1 : 0);
+  std::ostringstream decls, code, observe;
+  decls << "  int ok = 1;\n";
+  std::string self;
+  if (member) {
+    const model::TypeId rt = p_.record(*c.parent).type;
+    decls << "  " << t(rt) << " *self;\n";
+    code << "  self = " << ref(rt) << "(ctx, s->refs[0]);\n  if (!self) " << invalid() << "\n";
+    self = "self->";
+  }
+  std::vector<std::string> args;
+  for (size_t i = 0; i < c.params.size(); ++i) args.push_back(argument(c, i, member ? 1 : 0, decls, code));
+  std::string call;
+  if (c.kind == CallableKind::Constructor) call = "new " + t(p_.record(*c.parent).type) + "(";
+  else if (member) call = self + memberName(p_, c) + "(";
+  else call = c.qualifiedName + "(";
+  for (size_t i = 0; i < args.size(); ++i) call += (i ? ", " : "") + args[i];
+  call += ")";
+
+  // Perform, and hold the result in the statement's variable.
+  std::ostringstream perform;
+  const std::optional<model::TypeId> var = catalog_.resultVariable(c.id);
+  const std::string outVar = "out";
+  bool haveOut = false;
+  model::TypeId observed = 0;
+  if (c.kind == CallableKind::Constructor) {
+    const model::TypeId rt = p_.record(*c.parent).type;
+    perform << "    " << t(rt) << " *out = " << call << ";\n"
+            << "    __mosaic_adopt(ctx, " << rt << ", out, " << deleter(rt) << ");\n";
+    haveOut = true;
+    observed = rt;
+  } else if (!var) {
+    perform << "    " << (p_.type(c.result).kind == TypeKind::Void ? "" : "(void)") << call << ";\n";
+  } else if (p_.type(*var).kind == TypeKind::Reference) {
+    const model::TypeId rv = p_.type(*var).value;
+    references_.insert(*var);
+    perform << "    " << t(rv) << " *out = (" << t(rv) << " *)&(" << call << ");\n"
+            << "    *(void **)__mosaic_define(ctx, " << *var << ", sizeof(void *)) = (void *)out;\n";
+    haveOut = true;
+    observed = rv;
+  } else if (trivial(*var)) {
+    if (cxx_) {
+      perform << "    " << t(*var) << " *out = (" << t(*var) << " *)__mosaic_define(ctx, " << *var << ", sizeof(" << t(*var)
+              << "));\n    *out = " << call << ";\n";
+    } else {
+      decls << "  " << t(*var) << " r;\n  " << t(*var) << " *out;\n";
+      perform << "  r = " << call << ";\n  out = (" << t(*var) << " *)__mosaic_define(ctx, " << *var
+              << ", sizeof r);\n  memcpy(out, &r, sizeof r);\n";
+    }
+    haveOut = true;
+    observed = *var;
+  } else {
+    perform << "    " << t(*var) << " *out = new " << t(*var) << "(" << call << ");\n"
+            << "    __mosaic_adopt(ctx, " << *var << ", out, " << deleter(*var) << ");\n";
+    haveOut = true;
+    observed = *var;
+  }
+
+  // What is worth asserting on afterwards: the result, and what the callee
+  // wrote through its pointer and reference parameters.
+  if (haveOut && observable(observed)) observe << "    " << observer(observed) << "(ctx, MOSAIC_OBS_RESULT, " << outVar << ");\n";
+  for (size_t i = 0; i < c.params.size(); ++i) {
+    const model::Param &param = c.params[i];
+    const model::Type &declared = p_.type(param.type);
+    if (!param.written || !declared.pointee || declared.pointeeConst) continue;
+    const model::TypeId pointee = p_.type(*declared.pointee).value;
+    if (!observable(pointee)) continue;
+    const std::string a = "a" + std::to_string(i);
+    if (declared.kind == TypeKind::Pointer)
+      observe << "    if (" << a << ") " << observer(pointee) << "(ctx, MOSAIC_OBS_ARG0 + " << i << ", " << a << ");\n";
+    else
+      observe << "    " << observer(pointee) << "(ctx, MOSAIC_OBS_ARG0 + " << i << ", " << a << ");\n";
+  }
+
+  std::ostringstream body;
+  body << "/* " << c.signature << " */\n"
+       << "static int __mosaic_call_" << c.id << "(mosaic_ctx *ctx, const mosaic_stmt *s) {\n"
+       << decls.str() << "  (void)ok;\n"
+       << "  if (s->nrefs != " << expected << ") " << invalid() << "\n"
+       << code.str();
+  const bool guard = cxx_ && options_.exceptions;
+  if (guard) body << "  try {\n";
+  else if (cxx_) body << "  {\n";
+  body << perform.str();
+  if (!observe.str().empty()) {
+    body << "    if (MOSAIC_OBSERVE_BEGIN(ctx)) {\n" << observe.str() << "    }\n    __mosaic_observe_end(ctx);\n";
+  }
+  if (guard) {
+    body << "  } catch (const std::exception &e) {\n"
+         << "    return __mosaic_threw(ctx, __mosaic_demangle(typeid(e).name()).c_str(), e.what());\n"
+         << "  } catch (...) {\n    return __mosaic_threw(ctx, __mosaic_exception_type().c_str(), \"\");\n  }\n";
+  } else if (cxx_) {
+    body << "  }\n";
+  }
+  body << "  return MOSAIC_STMT_OK;\n}\n\n";
+  calls_ << body.str();
+  emittedCalls_.push_back(c.id);
+}
+
+void Writer::emitDispatcher() {
+  dispatch_ << "int __mosaic_unit_exec(mosaic_ctx *ctx, const mosaic_stmt *s, uint32_t index) {\n"
+            << "  (void)index;\n  switch (s->op) {\n"
+            << "  case MOSAIC_OP_PRIMITIVE: return __mosaic_make_primitive(ctx, s);\n"
+            << "  case MOSAIC_OP_CSTRING: return __mosaic_make_cstring(ctx, s);\n"
+            << "  case MOSAIC_OP_STD_STRING: return __mosaic_make_std_string(ctx, s);\n"
+            << "  case MOSAIC_OP_BUFFER: return __mosaic_make_buffer(ctx, s);\n"
+            << "  case MOSAIC_OP_NULL_VALUE: return __mosaic_make_null(ctx, s);\n"
+            << "  case MOSAIC_OP_AGGREGATE: return __mosaic_make_aggregate(ctx, s);\n"
+            << "  case MOSAIC_OP_ADDRESS_OF: return __mosaic_make_address_of(ctx, s);\n"
+            << "  case MOSAIC_OP_ARRAY: return __mosaic_make_array(ctx, s);\n"
+            << "  case MOSAIC_OP_FIELD_SET: return __mosaic_field_set(ctx, s);\n"
+            << "  case MOSAIC_OP_CALLBACK: return __mosaic_make_callback(ctx, s);\n"
+            << "  case MOSAIC_OP_CONSTRUCT:\n  case MOSAIC_OP_CALL:\n  case MOSAIC_OP_METHOD_CALL:\n"
+            << "    switch (s->callable) {\n";
+  for (model::CallableId id : emittedCalls_) {
+    const model::Callable &c = p_.callable(id);
+    const char *op = c.kind == CallableKind::Constructor ? "MOSAIC_OP_CONSTRUCT"
+                     : (c.parent && (c.kind == CallableKind::Method || c.kind == CallableKind::Operator))
+                         ? "MOSAIC_OP_METHOD_CALL"
+                         : "MOSAIC_OP_CALL";
+    dispatch_ << "    case " << id << ": return s->op == " << op << " ? __mosaic_call_" << id << "(ctx, s) : MOSAIC_STMT_INVALID;\n";
+  }
+  dispatch_ << "    }\n    return MOSAIC_STMT_INVALID;\n  }\n  return MOSAIC_STMT_INVALID;\n}\n";
+}
+
+} // namespace mosaic::harness

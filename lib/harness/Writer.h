@@ -1,0 +1,68 @@
+// Shared state of one harness generation: the types it names, the helper
+// functions it needs, and the text it writes. Internal to lib/harness.
+#pragma once
+
+#include "mosaic/harness/Codegen.h"
+
+#include <set>
+#include <sstream>
+#include <string>
+
+namespace mosaic::harness {
+
+class Writer {
+public:
+  Writer(const model::Program &program, const testcase::Catalog &catalog, const CodegenOptions &options);
+
+  /// The whole translation unit.
+  GeneratedHarness generate();
+
+private:
+  // Names. Every type the code mentions goes through a typedef
+  // __mosaic_t<id>, so that no declarator syntax (function pointers,
+  // arrays) is ever spliced.
+  std::string t(model::TypeId id);
+  std::string ref(model::TypeId valueType);   ///< accessor: pointer to a variable as this value type
+  std::string ptr(model::TypeId pointerType); ///< accessor: a pointer variable converted
+  std::string observer(model::TypeId valueType);
+  std::string deleter(model::TypeId valueType);
+  bool observable(model::TypeId valueType) const;
+  bool trivial(model::TypeId valueType) const; ///< scalar or pointer: storage by bytes, no constructor
+
+  // Parts (CodegenCalls.cpp).
+  void emitCall(const model::Callable &c);
+  std::string argument(const model::Callable &c, size_t i, size_t offset, std::ostringstream &decls,
+                       std::ostringstream &code);
+  void emitDispatcher();
+
+  // Parts (CodegenValues.cpp).
+  void emitBuilders();
+  void emitPrimitive();
+  void emitStrings();
+  void emitNull();
+  void emitAggregate();
+  void emitAddressOf();
+  void emitArray();
+  void emitFieldSet();
+  void emitCallbacks();
+  void emitHelpers();
+  std::string prelude() const;
+  std::string typedefs() const;
+
+  std::string invalid() const { return "return MOSAIC_STMT_INVALID;"; }
+
+  const model::Program &p_;
+  const testcase::Catalog &catalog_;
+  CodegenOptions options_;
+  const bool cxx_;
+
+  std::set<model::TypeId> typedefs_, refs_, ptrs_, observers_, deleters_, references_;
+  std::ostringstream helpers_; // accessors, observers, deleters, stubs (after the typedefs)
+  std::ostringstream builders_;
+  std::ostringstream calls_;
+  std::ostringstream dispatch_;
+  std::vector<model::CallableId> emittedCalls_;
+  bool needObject_ = false;
+};
+
+} // namespace mosaic::harness

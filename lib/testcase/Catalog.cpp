@@ -1,0 +1,261 @@
+// The build and call rules shared by the test generator and the harness.
+#include "mosaic/testcase/Catalog.h"
+
+#include <functional>
+
+namespace mosaic::testcase {
+
+using model::TypeKind;
+
+Catalog::Catalog(const model::Program &program) : program_(program) {
+  for (const model::Record &r : program.records)
+    for (const model::Record &other : program.records)
+      if (other.id != r.id && derivesFrom(other.id, r.id)) derived_[r.id].push_back(other.id);
+
+  // Buildable types and callable callables depend on each other (a class is
+  // buildable through a constructor whose parameters are buildable): grow
+  // both to a fixed point, starting from "nothing callable".
+  callable_.assign(program.callables.size(), false);
+  for (bool changed = true; changed;) {
+    changed = false;
+    notBuildable_.clear();
+    producers_.clear();
+    for (const model::Callable &c : program.callables)
+      if (!callable_[c.id] && reasonNotCallable(c).empty()) callable_[c.id] = changed = true;
+  }
+  notBuildable_.clear();
+  producers_.clear();
+  notCallable_.resize(program.callables.size());
+  for (const model::Callable &c : program.callables)
+    if (!callable_[c.id]) notCallable_[c.id] = reasonNotCallable(c);
+}
+
+std::string Catalog::reasonNotCallable(const model::Callable &c) const {
+  for (size_t i = 0; i < c.params.size(); ++i) {
+    const model::Type &t = program_.type(c.params[i].type);
+    if (std::string reason = whyNotBuildable(t.value); !reason.empty())
+      return "parameter " + std::to_string(i + 1) + " (" + t.spelling + "): " + reason;
+  }
+  if (c.kind == model::CallableKind::Constructor && program_.record(*c.parent).abstract) return "abstract class";
+  const bool member = c.kind == model::CallableKind::Method || (c.kind == model::CallableKind::Operator && c.parent);
+  if (member && !buildable(program_.record(*c.parent).type))
+    return "no way to obtain a " + program_.record(*c.parent).name + " to call it on";
+  return {};
+}
+
+bool Catalog::derivesFrom(model::RecordId d, model::RecordId base) const {
+  std::function<bool(model::RecordId, int)> walk = [&](model::RecordId r, int depth) {
+    if (depth > 16) return false;
+    for (model::RecordId b : program_.record(r).bases)
+      if (b == base || walk(b, depth + 1)) return true;
+    return false;
+  };
+  return walk(d, 0);
+}
+
+const std::vector<model::RecordId> &Catalog::derived(model::RecordId record) const {
+  static const std::vector<model::RecordId> kNone;
+  auto it = derived_.find(record);
+  return it == derived_.end() ? kNone : it->second;
+}
+
+std::optional<std::vector<size_t>> Catalog::aggregateFields(model::RecordId id) const {
+  const model::Record &r = program_.record(id);
+  if (!r.complete || r.abstract || (r.isCxx && (!r.aggregate || !r.bases.empty()))) return std::nullopt;
+  std::vector<size_t> out;
+  for (size_t i = 0; i < r.fields.size(); ++i) {
+    const model::Field &f = r.fields[i];
+    if (f.isStatic) continue;
+    if (f.access != model::Access::Public || f.name.empty() || !buildable(f.type)) return std::nullopt;
+    const model::Type &ft = program_.type(f.type);
+    if (ft.isConst && r.isCxx) return std::nullopt;
+    if (ft.kind == TypeKind::Reference) return std::nullopt;
+    if (ft.kind == TypeKind::Array && (r.isCxx || !arrayElement(*ft.element))) return std::nullopt;
+    out.push_back(i);
+    if (r.tag == model::RecordTag::Union) break; // a union is initialised through its first member
+  }
+  return out;
+}
+
+bool Catalog::arrayElement(model::TypeId id) const {
+  const model::Type &t = program_.type(program_.type(id).value);
+  if (isScalar(t.id) || t.kind == TypeKind::Pointer) return true;
+  return t.kind == TypeKind::Record && !program_.record(*t.recordId).isCxx && program_.record(*t.recordId).complete;
+}
+
+std::optional<model::TypeId> Catalog::resultVariable(model::CallableId id) const {
+  const model::Callable &c = program_.callable(id);
+  if (c.kind == model::CallableKind::Constructor) return program_.record(*c.parent).type;
+  const model::Type &r = program_.type(c.result);
+  if (r.kind == TypeKind::Void || r.kind == TypeKind::Unsupported) return std::nullopt;
+  if (r.kind == TypeKind::Reference) {
+    if (program_.type(*r.pointee).kind == TypeKind::Unsupported) return std::nullopt;
+    return r.id;
+  }
+  const model::Type &v = program_.type(r.value);
+  if (v.kind == TypeKind::Record && !program_.record(*v.recordId).complete) return std::nullopt;
+  return r.value;
+}
+
+bool Catalog::passable(model::TypeId varId, model::TypeId paramId) const {
+  if (!fits(varId, paramId)) return false;
+  const model::Type &param = program_.type(paramId), &var = program_.type(varId);
+  const bool mayWrite = (param.kind == TypeKind::Reference && !param.pointeeConst && !param.isRvalue) ||
+                        (param.kind == TypeKind::Pointer && !param.pointeeConst);
+  const bool constView = (var.kind == TypeKind::Reference && var.pointeeConst) ||
+                         (var.kind == TypeKind::Pointer && var.pointeeConst);
+  return !(mayWrite && constView);
+}
+
+bool Catalog::isPrivate(model::TypeId id) const {
+  const model::Type &t = program_.type(program_.type(id).value);
+  return t.kind == TypeKind::Record && program_.record(*t.recordId).location.file == program_.unit;
+}
+
+bool Catalog::isScalar(model::TypeId id) const {
+  switch (program_.type(program_.type(id).value).kind) {
+  case TypeKind::Bool:
+  case TypeKind::Char:
+  case TypeKind::Integer:
+  case TypeKind::Floating:
+  case TypeKind::Enum:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool Catalog::isCharPointer(model::TypeId id) const {
+  const model::Type &t = program_.type(program_.type(id).value);
+  return t.kind == TypeKind::Pointer && t.pointee && program_.type(*t.pointee).kind == TypeKind::Char;
+}
+
+std::optional<Passing> Catalog::fits(model::TypeId varId, model::TypeId paramId) const {
+  const model::Type &var = program_.type(program_.type(varId).value);
+  const model::Type &param = program_.type(program_.type(paramId).value);
+  if (var.id == param.id) return Passing::Same;
+  const bool cxx = program_.language == "c++";
+  auto recordOf = [&](const model::Type &t) -> std::optional<model::RecordId> {
+    return t.kind == TypeKind::Record ? t.recordId : std::nullopt;
+  };
+  auto pointeeValue = [&](const model::Type &t) -> const model::Type & {
+    return program_.type(program_.type(*t.pointee).value);
+  };
+
+  if (param.kind == TypeKind::Record) {
+    if (cxx && var.kind == TypeKind::Record && derivesFrom(*var.recordId, *param.recordId)) return Passing::Derived;
+    if (var.kind == TypeKind::Pointer) {
+      const model::Type &pv = pointeeValue(var);
+      if (pv.id == param.id || (cxx && recordOf(pv) && derivesFrom(*pv.recordId, *param.recordId))) return Passing::Deref;
+    }
+    return std::nullopt;
+  }
+  if (param.kind == TypeKind::Pointer && var.kind == TypeKind::Pointer) {
+    const model::Type &pp = pointeeValue(param), &vp = pointeeValue(var);
+    if (pp.id == vp.id) return Passing::Pointer; // adds const
+    if (pp.kind == TypeKind::Void) return Passing::Pointer;
+    if (cxx && recordOf(pp) && recordOf(vp) && derivesFrom(*vp.recordId, *pp.recordId)) return Passing::Pointer;
+  }
+  return std::nullopt;
+}
+
+const std::vector<std::pair<model::TypeId, Passing>> &Catalog::fitting(model::TypeId param) const {
+  const model::TypeId key = program_.type(param).value;
+  auto it = fitting_.find(key);
+  if (it != fitting_.end()) return it->second;
+  std::vector<std::pair<model::TypeId, Passing>> out;
+  for (const model::Type &t : program_.types)
+    if (t.kind != TypeKind::Unsupported)
+      if (auto how = fits(t.id, key)) out.emplace_back(t.id, *how);
+  return fitting_.emplace(key, std::move(out)).first->second;
+}
+
+const std::vector<model::CallableId> &Catalog::producers(model::TypeId type) const {
+  const model::TypeId key = program_.type(type).value;
+  auto it = producers_.find(key);
+  if (it != producers_.end()) return it->second;
+  std::vector<model::CallableId> out;
+  for (const model::Callable &c : program_.callables) {
+    if (c.kind == model::CallableKind::Constructor || !callable_[c.id]) continue;
+    if (program_.type(c.result).kind == TypeKind::Void) continue;
+    if (fits(c.result, key)) out.push_back(c.id);
+  }
+  return producers_.emplace(key, std::move(out)).first->second;
+}
+
+std::string Catalog::whyNotBuildable(model::TypeId type) const {
+  const model::TypeId key = program_.type(type).value;
+  auto it = notBuildable_.find(key);
+  if (it != notBuildable_.end()) return it->second;
+  notBuildable_[key] = ""; // assume yes while recursing (records that hold pointers to themselves)
+  std::string why = computeWhyNotBuildable(key);
+  notBuildable_[key] = why;
+  return why;
+}
+
+std::string Catalog::computeWhyNotBuildable(model::TypeId id) const {
+  const model::Type &t = program_.type(id);
+  const bool cxx = program_.language == "c++";
+  switch (t.kind) {
+  case TypeKind::Bool:
+  case TypeKind::Char:
+  case TypeKind::Enum:
+    return {};
+  case TypeKind::Integer:
+    return t.bits <= 64 ? std::string() : "integers wider than 64 bits are not generated yet";
+  case TypeKind::Floating:
+    return {};
+  case TypeKind::Pointer:
+    return {}; // null at least
+  case TypeKind::Array:
+    return whyNotBuildable(*t.element);
+  case TypeKind::String:
+  case TypeKind::StringView:
+    return {};
+  case TypeKind::UniquePtr:
+  case TypeKind::SharedPtr:
+  case TypeKind::Optional:
+    return {}; // empty
+  case TypeKind::FunctionPointer:
+  case TypeKind::StdFunction: {
+    if (t.signature->variadic) return "callback with variadic parameters";
+    const model::Type &r = program_.type(program_.type(t.signature->result).value);
+    if (r.kind == TypeKind::Record && !program_.record(*r.recordId).defaultConstructible)
+      return "callback returning a " + r.spelling + " that cannot be default-constructed";
+    if (r.kind == TypeKind::Unsupported) return "callback returning " + r.spelling;
+    for (model::TypeId p : t.signature->params)
+      if (program_.type(p).kind == TypeKind::Unsupported) return "callback taking " + program_.type(p).spelling;
+    return {};
+  }
+  case TypeKind::Record: {
+    const model::Record &r = program_.record(*t.recordId);
+    if (!r.complete) return "opaque type: only pointers to it can be had";
+    if (!cxx || !r.isCxx) return {}; // a C struct or union: field by field
+    if (!r.abstract) {
+      for (model::CallableId c : r.constructors)
+        if (callable_[c]) return {};
+      if (r.aggregate) return {};
+    }
+    if (!producers(id).empty()) return {};
+    for (model::RecordId d : derived(r.id))
+      if (buildable(program_.record(d).type)) return {};
+    return "no public constructor, factory or concrete subclass of " + r.name;
+  }
+  case TypeKind::Void:
+    return "void";
+  case TypeKind::Reference:
+    return whyNotBuildable(*t.pointee);
+  case TypeKind::Vector:
+  case TypeKind::StdArray:
+  case TypeKind::Map:
+  case TypeKind::UnorderedMap:
+  case TypeKind::Pair:
+  case TypeKind::Tuple:
+    return std::string(model::toString(t.kind)) + " arguments are not generated yet";
+  case TypeKind::Unsupported:
+    return t.unsupportedReason;
+  }
+  return "unknown type kind";
+}
+
+} // namespace mosaic::testcase

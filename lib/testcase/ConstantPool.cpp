@@ -1,0 +1,64 @@
+// The static and dynamic constant pools.
+#include "mosaic/testcase/ConstantPool.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mosaic::testcase {
+
+template <class T> void ConstantPool::add(std::vector<T> &list, std::set<T> &seen, const T &v, bool dynamic) {
+  if (!seen.insert(v).second) return;
+  if (dynamic && list.size() >= kMaxDynamic) {
+    seen.erase(list.front());
+    list.erase(list.begin());
+  }
+  list.push_back(v);
+}
+
+template <class T>
+std::optional<T> ConstantPool::draw(const std::vector<T> (&lists)[2], Rng &rng, double dynamicShare) {
+  const bool useDynamic = !lists[1].empty() && (lists[0].empty() || rng.chance(dynamicShare));
+  const std::vector<T> &list = lists[useDynamic ? 1 : 0];
+  if (list.empty()) return std::nullopt;
+  return rng.pick(list);
+}
+
+void ConstantPool::addStatic(const model::Program &program) {
+  for (const model::Callable &c : program.callables) {
+    for (std::int64_t v : c.constants.integers) addInteger(v, false);
+    for (double v : c.constants.floats) addFloat(v, false);
+    for (const std::string &s : c.constants.strings) addString(s, false);
+    for (std::int64_t ch : c.constants.chars) {
+      addInteger(ch, false);
+      if (std::find(chars_.begin(), chars_.end(), ch) == chars_.end()) chars_.push_back(ch);
+    }
+  }
+  for (const model::Enum &e : program.enums)
+    for (const model::Enumerator &en : e.enumerators) addInteger(en.value, false);
+}
+
+void ConstantPool::addInteger(std::int64_t v, bool dynamic) { add(ints_[dynamic], intSeen_[dynamic], v, dynamic); }
+
+void ConstantPool::addFloat(double v, bool dynamic) {
+  if (std::isnan(v)) return; // NaN != NaN: it would never be found again
+  add(floats_[dynamic], floatSeen_[dynamic], v, dynamic);
+}
+
+void ConstantPool::addString(const std::string &s, bool dynamic) { add(strings_[dynamic], stringSeen_[dynamic], s, dynamic); }
+
+std::optional<std::int64_t> ConstantPool::integer(Rng &rng, double share) const { return draw(ints_, rng, share); }
+std::optional<double> ConstantPool::floating(Rng &rng, double share) const { return draw(floats_, rng, share); }
+std::optional<std::string> ConstantPool::string(Rng &rng, double share) const { return draw(strings_, rng, share); }
+
+std::optional<std::int64_t> ConstantPool::character(Rng &rng) const {
+  if (chars_.empty()) return std::nullopt;
+  return rng.pick(chars_);
+}
+
+size_t ConstantPool::size() const {
+  size_t n = chars_.size();
+  for (int i = 0; i < 2; ++i) n += ints_[i].size() + floats_[i].size() + strings_[i].size();
+  return n;
+}
+
+} // namespace mosaic::testcase

@@ -1,0 +1,313 @@
+// Random test generation.
+#include "mosaic/testcase/TestFactory.h"
+
+#include <cmath>
+#include <limits>
+
+namespace mosaic::testcase {
+
+using model::ParamRole;
+using model::TypeKind;
+
+TestFactory::TestFactory(const Catalog &catalog, const ConstantPool &pool, Rng &rng, FactoryOptions options)
+    : catalog_(catalog), program_(catalog.program()), pool_(pool), rng_(rng), options_(options) {}
+
+Ref TestFactory::push(TestCase &t, Statement s) {
+  t.statements.push_back(std::move(s));
+  return static_cast<Ref>(t.statements.size() - 1);
+}
+
+TestCase TestFactory::randomTest(const std::vector<model::CallableId> &targets) {
+  std::vector<model::CallableId> usable;
+  for (model::CallableId c : targets)
+    if (catalog_.callable(c)) usable.push_back(c);
+  TestCase t;
+  if (usable.empty()) return t;
+  const size_t length = static_cast<size_t>(rng_.uniform(1, static_cast<std::int64_t>(options_.maxLength) - 1));
+  // At most 1000 attempts, as EvoSuite's RandomLengthTestFactory.
+  for (int attempt = 0; attempt < 1000 && t.statements.size() < length; ++attempt) appendCall(t, rng_.pick(usable));
+  return t;
+}
+
+bool TestFactory::appendCall(TestCase &t, model::CallableId id) {
+  const size_t before = t.statements.size();
+  if (!catalog_.callable(id) || !call(t, id, 0)) {
+    t.statements.resize(before);
+    return false;
+  }
+  return true;
+}
+
+std::optional<Ref> TestFactory::call(TestCase &t, model::CallableId id, int depth) {
+  const model::Callable &c = program_.callable(id);
+  Statement s;
+  s.callable = id;
+  s.op = c.kind == model::CallableKind::Constructor ? Op::Construct
+         : (c.parent && (c.kind == model::CallableKind::Method || c.kind == model::CallableKind::Operator))
+             ? Op::MethodCall
+             : Op::Call;
+  if (s.op == Op::MethodCall) {
+    auto receiver = value(t, {program_.record(*c.parent).type, nullptr, /*allowNull=*/false}, depth + 1);
+    if (!receiver) return std::nullopt;
+    s.refs.push_back(*receiver);
+  }
+  std::vector<std::optional<Ref>> args(c.params.size());
+  for (size_t i = 0; i < c.params.size(); ++i) {
+    if (args[i]) continue;
+    const model::Param &p = c.params[i];
+    if (p.role == ParamRole::Buffer && p.pairedWith) {
+      // A buffer and its length, consistent with each other.
+      const model::Type &pt = program_.type(program_.type(p.type).value);
+      const model::Type &pointee = program_.type(program_.type(*pt.pointee).value);
+      const bool bytes = pointee.kind == TypeKind::Char || pointee.kind == TypeKind::Void ||
+                         (pointee.kind == TypeKind::Integer && pointee.bits == 8);
+      size_t count = 0;
+      if (bytes) {
+        Statement b{.op = Op::Buffer, .type = pt.id};
+        b.bytes = p.written ? std::string(static_cast<size_t>(rng_.uniform(0, static_cast<std::int64_t>(options_.maxBufferLength))), '\0')
+                            : randomBytes();
+        count = b.bytes.size();
+        args[i] = push(t, std::move(b));
+      } else {
+        Statement a{.op = Op::Array, .type = pt.id};
+        count = static_cast<size_t>(rng_.uniform(0, 4));
+        for (size_t k = 0; k < count; ++k) {
+          auto e = value(t, {pointee.id, nullptr, true}, depth + 1);
+          if (!e) return std::nullopt;
+          a.refs.push_back(*e);
+        }
+        args[i] = push(t, std::move(a));
+      }
+      const size_t j = *p.pairedWith;
+      Statement len{.op = Op::Primitive, .type = program_.type(c.params[j].type).value};
+      len.bits = count;
+      args[j] = push(t, std::move(len));
+      continue;
+    }
+    args[i] = value(t, {p.type, &p, true}, depth + 1);
+    if (!args[i]) return std::nullopt;
+  }
+  for (auto &a : args) s.refs.push_back(*a);
+  return push(t, std::move(s));
+}
+
+std::optional<Ref> TestFactory::reuse(const TestCase &t, model::TypeId type, double probability, bool exact) {
+  if (!rng_.chance(probability)) return std::nullopt;
+  std::vector<Ref> candidates;
+  for (size_t i = 0; i < t.statements.size(); ++i)
+    if (auto vt = variableType(program_, t, i); vt && catalog_.passable(*vt, type)) {
+      const auto how = catalog_.fits(*vt, type);
+      if (exact && *how != Passing::Same && *how != Passing::Derived) continue;
+      // Dereferencing a null pointer is the test's fault, not the unit's.
+      if (*how == Passing::Deref && t.statements[i].op == Op::Null) continue;
+      candidates.push_back(static_cast<Ref>(i));
+    }
+  if (candidates.empty()) return std::nullopt;
+  return rng_.pick(candidates);
+}
+
+std::optional<Ref> TestFactory::value(TestCase &t, const Need &need, int depth) {
+  const bool out = need.param && need.param->role == ParamRole::Out;
+  if (!out) {
+    const double p = catalog_.isScalar(need.type) ? options_.primitiveReuse : options_.objectReuse;
+    if (auto r = reuse(t, need.type, p, need.exact)) {
+      // Never hand a null pointer to a receiver.
+      const Statement &s = t.statements[*r];
+      if (need.allowNull || s.op != Op::Null) return r;
+    }
+  }
+  return make(t, need, depth);
+}
+
+std::uint64_t TestFactory::randomScalarBits(const model::Type &type) {
+  const bool fromPool = rng_.chance(options_.constantProbability);
+  switch (type.kind) {
+  case TypeKind::Bool:
+    return rng_.chance(0.5);
+  case TypeKind::Char:
+    if (fromPool)
+      if (auto c = pool_.character(rng_)) return static_cast<std::uint64_t>(*c);
+    return static_cast<std::uint64_t>(rng_.uniform(32, 126));
+  case TypeKind::Enum: {
+    const model::Enum &e = program_.enums.at(*type.enumId);
+    if (!e.enumerators.empty() && rng_.chance(0.9)) return static_cast<std::uint64_t>(rng_.pick(e.enumerators).value);
+    return static_cast<std::uint64_t>(rng_.uniform(-1, 16));
+  }
+  case TypeKind::Floating: {
+    if (fromPool)
+      if (auto f = pool_.floating(rng_, options_.dynamicShare)) return bitsOf(*f);
+    if (fromPool)
+      if (auto i = pool_.integer(rng_, options_.dynamicShare)) return bitsOf(static_cast<double>(*i));
+    switch (rng_.index(3)) { // EvoSuite's three kinds of random doubles
+    case 0: return bitsOf(rng_.gaussian() * static_cast<double>(options_.maxInt));
+    case 1: return bitsOf(rng_.gaussian());
+    default: return bitsOf(std::round(rng_.gaussian() * 100.0) / 100.0);
+    }
+  }
+  default: { // Integer
+    std::int64_t v;
+    if (auto p = fromPool ? pool_.integer(rng_, options_.dynamicShare) : std::nullopt) {
+      v = *p;
+    } else if (rng_.chance(0.1)) {
+      // Boundary values of the type.
+      const std::int64_t small[] = {0, 1, -1};
+      v = rng_.chance(0.5) ? small[rng_.index(3)]
+          : type.isSigned ? (rng_.chance(0.5) ? -(std::int64_t{1} << (type.bits - 1)) : (std::int64_t{1} << (type.bits - 1)) - 1)
+                          : -1;
+    } else {
+      v = static_cast<std::int64_t>(std::llround(rng_.gaussian() * static_cast<double>(options_.maxInt)));
+    }
+    if (!type.isSigned && v < 0 && rng_.chance(0.5)) v = -v; // unsigned: mostly small positive values
+    return static_cast<std::uint64_t>(v);
+  }
+  }
+}
+
+std::string TestFactory::randomString(size_t maxLength) {
+  if (rng_.chance(options_.constantProbability))
+    if (auto s = pool_.string(rng_, options_.dynamicShare)) return *s;
+  const size_t n = static_cast<size_t>(rng_.uniform(0, static_cast<std::int64_t>(maxLength)));
+  std::string s;
+  for (size_t i = 0; i < n; ++i) s.push_back(static_cast<char>(rng_.uniform(32, 126)));
+  return s;
+}
+
+std::string TestFactory::randomBytes() {
+  if (rng_.chance(0.5)) return randomString(options_.maxBufferLength);
+  const size_t n = static_cast<size_t>(rng_.uniform(0, static_cast<std::int64_t>(options_.maxBufferLength)));
+  std::string s;
+  for (size_t i = 0; i < n; ++i) s.push_back(static_cast<char>(rng_.uniform(0, 255)));
+  return s;
+}
+
+std::optional<Ref> TestFactory::make(TestCase &t, const Need &need, int depth) {
+  const model::Type &declared = program_.type(need.type);
+  const model::Type &type = program_.type(declared.value);
+  const bool deep = depth > options_.maxDepth;
+  switch (type.kind) {
+  case TypeKind::Bool:
+  case TypeKind::Char:
+  case TypeKind::Integer:
+  case TypeKind::Floating:
+  case TypeKind::Enum:
+    return push(t, Statement{.op = Op::Primitive, .type = type.id, .bits = deep ? 0 : randomScalarBits(type)});
+  case TypeKind::Pointer:
+    return makePointer(t, need, depth);
+  case TypeKind::FunctionPointer:
+  case TypeKind::StdFunction: {
+    if (!catalog_.buildable(type.id)) return std::nullopt;
+    if (type.kind == TypeKind::FunctionPointer && need.allowNull && rng_.chance(options_.nullProbability))
+      return push(t, Statement{.op = Op::Null, .type = type.id});
+    Statement s{.op = Op::Callback, .type = type.id};
+    const model::TypeId result = program_.type(type.signature->result).value;
+    if (catalog_.isScalar(result) && !deep) s.refs.push_back(*make(t, {result, nullptr, true}, depth + 1));
+    return push(t, std::move(s));
+  }
+  case TypeKind::String:
+  case TypeKind::StringView:
+    return push(t, Statement{.op = Op::StdString, .type = type.id, .bytes = randomString(options_.maxStringLength)});
+  case TypeKind::UniquePtr:
+  case TypeKind::SharedPtr:
+  case TypeKind::Optional:
+    return push(t, Statement{.op = Op::Null, .type = type.id});
+  case TypeKind::Array: {
+    Statement s{.op = Op::Array, .type = type.id};
+    for (std::uint64_t i = 0; i < type.length && i < 64; ++i) {
+      auto e = value(t, {*type.element, nullptr, true}, depth + 1);
+      if (!e) return std::nullopt;
+      s.refs.push_back(*e);
+    }
+    return push(t, std::move(s));
+  }
+  case TypeKind::Record:
+    return makeRecord(t, type.id, depth);
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<Ref> TestFactory::makePointer(TestCase &t, const Need &need, int depth) {
+  const model::Type &type = program_.type(program_.type(need.type).value);
+  const model::Type &pointee = program_.type(program_.type(*type.pointee).value);
+  const ParamRole role = need.param ? need.param->role : ParamRole::None;
+  const bool deep = depth > options_.maxDepth;
+  auto null = [&] { return push(t, Statement{.op = Op::Null, .type = type.id}); };
+  auto addressOf = [&](std::optional<Ref> target) -> std::optional<Ref> {
+    if (!target) return std::nullopt;
+    return push(t, Statement{.op = Op::AddressOf, .type = type.id, .refs = {*target}});
+  };
+  if (deep) return null();
+
+  if (role == ParamRole::Out || (need.param && need.param->written && catalog_.isScalar(pointee.id))) {
+    // A fresh variable for the callee to fill.
+    if (pointee.kind == TypeKind::Void) return null();
+    return addressOf(make(t, {pointee.id, nullptr, true}, depth + 1));
+  }
+  if (need.allowNull && rng_.chance(options_.nullProbability)) return null();
+  if (catalog_.isCharPointer(type.id)) {
+    Statement s{.op = Op::CString, .type = type.id, .bytes = randomString(options_.maxStringLength)};
+    return push(t, std::move(s));
+  }
+  if (role == ParamRole::UserData || pointee.kind == TypeKind::Void) {
+    if (t.statements.empty() || rng_.chance(0.5)) return null();
+    return push(t, Statement{.op = Op::AddressOf, .type = type.id, .refs = {static_cast<Ref>(rng_.index(t.statements.size()))}});
+  }
+  // Something that produces such a pointer (a factory), or the address of a
+  // value built here.
+  const auto &producers = catalog_.producers(type.id);
+  // A type the unit keeps to itself (defined in its .c file, handed out by
+  // pointer) is only ever made by the unit: never field by field.
+  const bool valueBuildable = catalog_.buildable(pointee.id) && pointee.kind != TypeKind::Void &&
+                              !(producers.size() && catalog_.isPrivate(pointee.id));
+  if (!producers.empty() && (!valueBuildable || rng_.chance(0.75))) {
+    if (auto r = call(t, rng_.pick(producers), depth + 1)) return r;
+  }
+  if (!valueBuildable) return need.allowNull ? std::optional<Ref>(null()) : std::nullopt;
+  if (catalog_.isScalar(pointee.id) && catalog_.arrayElement(pointee.id) && rng_.chance(0.5)) {
+    Statement s{.op = Op::Array, .type = type.id};
+    const size_t n = static_cast<size_t>(rng_.uniform(1, 4));
+    for (size_t i = 0; i < n; ++i) s.refs.push_back(*make(t, {pointee.id, nullptr, true}, depth + 1));
+    return push(t, std::move(s));
+  }
+  return addressOf(value(t, {pointee.id, nullptr, true, /*exact=*/true}, depth + 1));
+}
+
+std::optional<Ref> TestFactory::makeRecord(TestCase &t, model::TypeId typeId, int depth) {
+  const model::Type &type = program_.type(typeId);
+  const model::Record &r = program_.record(*type.recordId);
+  if (!catalog_.buildable(typeId)) return std::nullopt;
+  const bool deep = depth > options_.maxDepth;
+
+  std::vector<model::CallableId> ways;
+  if (!r.abstract)
+    for (model::CallableId c : r.constructors)
+      if (catalog_.callable(c)) ways.push_back(c);
+  if (!deep)
+    for (model::CallableId c : catalog_.producers(typeId))
+      if (program_.type(program_.type(program_.callable(c).result).value).kind == TypeKind::Record) ways.push_back(c);
+  const bool aggregate = r.complete && (!r.isCxx || (r.aggregate && r.bases.empty())) && !r.abstract;
+
+  if (!ways.empty() && (!aggregate || rng_.chance(0.5))) {
+    if (auto made = call(t, rng_.pick(ways), depth + 1)) return made;
+  }
+  if (aggregate) {
+    Statement s{.op = Op::Aggregate, .type = typeId};
+    const auto fields = catalog_.aggregateFields(r.id);
+    if (!deep && fields) {
+      for (size_t f : *fields) {
+        auto v = value(t, {r.fields[f].type, nullptr, true}, depth + 1);
+        if (!v) {
+          s.refs.clear(); // cannot list every field: zero them all
+          break;
+        }
+        s.refs.push_back(*v);
+      }
+    }
+    return push(t, std::move(s));
+  }
+  for (model::RecordId d : catalog_.derived(r.id))
+    if (auto made = makeRecord(t, program_.record(d).type, depth + 1)) return made;
+  return std::nullopt;
+}
+
+} // namespace mosaic::testcase

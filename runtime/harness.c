@@ -1,0 +1,351 @@
+/* Running one test: decoding statements, the variables they define, the
+ * observations they make. */
+#define _GNU_SOURCE
+#include "internal.h"
+
+#include "mosaic/abi/Harness.h"
+#include "mosaic/abi/Protocol.h"
+#include "mosaic/abi/TestWire.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+typedef struct mosaic_var_slot {
+  void *storage;
+  uint32_t type;
+  void (*destroy)(void *); /* C++ objects: delete; else NULL (storage is malloc'd) */
+  void *extra;             /* an extra allocation (string bytes) */
+} mosaic_var_slot;
+
+typedef struct callback_value {
+  uint32_t type, ref;
+} callback_value;
+
+struct mosaic_ctx {
+  mosaic_var_slot vars[MOSAIC_STMT_CAPACITY];
+  uint32_t count;   /* variables defined so far (= statements started) */
+  uint32_t current; /* the statement being performed */
+  callback_value callbacks[32];
+  uint32_t ncallbacks;
+  jmp_buf observe_jmp;
+  volatile sig_atomic_t observing;
+};
+
+static mosaic_ctx context;
+
+/* ---- variables ------------------------------------------------------- */
+
+void *__mosaic_var(mosaic_ctx *ctx, uint32_t ref, uint32_t type) {
+  if (ref >= ctx->current || ctx->vars[ref].type != type) return NULL;
+  return ctx->vars[ref].storage;
+}
+
+uint32_t __mosaic_var_type(mosaic_ctx *ctx, uint32_t ref) {
+  if (ref >= ctx->current) return MOSAIC_NO_TYPE;
+  return ctx->vars[ref].type;
+}
+
+void *__mosaic_define(mosaic_ctx *ctx, uint32_t type, size_t size) {
+  mosaic_var_slot *v = &ctx->vars[ctx->current];
+  v->storage = calloc(1, size ? size : 1);
+  v->type = type;
+  v->destroy = NULL;
+  return v->storage;
+}
+
+void __mosaic_adopt(mosaic_ctx *ctx, uint32_t type, void *object, void (*destroy)(void *)) {
+  mosaic_var_slot *v = &ctx->vars[ctx->current];
+  v->storage = object;
+  v->type = type;
+  v->destroy = destroy;
+}
+
+void __mosaic_leak(void *object) { (void)object; }
+
+mosaic_ctx *__mosaic_context(void) { return &context; }
+
+void *__mosaic_alloc(mosaic_ctx *ctx, size_t size) {
+  mosaic_var_slot *v = &ctx->vars[ctx->current];
+  free(v->extra);
+  v->extra = malloc(size ? size : 1);
+  return v->extra;
+}
+
+static void destroy_vars(mosaic_ctx *ctx) {
+  uint32_t i = ctx->count;
+  while (i-- > 0) {
+    mosaic_var_slot *v = &ctx->vars[i];
+    if (v->destroy) v->destroy(v->storage);
+    else free(v->storage);
+    free(v->extra);
+    memset(v, 0, sizeof *v);
+  }
+  ctx->count = ctx->current = 0;
+  ctx->ncallbacks = 0;
+}
+
+/* ---- observations ---------------------------------------------------- */
+
+static void append(mosaic_ctx *ctx, unsigned kind, unsigned target, int field, const void *payload, size_t len) {
+  mosaic_trace_header *t = mosaic_rt_trace;
+  mosaic_obs_header h;
+  uint8_t *area;
+  (void)ctx;
+  if (!t) return;
+  if (t->obs_len + sizeof h + len > MOSAIC_OBS_BYTES) {
+    t->obs_dropped++;
+    return;
+  }
+  h.stmt = (uint16_t)ctx->current;
+  h.kind = (uint8_t)kind;
+  h.target = (uint8_t)target;
+  h.field = (int16_t)field;
+  h.len = (uint16_t)len;
+  area = (uint8_t *)t + t->obs_off + t->obs_len;
+  memcpy(area, &h, sizeof h);
+  if (len) memcpy(area + sizeof h, payload, len);
+  t->obs_len += (uint32_t)(sizeof h + len);
+}
+
+void __mosaic_obs_int(mosaic_ctx *ctx, unsigned target, int field, int64_t value) {
+  append(ctx, MOSAIC_OBS_INT, target, field, &value, sizeof value);
+}
+void __mosaic_obs_uint(mosaic_ctx *ctx, unsigned target, int field, uint64_t value) {
+  append(ctx, MOSAIC_OBS_UINT, target, field, &value, sizeof value);
+}
+void __mosaic_obs_float(mosaic_ctx *ctx, unsigned target, int field, double value) {
+  append(ctx, MOSAIC_OBS_FLOAT, target, field, &value, sizeof value);
+}
+void __mosaic_obs_bool(mosaic_ctx *ctx, unsigned target, int field, int value) {
+  int64_t v = value != 0;
+  append(ctx, MOSAIC_OBS_BOOL, target, field, &v, sizeof v);
+}
+void __mosaic_obs_null(mosaic_ctx *ctx, unsigned target, int field, const void *pointer) {
+  int64_t v = pointer == NULL;
+  append(ctx, MOSAIC_OBS_NULL, target, field, &v, sizeof v);
+}
+void __mosaic_obs_bytes(mosaic_ctx *ctx, unsigned target, int field, const void *bytes, size_t len) {
+  if (len > MOSAIC_OBS_MAX_STRING) len = MOSAIC_OBS_MAX_STRING;
+  append(ctx, MOSAIC_OBS_STRING, target, field, bytes, len);
+}
+void __mosaic_obs_string(mosaic_ctx *ctx, unsigned target, int field, const char *s) {
+  if (!s) {
+    __mosaic_obs_null(ctx, target, field, s);
+    return;
+  }
+  __mosaic_obs_bytes(ctx, target, field, s, strnlen(s, MOSAIC_OBS_MAX_STRING));
+}
+void __mosaic_obs_exception(mosaic_ctx *ctx, const char *type, const char *what) {
+  char buf[512];
+  size_t lt = strnlen(type, 200), lw = strnlen(what, sizeof buf - lt - 1);
+  memcpy(buf, type, lt);
+  buf[lt] = '\0';
+  memcpy(buf + lt + 1, what, lw);
+  append(ctx, MOSAIC_OBS_EXCEPTION, MOSAIC_OBS_RESULT, -1, buf, lt + 1 + lw);
+}
+
+int __mosaic_threw(mosaic_ctx *ctx, const char *type, const char *what) {
+  __mosaic_obs_exception(ctx, type, what);
+  if (strcmp(type, "std::bad_alloc") == 0) {
+    fflush(NULL);
+    _exit(MOSAIC_EXIT_OUT_OF_MEMORY);
+  }
+  return MOSAIC_STMT_THREW;
+}
+
+/* Faults while reading an observed value jump back to the observation. */
+static struct sigaction previous_segv, previous_bus;
+
+static void observe_fault(int sig, siginfo_t *info, void *uctx) {
+  if (context.observing) {
+    context.observing = 0;
+    longjmp(context.observe_jmp, 1);
+  }
+  /* Not ours: the unit's fault. Restore what was there and let it happen again. */
+  (void)info, (void)uctx;
+  sigaction(sig, sig == SIGSEGV ? &previous_segv : &previous_bus, NULL);
+}
+
+void mosaic_rt_install_observe_guard(void) {
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = observe_fault;
+  sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGSEGV, &sa, &previous_segv);
+  sigaction(SIGBUS, &sa, &previous_bus);
+}
+
+jmp_buf *__mosaic_observe_jmp(mosaic_ctx *ctx) {
+  ctx->observing = 1;
+  return &ctx->observe_jmp;
+}
+
+void __mosaic_observe_end(mosaic_ctx *ctx) {
+  if (!ctx->observing) append(ctx, MOSAIC_OBS_UNREADABLE, MOSAIC_OBS_RESULT, -1, NULL, 0);
+  ctx->observing = 0;
+}
+
+/* ---- callbacks ------------------------------------------------------- */
+
+void __mosaic_set_callback_value(mosaic_ctx *ctx, uint32_t type, uint32_t ref) {
+  uint32_t i;
+  for (i = 0; i < ctx->ncallbacks; ++i)
+    if (ctx->callbacks[i].type == type) {
+      ctx->callbacks[i].ref = ref;
+      return;
+    }
+  if (ctx->ncallbacks < sizeof ctx->callbacks / sizeof ctx->callbacks[0]) {
+    ctx->callbacks[ctx->ncallbacks].type = type;
+    ctx->callbacks[ctx->ncallbacks++].ref = ref;
+  }
+}
+
+void *__mosaic_callback_value(mosaic_ctx *ctx, uint32_t type) {
+  uint32_t i;
+  for (i = 0; i < ctx->ncallbacks; ++i)
+    if (ctx->callbacks[i].type == type && ctx->callbacks[i].ref < ctx->count)
+      return ctx->vars[ctx->callbacks[i].ref].storage;
+  return NULL;
+}
+
+void __mosaic_callback_called(mosaic_ctx *ctx, uint32_t type) { (void)ctx, (void)type; }
+
+/* ---- decoding -------------------------------------------------------- */
+
+typedef struct reader {
+  const uint8_t *p, *end;
+  int bad;
+} reader;
+
+static uint32_t rd32(reader *r) {
+  uint32_t v = 0;
+  if (r->end - r->p < 4) {
+    r->bad = 1;
+    return 0;
+  }
+  v = (uint32_t)r->p[0] | (uint32_t)r->p[1] << 8 | (uint32_t)r->p[2] << 16 | (uint32_t)r->p[3] << 24;
+  r->p += 4;
+  return v;
+}
+
+static uint64_t rd64(reader *r) {
+  uint64_t lo = rd32(r);
+  return lo | (uint64_t)rd32(r) << 32;
+}
+
+static void rd_refs(reader *r, mosaic_stmt *s) {
+  uint32_t i;
+  s->nrefs = rd32(r);
+  if (s->nrefs > MOSAIC_WIRE_MAX_REFS) {
+    r->bad = 1;
+    return;
+  }
+  for (i = 0; i < s->nrefs; ++i) s->refs[i] = rd32(r);
+}
+
+static int decode(reader *r, mosaic_stmt *s) {
+  memset(s, 0, offsetof(mosaic_stmt, refs));
+  s->nrefs = 0;
+  s->bytes = NULL;
+  s->len = 0;
+  s->bits = 0;
+  if (r->p >= r->end) return 0;
+  s->op = *r->p++;
+  switch (s->op) {
+  case MOSAIC_OP_PRIMITIVE:
+    s->type = rd32(r);
+    s->bits = rd64(r);
+    break;
+  case MOSAIC_OP_CSTRING:
+  case MOSAIC_OP_STD_STRING:
+  case MOSAIC_OP_BUFFER:
+    s->type = rd32(r);
+    s->len = rd32(r);
+    if ((size_t)(r->end - r->p) < s->len) return 0;
+    s->bytes = r->p;
+    r->p += s->len;
+    break;
+  case MOSAIC_OP_NULL_VALUE:
+    s->type = rd32(r);
+    break;
+  case MOSAIC_OP_AGGREGATE:
+  case MOSAIC_OP_ARRAY:
+    s->type = rd32(r);
+    rd_refs(r, s);
+    break;
+  case MOSAIC_OP_ADDRESS_OF:
+    s->type = rd32(r);
+    s->nrefs = 1;
+    s->refs[0] = rd32(r);
+    break;
+  case MOSAIC_OP_CONSTRUCT:
+  case MOSAIC_OP_CALL:
+  case MOSAIC_OP_METHOD_CALL:
+    s->callable = rd32(r);
+    rd_refs(r, s);
+    break;
+  case MOSAIC_OP_FIELD_SET:
+    s->type = rd32(r);
+    s->field = rd32(r);
+    s->nrefs = 2;
+    s->refs[0] = rd32(r);
+    s->refs[1] = rd32(r);
+    break;
+  case MOSAIC_OP_CALLBACK:
+    s->type = rd32(r);
+    s->nrefs = 1;
+    s->refs[0] = rd32(r);
+    break;
+  default:
+    return 0;
+  }
+  return !r->bad;
+}
+
+int mosaic_rt_run_test(const uint8_t *data, uint32_t len) {
+  mosaic_trace_header *t = mosaic_rt_trace;
+  mosaic_stmt s;
+  reader r;
+  uint32_t count, i;
+  int result = 0;
+  r.p = data;
+  r.end = data + len;
+  r.bad = 0;
+  if (len < 8 || (uint32_t)(data[0] | data[1] << 8) != MOSAIC_WIRE_MAGIC || data[2] != MOSAIC_WIRE_VERSION)
+    return MOSAIC_EXIT_HARNESS_ERROR;
+  r.p += 4;
+  count = rd32(&r);
+  if (count > MOSAIC_STMT_CAPACITY) return MOSAIC_EXIT_HARNESS_ERROR;
+  for (i = 0; i < count; ++i) {
+    mosaic_stmt_record *rec = (mosaic_stmt_record *)((char *)t + t->stmts_off) + i;
+    int status;
+    if (!decode(&r, &s)) {
+      result = MOSAIC_EXIT_HARNESS_ERROR;
+      break;
+    }
+    context.current = i;
+    context.count = i + 1;
+    /* No type until the statement defines its variable (void calls never do). */
+    context.vars[i].type = MOSAIC_NO_TYPE;
+    context.vars[i].storage = NULL;
+    t->current_stmt = (int32_t)i;
+    t->stmt_count = i + 1;
+    rec->obs_begin = t->obs_len;
+    status = __mosaic_unit_exec(&context, &s, i);
+    rec->status = (uint32_t)status;
+    rec->obs_end = t->obs_len;
+    if (status != MOSAIC_STMT_OK) {
+      if (status == MOSAIC_STMT_INVALID) result = MOSAIC_EXIT_HARNESS_ERROR;
+      break;
+    }
+  }
+  /* Destructors run as the end of a generated test's scope would run them;
+   * a crash there is reported at statement -1. */
+  t->current_stmt = -1;
+  destroy_vars(&context);
+  return result;
+}

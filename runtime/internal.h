@@ -1,0 +1,36 @@
+/* Declarations shared by the runtime's own files (not part of the ABI). */
+#ifndef MOSAIC_RUNTIME_INTERNAL_H
+#define MOSAIC_RUNTIME_INTERNAL_H
+
+#include "mosaic/abi/Hooks.h"
+#include "mosaic/abi/Trace.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The trace this process writes: the host's shared memory, or a private
+ * copy laid out the same way (plain execution). */
+extern mosaic_trace_header *mosaic_rt_trace;
+
+/* Points the hooks at `trace` (its blocks and sides areas). */
+void mosaic_rt_use_trace(mosaic_trace_header *trace);
+/* Clears what one test writes (the host does this in server mode). */
+void mosaic_rt_reset_trace(mosaic_trace_header *trace);
+/* What the unit registered (Hooks.h). */
+uint32_t mosaic_rt_unit_blocks(void);
+uint32_t mosaic_rt_unit_sides(void);
+uint32_t mosaic_rt_unit_flags(void);
+const mosaic_global *mosaic_rt_unit_globals(uint32_t *n);
+/* Forgets the call scopes of a test that ended inside one. */
+void mosaic_rt_reset_scopes(void);
+
+/* Runs one encoded test in this process; returns 0, or
+ * MOSAIC_EXIT_HARNESS_ERROR when the input is malformed. */
+int mosaic_rt_run_test(const uint8_t *data, uint32_t len);
+/* Installs the fault handler that observations rely on. */
+void mosaic_rt_install_observe_guard(void);
+
+/* The fork server; returns the process exit code. */
+int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd);
+
+#endif
