@@ -32,6 +32,7 @@ struct mosaic_ctx {
   uint32_t ncallbacks;
   jmp_buf observe_jmp;
   volatile sig_atomic_t observing;
+  int null_object; /* set by an accessor that met a null pointer */
 };
 
 static mosaic_ctx context;
@@ -64,6 +65,10 @@ void __mosaic_adopt(mosaic_ctx *ctx, uint32_t type, void *object, void (*destroy
 }
 
 void __mosaic_leak(void *object) { (void)object; }
+
+void __mosaic_null_object(mosaic_ctx *ctx) { ctx->null_object = 1; }
+
+int __mosaic_unperformed(mosaic_ctx *ctx) { return ctx->null_object ? MOSAIC_STMT_NULL : MOSAIC_STMT_INVALID; }
 
 mosaic_ctx *__mosaic_context(void) { return &context; }
 
@@ -332,6 +337,7 @@ int mosaic_rt_run_test(const uint8_t *data, uint32_t len) {
     /* No type until the statement defines its variable (void calls never do). */
     context.vars[i].type = MOSAIC_NO_TYPE;
     context.vars[i].storage = NULL;
+    context.null_object = 0;
     t->current_stmt = (int32_t)i;
     t->stmt_count = i + 1;
     rec->obs_begin = t->obs_len;

@@ -37,14 +37,14 @@ static uint8_t *read_file(const char *path, uint32_t *len) {
  *   statement I STATUS, observation I KIND TARGET FIELD VALUE,
  *   blocks HIT TOTAL, side ID DISTANCE (evaluated sides only). */
 static void report(const mosaic_trace_header *t) {
-  static const char *status_names[] = {"not-run", "ok", "threw", "invalid"};
+  static const char *status_names[] = {"not-run", "ok", "threw", "invalid", "null-object"};
   const mosaic_stmt_record *recs = (const mosaic_stmt_record *)((const char *)t + t->stmts_off);
   const uint8_t *blocks = (const uint8_t *)t + t->blocks_off;
   const double *sides = (const double *)((const char *)t + t->sides_off);
   const uint8_t *obs = (const uint8_t *)t + t->obs_off;
   uint32_t i, hit = 0, off = 0;
   for (i = 0; i < t->stmt_count; ++i)
-    printf("statement %u %s\n", i, recs[i].status < 4 ? status_names[recs[i].status] : "?");
+    printf("statement %u %s\n", i, recs[i].status < 5 ? status_names[recs[i].status] : "?");
   while (off + sizeof(mosaic_obs_header) <= t->obs_len) {
     mosaic_obs_header h;
     int64_t v = 0;

@@ -55,14 +55,18 @@ std::string resugarStd(std::string s) {
 // Whether a function type appears in `type` other than behind a typedef:
 // getFullyQualifiedName leaves the types inside it as written (`Item` for
 // `shop::Item`), which would not compile outside the namespace.
+// Also true for template arguments written as expressions (`sizeof(Elem)`),
+// which are printed as written, unqualified: the canonical type has the value.
 bool hasBareFunctionType(clang::QualType type, int depth = 0) {
   if (type.isNull() || depth > 16) return false;
   const clang::Type *t = type.getTypePtr();
   if (llvm::isa<clang::TypedefType>(t)) return false;
   if (llvm::isa<clang::FunctionType>(t)) return true;
   if (const auto *tst = llvm::dyn_cast<clang::TemplateSpecializationType>(t)) {
-    for (const auto &a : tst->template_arguments())
+    for (const auto &a : tst->template_arguments()) {
       if (a.getKind() == clang::TemplateArgument::Type && hasBareFunctionType(a.getAsType(), depth + 1)) return true;
+      if (a.getKind() == clang::TemplateArgument::Expression) return true;
+    }
     return false;
   }
   // Sugar first: isPointerType() looks through a typedef.
@@ -180,6 +184,14 @@ void TypeMapper::classify(clang::QualType type, model::Type &t) {
     t.kind = TypeKind::Unsupported;
     t.unsupportedReason = std::move(why);
   };
+  // Unsupported, and not even spellable in test code.
+  auto unspellable = [&](std::string why) {
+    unspellable_.insert(t.id);
+    t.kind = TypeKind::Unsupported;
+    t.unsupportedReason = std::move(why);
+    t.pointee.reset();
+    t.element.reset();
+  };
 
   if (ty->isDependentType()) return unsupported("dependent type (uninstantiated template)");
   if (isVaList(canon)) return unsupported("va_list: the arguments of a variadic call cannot be built");
@@ -189,7 +201,7 @@ void TypeMapper::classify(clang::QualType type, model::Type &t) {
     t.bits = static_cast<unsigned>(ctx_.getTypeSize(canon));
     t.isSigned = et->getDecl()->getIntegerType()->isSignedIntegerOrEnumerationType();
     if (!et->getDecl()->getIdentifier() && !et->getDecl()->getTypedefNameForAnonDecl())
-      return unsupported("anonymous enum cannot be named in a test");
+      return unspellable("anonymous enum cannot be named in a test");
     t.enumId = enumFor(et->getDecl());
     return;
   }
@@ -203,6 +215,8 @@ void TypeMapper::classify(clang::QualType type, model::Type &t) {
     t.kind = TypeKind::Pointer;
     t.pointeeConst = pointee.isConstQualified();
     t.pointee = map(pointee);
+    if (unspellable_.count(*t.pointee)) return unspellable("points to a type a test cannot name: " +
+                                                          program_.types[*t.pointee].unsupportedReason);
     return;
   }
   if (ty->isReferenceType()) {
@@ -212,12 +226,16 @@ void TypeMapper::classify(clang::QualType type, model::Type &t) {
     t.isRvalue = ty->isRValueReferenceType();
     t.pointeeConst = pointee.isConstQualified();
     t.pointee = map(pointee);
+    if (unspellable_.count(*t.pointee)) return unspellable("refers to a type a test cannot name: " +
+                                                          program_.types[*t.pointee].unsupportedReason);
     return;
   }
   if (const auto *at = ctx_.getAsConstantArrayType(type)) {
     t.kind = TypeKind::Array;
     t.length = at->getZExtSize();
     t.element = map(at->getElementType());
+    if (unspellable_.count(*t.element)) return unspellable("array of a type a test cannot name: " +
+                                                          program_.types[*t.element].unsupportedReason);
     return;
   }
   if (ty->isIncompleteArrayType()) return unsupported("array of unknown size");
@@ -278,6 +296,17 @@ void TypeMapper::classifyBuiltin(const clang::BuiltinType *bt, model::Type &t) {
 std::string TypeMapper::unnameableReason(const clang::RecordDecl *rd) const {
   if (const auto *cxx = llvm::dyn_cast<clang::CXXRecordDecl>(rd); cxx && cxx->isLambda())
     return "lambda closure type";
+  // An instantiation over a type a test cannot name cannot be named either.
+  if (const auto *spec = llvm::dyn_cast<clang::ClassTemplateSpecializationDecl>(rd)) {
+    for (const auto &a : spec->getTemplateArgs().asArray()) {
+      if (a.getKind() != clang::TemplateArgument::Type) continue;
+      clang::QualType arg = a.getAsType().getCanonicalType();
+      while (!arg.isNull() && (arg->isPointerType() || arg->isReferenceType() || arg->isArrayType()))
+        arg = arg->isArrayType() ? clang::QualType(arg->getArrayElementTypeNoTypeQual(), 0) : arg->getPointeeType();
+      if (const clang::RecordDecl *inner = arg.isNull() ? nullptr : arg->getAsRecordDecl(); inner && inner != rd)
+        if (std::string why = unnameableReason(inner); !why.empty()) return "template argument " + qualifiedName(inner) + ": " + why;
+    }
+  }
   if (!rd->getIdentifier() && !rd->getTypedefNameForAnonDecl())
     return std::string("anonymous ") + rd->getKindName().str() + " cannot be named in a test";
   if (rd->getParentFunctionOrMethod()) return "declared inside a function";
@@ -301,6 +330,7 @@ void TypeMapper::classifyRecord(clang::QualType type, const clang::RecordDecl *r
     return;
   }
   if (std::string why = unnameableReason(rd); !why.empty()) {
+    unspellable_.insert(t.id);
     t.kind = TypeKind::Unsupported;
     t.unsupportedReason = why;
     return;
@@ -444,11 +474,11 @@ std::optional<model::RecordId> TypeMapper::recordFor(const clang::RecordDecl *de
   const auto id = static_cast<model::RecordId>(program_.records.size());
   recordIds_.emplace(canon, id);
   program_.records.emplace_back();
-  const clang::RecordDecl *def = decl->getDefinition();
-  recordDecls_.push_back(def ? def : decl);
-  fillRecord(id, recordDecls_.back());
+  const clang::RecordDecl *def = decl->getDefinition() ? decl->getDefinition() : decl;
+  recordDecls_.push_back(def);
+  fillRecord(id, def); // may add records of its own (fields, bases)
   // Its own type (interned now if no parameter named it yet).
-  const model::TypeId type = map(ctx_.getRecordType(recordDecls_.back()));
+  const model::TypeId type = map(ctx_.getRecordType(def));
   program_.records[id].type = type;
   return id;
 }

@@ -8,6 +8,7 @@
 #include <clang/AST/Type.h>
 
 #include <map>
+#include <set>
 #include <string>
 
 namespace clang {
@@ -66,6 +67,7 @@ private:
   std::map<const clang::RecordDecl *, model::RecordId> recordIds_;  // key: canonical decl
   std::map<const clang::EnumDecl *, model::EnumId> enumIds_;        // key: canonical decl
   std::vector<const clang::RecordDecl *> recordDecls_;
+  std::set<model::TypeId> unspellable_; // types a test cannot even write down
 };
 
 } // namespace mosaic::analysis

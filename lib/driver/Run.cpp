@@ -199,6 +199,10 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
   std::array<std::uint64_t, exec::kOutcomeCount> outcomes{};
   std::map<std::string, Crash> crashes;
   std::uint64_t executions = 0, errors = 0;
+  // Tests the harness could not perform: a disagreement between the test
+  // factory and the harness generator, i.e. a bug of mosaic's. Kept for the
+  // report.
+  std::vector<std::pair<testcase::TestCase, int>> harnessErrors;
 
   interrupted = 0;
   auto previous = std::signal(SIGINT, onInterrupt);
@@ -244,6 +248,13 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
         ++sidesCovered;
       }
     harvest(trace, pool);
+    if (r->outcome == exec::Outcome::HarnessError && harnessErrors.size() < 5) {
+      int invalid = -1;
+      const auto stmts = trace.statements();
+      for (size_t k = 0; k < stmts.size(); ++k)
+        if (stmts[k].status == MOSAIC_STMT_INVALID) invalid = static_cast<int>(k);
+      harnessErrors.emplace_back(test, invalid);
+    }
     if (isFailure(r->outcome)) {
       const std::string where = whereOf(p, test, r->statement);
       Crash &c = crashes[crashKey(*r, where)];
@@ -308,6 +319,9 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
                                {"count", c.count},
                                {"test", testcase::toCode(p, c.test, "")},
                                {"output", c.output}});
+    j["harness_errors"] = nlohmann::ordered_json::array();
+    for (const auto &[t, invalid] : harnessErrors)
+      j["harness_errors"].push_back({{"invalid_statement", invalid}, {"test", testcase::toCode(p, t, "")}});
     j["not_callable"] = nlohmann::ordered_json::array();
     for (const auto &[sig, why] : cannot) j["not_callable"].push_back({{"callable", sig}, {"reason", why}});
     std::ofstream(options.jsonOut) << j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) << "\n";

@@ -285,7 +285,9 @@ void Writer::emitHelpers() {
       if (vt.kind != TypeKind::Reference && vt.value != vt.id) continue;
       const std::string V = t(vt.value);
       o << "  case " << var << ": ";
-      if (how == testcase::Passing::Deref) o << "return (" << T << " *)*(" << V << " *)(" << address(var) << ");\n";
+      if (how == testcase::Passing::Deref)
+        o << "if (!*(" << V << " *)(" << address(var) << ")) __mosaic_null_object(ctx);\n    return (" << T << " *)*("
+          << V << " *)(" << address(var) << ");\n";
       else o << "return (" << T << " *)(" << V << " *)(" << address(var) << ");\n";
     }
     o << "  }\n  return 0;\n}\n\n";

@@ -49,7 +49,7 @@ private:
   std::string prelude() const;
   std::string typedefs() const;
 
-  std::string invalid() const { return "return MOSAIC_STMT_INVALID;"; }
+  std::string invalid() const { return "return __mosaic_unperformed(ctx);"; }
 
   const model::Program &p_;
   const testcase::Catalog &catalog_;

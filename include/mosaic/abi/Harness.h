@@ -75,6 +75,12 @@ jmp_buf *__mosaic_observe_jmp(mosaic_ctx *ctx);
 void __mosaic_observe_end(mosaic_ctx *ctx);
 #define MOSAIC_OBSERVE_BEGIN(ctx) (setjmp(*__mosaic_observe_jmp(ctx)) == 0)
 
+/* An accessor found a null pointer where it had to dereference one. */
+void __mosaic_null_object(mosaic_ctx *ctx);
+/* What a statement that cannot be performed returns: MOSAIC_STMT_NULL after
+ * __mosaic_null_object, else MOSAIC_STMT_INVALID. */
+int __mosaic_unperformed(mosaic_ctx *ctx);
+
 /* The context of the running test (callback stubs have no other way to it). */
 mosaic_ctx *__mosaic_context(void);
 

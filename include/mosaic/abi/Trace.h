@@ -36,6 +36,8 @@ enum mosaic_stmt_status {
   MOSAIC_STMT_OK = 1,
   MOSAIC_STMT_THREW = 2,   /* a C++ exception escaped it; the test stopped */
   MOSAIC_STMT_INVALID = 3, /* the harness could not perform it (ill-typed input) */
+  MOSAIC_STMT_NULL = 4,    /* it needed an object through a pointer that was null at run time
+                              (a method on a null result): not performed; the test stopped */
 };
 
 typedef struct mosaic_stmt_record {
@@ -128,11 +130,12 @@ typedef struct mosaic_obs_header {
 
 #define MOSAIC_OBS_MAX_STRING 256u /* bytes kept of an observed string */
 
-/* The layout, computed the same way on both sides. */
-static inline size_t mosaic_trace_align8(size_t n) { return (n + 7u) & ~(size_t)7u; }
+/* The layout, computed the same way on both sides. (__inline__: the
+ * generated harness includes this under -std=c89 too.) */
+static __inline__ size_t mosaic_trace_align8(size_t n) { return (n + 7u) & ~(size_t)7u; }
 
 /* Bytes a trace for a unit of `blocks` blocks and `sides` branch sides needs. */
-static inline size_t mosaic_trace_size(uint32_t blocks, uint32_t sides) {
+static __inline__ size_t mosaic_trace_size(uint32_t blocks, uint32_t sides) {
   return mosaic_trace_align8(sizeof(mosaic_trace_header)) + mosaic_trace_align8(blocks) +
          mosaic_trace_align8((size_t)sides * sizeof(double)) +
          mosaic_trace_align8(MOSAIC_CMP_CAPACITY * sizeof(mosaic_cmp_entry)) +
@@ -142,7 +145,7 @@ static inline size_t mosaic_trace_size(uint32_t blocks, uint32_t sides) {
 }
 
 /* Writes the header of a zeroed trace of mosaic_trace_size(blocks, sides) bytes. */
-static inline void mosaic_trace_layout(mosaic_trace_header *t, uint32_t blocks, uint32_t sides) {
+static __inline__ void mosaic_trace_layout(mosaic_trace_header *t, uint32_t blocks, uint32_t sides) {
   size_t off = mosaic_trace_align8(sizeof(mosaic_trace_header));
   t->magic = MOSAIC_TRACE_MAGIC;
   t->version = MOSAIC_TRACE_VERSION;
