@@ -169,9 +169,11 @@ static void observe_fault(int sig, siginfo_t *info, void *uctx) {
     context.observing = 0;
     longjmp(context.observe_jmp, 1);
   }
-  /* Not ours: the unit's fault. Restore what was there and let it happen again. */
+  /* Not ours: the unit's fault, or a signal it raised. Put back what was
+   * there and deliver it again, as if we had never been in the way. */
   (void)info, (void)uctx;
   sigaction(sig, sig == SIGSEGV ? &previous_segv : &previous_bus, NULL);
+  raise(sig);
 }
 
 void mosaic_rt_install_observe_guard(void) {

@@ -172,9 +172,8 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
   exec::ServerOptions serverOptions;
   serverOptions.harness = h->binary;
   serverOptions.log = (fs::path(h->directory) / "server.log").string();
-  // Sanitizer reports end the child with an exit code of ours (abi/Protocol.h).
-  serverOptions.env = {{"ASAN_OPTIONS", "exitcode=86:detect_leaks=0:allocator_may_return_null=1:handle_abort=0"},
-                       {"UBSAN_OPTIONS", "halt_on_error=1:exitcode=86:print_stacktrace=1"}};
+  serverOptions.env = exec::sanitizerEnvironment(options.memoryMb);
+  serverOptions.sanitized = options.sanitize;
   auto server = exec::ForkServer::start(serverOptions, description->blocks, description->sides);
   if (!server) {
     fmt::print(err, "mosaic: error: {}\n{}\n", server.error().message, server.error().detail);

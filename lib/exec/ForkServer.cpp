@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <sys/mman.h>
@@ -49,16 +50,33 @@ bool readFull(int fd, void *buf, size_t len, int timeoutMs) {
   return true;
 }
 
+// Writes to a pipe whose reader may have died (a killed server) without the
+// SIGPIPE that would kill mosaic: the signal is blocked for this thread
+// during the write and a pending one consumed, the process's handlers left
+// alone.
 bool writeFull(int fd, const void *buf, size_t len) {
+  sigset_t pipe, old;
+  sigemptyset(&pipe);
+  sigaddset(&pipe, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe, &old);
   const char *p = static_cast<const char *>(buf);
+  bool ok = true;
   while (len > 0) {
     const ssize_t n = write(fd, p, len);
     if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
+    if (n <= 0) {
+      ok = false;
+      break;
+    }
     p += n;
     len -= static_cast<size_t>(n);
   }
-  return true;
+  if (!ok && errno == EPIPE) {
+    const timespec zero{0, 0};
+    sigtimedwait(&pipe, nullptr, &zero);
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  return ok;
 }
 
 // A copy of fd at 100 or above: never one of the numbers the child gets.
@@ -76,6 +94,14 @@ std::string logTail(const std::string &path) {
 }
 
 } // namespace
+
+std::vector<std::pair<std::string, std::string>> sanitizerEnvironment(std::uint32_t memoryMb) {
+  std::string asan = "exitcode=" + std::to_string(MOSAIC_EXIT_SANITIZER) +
+                     ":detect_leaks=0:allocator_may_return_null=1:handle_abort=0";
+  if (memoryMb) asan += ":malloc_limit_mb=" + std::to_string(memoryMb);
+  return {{"ASAN_OPTIONS", asan},
+          {"UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1:exitcode=" + std::to_string(MOSAIC_EXIT_SANITIZER)}};
+}
 
 ForkServer::ForkServer(ServerOptions options, std::uint32_t blocks, std::uint32_t sides)
     : options_(std::move(options)), blocks_(blocks), sides_(sides) {}
@@ -211,7 +237,7 @@ Expected<RunResult> ForkServer::runOnce(std::span<const std::uint8_t> input, con
   req.magic = MOSAIC_PROTOCOL_MAGIC;
   req.command = MOSAIC_CMD_RUN;
   req.timeout_ms = limits.timeoutMs;
-  req.memory_mb = limits.memoryMb;
+  req.memory_mb = options_.sanitized ? 0 : limits.memoryMb;
   req.file_size_mb = limits.fileSizeMb;
   req.max_processes = limits.maxProcesses;
   req.flags = limits.persistent ? MOSAIC_REQ_PERSISTENT : MOSAIC_REQ_ISOLATE;

@@ -35,7 +35,15 @@ struct ServerOptions {
   std::string scratch;   ///< children's working directory ("" = a fresh one under TMPDIR)
   std::string log;       ///< the server's own stderr goes here ("" = /dev/null)
   std::vector<std::pair<std::string, std::string>> env; ///< extra environment (sanitizer options)
+  /// The harness is built with AddressSanitizer, which reserves terabytes of
+  /// address space: RLIMIT_AS would stop it, so memory is bounded through
+  /// ASAN_OPTIONS (malloc_limit_mb) instead; see sanitizerEnvironment().
+  bool sanitized = false;
 };
+
+/// ASAN_OPTIONS and UBSAN_OPTIONS for a harness: reports end the child with
+/// MOSAIC_EXIT_SANITIZER; `memoryMb` bounds the allocator of a sanitized one.
+std::vector<std::pair<std::string, std::string>> sanitizerEnvironment(std::uint32_t memoryMb);
 
 class ForkServer {
 public:

@@ -1,0 +1,136 @@
+// A fixture unit's harness, built and served, for tests of the execution
+// engine; and a small builder of test cases by hand.
+#pragma once
+
+#include "mosaic/analysis/FrontEnd.h"
+#include "mosaic/exec/ForkServer.h"
+#include "mosaic/harness/Build.h"
+#include "mosaic/model/Derive.h"
+#include "mosaic/model/Description.h"
+#include "mosaic/testcase/TestCase.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace mosaic::test {
+
+inline harness::Toolchain testToolchain() {
+  return {MOSAIC_CLANG, MOSAIC_CLANGXX, MOSAIC_PASS_PLUGIN, MOSAIC_RUNTIME_LIB, MOSAIC_SOURCE_DIR "/include"};
+}
+
+/// An argument of a hand-written call: an integer (also bool, char, enum),
+/// a double, a C string, a byte buffer, or null.
+struct Bytes {
+  std::string data;
+};
+using Arg = std::variant<std::int64_t, double, std::string, Bytes, std::nullptr_t>;
+
+struct UnitHarness {
+  model::Program program;
+  std::unique_ptr<testcase::Catalog> catalog;
+  harness::Harness built;
+  model::UnitDescription description;
+  std::unique_ptr<exec::ForkServer> server;
+
+  /// Analyses, builds (cached under the test binary's folder) and serves `unit`.
+  static std::unique_ptr<UnitHarness> make(const std::string &dbDir, const std::string &unit, bool sanitize = false) {
+    auto h = std::make_unique<UnitHarness>();
+    auto p = analysis::analyzeUnit({dbDir, unit});
+    if (!p) throw std::runtime_error(p.error().message + "\n" + p.error().detail);
+    h->program = std::move(*p);
+    (void)model::selectTargets(h->program, {});
+    h->catalog = std::make_unique<testcase::Catalog>(h->program);
+    const std::string work = std::string(MOSAIC_BINARY_DIR) + "/test-harnesses";
+    auto b = harness::buildHarness(h->program, *h->catalog, testToolchain(), {work, sanitize, 2});
+    if (!b) throw std::runtime_error(b.error().message + "\n" + b.error().detail);
+    h->built = std::move(*b);
+    auto d = model::readDescription(h->built.description);
+    if (!d) throw std::runtime_error(d.error().message);
+    h->description = std::move(*d);
+    exec::ServerOptions so;
+    so.harness = h->built.binary;
+    so.env = exec::sanitizerEnvironment(1024);
+    so.sanitized = sanitize;
+    auto s = exec::ForkServer::start(so, h->description.blocks, h->description.sides);
+    if (!s) throw std::runtime_error(s.error().message + "\n" + s.error().detail);
+    h->server = std::move(*s);
+    return h;
+  }
+
+  const model::Callable &callable(const std::string &name) const {
+    for (const auto &c : program.callables)
+      if (c.qualifiedName == name) return c;
+    throw std::runtime_error("no callable " + name);
+  }
+
+  /// A test that calls `name` with `args` (values built by statements).
+  testcase::TestCase call(const std::string &name, const std::vector<Arg> &args) const {
+    testcase::TestCase t;
+    appendCall(t, name, args);
+    return t;
+  }
+
+  void appendCall(testcase::TestCase &t, const std::string &name, const std::vector<Arg> &args) const {
+    using testcase::Op;
+    const model::Callable &c = callable(name);
+    if (args.size() != c.params.size()) throw std::runtime_error("wrong argument count for " + name);
+    testcase::Statement call{.op = Op::Call, .callable = c.id};
+    for (size_t i = 0; i < args.size(); ++i) {
+      const model::TypeId type = program.type(c.params[i].type).value;
+      testcase::Statement s{.type = type};
+      if (auto *v = std::get_if<std::int64_t>(&args[i])) {
+        s.op = Op::Primitive;
+        s.bits = static_cast<std::uint64_t>(*v);
+      } else if (auto *d = std::get_if<double>(&args[i])) {
+        s.op = Op::Primitive;
+        s.bits = testcase::bitsOf(*d);
+      } else if (auto *str = std::get_if<std::string>(&args[i])) {
+        s.op = Op::CString;
+        s.bytes = *str;
+      } else if (auto *b = std::get_if<Bytes>(&args[i])) {
+        s.op = Op::Buffer;
+        s.bytes = b->data;
+      } else {
+        s.op = Op::Null;
+      }
+      t.statements.push_back(std::move(s));
+      call.refs.push_back(static_cast<testcase::Ref>(t.statements.size() - 1));
+    }
+    t.statements.push_back(std::move(call));
+  }
+
+  exec::RunResult run(const testcase::TestCase &t, exec::Limits limits = {}) {
+    auto r = server->run(testcase::encode(t), limits);
+    if (!r) throw std::runtime_error(r.error().message);
+    return *r;
+  }
+
+  /// The branch of function `function` at source line `line`.
+  const model::BranchInfo &branch(const std::string &function, unsigned line) const {
+    for (const auto &f : description.functions)
+      if (f.name == function)
+        for (const auto &b : f.branches)
+          if (b.line == line) return b;
+    throw std::runtime_error("no branch at " + function + ":" + std::to_string(line));
+  }
+
+  /// Distance of a side in the last trace; -1 when it was not evaluated.
+  double distance(std::uint32_t side) const {
+    const double v = server->trace().sides()[side];
+    return v == 0.0 ? -1.0 : v - 1.0;
+  }
+
+  /// The integer observed for statement `stmt`'s result in the last trace.
+  std::optional<std::int64_t> result(std::uint32_t stmt) const {
+    for (const auto &o : server->trace().observations())
+      if (o.statement == stmt && o.target == MOSAIC_OBS_RESULT && o.field == -1) return o.integer;
+    return std::nullopt;
+  }
+};
+
+} // namespace mosaic::test

@@ -1,0 +1,193 @@
+// A unit that crashes, hangs, leaks, forks, writes files, exits and throws:
+// each outcome is reported exactly, mosaic keeps running and loses nothing,
+// in persistent children and in a fresh process per test alike.
+#include "common/UnitHarness.h"
+
+#include <gtest/gtest.h>
+
+#include "mosaic/abi/Protocol.h"
+
+#include <csignal>
+
+using namespace mosaic;
+using namespace mosaic::test;
+
+namespace {
+
+const std::string kDir = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/hostile/";
+
+class Hostile : public ::testing::TestWithParam<bool> {
+protected:
+  static UnitHarness &c() {
+    static auto h = UnitHarness::make(MOSAIC_FIXTURE_HOSTILE_DB_DIR, kDir + "hostile.c");
+    return *h;
+  }
+  static UnitHarness &cxx() {
+    static auto h = UnitHarness::make(MOSAIC_FIXTURE_HOSTILE_DB_DIR, kDir + "hostile_cxx.cpp");
+    return *h;
+  }
+  exec::Limits limits(std::uint32_t timeoutMs = 1000) const {
+    exec::Limits l;
+    l.timeoutMs = timeoutMs;
+    l.memoryMb = 256;
+    l.persistent = GetParam();
+    return l;
+  }
+  // After anything hostile, the unit still answers.
+  void stillFine(UnitHarness &u, const char *fine = "fine") {
+    const exec::RunResult r = u.run(u.call(fine, {std::int64_t{41}}), limits());
+    ASSERT_EQ(r.outcome, exec::Outcome::Ok) << exec::describe(r);
+    EXPECT_TRUE(u.result(1).has_value());
+  }
+};
+
+} // namespace
+
+TEST_P(Hostile, Segfault) {
+  const exec::RunResult r = c().run(c().call("segfault", {std::int64_t{0}}), limits());
+  EXPECT_EQ(r.outcome, exec::Outcome::Crash);
+  EXPECT_EQ(r.signal, SIGSEGV);
+  EXPECT_EQ(r.statement, 1);
+  stillFine(c());
+}
+
+TEST_P(Hostile, Abort) {
+  const exec::RunResult r = c().run(c().call("do_abort", {}), limits());
+  EXPECT_EQ(r.outcome, exec::Outcome::Abort);
+  EXPECT_EQ(r.signal, SIGABRT);
+  EXPECT_EQ(r.statement, 0);
+  stillFine(c());
+}
+
+TEST_P(Hostile, ExitWithACode) {
+  const exec::RunResult r = c().run(c().call("do_exit", {std::int64_t{3}}), limits());
+  EXPECT_EQ(r.outcome, exec::Outcome::Exit);
+  EXPECT_EQ(r.exitCode, 3);
+  EXPECT_EQ(r.statement, 1);
+  const exec::RunResult zero = c().run(c().call("do_exit", {std::int64_t{0}}), limits());
+  EXPECT_EQ(zero.outcome, exec::Outcome::Exit); // exit(0) mid-test is not a finished test
+  EXPECT_EQ(zero.exitCode, 0);
+  stillFine(c());
+}
+
+TEST_P(Hostile, InfiniteLoopTimesOut) {
+  const exec::RunResult r = c().run(c().call("spin", {}), limits(200));
+  EXPECT_EQ(r.outcome, exec::Outcome::Timeout);
+  EXPECT_EQ(r.statement, 0);
+  EXPECT_GE(r.durationUs, 200'000u);
+  stillFine(c());
+}
+
+TEST_P(Hostile, UnboundedRecursionOverflowsTheStack) {
+  const exec::RunResult r = c().run(c().call("recurse", {std::int64_t{0}}), limits());
+  EXPECT_EQ(r.outcome, exec::Outcome::Crash);
+  EXPECT_EQ(r.signal, SIGSEGV);
+  stillFine(c());
+}
+
+TEST_P(Hostile, MallocBombStopsAtTheMemoryLimit) {
+  const exec::RunResult r = c().run(c().call("malloc_bomb", {}), limits(5000));
+  EXPECT_EQ(r.outcome, exec::Outcome::Ok);
+  const auto megabytes = c().result(0);
+  ASSERT_TRUE(megabytes.has_value());
+  EXPECT_GT(*megabytes, 10);
+  EXPECT_LT(*megabytes, 256); // RLIMIT_AS of 256 MiB bounds it
+  stillFine(c());
+}
+
+TEST_P(Hostile, ForkLoopIsContainedAndCleanedUp) {
+  const exec::RunResult r = c().run(c().call("fork_loop", {std::int64_t{300}}), limits(5000));
+  EXPECT_EQ(r.outcome, exec::Outcome::Ok) << exec::describe(r);
+  const auto made = c().result(1);
+  ASSERT_TRUE(made.has_value());
+  if (c().server->features() & MOSAIC_FEATURE_CGROUP_PIDS) EXPECT_LE(*made, 64); // the pids limit held
+  // The children it left waiting are gone: the next test runs normally.
+  stillFine(c());
+}
+
+TEST_P(Hostile, FilesStayInTheScratchDirectoryOfTheTest) {
+  const exec::RunResult w = c().run(c().call("write_file", {}), limits());
+  ASSERT_EQ(w.outcome, exec::Outcome::Ok);
+  EXPECT_EQ(c().result(0), 1);
+  const exec::RunResult after = c().run(c().call("file_left", {}), limits());
+  ASSERT_EQ(after.outcome, exec::Outcome::Ok);
+  EXPECT_EQ(c().result(0), 0); // cleaned between tests
+}
+
+TEST_P(Hostile, ClosingStdoutDoesNotHurt) {
+  EXPECT_EQ(c().run(c().call("close_stdout", {}), limits()).outcome, exec::Outcome::Ok);
+  stillFine(c());
+}
+
+TEST_P(Hostile, RaisedSignalsAreCrashesWithThatSignal) {
+  for (int sig : {SIGTERM, SIGUSR1, SIGBUS, SIGFPE}) {
+    const exec::RunResult r = c().run(c().call("raise_signal", {std::int64_t{sig}}), limits());
+    EXPECT_EQ(r.outcome, exec::Outcome::Crash) << sig;
+    EXPECT_EQ(r.signal, sig);
+  }
+  stillFine(c());
+}
+
+TEST_P(Hostile, MegabytesOfOutputAreCappedNotFatal) {
+  const exec::RunResult r = c().run(c().call("print_megabytes", {std::int64_t{8}}), limits(5000));
+  EXPECT_EQ(r.outcome, exec::Outcome::Ok);
+  EXPECT_EQ(c().server->trace().output().size(), MOSAIC_OUTPUT_BYTES);
+  EXPECT_GT(c().server->trace().header().output_dropped, 7u << 20);
+  stillFine(c());
+}
+
+TEST_P(Hostile, GlobalsStartFromTheirInitialValueInEveryTest) {
+  for (int i = 0; i < 3; ++i) {
+    ASSERT_EQ(c().run(c().call("bump", {}), limits()).outcome, exec::Outcome::Ok);
+    EXPECT_EQ(c().result(0), 6);
+  }
+}
+
+TEST_P(Hostile, CxxExceptionsAreRecordedWithTypeAndMessage) {
+  UnitHarness &u = cxx();
+  const exec::RunResult r = u.run(u.call("throw_runtime_error", {std::int64_t{7}}), limits());
+  EXPECT_EQ(r.outcome, exec::Outcome::Ok); // the test stops at the statement that threw
+  ASSERT_EQ(u.server->trace().statements().size(), 2u);
+  EXPECT_EQ(u.server->trace().statements()[1].status, static_cast<std::uint32_t>(MOSAIC_STMT_THREW));
+  const auto obs = u.server->trace().observations();
+  ASSERT_FALSE(obs.empty());
+  EXPECT_EQ(obs.back().kind, MOSAIC_OBS_EXCEPTION);
+  EXPECT_EQ(obs.back().bytes, std::string("std::runtime_error\0boom 7", 25));
+
+  u.run(u.call("throw_int", {std::int64_t{1}}), limits());
+  EXPECT_EQ(u.server->trace().observations().back().bytes, std::string("int\0", 4));
+  u.run(u.call("throw_custom", {std::int64_t{1}}), limits());
+  EXPECT_EQ(u.server->trace().observations().back().bytes, std::string("Custom\0", 7));
+  stillFine(u, "fine_cxx");
+}
+
+TEST_P(Hostile, BadAllocIsOutOfMemory) {
+  UnitHarness &u = cxx();
+  const exec::RunResult r = u.run(u.call("allocate", {std::int64_t{1} << 40}), limits());
+  EXPECT_EQ(r.outcome, exec::Outcome::OutOfMemory);
+  EXPECT_EQ(r.statement, 1);
+  stillFine(u, "fine_cxx");
+}
+
+TEST_P(Hostile, ServerRestartsWhenKilled) {
+  // Kill the fork server itself: the next run starts a new one.
+  UnitHarness &u = c();
+  const auto before = u.server->restarts();
+  ASSERT_EQ(u.run(u.call("fine", {std::int64_t{1}}), limits()).outcome, exec::Outcome::Ok);
+  std::system(("pkill -KILL -f '^" + u.built.binary + "$'").c_str());
+  const exec::RunResult r = u.run(u.call("fine", {std::int64_t{1}}), limits());
+  EXPECT_EQ(r.outcome, exec::Outcome::Ok);
+  EXPECT_EQ(u.server->restarts(), before + 1);
+}
+
+INSTANTIATE_TEST_SUITE_P(Modes, Hostile, ::testing::Values(true, false),
+                         [](const auto &info) { return info.param ? std::string("Persistent") : std::string("Isolated"); });
+
+TEST(HostileSanitized, HeapOverflowIsASanitizerReport) {
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_HOSTILE_DB_DIR, kDir + "hostile.c", /*sanitize=*/true);
+  const exec::RunResult r = u->run(u->call("heap_overflow", {std::int64_t{8}}));
+  EXPECT_EQ(r.outcome, exec::Outcome::Sanitizer);
+  EXPECT_NE(u->server->trace().output().find("heap-buffer-overflow"), std::string_view::npos);
+  const exec::RunResult ok = u->run(u->call("heap_overflow", {std::int64_t{3}}));
+  EXPECT_EQ(ok.outcome, exec::Outcome::Ok);
+}
