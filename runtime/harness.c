@@ -11,14 +11,37 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 typedef struct mosaic_var_slot {
   void *storage;
   uint32_t type;
-  void (*destroy)(void *); /* C++ objects: delete; else NULL (storage is malloc'd) */
+  void (*destroy)(void *); /* C++ objects: delete; NULL: storage is the arena's or malloc'd (heap) */
+  int heap;                /* storage came from calloc (the arena was full) */
   void *extra;             /* an extra allocation (string bytes) */
 } mosaic_var_slot;
+
+/* Variables live in an arena, as a generated test's locals live on its
+ * stack: a unit that frees a pointer to one fails in free() at the
+ * statement that did it (as the written test would), and the end of the
+ * test frees nothing twice. 16 MiB reserved, touched as used; ours. */
+#define ARENA_BYTES (16u << 20)
+static char *arena;
+static size_t arena_used;
+
+static void *arena_alloc(size_t size) {
+  size_t at;
+  if (!arena) {
+    arena = (char *)mmap(NULL, ARENA_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (arena == MAP_FAILED) arena = NULL;
+  }
+  at = (arena_used + 15u) & ~(size_t)15u;
+  if (!arena || at + size > ARENA_BYTES) return NULL;
+  arena_used = at + size;
+  memset(arena + at, 0, size);
+  return arena + at;
+}
 
 typedef struct callback_value {
   uint32_t type, ref;
@@ -51,7 +74,9 @@ uint32_t __mosaic_var_type(mosaic_ctx *ctx, uint32_t ref) {
 
 void *__mosaic_define(mosaic_ctx *ctx, uint32_t type, size_t size) {
   mosaic_var_slot *v = &ctx->vars[ctx->current];
-  v->storage = calloc(1, size ? size : 1);
+  v->storage = arena_alloc(size ? size : 1);
+  v->heap = v->storage == NULL;
+  if (v->heap) v->storage = calloc(1, size ? size : 1);
   v->type = type;
   v->destroy = NULL;
   return v->storage;
@@ -62,6 +87,7 @@ void __mosaic_adopt(mosaic_ctx *ctx, uint32_t type, void *object, void (*destroy
   v->storage = object;
   v->type = type;
   v->destroy = destroy;
+  v->heap = 0;
 }
 
 void __mosaic_leak(void *object) { (void)object; }
@@ -84,10 +110,11 @@ static void destroy_vars(mosaic_ctx *ctx) {
   while (i-- > 0) {
     mosaic_var_slot *v = &ctx->vars[i];
     if (v->destroy) v->destroy(v->storage);
-    else free(v->storage);
+    else if (v->heap) free(v->storage);
     free(v->extra);
     memset(v, 0, sizeof *v);
   }
+  arena_used = 0;
   ctx->count = ctx->current = 0;
   ctx->ncallbacks = 0;
 }

@@ -11,6 +11,8 @@
 #include <future>
 #include <sstream>
 
+#include <unistd.h>
+
 namespace mosaic::harness {
 
 namespace fs = std::filesystem;
@@ -94,10 +96,13 @@ bool upToDate(const fs::path &manifest) {
   return true;
 }
 
-void writeManifest(const fs::path &manifest, const fs::path &depfile, const std::string &directory) {
+// Files generated in `stage` are left out: the cache key covers them.
+void writeManifest(const fs::path &manifest, const fs::path &depfile, const std::string &directory,
+                   const fs::path &stage) {
   std::ofstream out(manifest);
   for (const std::string &d : dependencies(depfile)) {
     const fs::path p = fs::path(d).is_absolute() ? fs::path(d) : fs::path(directory) / d;
+    if (p.string().rfind(stage.string(), 0) == 0) continue;
     out << p.string() << "\n" << stamp(p.string()) << "\n";
   }
 }
@@ -203,6 +208,55 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
 
 } // namespace
 
+namespace {
+
+// Compiles and links the harness in `stage`, the folder that becomes its
+// home once complete. Fills h.notes.
+Expected<bool> buildIn(const model::Program &program, const Toolchain &tc, const BuildOptions &options, Harness &h,
+                       const fs::path &stage) {
+  const std::string source = writeFileIfChanged(stage / ("harness" + h.generated.extension), h.generated.source);
+  const std::string object = (stage / "harness.o").string();
+  const std::string binary = (stage / "harness").string();
+  std::vector<std::string> compile = harnessCompileCommand(program, tc, source, object, options.sanitize);
+  const fs::path depfile = stage / "harness.d";
+  compile.insert(compile.end() - 4, {"-MD", "-MF", depfile.string()});
+  auto c = runProcess(compile, {program.directory,
+                                {{MOSAIC_ENV_PASS_UNIT, program.unit},
+                                 {MOSAIC_ENV_PASS_DESCRIPTION, (stage / "description.json").string()}}});
+  if (!c) return c.takeError();
+  if (c->exitCode != 0) return compileError("the harness of '" + program.unit + "' does not compile", compile, *c);
+  writeManifest(stage / "inputs.txt", depfile, program.directory, stage);
+
+  std::vector<std::string> link{tc.clangxx, object, tc.runtime, "-o", binary};
+  if (options.sanitize) link.insert(link.end(), {"-fsanitize=address,undefined"});
+  const std::vector<std::string> libs{"-lm", "-lpthread", "-ldl"};
+  std::vector<std::string> first = link;
+  first.insert(first.end(), libs.begin(), libs.end());
+  auto l = runProcess(first, {stage.string(), {}});
+  if (!l) return l.takeError();
+  if (l->exitCode != 0 && l->output.find("undefined reference") != std::string::npos &&
+      !program.compileDatabase.empty()) {
+    // The unit calls into the rest of its project.
+    auto archive = projectArchive(program, stage, options.jobs, h.notes);
+    if (!archive) return archive.takeError();
+    std::vector<std::string> second = link;
+    second.push_back(*archive);
+    second.insert(second.end(), libs.begin(), libs.end());
+    l = runProcess(second, {stage.string(), {}});
+    if (l && l->exitCode != 0 && l->output.find("multiple definition") != std::string::npos) {
+      second.insert(second.begin() + 1, "-Wl,--allow-multiple-definition");
+      l = runProcess(second, {stage.string(), {}});
+    }
+    if (!l) return l.takeError();
+    if (l->exitCode != 0) return compileError("the harness of '" + program.unit + "' does not link", second, *l);
+  } else if (l->exitCode != 0) {
+    return compileError("the harness of '" + program.unit + "' does not link", first, *l);
+  }
+  return true;
+}
+
+} // namespace
+
 Expected<Harness> buildHarness(const model::Program &program, const testcase::Catalog &catalog, const Toolchain &tc,
                                const BuildOptions &options) {
   Harness h;
@@ -214,7 +268,8 @@ Expected<Harness> buildHarness(const model::Program &program, const testcase::Ca
   const std::string stem = fs::path(program.unit).stem().string();
   const std::vector<std::string> probe = harnessCompileCommand(program, tc, "harness" + h.generated.extension, "harness.o",
                                                                options.sanitize);
-  // The cache key: everything that makes the harness what it is.
+  // The cache key: everything that makes the harness what it is; inputs of
+  // its compile that change later are caught by the manifest.
   std::uint64_t key = fnv1a(h.generated.source);
   key = fnv1a(commandLine(probe), key);
   for (const std::string &f : {tc.passPlugin, tc.runtime}) {
@@ -225,50 +280,27 @@ Expected<Harness> buildHarness(const model::Program &program, const testcase::Ca
   h.directory = dir.string();
   h.binary = (dir / "harness").string();
   h.description = (dir / "description.json").string();
-  const fs::path manifest = dir / "inputs.txt";
-  if (fs::exists(h.binary) && fs::exists(h.description) && upToDate(manifest)) {
+  if (fs::exists(h.binary) && fs::exists(h.description) && upToDate(dir / "inputs.txt")) {
     h.cached = true;
     return h;
   }
+  // Built in a folder of its own and moved into place when complete, so
+  // that concurrent runs on the same unit never see half a harness.
   std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) return Error::input("cannot create " + dir.string() + ": " + ec.message());
-
-  const std::string source = writeFileIfChanged(dir / ("harness" + h.generated.extension), h.generated.source);
-  const std::string object = (dir / "harness.o").string();
-  std::vector<std::string> compile = harnessCompileCommand(program, tc, source, object, options.sanitize);
-  const fs::path depfile = dir / "harness.d";
-  compile.insert(compile.end() - 4, {"-MD", "-MF", depfile.string()});
-  auto c = runProcess(compile, {program.directory,
-                                {{MOSAIC_ENV_PASS_UNIT, program.unit}, {MOSAIC_ENV_PASS_DESCRIPTION, h.description}}});
-  if (!c) return c.takeError();
-  if (c->exitCode != 0) return compileError("the harness of '" + program.unit + "' does not compile", compile, *c);
-  writeManifest(manifest, depfile, program.directory);
-
-  std::vector<std::string> link{tc.clangxx, object, tc.runtime, "-o", h.binary};
-  if (options.sanitize) link.insert(link.end(), {"-fsanitize=address,undefined"});
-  const std::vector<std::string> libs{"-lm", "-lpthread", "-ldl"};
-  std::vector<std::string> first = link;
-  first.insert(first.end(), libs.begin(), libs.end());
-  auto l = runProcess(first, {dir.string(), {}});
-  if (!l) return l.takeError();
-  if (l->exitCode != 0 && l->output.find("undefined reference") != std::string::npos &&
-      !program.compileDatabase.empty()) {
-    // The unit calls into the rest of its project.
-    auto archive = projectArchive(program, dir, options.jobs, h.notes);
-    if (!archive) return archive.takeError();
-    std::vector<std::string> second = link;
-    second.push_back(*archive);
-    second.insert(second.end(), libs.begin(), libs.end());
-    l = runProcess(second, {dir.string(), {}});
-    if (l && l->exitCode != 0 && l->output.find("multiple definition") != std::string::npos) {
-      second.insert(second.begin() + 1, "-Wl,--allow-multiple-definition");
-      l = runProcess(second, {dir.string(), {}});
-    }
-    if (!l) return l.takeError();
-    if (l->exitCode != 0) return compileError("the harness of '" + program.unit + "' does not link", second, *l);
-  } else if (l->exitCode != 0) {
-    return compileError("the harness of '" + program.unit + "' does not link", first, *l);
+  const fs::path stage = dir.string() + ".tmp-" + std::to_string(getpid());
+  fs::remove_all(stage, ec);
+  fs::create_directories(stage, ec);
+  if (ec) return Error::input("cannot create " + stage.string() + ": " + ec.message());
+  auto built = buildIn(program, tc, options, h, stage);
+  if (!built) {
+    fs::remove_all(stage, ec);
+    return built.takeError();
+  }
+  fs::remove_all(dir, ec);
+  fs::rename(stage, dir, ec);
+  if (ec) { // another run put its own there first: use that
+    fs::remove_all(stage, ec);
+    if (!fs::exists(h.binary)) return Error::input("cannot install the harness in " + dir.string());
   }
   return h;
 }

@@ -249,8 +249,12 @@ std::optional<Ref> TestFactory::makePointer(TestCase &t, const Need &need, int d
     return push(t, std::move(s));
   }
   if (role == ParamRole::UserData || pointee.kind == TypeKind::Void) {
-    if (t.statements.empty() || rng_.chance(0.5)) return null();
-    return push(t, Statement{.op = Op::AddressOf, .type = type.id, .refs = {static_cast<Ref>(rng_.index(t.statements.size()))}});
+    // The address of any variable there is (not of a statement without one).
+    std::vector<Ref> vars;
+    for (size_t i = 0; i < t.statements.size(); ++i)
+      if (variableType(program_, t, i)) vars.push_back(static_cast<Ref>(i));
+    if (vars.empty() || rng_.chance(0.5)) return null();
+    return push(t, Statement{.op = Op::AddressOf, .type = type.id, .refs = {rng_.pick(vars)}});
   }
   // Something that produces such a pointer (a factory), or the address of a
   // value built here.

@@ -63,6 +63,8 @@ public:
   const Trace &trace() const { return trace_; }
   std::uint32_t features() const { return features_; }
   std::uint64_t restarts() const { return restarts_; }
+  /// The server process (for tests that kill it).
+  pid_t pid() const { return pid_; }
 
 private:
   ForkServer(ServerOptions options, std::uint32_t blocks, std::uint32_t sides);

@@ -1,0 +1,50 @@
+// `mosaic run` end to end on a fixture.
+#include "common/TestSupport.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+using namespace mosaic::test;
+
+namespace {
+const std::string kFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/";
+}
+
+TEST(RunCli, RandomTestingReportsCoverageOutcomesAndFailures) {
+  const std::string dir = makeTempDir("mosaic-run");
+  auto r = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c", "--random",
+                       "--max-executions", "400", "--budget", "60s", "--seed", "5", "--timeout", "200",
+                       "--work-dir", dir, "--json", dir + "/run.json", "--no-progress"});
+  // shapes.c dereferences what it is given: random tests find failures.
+  EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("executions   400 in"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("a minimal test of"), std::string::npos) << r.out;
+  const auto j = nlohmann::json::parse(readFile(dir + "/run.json"));
+  EXPECT_EQ(j["executions"], 400);
+  EXPECT_EQ(j["seed"], 5);
+  EXPECT_GT(j["branches"]["covered"].get<int>(), 10);
+  EXPECT_EQ(j["branches"]["total"], 37);
+  EXPECT_TRUE(j["harness_errors"].empty()) << j["harness_errors"].dump(2);
+  EXPECT_FALSE(j["failures"].empty());
+  bool assertion = false;
+  for (const auto &f : j["failures"]) assertion |= f["outcome"] == "abort" && f["callable"] == "move_point";
+  EXPECT_TRUE(assertion) << "move_point asserts its argument is not null";
+}
+
+TEST(RunCli, TheSameSeedGivesTheSameRun) {
+  const std::string dir = makeTempDir("mosaic-run");
+  auto once = [&](const std::string &name) {
+    auto r = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c", "--max-executions",
+                         "150", "--budget", "60s", "--seed", "9", "--timeout", "200", "--work-dir", dir, "--json",
+                         dir + "/" + name, "--no-progress"});
+    auto j = nlohmann::json::parse(readFile(dir + "/" + name));
+    return std::make_tuple(j["branches"], j["lines"], j["outcomes"]);
+  };
+  EXPECT_EQ(once("a.json"), once("b.json"));
+}
+
+TEST(RunCli, BadBudgetIsAUsageError) {
+  auto r = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c", "--budget", "soon"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("is not a duration"), std::string::npos);
+}

@@ -1,0 +1,71 @@
+// The harness's compile command and generated source.
+#include "analysis/FixtureModel.h"
+#include "common/TestSupport.h"
+#include "common/UnitHarness.h"
+#include "mosaic/harness/Build.h"
+
+#include <gtest/gtest.h>
+
+using namespace mosaic;
+using namespace mosaic::test;
+
+TEST(HarnessCompile, KeepsTheUnitsFlagsDropsItsOutputs) {
+  model::Program p = fixtureModel("shapes.c");
+  const auto argv = harness::harnessCompileCommand(p, testToolchain(), "/w/harness.c", "/w/harness.o", false);
+  EXPECT_EQ(argv.front(), MOSAIC_CLANG);
+  auto has = [&](const std::string &a) { return std::find(argv.begin(), argv.end(), a) != argv.end(); };
+  EXPECT_TRUE(has("-std=gnu11"));
+  EXPECT_TRUE(has("-O2"));
+  EXPECT_TRUE(has("-g"));
+  EXPECT_TRUE(has("-fpass-plugin=" + std::string(MOSAIC_PASS_PLUGIN)));
+  EXPECT_FALSE(has("shapes.c")) << "the wrapper includes the unit instead";
+  EXPECT_FALSE(has("shapes.o"));
+  EXPECT_FALSE(has("-fsyntax-only"));
+  EXPECT_FALSE(has("-Werror"));
+  EXPECT_EQ(argv[argv.size() - 3], "/w/harness.c");
+  EXPECT_EQ(argv.back(), "/w/harness.o");
+  const auto sanitized = harness::harnessCompileCommand(p, testToolchain(), "h.c", "h.o", true);
+  EXPECT_NE(std::find(sanitized.begin(), sanitized.end(), "-fsanitize=address,undefined"), sanitized.end());
+}
+
+TEST(HarnessSource, IncludesTheUnitAndNamesEveryCallable) {
+  const model::Program &p = fixtureModel("shapes.c");
+  const testcase::Catalog catalog(p);
+  const auto h = harness::generateHarness(p, catalog);
+  EXPECT_EQ(h.extension, ".c");
+  EXPECT_NE(h.source.find("#define main __mosaic_unit_main\n#include \"" + p.unit + "\""), std::string::npos);
+  EXPECT_EQ(h.callables.size(), p.callables.size());
+  EXPECT_TRUE(h.notCallable.empty());
+  for (const auto &c : p.callables) EXPECT_NE(h.source.find("/* " + c.signature + " */"), std::string::npos) << c.signature;
+}
+
+TEST(HarnessSource, CxxUnitsCatchExceptionsPerStatement) {
+  const model::Program &p = fixtureModel("inventory.cpp");
+  const testcase::Catalog catalog(p);
+  const auto h = harness::generateHarness(p, catalog);
+  EXPECT_EQ(h.extension, ".cpp");
+  EXPECT_NE(h.source.find("catch (const std::exception &e)"), std::string::npos);
+  const auto noExceptions = harness::generateHarness(p, catalog, {.exceptions = false});
+  EXPECT_EQ(noExceptions.source.find("catch ("), std::string::npos);
+  // What cannot be called is said, with why.
+  ASSERT_EQ(h.notCallable.size(), 2u);
+  EXPECT_NE(h.notCallable[0].second.find("vector arguments are not generated yet"), std::string::npos);
+}
+
+TEST(HarnessBuild, IsCachedUntilAnInputChanges) {
+  const model::Program &p = fixtureModel("shapes.c");
+  const testcase::Catalog catalog(p);
+  const std::string work = makeTempDir("mosaic-build");
+  auto first = harness::buildHarness(p, catalog, testToolchain(), {work, false, 2});
+  ASSERT_TRUE(first) << first.error().message << first.error().detail;
+  EXPECT_FALSE(first->cached);
+  auto second = harness::buildHarness(p, catalog, testToolchain(), {work, false, 2});
+  ASSERT_TRUE(second);
+  EXPECT_TRUE(second->cached);
+  EXPECT_EQ(second->binary, first->binary);
+  // Touch an input of the compile (the unit's header): rebuilt.
+  std::filesystem::last_write_time(p.mainHeader, std::filesystem::file_time_type::clock::now());
+  auto third = harness::buildHarness(p, catalog, testToolchain(), {work, false, 2});
+  ASSERT_TRUE(third);
+  EXPECT_FALSE(third->cached);
+}

@@ -1,0 +1,78 @@
+// The random test factory against the harness generated for the same
+// model: every test it makes is one the harness performs (no harness
+// errors), and the same seed makes the same tests.
+#include "common/UnitHarness.h"
+#include "mosaic/testcase/Printer.h"
+#include "mosaic/testcase/TestFactory.h"
+
+#include <gtest/gtest.h>
+
+using namespace mosaic;
+using namespace mosaic::test;
+
+namespace {
+
+const std::string kFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/";
+
+std::vector<testcase::TestCase> tests(const UnitHarness &u, std::uint64_t seed, int n) {
+  Rng rng(seed);
+  testcase::ConstantPool pool;
+  pool.addStatic(u.program);
+  testcase::TestFactory factory(*u.catalog, pool, rng);
+  std::vector<testcase::TestCase> out;
+  for (int i = 0; i < n; ++i) out.push_back(factory.randomTest(u.program.targets));
+  return out;
+}
+
+class FactoryAgainstHarness : public ::testing::TestWithParam<const char *> {};
+
+} // namespace
+
+TEST_P(FactoryAgainstHarness, EveryRandomTestIsPerformed) {
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_DB_DIR, kFixtures + GetParam());
+  exec::Limits limits;
+  limits.timeoutMs = 200;
+  int ok = 0;
+  for (const testcase::TestCase &t : tests(*u, 7, 300)) {
+    const exec::RunResult r = u->run(t, limits);
+    ASSERT_NE(r.outcome, exec::Outcome::HarnessError) << testcase::toCode(u->program, t);
+    for (const auto &s : u->server->trace().statements())
+      ASSERT_NE(s.status, static_cast<std::uint32_t>(MOSAIC_STMT_INVALID)) << testcase::toCode(u->program, t);
+    ok += r.outcome == exec::Outcome::Ok;
+  }
+  EXPECT_GT(ok, 30); // most random tests of these units run to their end
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, FactoryAgainstHarness, ::testing::Values("shapes.c", "inventory.cpp"),
+                         [](const auto &info) { return std::string(info.index ? "Cxx" : "C"); });
+
+TEST(Factory, SameSeedSameTests) {
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c");
+  EXPECT_EQ(tests(*u, 42, 20), tests(*u, 42, 20));
+  EXPECT_NE(tests(*u, 42, 20), tests(*u, 43, 20));
+}
+
+TEST(Factory, BuffersComeWithTheirLength) {
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c");
+  Rng rng(3);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*u->catalog, pool, rng);
+  const model::Callable &checksum = u->callable("checksum");
+  for (int i = 0; i < 50; ++i) {
+    testcase::TestCase t;
+    ASSERT_TRUE(factory.appendCall(t, checksum.id));
+    const testcase::Statement &call = t.statements.back();
+    const testcase::Statement &buffer = t.statements[call.refs[0]];
+    const testcase::Statement &length = t.statements[call.refs[1]];
+    ASSERT_EQ(buffer.op, testcase::Op::Buffer);
+    EXPECT_EQ(length.bits, buffer.bytes.size());
+  }
+}
+
+TEST(Factory, PrivateTypesComeFromTheUnitsFactories) {
+  // registry is defined in shapes.c: tests get one from registry_new, never field by field.
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c");
+  for (const testcase::TestCase &t : tests(*u, 11, 200))
+    for (const testcase::Statement &s : t.statements)
+      if (s.op == testcase::Op::Aggregate) EXPECT_NE(u->program.type(s.type).spelling, "registry");
+}

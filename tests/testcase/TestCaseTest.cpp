@@ -1,0 +1,74 @@
+// Test cases: the wire encoding and structural edits.
+#include "mosaic/testcase/Printer.h"
+#include "mosaic/testcase/TestCase.h"
+
+#include <gtest/gtest.h>
+
+using namespace mosaic::testcase;
+
+namespace {
+
+TestCase everyOp() {
+  TestCase t;
+  t.statements = {
+      Statement{.op = Op::Primitive, .type = 3, .bits = 0xfffffffffffffff6ull},
+      Statement{.op = Op::CString, .type = 4, .bytes = std::string("a\0b\"", 4)},
+      Statement{.op = Op::StdString, .type = 5, .bytes = "text"},
+      Statement{.op = Op::Buffer, .type = 6, .bytes = std::string("\xff\x00\x01", 3)},
+      Statement{.op = Op::Null, .type = 7},
+      Statement{.op = Op::Aggregate, .type = 8, .refs = {0, 0}},
+      Statement{.op = Op::AddressOf, .type = 9, .refs = {5}},
+      Statement{.op = Op::Array, .type = 10, .refs = {0, 0, 0}},
+      Statement{.op = Op::Construct, .callable = 2, .refs = {2}},
+      Statement{.op = Op::Call, .callable = 3, .refs = {1, 3, 0}},
+      Statement{.op = Op::MethodCall, .callable = 4, .refs = {8, 0}},
+      Statement{.op = Op::FieldSet, .type = 8, .refs = {5, 0}, .field = 1},
+      Statement{.op = Op::Callback, .type = 11, .refs = {0}},
+      Statement{.op = Op::Callback, .type = 11},
+  };
+  return t;
+}
+
+} // namespace
+
+TEST(Wire, EveryOpRoundTrips) {
+  const TestCase t = everyOp();
+  auto back = decode(encode(t));
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(*back, t);
+}
+
+TEST(Wire, StartsWithMagicVersionAndCount) {
+  const auto bytes = encode(everyOp());
+  EXPECT_EQ(bytes[0], 'M');
+  EXPECT_EQ(bytes[1], 'T');
+  EXPECT_EQ(bytes[2], 1);
+  EXPECT_EQ(bytes[4], 14);
+}
+
+TEST(Wire, RejectsGarbageAndTruncation) {
+  EXPECT_FALSE(decode({1, 2, 3}));
+  auto bytes = encode(everyOp());
+  bytes.resize(bytes.size() - 3);
+  EXPECT_FALSE(decode(bytes));
+  auto wrong = encode(everyOp());
+  wrong[8] = 99; // unknown op
+  EXPECT_FALSE(decode(wrong));
+}
+
+TEST(Edit, RemovingAStatementRemovesWhatDependsOnIt) {
+  const TestCase t = everyOp();
+  // Statement 5 (the aggregate) feeds 6 (its address) and 11 (a field set).
+  const TestCase u = withoutStatement(t, 5);
+  EXPECT_EQ(u.statements.size(), t.statements.size() - 3);
+  for (const Statement &s : u.statements)
+    for (Ref r : s.refs) EXPECT_LT(r, u.statements.size());
+  // Statement 0 feeds almost everything.
+  const TestCase v = withoutStatement(t, 0);
+  EXPECT_EQ(v.statements.size(), 6u); // strings, buffer, null, the constructor of a string, the bare callback
+}
+
+TEST(Printer, QuotesBytesSafely) {
+  EXPECT_EQ(quote("plain"), "\"plain\"");
+  EXPECT_EQ(quote(std::string("a\0\"\\\n\x7f", 6)), "\"a\\000\\\"\\\\\\n\\177\"");
+}
