@@ -5,7 +5,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -G Ninja -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19
 
-.PHONY: all setup build demo test test-sanitized clean
+.PHONY: all setup build demo test test-sanitized bench clean
 
 all: build
 
@@ -20,6 +20,11 @@ demo: build
 	cmake -S examples/bank -B $(BUILD)/examples/bank -G Ninja -DCMAKE_C_COMPILER=clang-19 >/dev/null
 	cmake --build $(BUILD)/examples/bank
 	$(BUILD)/tools/mosaic analyze -p $(BUILD)/examples/bank examples/bank/bank.c
+	$(BUILD)/tools/mosaic run -p $(BUILD)/examples/bank examples/bank/bank.c --budget 5s --seed 1 || test $$? -eq 1
+
+# Executions per second three ways (in-process, fork server, fork+exec).
+bench: build
+	$(BUILD)/bench/mosaic_bench_exec $(BUILD)/tests/fixtures/bench-db tests/fixtures/bench/small.c 5
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)

@@ -57,8 +57,16 @@ std::string literal(const model::Program &p, const model::Type &t, std::uint64_t
       if (en.value == static_cast<std::int64_t>(bits)) return en.name;
     return "(" + t.spelling + ")" + std::to_string(static_cast<std::int64_t>(bits));
   }
-  default:
+  default: {
+    // The value as the variable holds it: truncated to the type's width.
+    const unsigned width = t.bits ? t.bits : 64;
+    if (width < 64) {
+      const std::uint64_t mask = (std::uint64_t{1} << width) - 1;
+      bits &= mask;
+      if (t.isSigned && (bits >> (width - 1)) & 1) return std::to_string(static_cast<std::int64_t>(bits | ~mask));
+    }
     return t.isSigned ? std::to_string(static_cast<std::int64_t>(bits)) : std::to_string(bits);
+  }
   }
 }
 
@@ -100,7 +108,9 @@ std::string toCode(const model::Program &p, const TestCase &t, const std::string
     }
     case Op::Construct: {
       const model::Callable &c = p.callable(s.callable);
-      out << p.record(*c.parent).name << " " << var(me) << "(" << joinRefs(s.refs) << ");";
+      out << p.record(*c.parent).name << " " << var(me);
+      if (!s.refs.empty()) out << "(" << joinRefs(s.refs) << ")";
+      out << ";";
       break;
     }
     case Op::Call:

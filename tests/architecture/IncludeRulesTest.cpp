@@ -95,7 +95,7 @@ TEST(Architecture, ThirdPartyWalls) {
   // Which component may include which third-party headers.
   const std::map<std::string, std::set<std::string>> walls = {
       {"clang/", {"analysis"}},
-      {"llvm/", {"analysis"}},
+      {"llvm/", {"analysis"}}, // and instrument/, which is not a component of the host
       {"z3", {"solver"}},
   };
   for (const auto &[component, deps] : componentGraph()) {
@@ -107,6 +107,18 @@ TEST(Architecture, ThirdPartyWalls) {
         EXPECT_EQ(inc.file.string().find("/include/mosaic/"), std::string::npos)
             << inc.file << " is a public header and includes " << inc.target;
       }
+    }
+  }
+  // The pass and the runtime share only the ABI with mosaic.
+  for (const char *part : {"instrument", "runtime"}) {
+    for (const auto &e : fs::recursive_directory_iterator(kSource / part)) {
+      if (!e.is_regular_file()) continue;
+      std::istringstream in(readFile(e.path()));
+      for (std::string line; std::getline(in, line);)
+        if (line.find("#include \"mosaic/") != std::string::npos)
+          EXPECT_NE(line.find("mosaic/abi/"), std::string::npos) << e.path() << ": " << line;
+      if (std::string(part) == "runtime")
+        EXPECT_EQ(readFile(e.path()).find("#include <llvm/"), std::string::npos) << e.path();
     }
   }
   // And the tool itself sees only the driver.

@@ -169,3 +169,22 @@ TEST(Cjson, OpaqueStructAndItsFactories) {
   for (const Json &c : (*parseNumber)["constants"]["chars"]) chars.insert(c.get<int>());
   for (char c : {'0', '9', '+', '-', 'e', 'E', '.'}) EXPECT_TRUE(chars.count(c)) << c;
 }
+
+// The execution engine on real code: the harness builds with no hand edits,
+// random tests run through the fork server, every test is performed.
+TEST(Cjson, RandomTestingRunsOnCJsonC) {
+  if (!subjectReady("cjson")) GTEST_SKIP() << "cjson was not fetched (offline?)";
+  const Json j = runSubject("cjson", "cJSON.c", 10);
+  EXPECT_GT(j["executions"].get<int>(), 500);
+  EXPECT_TRUE(j["harness_errors"].empty()) << j["harness_errors"].dump(2);
+  EXPECT_TRUE(j["not_callable"].empty()) << j["not_callable"].dump(2);
+  EXPECT_GT(j["branches"]["covered"].get<int>(), 300);
+}
+
+TEST(Cjson, RandomTestingRunsOnCJsonUtilsCLinkedWithTheRestOfTheProject) {
+  if (!subjectReady("cjson")) GTEST_SKIP() << "cjson was not fetched (offline?)";
+  const Json j = runSubject("cjson", "cJSON_Utils.c", 10);
+  EXPECT_GT(j["executions"].get<int>(), 200);
+  EXPECT_TRUE(j["harness_errors"].empty()) << j["harness_errors"].dump(2);
+  EXPECT_GT(j["branches"]["covered"].get<int>(), 100);
+}

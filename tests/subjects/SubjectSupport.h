@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <iostream>
 #include <regex>
 #include <string>
 
@@ -29,6 +30,19 @@ inline nlohmann::json analyzeSubject(const std::string &name, const std::string 
                        "--json", out});
   if (r.exitCode != 0) throw std::runtime_error("mosaic analyze failed (" + std::to_string(r.exitCode) + "): " + r.err);
   return nlohmann::json::parse(readFile(out));
+}
+
+/// `mosaic run --random` on a unit of a subject for `seconds`; its --json
+/// statistics. Fails the calling test when mosaic does not finish with 0 or 1.
+inline nlohmann::json runSubject(const std::string &name, const std::string &unit, int seconds) {
+  const std::string dir = makeTempDir("mosaic-subject-run");
+  auto r = runProcess({MOSAIC_EXE, "run", "-p", subjectDir(name) + "/build", subjectDir(name) + "/src/" + unit,
+                       "--random", "--budget", std::to_string(seconds) + "s", "--seed", "1", "--no-progress",
+                       "--work-dir", subjectDir(name) + "/mosaic", "--json", dir + "/run.json"});
+  if (r.exitCode != 0 && r.exitCode != 1)
+    throw std::runtime_error("mosaic run failed (" + std::to_string(r.exitCode) + "): " + r.err + r.out);
+  std::cout << r.out;
+  return nlohmann::json::parse(readFile(dir + "/run.json"));
 }
 
 /// Removes C and C++ comments (string literals are not special-cased: the

@@ -133,3 +133,11 @@ TEST(Tinyxml2, EveryPublicClassConstructorAndMethodOfTheHeader) {
   RecordProperty("classes_found", std::to_string(classesFound) + "/" + std::to_string(classes.size()));
   RecordProperty("members_found", std::to_string(found) + "/" + std::to_string(members.size()));
 }
+
+TEST(Tinyxml2, RandomTestingRunsOnTinyxml2Cpp) {
+  if (!subjectReady("tinyxml2")) GTEST_SKIP() << "tinyxml2 was not fetched (offline?)";
+  const Json j = runSubject("tinyxml2", "tinyxml2.cpp", 10);
+  EXPECT_GT(j["executions"].get<int>(), 500);
+  EXPECT_TRUE(j["harness_errors"].empty()) << j["harness_errors"].dump(2);
+  EXPECT_GT(j["branches"]["covered"].get<int>(), 100);
+}
