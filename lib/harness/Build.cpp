@@ -276,7 +276,8 @@ Expected<Harness> buildHarness(const model::Program &program, const testcase::Ca
     std::error_code ec;
     key = fnv1a(std::to_string(fs::last_write_time(f, ec).time_since_epoch().count()), key);
   }
-  const fs::path dir = fs::path(options.workDir) / (stem + "-" + hex(key).substr(0, 12));
+  // Absolute: the compile runs in the unit's own working directory.
+  const fs::path dir = fs::absolute(options.workDir) / (stem + "-" + hex(key).substr(0, 12));
   h.directory = dir.string();
   h.binary = (dir / "harness").string();
   h.description = (dir / "description.json").string();

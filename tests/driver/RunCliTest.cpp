@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+
 using namespace mosaic::test;
 
 namespace {
@@ -41,6 +43,15 @@ TEST(RunCli, TheSameSeedGivesTheSameRun) {
     return std::make_tuple(j["branches"], j["lines"], j["outcomes"]);
   };
   EXPECT_EQ(once("a.json"), once("b.json"));
+}
+
+TEST(RunCli, RelativePathsWork) {
+  // The harness compiles in the unit's directory; a relative work dir must still be found.
+  const std::string dir = makeTempDir("mosaic-rel");
+  const std::string rel = std::filesystem::relative(dir, std::filesystem::current_path()).string();
+  auto r = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c", "--max-executions",
+                       "20", "--work-dir", rel + "/work", "--timeout", "200", "--no-progress"});
+  EXPECT_TRUE(r.exitCode == 0 || r.exitCode == 1) << r.err;
 }
 
 TEST(RunCli, BadBudgetIsAUsageError) {
