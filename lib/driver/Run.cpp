@@ -57,6 +57,7 @@ struct Crash {
   std::string where; // the callable at the faulting statement
   std::string output;
   std::uint64_t count = 0;
+  bool reproducible = true; // in a fresh process of its own
 };
 
 // What identifies a failure: its outcome (and signal) and the callable it
@@ -101,22 +102,28 @@ void harvest(const exec::Trace &trace, testcase::ConstantPool &pool) {
   }
 }
 
-// Removes statements from the end backwards while the failure stays the
-// same (delta debugging in its simplest form).
-testcase::TestCase minimise(const model::Program &p, exec::ForkServer &server, const exec::Limits &limits,
-                            const Crash &crash, int &runs) {
+// Confirms a failure in a fresh process of its own (a persistent child may
+// carry state from earlier tests), then removes statements from the end
+// backwards while the failure stays the same (delta debugging in its
+// simplest form).
+void minimise(const model::Program &p, exec::ForkServer &server, exec::Limits limits, Crash &crash, int &runs) {
   constexpr int kMaxRuns = 200; // per failure; ours
-  testcase::TestCase best = crash.test;
+  limits.persistent = false;
   const std::string key = crashKey(crash.result, crash.where);
-  for (size_t i = best.statements.size(); i-- > 0 && runs < kMaxRuns;) {
-    if (i >= best.statements.size()) continue;
-    testcase::TestCase candidate = testcase::withoutStatement(best, i);
-    if (candidate.statements.empty()) continue;
+  auto same = [&](const testcase::TestCase &t) {
     ++runs;
-    auto r = server.run(testcase::encode(candidate), limits);
-    if (r && crashKey(*r, whereOf(p, candidate, r->statement)) == key) best = std::move(candidate);
+    auto r = server.run(testcase::encode(t), limits);
+    return r && crashKey(*r, whereOf(p, t, r->statement)) == key;
+  };
+  if (!same(crash.test)) {
+    crash.reproducible = false;
+    return;
   }
-  return best;
+  for (size_t i = crash.test.statements.size(); i-- > 0 && runs < kMaxRuns;) {
+    if (i >= crash.test.statements.size()) continue;
+    testcase::TestCase candidate = testcase::withoutStatement(crash.test, i);
+    if (!candidate.statements.empty() && same(candidate)) crash.test = std::move(candidate);
+  }
 }
 
 } // namespace
@@ -274,7 +281,10 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
   const double elapsed = std::chrono::duration<double>(Clock::now() - runStart).count();
 
   int minimiseRuns = 0;
-  for (auto &[key, c] : crashes) c.test = minimise(p, **server, limits, c, minimiseRuns);
+  for (auto &[key, c] : crashes) {
+    minimiseRuns = 0;
+    minimise(p, **server, limits, c, minimiseRuns);
+  }
 
   const double rate = elapsed > 0 ? executions / elapsed : 0;
   auto pct = [](std::size_t a, std::size_t b) { return b ? 100.0 * a / b : 0.0; };
@@ -289,8 +299,14 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
   fmt::print(out, "failures     {}\n", crashes.empty() ? std::string("none") : std::to_string(crashes.size()) + " distinct");
   int n = 0;
   for (const auto &[key, c] : crashes) {
-    fmt::print(out, "  {}. {} in {} (seen {} times); a minimal test of {} statements:\n", ++n, exec::describe(c.result),
-               c.where, c.count, c.test.statements.size());
+    if (!c.reproducible) {
+      fmt::print(out, "  {}. {} in {} (seen {} times); not reproducible in a fresh process (it depends on an earlier "
+                      "test); the test of {} statements:\n",
+                 ++n, exec::describe(c.result), c.where, c.count, c.test.statements.size());
+    } else {
+      fmt::print(out, "  {}. {} in {} (seen {} times); a minimal test of {} statements:\n", ++n,
+                 exec::describe(c.result), c.where, c.count, c.test.statements.size());
+    }
     fmt::print(out, "{}", testcase::toCode(p, c.test, "       "));
   }
 
@@ -316,6 +332,7 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
                                {"statement", c.result.statement},
                                {"callable", c.where},
                                {"count", c.count},
+                               {"reproducible", c.reproducible},
                                {"test", testcase::toCode(p, c.test, "")},
                                {"output", c.output}});
     j["harness_errors"] = nlohmann::ordered_json::array();
