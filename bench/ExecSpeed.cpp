@@ -6,6 +6,7 @@
 //
 // usage: mosaic_bench_exec BUILD_DIR UNIT [SECONDS_PER_MODE]
 #include "mosaic/analysis/FrontEnd.h"
+#include "mosaic/driver/Toolchain.h"
 #include "mosaic/exec/ForkServer.h"
 #include "mosaic/harness/Build.h"
 #include "mosaic/model/Derive.h"
@@ -39,7 +40,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   const testcase::Catalog catalog(*program);
-  harness::Toolchain tc{MOSAIC_CLANG, MOSAIC_CLANGXX, MOSAIC_PASS_PLUGIN, MOSAIC_RUNTIME_LIB, MOSAIC_ABI_INCLUDE};
+  const harness::Toolchain tc = driver::toolchain();
   const std::string work = (std::filesystem::temp_directory_path() / "mosaic-bench").string();
   auto h = harness::buildHarness(*program, catalog, tc, {work, false, 2});
   if (!h) {

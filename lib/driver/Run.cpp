@@ -1,7 +1,7 @@
 // `mosaic run`.
 #include "mosaic/driver/Run.h"
 
-#include "Toolchain.h"
+#include "mosaic/driver/Toolchain.h"
 #include "mosaic/analysis/FrontEnd.h"
 #include "mosaic/exec/ForkServer.h"
 #include "mosaic/harness/Build.h"

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "mosaic/analysis/FrontEnd.h"
+#include "mosaic/driver/Toolchain.h"
 #include "mosaic/exec/ForkServer.h"
 #include "mosaic/harness/Build.h"
 #include "mosaic/model/Derive.h"
@@ -19,9 +20,7 @@
 
 namespace mosaic::test {
 
-inline harness::Toolchain testToolchain() {
-  return {MOSAIC_CLANG, MOSAIC_CLANGXX, MOSAIC_PASS_PLUGIN, MOSAIC_RUNTIME_LIB, MOSAIC_SOURCE_DIR "/include"};
-}
+inline harness::Toolchain testToolchain() { return driver::toolchain(); }
 
 /// An argument of a hand-written call: an integer (also bool, char, enum),
 /// a double, a C string, a byte buffer, or null.

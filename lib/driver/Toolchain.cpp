@@ -1,12 +1,9 @@
-// Where mosaic's own build put the pass plugin, the runtime and the ABI
-// headers (configured by CMake into the driver).
-#pragma once
-
-#include "mosaic/harness/Build.h"
+// The toolchain of this build (paths configured by CMake).
+#include "mosaic/driver/Toolchain.h"
 
 namespace mosaic::driver {
 
-inline harness::Toolchain toolchain() {
+harness::Toolchain toolchain() {
   harness::Toolchain t;
   t.clang = MOSAIC_CLANG;
   t.clangxx = MOSAIC_CLANGXX;
