@@ -223,7 +223,7 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
         options.budgetSeconds, executions, elapsed > 0 ? executions / elapsed : 0.0, sidesCovered, description->sides,
         lines.size(), description->lineCount(), crashes.size());
     if (tty) fmt::print(err, "\r{}\x1b[K{}", line, final ? "\n" : "");
-    else fmt::print(err, "{}\n", line);
+    else if (!final || Clock::now() - lastProgress > std::chrono::seconds(1)) fmt::print(err, "{}\n", line);
   };
 
   while (!interrupted && Clock::now() < deadline && (options.maxExecutions == 0 || executions < options.maxExecutions)) {
