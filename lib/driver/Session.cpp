@@ -1,0 +1,93 @@
+// Setting up a unit for running tests.
+#include "Session.h"
+
+#include "mosaic/analysis/FrontEnd.h"
+#include "mosaic/driver/Toolchain.h"
+#include "mosaic/model/Derive.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+
+#include <chrono>
+#include <filesystem>
+
+namespace mosaic::driver {
+
+namespace fs = std::filesystem;
+
+std::variant<std::unique_ptr<Session>, int> openSession(const SessionOptions &options, std::ostream &err) {
+  auto s = std::make_unique<Session>();
+  auto program = analysis::analyzeUnit({options.unit.buildDir, options.unit.unit});
+  if (!program) {
+    fmt::print(err, "mosaic: error: {}\n{}", program.error().message, program.error().detail);
+    return program.error().kind == ErrorKind::Internal ? kExitInternal : kExitUsage;
+  }
+  s->program = std::move(*program);
+  for (const std::string &note : s->program.notes) fmt::print(err, "mosaic: note: {}\n", note);
+  if (auto sel = model::selectTargets(s->program, {options.unit.function, options.unit.className}); !sel) {
+    fmt::print(err, "mosaic: error: {}\n", sel.error().message);
+    return kExitUsage;
+  }
+  s->catalog = std::make_unique<testcase::Catalog>(s->program);
+  for (model::CallableId id : s->program.targets) {
+    if (s->catalog->callable(id)) s->targets.push_back(id);
+    else s->notCallable.emplace_back(s->program.callable(id).signature, s->catalog->whyNotCallable(id));
+  }
+
+  harness::BuildOptions build;
+  build.workDir = options.workDir.empty() ? (fs::path(options.unit.buildDir) / "mosaic").string() : options.workDir;
+  build.sanitize = options.sanitize;
+  const auto start = std::chrono::steady_clock::now();
+  auto h = harness::buildHarness(s->program, *s->catalog, toolchain(), build);
+  if (!h) {
+    fmt::print(err, "mosaic: error: {}\n{}\n", h.error().message, h.error().detail);
+    return kExitUsage;
+  }
+  s->harness = std::move(*h);
+  s->buildSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (const std::string &note : s->harness.notes) fmt::print(err, "mosaic: note: {}\n", note);
+  auto description = model::readDescription(s->harness.description);
+  if (!description) {
+    fmt::print(err, "mosaic: error: {}\n", description.error().message);
+    return kExitInternal;
+  }
+  s->description = std::move(*description);
+
+  exec::ServerOptions server;
+  server.harness = s->harness.binary;
+  server.log = (fs::path(s->harness.directory) / "server.log").string();
+  server.env = exec::sanitizerEnvironment(options.memoryMb);
+  server.sanitized = options.sanitize;
+  auto started = exec::ForkServer::start(server, s->description.blocks, s->description.sides);
+  if (!started) {
+    fmt::print(err, "mosaic: error: {}\n{}\n", started.error().message, started.error().detail);
+    return kExitInternal;
+  }
+  s->server = std::move(*started);
+  return s;
+}
+
+Coverage::Coverage(const model::UnitDescription &d)
+    : blocks_(d.blocks), sides_(d.sides), blockLines_(d.blocks) {
+  for (const auto &f : d.functions)
+    for (const auto &b : f.blocks)
+      if (b.id < blockLines_.size()) blockLines_[b.id] = b.lines;
+}
+
+void Coverage::add(const exec::Trace &trace) {
+  const auto hit = trace.blocks();
+  for (size_t b = 0; b < hit.size() && b < blocks_.size(); ++b)
+    if (hit[b] && !blocks_[b]) {
+      blocks_[b] = true;
+      ++blocksCovered_;
+      lines_.insert(blockLines_[b].begin(), blockLines_[b].end());
+    }
+  const auto dist = trace.sides();
+  for (size_t s = 0; s < dist.size() && s < sides_.size(); ++s)
+    if (dist[s] == 1.0 && !sides_[s]) { // 1 + distance 0: taken
+      sides_[s] = true;
+      ++sidesCovered_;
+    }
+}
+
+} // namespace mosaic::driver

@@ -1,0 +1,62 @@
+// What `run` (and later `generate`) set up before the first test: the
+// unit's model, its harness, its description and a running fork server.
+#pragma once
+
+#include "mosaic/driver/Options.h"
+#include "mosaic/exec/ForkServer.h"
+#include "mosaic/harness/Build.h"
+#include "mosaic/model/Description.h"
+#include "mosaic/model/Program.h"
+#include "mosaic/testcase/Catalog.h"
+
+#include <iosfwd>
+#include <memory>
+#include <set>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace mosaic::driver {
+
+struct SessionOptions {
+  AnalyzeOptions unit;
+  std::string workDir;      ///< "" = BUILD_DIR/mosaic
+  bool sanitize = false;
+  std::uint32_t memoryMb = 1024;
+};
+
+struct Session {
+  model::Program program;
+  std::unique_ptr<testcase::Catalog> catalog;
+  harness::Harness harness;
+  double buildSeconds = 0;
+  model::UnitDescription description;
+  std::unique_ptr<exec::ForkServer> server;
+  std::vector<model::CallableId> targets; ///< the callable ones
+  std::vector<std::pair<std::string, std::string>> notCallable; ///< signature, why
+};
+
+/// Analyses the unit, selects targets, builds the harness and starts its
+/// fork server; notes and errors go to `err`. On failure returns the exit
+/// code to end with.
+std::variant<std::unique_ptr<Session>, int> openSession(const SessionOptions &options, std::ostream &err);
+
+/// Branch sides, blocks and lines covered so far, from mosaic's own trace.
+class Coverage {
+public:
+  explicit Coverage(const model::UnitDescription &description);
+  /// Adds what the last test covered.
+  void add(const exec::Trace &trace);
+  std::size_t sides() const { return sidesCovered_; }
+  std::size_t blocks() const { return blocksCovered_; }
+  std::size_t lines() const { return lines_.size(); }
+
+private:
+  std::vector<bool> blocks_, sides_;
+  std::vector<std::vector<std::uint32_t>> blockLines_;
+  std::set<std::uint32_t> lines_;
+  std::size_t blocksCovered_ = 0, sidesCovered_ = 0;
+};
+
+} // namespace mosaic::driver
