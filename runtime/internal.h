@@ -14,8 +14,6 @@ extern mosaic_trace_header *mosaic_rt_trace;
 
 /* Points the hooks at `trace` (its blocks and sides areas). */
 void mosaic_rt_use_trace(mosaic_trace_header *trace);
-/* Clears what one test writes (the host does this in server mode). */
-void mosaic_rt_reset_trace(mosaic_trace_header *trace);
 /* What the unit registered (Hooks.h). */
 uint32_t mosaic_rt_unit_blocks(void);
 uint32_t mosaic_rt_unit_sides(void);

@@ -105,7 +105,7 @@ int main(int argc, char **argv) {
     struct timespec a, b;
     clock_gettime(CLOCK_MONOTONIC, &a);
     for (i = 0; i < n && rc == 0; ++i) {
-      mosaic_rt_reset_trace(trace);
+      mosaic_trace_reset(trace);
       rc = mosaic_rt_run_test(input, len);
     }
     clock_gettime(CLOCK_MONOTONIC, &b);

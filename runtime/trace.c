@@ -25,16 +25,6 @@ const mosaic_global *mosaic_rt_unit_globals(uint32_t *n) {
   return unit_globals;
 }
 
-void mosaic_rt_reset_trace(mosaic_trace_header *t) {
-  memset((char *)t + t->blocks_off, 0, t->block_capacity);
-  memset((char *)t + t->sides_off, 0, (size_t)t->side_capacity * sizeof(double));
-  memset((char *)t + t->stmts_off, 0, MOSAIC_STMT_CAPACITY * sizeof(mosaic_stmt_record));
-  t->cmp_count = t->str_count = t->stmt_count = t->obs_len = t->obs_dropped = 0;
-  t->current_stmt = -1;
-  t->finished = 0;
-  t->output_len = t->output_dropped = 0;
-}
-
 void mosaic_rt_use_trace(mosaic_trace_header *t) {
   mosaic_rt_trace = t;
   t->unit_blocks = unit_blocks;

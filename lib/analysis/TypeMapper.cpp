@@ -14,6 +14,12 @@ using model::TypeKind;
 
 namespace {
 
+model::Access accessOf(clang::AccessSpecifier a) {
+  return a == clang::AS_private ? model::Access::Private
+         : a == clang::AS_protected ? model::Access::Protected
+                                    : model::Access::Public; // AS_public, and AS_none outside classes
+}
+
 clang::PrintingPolicy makePolicy(const clang::ASTContext &ctx) {
   clang::PrintingPolicy p(ctx.getLangOpts());
   // Spellings go into C++ test code, also for C units: `bool` not `_Bool`,
@@ -544,9 +550,7 @@ void TypeMapper::fillRecord(model::RecordId id, const clang::RecordDecl *rd) {
     for (const clang::FieldDecl *f : rd->fields()) {
       model::Field field;
       field.name = f->getNameAsString();
-      field.access = f->getAccess() == clang::AS_private     ? model::Access::Private
-                     : f->getAccess() == clang::AS_protected ? model::Access::Protected
-                                                             : model::Access::Public;
+      field.access = accessOf(f->getAccess());
       if (f->isBitField()) field.bitWidth = f->getBitWidthValue(ctx_);
       field.type = map(f->getType());
       r.fields.push_back(std::move(field));
@@ -558,9 +562,7 @@ void TypeMapper::fillRecord(model::RecordId id, const clang::RecordDecl *rd) {
         model::Field field;
         field.name = v->getNameAsString();
         field.isStatic = true;
-        field.access = v->getAccess() == clang::AS_private     ? model::Access::Private
-                       : v->getAccess() == clang::AS_protected ? model::Access::Protected
-                                                               : model::Access::Public;
+        field.access = accessOf(v->getAccess());
         field.type = map(v->getType());
         r.fields.push_back(std::move(field));
       }

@@ -223,13 +223,7 @@ Expected<RunResult> ForkServer::runOnce(std::span<const std::uint8_t> input, con
   if (input.size() > MOSAIC_INPUT_BYTES) return Error::input("test case too large for the trace");
   mosaic_trace_header *h = header_;
   char *base = reinterpret_cast<char *>(h);
-  std::memset(base + h->blocks_off, 0, h->block_capacity);
-  std::memset(base + h->sides_off, 0, static_cast<size_t>(h->side_capacity) * sizeof(double));
-  std::memset(base + h->stmts_off, 0, MOSAIC_STMT_CAPACITY * sizeof(mosaic_stmt_record));
-  h->cmp_count = h->str_count = h->stmt_count = h->obs_len = h->obs_dropped = 0;
-  h->current_stmt = -1;
-  h->finished = 0;
-  h->output_len = h->output_dropped = 0;
+  mosaic_trace_reset(h);
   std::memcpy(base + h->input_off, input.data(), input.size());
   h->input_len = static_cast<std::uint32_t>(input.size());
 

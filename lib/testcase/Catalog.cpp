@@ -1,6 +1,8 @@
 // The build and call rules shared by the test generator and the harness.
 #include "mosaic/testcase/Catalog.h"
 
+#include "mosaic/testcase/TestCase.h"
+
 #include <functional>
 
 namespace mosaic::testcase {
@@ -84,17 +86,7 @@ bool Catalog::arrayElement(model::TypeId id) const {
 }
 
 std::optional<model::TypeId> Catalog::resultVariable(model::CallableId id) const {
-  const model::Callable &c = program_.callable(id);
-  if (c.kind == model::CallableKind::Constructor) return program_.record(*c.parent).type;
-  const model::Type &r = program_.type(c.result);
-  if (r.kind == TypeKind::Void || r.kind == TypeKind::Unsupported) return std::nullopt;
-  if (r.kind == TypeKind::Reference) {
-    if (program_.type(*r.pointee).kind == TypeKind::Unsupported) return std::nullopt;
-    return r.id;
-  }
-  const model::Type &v = program_.type(r.value);
-  if (v.kind == TypeKind::Record && !program_.record(*v.recordId).complete) return std::nullopt;
-  return r.value;
+  return callResultVariable(program_, id);
 }
 
 bool Catalog::passable(model::TypeId varId, model::TypeId paramId) const {

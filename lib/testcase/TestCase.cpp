@@ -11,21 +11,27 @@ static_assert(static_cast<int>(Op::Primitive) == MOSAIC_OP_PRIMITIVE && static_c
                   static_cast<int>(Op::MethodCall) == MOSAIC_OP_METHOD_CALL,
               "Op must mirror enum mosaic_op");
 
+std::optional<model::TypeId> callResultVariable(const model::Program &p, model::CallableId id) {
+  const model::Callable &c = p.callable(id);
+  if (c.kind == model::CallableKind::Constructor) return p.record(*c.parent).type;
+  const model::Type &r = p.type(c.result);
+  if (r.kind == model::TypeKind::Void || r.kind == model::TypeKind::Unsupported) return std::nullopt;
+  if (r.kind == model::TypeKind::Reference) {
+    if (p.type(*r.pointee).kind == model::TypeKind::Unsupported) return std::nullopt;
+    return r.id;
+  }
+  const model::Type &v = p.type(r.value);
+  if (v.kind == model::TypeKind::Record && !p.record(*v.recordId).complete) return std::nullopt;
+  return r.value;
+}
+
 std::optional<model::TypeId> variableType(const model::Program &p, const TestCase &t, size_t i) {
   const Statement &s = t.statements.at(i);
   switch (s.op) {
   case Op::Construct:
-    return p.record(*p.callable(s.callable).parent).type;
   case Op::Call:
-  case Op::MethodCall: {
-    // As Catalog::resultVariable: references as they are, values by value type.
-    const model::Type &r = p.type(p.callable(s.callable).result);
-    if (r.kind == model::TypeKind::Void || r.kind == model::TypeKind::Unsupported) return std::nullopt;
-    if (r.kind == model::TypeKind::Reference) return r.id;
-    const model::Type &v = p.type(r.value);
-    if (v.kind == model::TypeKind::Record && !p.record(*v.recordId).complete) return std::nullopt;
-    return r.value;
-  }
+  case Op::MethodCall:
+    return callResultVariable(p, s.callable);
   case Op::FieldSet:
     return std::nullopt;
   default:

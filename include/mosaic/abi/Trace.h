@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -142,6 +143,18 @@ static __inline__ size_t mosaic_trace_size(uint32_t blocks, uint32_t sides) {
          mosaic_trace_align8(MOSAIC_STR_CAPACITY * sizeof(mosaic_str_entry)) +
          mosaic_trace_align8(MOSAIC_STMT_CAPACITY * sizeof(mosaic_stmt_record)) + MOSAIC_OBS_BYTES +
          MOSAIC_INPUT_BYTES + MOSAIC_OUTPUT_BYTES;
+}
+
+/* Clears what one test writes, before the next (the host in server mode,
+ * the runtime in plain execution). */
+static __inline__ void mosaic_trace_reset(mosaic_trace_header *t) {
+  memset((char *)t + t->blocks_off, 0, t->block_capacity);
+  memset((char *)t + t->sides_off, 0, (size_t)t->side_capacity * sizeof(double));
+  memset((char *)t + t->stmts_off, 0, MOSAIC_STMT_CAPACITY * sizeof(mosaic_stmt_record));
+  t->cmp_count = t->str_count = t->stmt_count = t->obs_len = t->obs_dropped = 0;
+  t->current_stmt = -1;
+  t->finished = 0;
+  t->output_len = t->output_dropped = 0;
 }
 
 /* Writes the header of a zeroed trace of mosaic_trace_size(blocks, sides) bytes. */

@@ -57,6 +57,12 @@ inline constexpr Ref kNoRef = 0xffffffffu;
 /// it defines none (a void call, a field assignment).
 std::optional<model::TypeId> variableType(const model::Program &program, const TestCase &test, size_t index);
 
+/// The type of the variable a call of `callable` defines: the record for a
+/// constructor, a reference result as it is, any other result as its value
+/// type; nullopt for void and for results mosaic cannot hold. (The harness
+/// holds them the same way: Catalog::resultVariable is this.)
+std::optional<model::TypeId> callResultVariable(const model::Program &program, model::CallableId callable);
+
 /// `test` without statement `index` and every statement that depends on it
 /// (directly or not); the remaining references renumbered.
 TestCase withoutStatement(const TestCase &test, size_t index);
