@@ -297,12 +297,22 @@ Expected<Harness> buildHarness(const model::Program &program, const testcase::Ca
     fs::remove_all(stage, ec);
     return built.takeError();
   }
-  fs::remove_all(dir, ec);
-  fs::rename(stage, dir, ec);
-  if (ec) { // another run put its own there first: use that
+  // A concurrent run may have installed the same harness meanwhile: keep
+  // it (someone may be using it) and drop ours. A stale one is moved aside
+  // first, so the folder is never seen half removed.
+  if (fs::exists(h.binary) && upToDate(dir / "inputs.txt")) {
     fs::remove_all(stage, ec);
-    if (!fs::exists(h.binary)) return Error::input("cannot install the harness in " + dir.string());
+    return h;
   }
+  const fs::path old = dir.string() + ".old-" + std::to_string(getpid());
+  if (fs::exists(dir)) fs::rename(dir, old, ec);
+  fs::rename(stage, dir, ec);
+  fs::remove_all(old, ec);
+  if (!fs::exists(h.binary)) {
+    fs::remove_all(stage, ec);
+    return Error::input("cannot install the harness in " + dir.string());
+  }
+  if (fs::exists(stage)) fs::remove_all(stage, ec); // another run installed between our check and rename
   return h;
 }
 
