@@ -21,6 +21,12 @@ demo: build
 	cmake --build $(BUILD)/examples/bank
 	$(BUILD)/tools/mosaic analyze -p $(BUILD)/examples/bank examples/bank/bank.c
 	$(BUILD)/tools/mosaic run -p $(BUILD)/examples/bank examples/bank/bank.c --budget 5s --seed 1 || test $$? -eq 1
+	$(BUILD)/tools/mosaic generate -p $(BUILD)/examples/bank examples/bank/bank.c --budget 10s --seed 1 \
+	  -o $(BUILD)/examples/bank-tests || test $$? -eq 1
+	cmake -S $(BUILD)/examples/bank-tests -B $(BUILD)/examples/bank-tests/demo-build -G Ninja \
+	  -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19 >/dev/null
+	cmake --build $(BUILD)/examples/bank-tests/demo-build
+	ctest --test-dir $(BUILD)/examples/bank-tests/demo-build
 
 # Executions per second three ways (in-process, fork server, fork+exec).
 bench: build

@@ -1,6 +1,7 @@
 // `mosaic run`.
 #include "mosaic/driver/Run.h"
 
+#include "Failures.h"
 #include "RunReport.h"
 #include "Session.h"
 #include "mosaic/exec/ForkServer.h"
@@ -43,72 +44,6 @@ namespace {
 volatile std::sig_atomic_t interrupted = 0;
 void onInterrupt(int) { interrupted = 1; }
 
-
-// What identifies a failure: its outcome (and signal) and the callable it
-// happened in.
-std::string crashKey(const exec::RunResult &r, const std::string &where) {
-  return fmt::format("{}/{}/{}", exec::toString(r.outcome), r.signal, where);
-}
-
-std::string whereOf(const model::Program &p, const testcase::TestCase &t, int statement) {
-  if (statement < 0 || static_cast<size_t>(statement) >= t.statements.size()) return "(after the last statement)";
-  const testcase::Statement &s = t.statements[statement];
-  if (s.op == testcase::Op::Call || s.op == testcase::Op::MethodCall || s.op == testcase::Op::Construct)
-    return p.callable(s.callable).qualifiedName;
-  return "(building a value)";
-}
-
-bool isFailure(exec::Outcome o) {
-  return o != exec::Outcome::Ok && o != exec::Outcome::HarnessError;
-}
-
-// Feeds what the unit compared its inputs with into the dynamic pool.
-void harvest(const exec::Trace &trace, testcase::ConstantPool &pool) {
-  for (const mosaic_cmp_entry &c : trace.comparisons()) {
-    if (c.flags & MOSAIC_CMP_FLOAT) {
-      pool.addFloat(testcase::doubleOf(c.a), true);
-      pool.addFloat(testcase::doubleOf(c.b), true);
-      continue;
-    }
-    const unsigned width = (c.flags >> MOSAIC_CMP_WIDTH_SHIFT) & 0xffu;
-    auto value = [&](std::uint64_t v) -> std::int64_t {
-      if (width == 0 || width >= 64) return static_cast<std::int64_t>(v);
-      const std::uint64_t m = std::uint64_t{1} << (width - 1);
-      v &= (m << 1) - 1;
-      return (c.flags & MOSAIC_CMP_SIGNED) ? static_cast<std::int64_t>((v ^ m) - m) : static_cast<std::int64_t>(v);
-    };
-    pool.addInteger(value(c.a), true);
-    pool.addInteger(value(c.b), true);
-  }
-  for (const mosaic_str_entry &s : trace.strings()) {
-    pool.addString(std::string(s.a, std::min<std::uint32_t>(s.len_a, MOSAIC_STR_BYTES)), true);
-    pool.addString(std::string(s.b, std::min<std::uint32_t>(s.len_b, MOSAIC_STR_BYTES)), true);
-  }
-}
-
-// Confirms a failure in a fresh process of its own (a persistent child may
-// carry state from earlier tests), then removes statements from the end
-// backwards while the failure stays the same (delta debugging in its
-// simplest form).
-void minimise(const model::Program &p, exec::ForkServer &server, exec::Limits limits, Crash &crash, int &runs) {
-  constexpr int kMaxRuns = 200; // per failure; ours
-  limits.persistent = false;
-  const std::string key = crashKey(crash.result, crash.where);
-  auto same = [&](const testcase::TestCase &t) {
-    ++runs;
-    auto r = server.run(testcase::encode(t), limits);
-    return r && crashKey(*r, whereOf(p, t, r->statement)) == key;
-  };
-  if (!same(crash.test)) {
-    crash.reproducible = false;
-    return;
-  }
-  for (size_t i = crash.test.statements.size(); i-- > 0 && runs < kMaxRuns;) {
-    if (i >= crash.test.statements.size()) continue;
-    testcase::TestCase candidate = testcase::withoutStatement(crash.test, i);
-    if (!candidate.statements.empty() && same(candidate)) crash.test = std::move(candidate);
-  }
-}
 
 } // namespace
 
@@ -179,7 +114,7 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
     ++outcomes[static_cast<size_t>(r->outcome)];
     const exec::Trace &trace = server.trace();
     coverage.add(trace);
-    harvest(trace, pool);
+    harvest(trace, pool, &test);
     if (r->outcome == exec::Outcome::HarnessError && harnessErrors.size() < 5) {
       int invalid = -1;
       const auto stmts = trace.statements();
@@ -209,7 +144,7 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
   int minimiseRuns = 0;
   for (auto &[key, c] : crashes) {
     minimiseRuns = 0;
-    minimise(p, server, limits, c, minimiseRuns);
+    minimiseFailure(p, server, limits, c, minimiseRuns);
   }
 
   RunResults results{options,    p,           description, coverage, executions, elapsed,

@@ -114,7 +114,57 @@ Error compileError(const std::string &what, const std::vector<std::string> &argv
   return Error::input(what, "$ " + commandLine(argv) + "\n" + out);
 }
 
+// Paths in flags made absolute against the command's directory.
+std::vector<std::string> absoluteFlags(const std::vector<std::string> &flags, const std::string &directory) {
+  std::vector<std::string> out;
+  auto absolute = [&](const std::string &path) {
+    return path.empty() || path[0] == '/' ? path : (fs::path(directory) / path).lexically_normal().string();
+  };
+  for (size_t i = 0; i < flags.size(); ++i) {
+    const std::string &f = flags[i];
+    bool done = false;
+    for (const char *p : {"-I", "-isystem", "-iquote", "-include", "-idirafter"}) {
+      const std::string prefix = p;
+      if (f == prefix && i + 1 < flags.size()) {
+        out.push_back(f);
+        out.push_back(absolute(flags[++i]));
+        done = true;
+        break;
+      }
+      if (prefix == "-I" && f.rfind(prefix, 0) == 0) {
+        out.push_back("-I" + absolute(f.substr(2)));
+        done = true;
+        break;
+      }
+    }
+    if (!done) out.push_back(f);
+  }
+  return out;
+}
+
+// A compile command's flags without the compiler, outputs, dependency
+// files and the source file.
+std::vector<std::string> buildFlags(const std::vector<std::string> &argv, const std::string &directory,
+                                    const std::string &file) {
+  std::vector<std::string> out;
+  for (size_t i = 1; i < argv.size(); ++i) {
+    const std::string &a = argv[i];
+    if (dropsNext(a)) {
+      ++i;
+      continue;
+    }
+    if (dropped(a) || startsWith(a, "-o")) continue;
+    if (!a.empty() && a[0] != '-' && canonicalPath(fs::path(directory) / a) == file) continue;
+    out.push_back(a);
+  }
+  return absoluteFlags(out, directory);
+}
+
 } // namespace
+
+std::vector<std::string> unitFlags(const model::Program &program) {
+  return buildFlags(program.compileCommand, program.directory, program.unit);
+}
 
 std::vector<std::string> harnessCompileCommand(const model::Program &program, const Toolchain &tc,
                                                const std::string &source, const std::string &object, bool sanitize) {
@@ -155,6 +205,7 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
   struct Job {
     std::vector<std::string> argv;
     std::string directory, object, file;
+    std::vector<std::string> flags;
   };
   std::vector<Job> work;
   const fs::path objects = dir / "project";
@@ -163,6 +214,7 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
     const std::string directory = entry.value("directory", "");
     const std::string file = canonicalPath(fs::path(directory) / entry.value("file", ""));
     if (file == program.unit) continue;
+    if (fs::path(file).extension() == ".S" || fs::path(file).extension() == ".s") continue;
     std::vector<std::string> argv;
     if (entry.contains("arguments")) {
       argv = entry["arguments"].get<std::vector<std::string>>();
@@ -182,9 +234,10 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
     }
     const std::string object = (objects / (hex(fnv1a(file)) + ".o")).string();
     cmd.insert(cmd.end(), {"-w", "-c", "-o", object});
-    work.push_back({cmd, directory, object, file});
+    work.push_back({cmd, directory, object, file, buildFlags(argv, directory, file)});
   }
   std::vector<std::string> built;
+  nlohmann::json used = nlohmann::json::array();
   for (size_t start = 0; start < work.size(); start += jobs) {
     std::vector<std::future<Expected<ProcessResult>>> running;
     for (size_t i = start; i < work.size() && i < start + jobs; ++i)
@@ -192,7 +245,10 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
     for (size_t k = 0; k < running.size(); ++k) {
       auto r = running[k].get();
       const Job &job = work[start + k];
-      if (r && r->exitCode == 0) built.push_back(job.object);
+      if (r && r->exitCode == 0) {
+        built.push_back(job.object);
+        used.push_back({{"file", job.file}, {"flags", job.flags}});
+      }
       else notes.push_back("could not compile " + job.file + " for linking; left out");
     }
   }
@@ -203,6 +259,8 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
   auto r = runProcess(ar);
   if (!r || r->exitCode != 0) return Error::input("ar failed for the project archive");
   notes.push_back("linked with " + std::to_string(built.size()) + " other translation units of the project");
+  // Which ones, for the build of generated test suites (Harness::project).
+  std::ofstream(dir / "project.json") << used.dump(1);
   return archive;
 }
 
@@ -281,8 +339,19 @@ Expected<Harness> buildHarness(const model::Program &program, const testcase::Ca
   h.directory = dir.string();
   h.binary = (dir / "harness").string();
   h.description = (dir / "description.json").string();
+  auto readProject = [&] {
+    std::ifstream in(dir / "project.json");
+    if (!in) return;
+    try {
+      for (const auto &u : nlohmann::json::parse(in))
+        h.project.push_back({u.at("file").get<std::string>(), u.at("flags").get<std::vector<std::string>>()});
+    } catch (const std::exception &) {
+      h.project.clear();
+    }
+  };
   if (fs::exists(h.binary) && fs::exists(h.description) && upToDate(dir / "inputs.txt")) {
     h.cached = true;
+    readProject();
     return h;
   }
   // Built in a folder of its own and moved into place when complete, so
@@ -302,6 +371,7 @@ Expected<Harness> buildHarness(const model::Program &program, const testcase::Ca
   // first, so the folder is never seen half removed.
   if (fs::exists(h.binary) && upToDate(dir / "inputs.txt")) {
     fs::remove_all(stage, ec);
+    readProject();
     return h;
   }
   const fs::path old = dir.string() + ".old-" + std::to_string(getpid());
@@ -313,6 +383,7 @@ Expected<Harness> buildHarness(const model::Program &program, const testcase::Ca
     return Error::input("cannot install the harness in " + dir.string());
   }
   if (fs::exists(stage)) fs::remove_all(stage, ec); // another run installed between our check and rename
+  readProject();
   return h;
 }
 

@@ -38,7 +38,23 @@ bool TestFactory::appendCall(TestCase &t, model::CallableId id) {
   return true;
 }
 
-std::optional<Ref> TestFactory::call(TestCase &t, model::CallableId id, int depth) {
+bool TestFactory::appendCallOn(TestCase &t, model::CallableId id, Ref receiver) {
+  const size_t before = t.statements.size();
+  if (!catalog_.callable(id) || !call(t, id, 0, receiver)) {
+    t.statements.resize(before);
+    return false;
+  }
+  return true;
+}
+
+std::optional<Ref> TestFactory::appendValue(TestCase &t, model::TypeId type, const model::Param *param) {
+  const size_t before = t.statements.size();
+  auto r = value(t, {type, param, true}, 1);
+  if (!r) t.statements.resize(before);
+  return r;
+}
+
+std::optional<Ref> TestFactory::call(TestCase &t, model::CallableId id, int depth, std::optional<Ref> receiver) {
   const model::Callable &c = program_.callable(id);
   Statement s;
   s.callable = id;
@@ -46,10 +62,12 @@ std::optional<Ref> TestFactory::call(TestCase &t, model::CallableId id, int dept
          : (c.parent && (c.kind == model::CallableKind::Method || c.kind == model::CallableKind::Operator))
              ? Op::MethodCall
              : Op::Call;
-  if (s.op == Op::MethodCall) {
-    auto receiver = value(t, {program_.record(*c.parent).type, nullptr, /*allowNull=*/false}, depth + 1);
-    if (!receiver) return std::nullopt;
+  if (s.op == Op::MethodCall && receiver) {
     s.refs.push_back(*receiver);
+  } else if (s.op == Op::MethodCall) {
+    auto made = value(t, {program_.record(*c.parent).type, nullptr, /*allowNull=*/false}, depth + 1);
+    if (!made) return std::nullopt;
+    s.refs.push_back(*made);
   }
   std::vector<std::optional<Ref>> args(c.params.size());
   for (size_t i = 0; i < c.params.size(); ++i) {

@@ -1,6 +1,7 @@
 // mosaic: the command-line tool. Flags -> Options -> driver; nothing else.
 #include "mosaic/driver/Analyze.h"
 #include "mosaic/driver/Options.h"
+#include "mosaic/driver/Generate.h"
 #include "mosaic/driver/Run.h"
 
 #include <CLI/CLI.hpp>
@@ -59,6 +60,32 @@ int main(int argc, char **argv) {
   runCmd->add_flag("!--no-progress", run.progress, "No live progress line");
   runCmd->footer(kExitCodes);
 
+  GenerateOptions gen;
+  std::string genBudget = "60s";
+  CLI::App *genCmd = app.add_subcommand(
+      "generate", "Search for tests of a unit (DynaMOSA by default) and write them as a GoogleTest suite with a "
+                  "CMakeLists.txt; then build it, run it 5 times, repair or remove what fails, and measure its "
+                  "coverage with llvm-cov.");
+  genCmd->add_option("-p,--build-dir", gen.unit.buildDir, "Folder with compile_commands.json")->required();
+  genCmd->add_option("unit", gen.unit.unit, "Source file of the unit")->required();
+  genCmd->add_option("-o,--output", gen.outDir, "Folder to write the suite to")->required();
+  auto *gfn = genCmd->add_option("--function", gen.unit.function, "Only test this function");
+  auto *gcls = genCmd->add_option("--class", gen.unit.className, "Only test this class's constructors and methods");
+  gfn->excludes(gcls);
+  genCmd->add_option("--algorithm", gen.algorithm, "dynamosa (default), mosa, ws, mio or random");
+  genCmd->add_option("--budget", genBudget, "Search time: 60s (default), 2m, 1h");
+  genCmd->add_option("--max-executions", gen.maxExecutions, "Stop the search after this many tests");
+  genCmd->add_option("--seed", gen.seed, "Random seed (default 1): the same seed gives the same suite");
+  genCmd->add_option("--json", gen.jsonOut, "Write statistics as JSON to this file");
+  genCmd->add_option("--work-dir", gen.workDir, "Where harnesses are built and cached (default BUILD_DIR/mosaic)");
+  genCmd->add_option("--timeout", gen.timeoutMs, "Per-test timeout in milliseconds (default 1000)");
+  genCmd->add_option("--memory", gen.memoryMb, "Per-test memory limit in MiB (default 1024)");
+  genCmd->add_flag("--isolate", gen.isolate, "A fresh process for every test");
+  genCmd->add_flag("!--no-verify", gen.verify, "Write the suite without building and running it");
+  genCmd->add_option("--verify-runs", gen.verifyRuns, "Runs of the built suite that must all pass (default 5)");
+  genCmd->add_flag("!--no-progress", gen.progress, "No live progress line");
+  genCmd->footer(kExitCodes);
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError &e) {
@@ -75,6 +102,15 @@ int main(int argc, char **argv) {
     }
     run.budgetSeconds = *seconds;
     return runRandom(run, std::cout, std::cerr);
+  }
+  if (genCmd->parsed()) {
+    const auto seconds = parseDuration(genBudget);
+    if (!seconds) {
+      std::cerr << "mosaic: error: --budget '" << genBudget << "' is not a duration (60s, 2m, 1h)\n";
+      return kExitUsage;
+    }
+    gen.budgetSeconds = *seconds;
+    return generate(gen, std::cout, std::cerr);
   }
   return kExitUsage;
 }

@@ -26,6 +26,12 @@ struct BuildOptions {
   unsigned jobs = 2;     ///< parallel compiles of the project's other units
 };
 
+/// Another translation unit of the project, as its compile command builds it.
+struct ProjectUnit {
+  std::string file;                ///< absolute
+  std::vector<std::string> flags;  ///< without the compiler, -c, -o and the file; paths absolute
+};
+
 struct Harness {
   std::string binary;
   std::string description;  ///< the pass's static description of the unit
@@ -33,6 +39,9 @@ struct Harness {
   GeneratedHarness generated;
   bool cached = false;      ///< an identical earlier build was reused
   std::vector<std::string> notes;
+  /// The project's other units the harness was linked with (empty when the
+  /// unit needs none of them).
+  std::vector<ProjectUnit> project;
 };
 
 /// Builds (or reuses) the harness of `program`'s unit. Fails with an Input
@@ -46,5 +55,10 @@ Expected<Harness> buildHarness(const model::Program &program, const testcase::Ca
 /// the unit file, outputs and dependency files, plus what the pass needs.
 std::vector<std::string> harnessCompileCommand(const model::Program &program, const Toolchain &toolchain,
                                                const std::string &source, const std::string &object, bool sanitize);
+
+/// The unit's own compile flags as a standalone build would pass them: no
+/// compiler, outputs, dependency files or the file itself; relative include
+/// paths made absolute.
+std::vector<std::string> unitFlags(const model::Program &program);
 
 } // namespace mosaic::harness

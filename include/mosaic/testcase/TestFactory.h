@@ -37,6 +37,21 @@ public:
   /// receiver). False, with `test` unchanged, when it cannot be built.
   bool appendCall(TestCase &test, model::CallableId callable);
 
+  /// Appends a call to method `callable` on the existing variable
+  /// `receiver` (which must fit its class). False, with `test` unchanged,
+  /// when the arguments cannot be built.
+  bool appendCallOn(TestCase &test, model::CallableId callable, Ref receiver);
+
+  /// Appends what a value of `type` needs (reusing variables or not) and
+  /// returns the variable holding it; `param` gives its roles when it is one.
+  std::optional<Ref> appendValue(TestCase &test, model::TypeId type, const model::Param *param);
+
+  /// A fresh random value for a scalar type (its bits, as Primitive holds
+  /// them), a random string and random buffer bytes; pools included.
+  std::uint64_t randomBits(model::TypeId type) { return randomScalarBits(program_.type(program_.type(type).value)); }
+  std::string randomText() { return randomString(options_.maxStringLength); }
+  std::string randomBuffer() { return randomBytes(); }
+
   const FactoryOptions &options() const { return options_; }
 
 private:
@@ -51,7 +66,7 @@ private:
   std::optional<Ref> make(TestCase &t, const Need &need, int depth);
   std::optional<Ref> makePointer(TestCase &t, const Need &need, int depth);
   std::optional<Ref> makeRecord(TestCase &t, model::TypeId type, int depth);
-  std::optional<Ref> call(TestCase &t, model::CallableId c, int depth);
+  std::optional<Ref> call(TestCase &t, model::CallableId c, int depth, std::optional<Ref> receiver = std::nullopt);
   Ref push(TestCase &t, Statement s);
 
   std::uint64_t randomScalarBits(const model::Type &type);

@@ -1,0 +1,33 @@
+// `mosaic generate`: search for tests of a unit and write them as a
+// GoogleTest suite that builds and passes.
+#pragma once
+
+#include "mosaic/driver/Options.h"
+
+#include <cstdint>
+#include <iosfwd>
+#include <string>
+
+namespace mosaic::driver {
+
+struct GenerateOptions {
+  AnalyzeOptions unit;             ///< -p, UNIT, --function, --class
+  std::string outDir;              ///< -o: where the suite is written
+  std::string algorithm = "dynamosa"; ///< --algorithm
+  double budgetSeconds = 60;       ///< --budget: the search's wall time
+  std::uint64_t maxExecutions = 0; ///< --max-executions (0: no limit)
+  std::uint64_t seed = 1;          ///< --seed: the same seed gives the same suite
+  std::string jsonOut;             ///< --json: statistics
+  std::string workDir;             ///< --work-dir (default BUILD_DIR/mosaic)
+  std::uint32_t timeoutMs = 1000;  ///< --timeout per test
+  std::uint32_t memoryMb = 1024;   ///< --memory per test
+  bool isolate = false;            ///< --isolate: a fresh process for every test
+  bool progress = true;            ///< live progress line on a terminal
+  bool verify = true;              ///< build and run the written suite (--no-verify skips)
+  int verifyRuns = 5;              ///< runs of the built suite that must all pass
+};
+
+/// Returns an ExitCode: kExitFindings when the failing suite is not empty.
+int generate(const GenerateOptions &options, std::ostream &out, std::ostream &err);
+
+} // namespace mosaic::driver

@@ -1,0 +1,86 @@
+// The GoogleTest writer: test cases with what their runs observed become a
+// readable, standalone test suite (<unit>_test.cpp, <unit>_failing_test.cpp,
+// a wrapper translation unit and a CMakeLists.txt).
+#pragma once
+
+#include "mosaic/exec/Outcome.h"
+#include "mosaic/exec/Trace.h"
+#include "mosaic/model/Program.h"
+#include "mosaic/testcase/Catalog.h"
+#include "mosaic/testcase/TestCase.h"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mosaic::emit {
+
+/// One test to write.
+struct SuiteTest {
+  testcase::TestCase test;
+  /// Values to assert on: those observed identically on every run.
+  std::vector<exec::Observation> observations;
+  /// The statement whose C++ exception ended the test (EXPECT_THROW), or -1.
+  int threwAt = -1;
+  std::string exceptionType;
+  /// What it covers (goal labels), for the comment above it.
+  std::vector<std::string> covers;
+  /// Failing tests: how the program failed and what it printed.
+  exec::RunResult result;
+  std::string report;
+  /// Observations the verification found unstable or wrong (indices).
+  std::vector<bool> dropped;
+  /// A failing test that did not fail as expected in the built suite:
+  /// written disabled.
+  bool disabled = false;
+};
+
+/// How the project builds the unit (for the generated CMakeLists.txt).
+struct ProjectSource {
+  std::string file;                ///< absolute
+  std::vector<std::string> flags;  ///< compile flags, paths absolute
+};
+struct UnitBuild {
+  std::vector<std::string> flags;          ///< the unit's compile flags (no -c, -o, file), paths absolute
+  std::vector<ProjectSource> project;      ///< other translation units the unit calls into
+  std::vector<std::string> linkLibraries;  ///< e.g. m
+};
+
+/// Where each written test and assertion is, to repair what fails.
+struct Site {
+  size_t test = 0;
+  int observation = -1;   ///< -1: the test itself (its body, a declaration)
+  bool failing = false;   ///< in the failing suite
+};
+
+struct File {
+  std::string name;
+  std::string text;
+};
+
+struct Suite {
+  std::vector<File> files;
+  /// Per file name, per line: what is written there.
+  std::map<std::string, std::map<int, Site>> sites;
+  /// "Suite.Name" -> the test.
+  std::map<std::string, Site> tests;
+  /// Tests not written, with why (a type a test cannot name, ...).
+  std::vector<std::pair<Site, std::string>> unwritable;
+  std::string testFile, failingFile; ///< names of the two test files
+  std::string stem;                   ///< the unit's stem, e.g. "cJSON"
+};
+
+struct WriteOptions {
+  std::string suiteName; ///< "" = <stem>Test
+  /// Spell types by their canonical names rather than as written (used
+  /// when the spelled names do not compile outside the unit).
+  bool canonicalSpelling = false;
+};
+
+/// Writes the suite. `passing` tests get regression assertions; `failing`
+/// ones go to the failing suite as death tests (or disabled, for hangs and
+/// sanitizer reports), each with its outcome and report in a comment.
+Suite writeSuite(const model::Program &program, const testcase::Catalog &catalog, const std::vector<SuiteTest> &passing,
+                 const std::vector<SuiteTest> &failing, const UnitBuild &build, const WriteOptions &options = {});
+
+} // namespace mosaic::emit

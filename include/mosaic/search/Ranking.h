@@ -1,0 +1,44 @@
+// Ranking and selection of MOSA and DynaMOSA (ALGORITHMS.md §1.3), on a
+// fitness matrix: fitness[i][g] is individual i's fitness for the g-th goal
+// of the goals being ranked (lower is better, 0 = covered).
+#pragma once
+
+#include "mosaic/support/Random.h"
+
+#include <cstddef>
+#include <vector>
+
+namespace mosaic::search {
+
+using FitnessMatrix = std::vector<std::vector<double>>;
+
+/// Whether a is at least as good as b on every goal and better on one.
+bool dominates(const std::vector<double> &a, const std::vector<double> &b);
+
+/// Preference sorting (RankBasedPreferenceSorting): front 0 holds, for each
+/// goal, its best individual (ties to the shorter by `lengths`, then a coin
+/// flip); the rest are ranked by non-dominated sorting until `population`
+/// individuals have a rank, or all put in front 1 when front 0 alone fills it.
+std::vector<std::vector<size_t>> preferenceSort(const FitnessMatrix &fitness, const std::vector<size_t> &lengths,
+                                                size_t population, Rng &rng);
+
+/// Pareto fronts of `members` (fast non-dominated sorting), stopping once at
+/// least `enough` individuals are ranked; the rest form one last front.
+std::vector<std::vector<size_t>> nonDominatedSort(const FitnessMatrix &fitness, const std::vector<size_t> &members,
+                                                  size_t enough);
+
+/// Crowding of a front (CrowdingDistance.fastEpsilonDominanceAssignment):
+/// for each goal whose values differ within the front, the individuals at
+/// the minimum get max(d, (|front| - |at minimum|) / |front|). Larger is
+/// better. Indexed like `front`.
+std::vector<double> crowdingDistance(const FitnessMatrix &fitness, const std::vector<size_t> &front);
+
+/// Rank-crowding tournament: `size` rounds, lower rank wins, then larger
+/// crowding; on a full tie the incumbent stays. Returns an index into ranks.
+size_t tournament(const std::vector<size_t> &ranks, const std::vector<double> &crowding, size_t size, Rng &rng);
+
+/// Rank selection over a population sorted best first (bias b, §1.6):
+/// ⌊n·(b − √(b² − 4(b − 1)r)) / (2(b − 1))⌋.
+size_t rankSelection(size_t n, double bias, Rng &rng);
+
+} // namespace mosaic::search

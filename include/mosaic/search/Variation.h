@@ -1,0 +1,84 @@
+// Variation operators on test cases (ALGORITHMS.md §1.6): the random test
+// factory, mutation (delete with dependants, change, insert) and single-point
+// relative crossover that keeps every reference valid.
+#pragma once
+
+#include "mosaic/search/Execution.h"
+#include "mosaic/testcase/Catalog.h"
+#include "mosaic/testcase/TestCase.h"
+#include "mosaic/testcase/TestFactory.h"
+
+#include <utility>
+#include <vector>
+
+namespace mosaic::search {
+
+/// EvoSuite's defaults (Properties.java) unless noted.
+struct VariationOptions {
+  double deleteProbability = 1.0 / 3;  ///< p delete
+  double changeProbability = 1.0 / 3;  ///< p change
+  double insertProbability = 1.0 / 3;  ///< p insert
+  double insertionAlpha = 0.5;         ///< statement insertion: repeat while rand <= α^count
+  double insertUnit = 0.5;             ///< insert: a call on the unit (else a call on an existing variable)
+  double randomPerturbation = 0.2;     ///< change: a fresh random value instead of a delta
+  double maxDelta = 20;                ///< change: integer deltas are ⌊N(0,1)·20⌋
+  double newArgument = 0.5;            ///< change a call: a new value for an argument (else reuse a variable); ours
+  size_t maxLength = 40;               ///< chop tests longer than this
+};
+
+class Variation {
+public:
+  Variation(const testcase::Catalog &catalog, testcase::TestFactory &factory, Rng &rng,
+            std::vector<model::CallableId> targets, VariationOptions options = {});
+
+  /// A random test (RandomLengthTestFactory).
+  testcase::TestCase randomTest() { return factory_.randomTest(targets_); }
+
+  /// Mutates `test` in place (TestChromosome.mutate); `last` is its last run,
+  /// whose first exception bounds the statements worth changing. Returns
+  /// whether the test changed.
+  bool mutate(testcase::TestCase &test, const Execution *last);
+
+  /// Single-point relative crossover: the heads of both parents at the same
+  /// relative position, each followed by the other's tail, with the tail's
+  /// references rebound to variables of the same type in the new head
+  /// (statements that cannot be rebound are dropped).
+  std::pair<testcase::TestCase, testcase::TestCase> crossover(const testcase::TestCase &a, const testcase::TestCase &b);
+
+  /// Whether the test calls one of the targets (else it cannot cover them).
+  bool callsTarget(const testcase::TestCase &test) const;
+
+  // The three mutation steps, exposed for tests.
+  bool deleteStep(testcase::TestCase &test, size_t l);
+  bool changeStep(testcase::TestCase &test, size_t l);
+  bool insertStep(testcase::TestCase &test);
+  /// Changes statement `index`; false when it has nothing to change.
+  bool changeStatement(testcase::TestCase &test, size_t index);
+  /// Replaces argument `arg` (index into refs) of the call at `index` with a
+  /// newly built value placed before it.
+  bool newArgument(testcase::TestCase &test, size_t index, size_t arg);
+
+  const std::vector<model::CallableId> &targets() const { return targets_; }
+
+private:
+  bool changePrimitive(testcase::Statement &s);
+  bool changeBytes(testcase::TestCase &test, size_t index);
+  bool changeCall(testcase::TestCase &test, size_t index);
+  bool retarget(testcase::TestCase &test, size_t index);
+  std::string mutateString(const std::string &s, bool bytes);
+  void resizePaired(testcase::TestCase &test, size_t buffer, size_t size);
+  bool isPairedLength(const testcase::TestCase &test, size_t index) const;
+  const model::Param *paramOf(const testcase::TestCase &test, size_t call, size_t arg) const;
+  testcase::TestCase splice(const testcase::TestCase &head, size_t headLen, const testcase::TestCase &tail,
+                            size_t tailFrom);
+
+  const testcase::Catalog &catalog_;
+  const model::Program &program_;
+  testcase::TestFactory &factory_;
+  Rng &rng_;
+  std::vector<model::CallableId> targets_;
+  std::vector<bool> isTarget_;
+  VariationOptions options_;
+};
+
+} // namespace mosaic::search

@@ -1,0 +1,384 @@
+// `mosaic generate`: search, then minimise, observe, write, build, verify.
+#include "mosaic/driver/Generate.h"
+
+#include "Failures.h"
+#include "Session.h"
+#include "Verify.h"
+#include "mosaic/driver/Run.h"
+#include "mosaic/driver/Toolchain.h"
+#include "mosaic/emit/Suite.h"
+#include "mosaic/search/Search.h"
+#include "mosaic/testcase/TestFactory.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fstream>
+#include <map>
+#include <set>
+
+namespace mosaic::driver {
+
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+volatile std::sig_atomic_t interrupted = 0;
+void onInterrupt(int) { interrupted = 1; }
+
+search::Execution toExecution(const exec::RunResult &r, const exec::Trace &trace) {
+  search::Execution e;
+  e.outcome = r.outcome;
+  e.sides.assign(trace.sides().begin(), trace.sides().end());
+  e.blocks.assign(trace.blocks().begin(), trace.blocks().end());
+  const auto stmts = trace.statements();
+  for (size_t k = 0; k < stmts.size(); ++k)
+    if (stmts[k].status == MOSAIC_STMT_THREW || stmts[k].status == MOSAIC_STMT_NULL) {
+      e.stoppedAt = static_cast<int>(k);
+      e.threw = true;
+      break;
+    }
+  if (e.failed() && r.statement >= 0) e.stoppedAt = r.statement;
+  return e;
+}
+
+bool sameObservation(const exec::Observation &a, const exec::Observation &b) {
+  if (a.statement != b.statement || a.kind != b.kind || a.target != b.target || a.field != b.field) return false;
+  if (a.kind == MOSAIC_OBS_FLOAT)
+    return std::memcmp(&a.floating, &b.floating, sizeof a.floating) == 0 || (a.floating != a.floating && b.floating != b.floating);
+  return a.integer == b.integer && a.bytes == b.bytes;
+}
+
+struct Observed {
+  bool ok = false;           ///< ran without failing, three times
+  std::vector<exec::Observation> stable;
+  int threwAt = -1;
+  std::string exceptionType;
+  int nullAt = -1;           ///< a statement that needed an object behind a null pointer
+};
+
+// Runs a test three times (twice forked from the long-running server, once
+// in a server started afresh: different address-space layout) and keeps
+// what every run observed alike.
+Observed observe(const testcase::TestCase &t, exec::ForkServer &main, exec::ForkServer *fresh, exec::Limits limits) {
+  Observed o;
+  limits.persistent = false;
+  std::vector<std::vector<exec::Observation>> runs;
+  for (int k = 0; k < 3; ++k) {
+    exec::ForkServer &server = (k == 2 && fresh) ? *fresh : main;
+    auto r = server.run(testcase::encode(t), limits);
+    if (!r || r->outcome != exec::Outcome::Ok) return o;
+    const exec::Trace &trace = server.trace();
+    if (k == 0) {
+      const auto stmts = trace.statements();
+      for (size_t i = 0; i < stmts.size(); ++i) {
+        if (stmts[i].status == MOSAIC_STMT_NULL) {
+          o.nullAt = static_cast<int>(i);
+          break;
+        }
+        if (stmts[i].status == MOSAIC_STMT_THREW) {
+          o.threwAt = static_cast<int>(i);
+          break;
+        }
+      }
+    }
+    runs.push_back(trace.observations());
+  }
+  for (const exec::Observation &a : runs[0]) {
+    if (a.kind == MOSAIC_OBS_EXCEPTION) {
+      if (static_cast<int>(a.statement) == o.threwAt) o.exceptionType = a.bytes.substr(0, a.bytes.find('\0'));
+      continue;
+    }
+    if (a.kind == MOSAIC_OBS_UNREADABLE) continue;
+    bool everywhere = true;
+    for (size_t k = 1; k < runs.size() && everywhere; ++k)
+      everywhere = std::any_of(runs[k].begin(), runs[k].end(), [&](const exec::Observation &b) { return sameObservation(a, b); });
+    // The same observation twice for a statement (a value observed through
+    // two names) is asserted once.
+    if (everywhere && std::none_of(o.stable.begin(), o.stable.end(), [&](const exec::Observation &b) { return sameObservation(a, b); }))
+      o.stable.push_back(a);
+  }
+  o.ok = true;
+  return o;
+}
+
+std::string percent(std::size_t a, std::size_t b) { return b ? fmt::format("{:.1f}%", 100.0 * a / b) : "-"; }
+
+} // namespace
+
+int generate(const GenerateOptions &options, std::ostream &out, std::ostream &err) {
+  const auto algorithm = search::parseAlgorithm(options.algorithm);
+  if (!algorithm) {
+    fmt::print(err, "mosaic: error: unknown algorithm '{}' (dynamosa, mosa, ws, mio, random)\n", options.algorithm);
+    return kExitUsage;
+  }
+  if (options.outDir.empty()) {
+    fmt::print(err, "mosaic: error: no output folder (-o)\n");
+    return kExitUsage;
+  }
+  auto opened = openSession({options.unit, options.workDir, false, options.memoryMb}, err);
+  if (auto *code = std::get_if<int>(&opened)) return *code;
+  Session &session = *std::get<std::unique_ptr<Session>>(opened);
+  const model::Program &p = session.program;
+  exec::ForkServer &server = *session.server;
+  fmt::print(out, "unit         {} ({})\n", p.unit, p.language == "c" ? "C" : "C++");
+  fmt::print(out, "harness      {} ({})\n", session.harness.binary,
+             session.harness.cached ? "cached" : fmt::format("built in {:.1f} s", session.buildSeconds));
+  fmt::print(out, "targets      {} callable of {}\n", session.targets.size(), p.targets.size());
+  for (const auto &[sig, why] : session.notCallable) fmt::print(out, "  cannot call {}: {}\n", sig, why);
+  if (session.targets.empty()) {
+    fmt::print(err, "mosaic: error: no target can be called\n");
+    return kExitUsage;
+  }
+  exec::Limits limits;
+  limits.timeoutMs = options.timeoutMs;
+  limits.memoryMb = options.memoryMb;
+  limits.persistent = !options.isolate;
+
+  Rng rng(options.seed);
+  testcase::ConstantPool pool;
+  pool.addStatic(p);
+  testcase::TestFactory factory(*session.catalog, pool, rng);
+  const search::Goals goals(session.description);
+  search::Archive archive(goals.size());
+  std::map<std::string, Crash> crashes;
+  std::array<std::uint64_t, exec::kOutcomeCount> outcomes{};
+
+  search::Executor executor = [&](const testcase::TestCase &t) -> std::optional<search::Execution> {
+    auto r = server.run(testcase::encode(t), limits);
+    if (!r) return std::nullopt;
+    ++outcomes[static_cast<size_t>(r->outcome)];
+    const exec::Trace &trace = server.trace();
+    harvest(trace, pool, &t);
+    if (isFailure(r->outcome)) {
+      const std::string where = whereOf(p, t, r->statement);
+      Crash &c = crashes[crashKey(*r, where)];
+      if (c.count++ == 0 || t.statements.size() < c.test.statements.size()) {
+        c.test = t;
+        c.result = *r;
+        c.where = where;
+        c.output = std::string(trace.output());
+      }
+    }
+    return toExecution(*r, trace);
+  };
+
+  interrupted = 0;
+  auto previous = std::signal(SIGINT, onInterrupt);
+  search::Budget budget;
+  budget.seconds = options.budgetSeconds;
+  budget.maxExecutions = options.maxExecutions;
+  budget.stop = &interrupted;
+  search::Evaluator evaluator(goals, archive, executor, budget);
+  const bool tty = options.progress && isatty(STDERR_FILENO);
+  auto lastProgress = Clock::now();
+  nlohmann::json timeline = nlohmann::json::array();
+  double nextSample = 0;
+  auto coveredOf = [&](search::GoalKind kind) {
+    size_t n = 0;
+    for (size_t g = 0; g < goals.size(); ++g) n += goals[g].kind == kind && archive.covered(g);
+    return n;
+  };
+  auto progressLine = [&] {
+    const double elapsed = budget.elapsed();
+    return fmt::format("[{:5.1f}s/{:.0f}s] goals {}/{} (branches {}/{}, lines {}/{}, functions {}/{}) | {} execs "
+                       "({:.0f}/s) | failures {}",
+                       elapsed, options.budgetSeconds, archive.coveredCount(), goals.size(),
+                       coveredOf(search::GoalKind::Branch), goals.count(search::GoalKind::Branch),
+                       coveredOf(search::GoalKind::Line), goals.count(search::GoalKind::Line),
+                       coveredOf(search::GoalKind::Function), goals.count(search::GoalKind::Function),
+                       evaluator.executions(), elapsed > 0 ? evaluator.executions() / elapsed : 0.0, crashes.size());
+  };
+  evaluator.onEvaluated = [&](const search::Evaluator &e) {
+    const double elapsed = e.budget().elapsed();
+    if (elapsed >= nextSample) {
+      timeline.push_back({{"seconds", elapsed}, {"executions", e.executions()}, {"covered", archive.coveredCount()}});
+      nextSample = elapsed + 1.0;
+    }
+    if (Clock::now() - lastProgress > std::chrono::milliseconds(tty ? 250 : 5000)) {
+      if (tty) fmt::print(err, "\r{}\x1b[K", progressLine());
+      else fmt::print(err, "{}\n", progressLine());
+      lastProgress = Clock::now();
+    }
+  };
+  search::Variation variation(*session.catalog, factory, rng, session.targets);
+  auto search = search::makeAlgorithm(*algorithm, evaluator, variation, rng, search::SearchOptions{});
+  search->run();
+  const double searchSeconds = budget.elapsed();
+  if (tty) fmt::print(err, "\r{}\x1b[K\n", progressLine());
+  else fmt::print(err, "{}\n", progressLine());
+  timeline.push_back({{"seconds", searchSeconds}, {"executions", evaluator.executions()}, {"covered", archive.coveredCount()}});
+  const bool stopped = interrupted != 0;
+  std::signal(SIGINT, previous);
+  if (stopped) fmt::print(err, "mosaic: interrupted: writing the suite found so far\n");
+
+  // Reduce: keep a test only while it covers a goal the kept ones do not
+  // (greedy set cover, most goals first, then shorter).
+  const auto postStart = Clock::now();
+  struct Candidate {
+    testcase::TestCase test;
+    std::vector<size_t> goals; ///< goals it is kept for
+  };
+  std::vector<search::Solution> solutions = archive.solutions();
+  std::vector<std::vector<size_t>> covers(solutions.size());
+  for (size_t i = 0; i < solutions.size(); ++i) covers[i] = goals.coveredBy(*solutions[i].run);
+  std::vector<size_t> order(solutions.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+    if (covers[a].size() != covers[b].size()) return covers[a].size() > covers[b].size();
+    if (solutions[a].test->statements.size() != solutions[b].test->statements.size())
+      return solutions[a].test->statements.size() < solutions[b].test->statements.size();
+    return a < b;
+  });
+  std::vector<bool> have(goals.size(), false);
+  std::vector<Candidate> kept;
+  for (size_t i : order) {
+    if (solutions[i].run->failed()) continue; // failures go to the failing suite
+    std::vector<size_t> fresh;
+    for (size_t g : covers[i])
+      if (!have[g]) fresh.push_back(g);
+    if (fresh.empty()) continue;
+    for (size_t g : fresh) have[g] = true;
+    kept.push_back({*solutions[i].test, fresh});
+  }
+
+  // Minimise: drop statements from the end backwards while the test still
+  // covers the goals it is kept for (and does not fail).
+  const double postBudget = std::max(10.0, options.budgetSeconds * 0.5); // ours: at most half the search's time again
+  auto postLeft = [&] { return std::chrono::duration<double>(Clock::now() - postStart).count() < postBudget; };
+  int minimiseRuns = 0;
+  for (Candidate &c : kept) {
+    for (size_t i = c.test.statements.size(); i-- > 0 && postLeft();) {
+      if (i >= c.test.statements.size()) continue;
+      testcase::TestCase candidate = testcase::withoutStatement(c.test, i);
+      if (candidate.statements.empty()) continue;
+      auto run = executor(candidate);
+      ++minimiseRuns;
+      if (!run || run->failed()) continue;
+      const bool all = std::all_of(c.goals.begin(), c.goals.end(), [&](size_t g) { return goals.covered(g, *run); });
+      if (all) c.test = std::move(candidate);
+    }
+  }
+
+  // Observe each test three times; keep the values every run agreed on.
+  exec::ServerOptions freshOptions;
+  freshOptions.harness = session.harness.binary;
+  freshOptions.env = exec::sanitizerEnvironment(options.memoryMb);
+  auto freshServer = exec::ForkServer::start(freshOptions, session.description.blocks, session.description.sides);
+  std::vector<emit::SuiteTest> passing;
+  int unstable = 0;
+  for (Candidate &c : kept) {
+    Observed o = observe(c.test, server, freshServer ? freshServer->get() : nullptr, limits);
+    if (o.ok && o.nullAt >= 0) {
+      c.test.statements.resize(static_cast<size_t>(o.nullAt));
+      o = c.test.statements.empty() ? Observed{} : observe(c.test, server, freshServer ? freshServer->get() : nullptr, limits);
+    }
+    if (!o.ok) {
+      ++unstable;
+      continue;
+    }
+    emit::SuiteTest st;
+    st.test = c.test;
+    st.observations = std::move(o.stable);
+    st.threwAt = o.threwAt;
+    st.exceptionType = o.exceptionType;
+    for (size_t g : c.goals)
+      if (goals[g].kind != search::GoalKind::Line) st.covers.push_back(goals[g].label);
+    passing.push_back(std::move(st));
+  }
+
+  // Failing tests: confirmed alone and minimised.
+  std::vector<emit::SuiteTest> failing;
+  for (auto &[key, c] : crashes) {
+    int runs = 0;
+    minimiseFailure(p, server, limits, c, runs);
+    if (!c.reproducible) continue;
+    emit::SuiteTest st;
+    st.test = c.test;
+    st.result = c.result;
+    st.report = c.output;
+    failing.push_back(std::move(st));
+  }
+
+  emit::UnitBuild build;
+  build.flags = harness::unitFlags(p);
+  for (const harness::ProjectUnit &u : session.harness.project) build.project.push_back({u.file, u.flags});
+  build.linkLibraries = {"m"};
+  VerifyResult verified;
+  if (options.verify) {
+    fmt::print(err, "building and running the suite ({} runs)...\n", options.verifyRuns);
+    const harness::Toolchain tc = toolchain();
+    verified = verifySuite(p, *session.catalog, passing, failing, build,
+                           {options.outDir, tc.clang, tc.clangxx, options.verifyRuns, true}, err);
+  } else {
+    writeFiles(emit::writeSuite(p, *session.catalog, passing, failing, build), options.outDir);
+  }
+
+  // Report.
+  fmt::print(out, "search       {} for {:.1f} s: {} executions ({:.0f}/s)\n", search::toString(*algorithm), searchSeconds,
+             evaluator.executions(), searchSeconds > 0 ? evaluator.executions() / searchSeconds : 0.0);
+  fmt::print(out, "goals        {} of {} covered: branches {}/{}, lines {}/{}, functions {}/{} (mosaic's own counters)\n",
+             archive.coveredCount(), goals.size(), coveredOf(search::GoalKind::Branch), goals.count(search::GoalKind::Branch),
+             coveredOf(search::GoalKind::Line), goals.count(search::GoalKind::Line),
+             coveredOf(search::GoalKind::Function), goals.count(search::GoalKind::Function));
+  fmt::print(out, "suite        {} tests kept of {} archived; {} dropped as unstable; {} minimisation runs\n", kept.size(),
+             solutions.size(), unstable, minimiseRuns);
+  if (options.verify) {
+    if (verified.built) {
+      fmt::print(out, "verified     written {}, compiled {}, passed {} ({} runs each), repaired {}, removed {}\n",
+                 verified.written, verified.compiled, verified.passed, options.verifyRuns, verified.repaired,
+                 verified.removed);
+      if (verified.coverage.measured)
+        fmt::print(out, "llvm-cov     branches {}/{} ({}), lines {}/{} ({}), functions {}/{}\n",
+                   verified.coverage.branchesCovered, verified.coverage.branches,
+                   percent(verified.coverage.branchesCovered, verified.coverage.branches), verified.coverage.linesCovered,
+                   verified.coverage.lines, percent(verified.coverage.linesCovered, verified.coverage.lines),
+                   verified.coverage.functionsCovered, verified.coverage.functions);
+      else
+        fmt::print(out, "llvm-cov     not measured: {}\n", verified.coverage.error);
+    } else {
+      fmt::print(out, "verified     the suite does not build:\n{}\n", verified.error);
+    }
+  }
+  fmt::print(out, "failing      {} tests ({} disabled)\n", failing.size(), verified.failingDisabled);
+  fmt::print(out, "written      {}/\n", options.outDir);
+
+  if (!options.jsonOut.empty()) {
+    nlohmann::json j;
+    j["unit"] = p.unit;
+    j["algorithm"] = search::toString(*algorithm);
+    j["seed"] = options.seed;
+    j["search_seconds"] = searchSeconds;
+    j["executions"] = evaluator.executions();
+    j["executions_per_second"] = searchSeconds > 0 ? evaluator.executions() / searchSeconds : 0.0;
+    j["interrupted"] = stopped;
+    nlohmann::json g;
+    for (auto kind : {search::GoalKind::Branch, search::GoalKind::Line, search::GoalKind::Function})
+      g[search::toString(kind)] = {{"total", goals.count(kind)}, {"covered", coveredOf(kind)}};
+    j["goals"] = g;
+    j["coverage_over_time"] = timeline;
+    nlohmann::json oc;
+    for (int k = 0; k < exec::kOutcomeCount; ++k) oc[exec::toString(static_cast<exec::Outcome>(k))] = outcomes[k];
+    j["outcomes"] = oc;
+    j["tests"] = {{"archived", solutions.size()},  {"kept", kept.size()},          {"unstable", unstable},
+                  {"written", verified.written},   {"compiled", verified.compiled}, {"passed", verified.passed},
+                  {"repaired", verified.repaired}, {"removed", verified.removed},  {"flaky_assertions", verified.flakyAssertions},
+                  {"failing", failing.size()},     {"failing_disabled", verified.failingDisabled},
+                  {"verified", options.verify && verified.built}};
+    if (verified.coverage.measured)
+      j["llvm_cov"] = {{"branches", verified.coverage.branches}, {"branches_covered", verified.coverage.branchesCovered},
+                       {"lines", verified.coverage.lines},       {"lines_covered", verified.coverage.linesCovered},
+                       {"functions", verified.coverage.functions}, {"functions_covered", verified.coverage.functionsCovered}};
+    std::ofstream(options.jsonOut) << j.dump(2) << "\n";
+  }
+  if (options.verify && !verified.built) return kExitInternal;
+  return failing.empty() ? kExitOk : kExitFindings;
+}
+
+} // namespace mosaic::driver

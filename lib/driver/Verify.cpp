@@ -1,0 +1,279 @@
+// Building, running and repairing a written suite; llvm-cov coverage.
+#include "Verify.h"
+
+#include "mosaic/support/Process.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <regex>
+#include <set>
+#include <sstream>
+
+namespace mosaic::driver {
+
+namespace fs = std::filesystem;
+
+void writeFiles(const emit::Suite &suite, const std::string &outDir) {
+  fs::create_directories(outDir);
+  for (const emit::File &f : suite.files) std::ofstream(fs::path(outDir) / f.name) << f.text;
+}
+
+namespace {
+
+// What a round of runs found wrong, by site.
+struct Findings {
+  std::set<std::pair<bool, size_t>> removeTests;              ///< (failing suite, index)
+  std::set<std::tuple<size_t, int>> dropAssertions;          ///< (passing index, observation)
+  std::set<size_t> disable;                                  ///< failing-suite tests to disable
+};
+
+// "file:line:col: error:" lines of the compiler mapped to tests.
+bool compileFindings(const emit::Suite &suite, const std::string &output, Findings &f) {
+  static const std::regex error(R"(([^\s:]+):(\d+):\d+: error:)");
+  bool mapped = false;
+  for (std::sregex_iterator it(output.begin(), output.end(), error), end; it != end; ++it) {
+    const std::string file = fs::path((*it)[1].str()).filename().string();
+    auto sites = suite.sites.find(file);
+    if (sites == suite.sites.end()) continue;
+    const int line = std::stoi((*it)[2].str());
+    // The test the line belongs to: the nearest site at or above it.
+    auto s = sites->second.upper_bound(line);
+    if (s == sites->second.begin()) continue;
+    --s;
+    f.removeTests.insert({s->second.failing, s->second.test});
+    mapped = true;
+  }
+  return mapped;
+}
+
+// A run of a test binary: which tests failed, at which lines.
+void runFindings(const emit::Suite &suite, const std::string &jsonPath, const ProcessResult &r, bool failingSuite,
+                 Findings &f) {
+  std::ifstream in(jsonPath);
+  nlohmann::json j;
+  bool parsed = false;
+  if (in) {
+    try {
+      j = nlohmann::json::parse(in);
+      parsed = true;
+    } catch (const std::exception &) {
+    }
+  }
+  if (!parsed) {
+    // The binary died: the test that was running when it did.
+    std::string last;
+    std::istringstream lines(r.output);
+    for (std::string l; std::getline(lines, l);) {
+      if (l.rfind("[ RUN      ] ", 0) == 0) last = l.substr(13);
+      if (l.rfind("[       OK ] ", 0) == 0 || l.rfind("[  FAILED  ] ", 0) == 0) last.clear();
+    }
+    if (auto it = suite.tests.find(last); it != suite.tests.end()) {
+      if (failingSuite) f.disable.insert(it->second.test);
+      else f.removeTests.insert({it->second.failing, it->second.test});
+    }
+    return;
+  }
+  static const std::regex where(R"(([^\s:]+):(\d+))");
+  for (const auto &ts : j.value("testsuites", nlohmann::json::array())) {
+    for (const auto &t : ts.value("testsuite", nlohmann::json::array())) {
+      if (!t.contains("failures")) continue;
+      const std::string name = ts.value("name", "") + "." + t.value("name", "");
+      auto it = suite.tests.find(name);
+      if (it == suite.tests.end()) continue;
+      if (failingSuite) {
+        f.disable.insert(it->second.test);
+        continue;
+      }
+      bool onAssertion = true;
+      std::vector<int> observations;
+      for (const auto &failure : t["failures"]) {
+        const std::string text = failure.value("failure", "");
+        std::smatch m;
+        int observation = -1;
+        if (std::regex_search(text, m, where)) {
+          const std::string file = fs::path(m[1].str()).filename().string();
+          auto sites = suite.sites.find(file);
+          if (sites != suite.sites.end())
+            if (auto s = sites->second.find(std::stoi(m[2].str())); s != sites->second.end())
+              observation = s->second.observation;
+        }
+        if (observation < 0) onAssertion = false;
+        else observations.push_back(observation);
+      }
+      if (!onAssertion) f.removeTests.insert({false, it->second.test});
+      else
+        for (int o : observations) f.dropAssertions.insert({it->second.test, o});
+    }
+  }
+}
+
+LlvmCoverage measureCoverage(const model::Program &program, const std::string &outDir, const std::string &binaryName,
+                             const VerifyOptions &o, std::ostream &log) {
+  LlvmCoverage c;
+  const fs::path dir = fs::path(outDir) / "build-coverage";
+  auto configure = runProcess({"cmake", "-S", outDir, "-B", dir.string(), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Debug",
+                               "-DMOSAIC_COVERAGE=ON", "-DCMAKE_C_COMPILER=" + o.clang, "-DCMAKE_CXX_COMPILER=" + o.clangxx});
+  auto build = configure && configure->exitCode == 0 ? runProcess({"cmake", "--build", dir.string(), "--target", binaryName})
+                                                      : configure;
+  if (!build || build->exitCode != 0) {
+    c.error = "the coverage build failed";
+    return c;
+  }
+  const std::string raw = (dir / "suite.profraw").string(), data = (dir / "suite.profdata").string();
+  std::error_code ec;
+  fs::remove(raw, ec);
+  runProcess({"timeout", "600", (dir / binaryName).string()}, {dir.string(), {{"LLVM_PROFILE_FILE", raw}}});
+  auto merge = runProcess({"llvm-profdata-19", "merge", "-sparse", raw, "-o", data});
+  if (!merge || merge->exitCode != 0) {
+    c.error = "llvm-profdata failed";
+    return c;
+  }
+  auto report = runProcess({"llvm-cov-19", "export", "-summary-only", "-instr-profile=" + data,
+                            (dir / binaryName).string(), program.unit});
+  if (!report || report->exitCode != 0) {
+    c.error = "llvm-cov failed";
+    return c;
+  }
+  try {
+    // llvm-cov's JSON goes to stdout; runProcess interleaves stderr, so
+    // parse from the first brace.
+    const auto start = report->output.find('{');
+    const nlohmann::json j = nlohmann::json::parse(report->output.substr(start == std::string::npos ? 0 : start));
+    for (const auto &file : j.at("data").at(0).at("files")) {
+      if (fs::weakly_canonical(file.value("filename", ""), ec) != fs::weakly_canonical(program.unit, ec)) continue;
+      const auto &s = file.at("summary");
+      c.branches = s.at("branches").at("count").get<std::size_t>();
+      c.branchesCovered = s.at("branches").at("covered").get<std::size_t>();
+      c.lines = s.at("lines").at("count").get<std::size_t>();
+      c.linesCovered = s.at("lines").at("covered").get<std::size_t>();
+      c.functions = s.at("functions").at("count").get<std::size_t>();
+      c.functionsCovered = s.at("functions").at("covered").get<std::size_t>();
+      c.measured = true;
+    }
+    if (!c.measured) c.error = "llvm-cov reported nothing for " + program.unit;
+  } catch (const std::exception &e) {
+    c.error = std::string("unreadable llvm-cov output: ") + e.what();
+  }
+  (void)log;
+  return c;
+}
+
+} // namespace
+
+VerifyResult verifySuite(const model::Program &program, const testcase::Catalog &catalog,
+                         std::vector<emit::SuiteTest> &passing, std::vector<emit::SuiteTest> &failing,
+                         const emit::UnitBuild &build, const VerifyOptions &o, std::ostream &log) {
+  VerifyResult v;
+  const fs::path buildDir = fs::path(o.outDir) / "build";
+  emit::WriteOptions write;
+  std::set<size_t> repairedTests;
+  int written = -1, removedCompile = 0;
+  bool configured = false;
+  for (int round = 0; round < 8; ++round) {
+    for (auto &t : passing) t.dropped.resize(t.observations.size(), false);
+    const emit::Suite suite = emit::writeSuite(program, catalog, passing, failing, build, write);
+    // Drop what cannot be written at all; it never reaches the files.
+    if (!suite.unwritable.empty()) {
+      std::set<std::pair<bool, size_t>> gone;
+      for (const auto &[site, why] : suite.unwritable) {
+        gone.insert({site.failing, site.test});
+        fmt::print(log, "  not written: {}\n", why);
+      }
+      for (auto it = gone.rbegin(); it != gone.rend(); ++it)
+        (it->first ? failing : passing).erase((it->first ? failing : passing).begin() + static_cast<std::ptrdiff_t>(it->second));
+      continue;
+    }
+    if (written < 0) written = static_cast<int>(passing.size());
+    writeFiles(suite, o.outDir);
+    if (!configured) {
+      auto c = runProcess({"cmake", "-S", o.outDir, "-B", buildDir.string(), "-G", "Ninja",
+                           "-DCMAKE_C_COMPILER=" + o.clang, "-DCMAKE_CXX_COMPILER=" + o.clangxx});
+      if (!c || c->exitCode != 0) {
+        v.error = c ? c->output : c.error().message;
+        return v;
+      }
+      configured = true;
+    }
+    auto b = runProcess({"cmake", "--build", buildDir.string()});
+    if (!b) {
+      v.error = b.error().message;
+      return v;
+    }
+    Findings f;
+    if (b->exitCode != 0) {
+      if (!compileFindings(suite, b->output, f)) {
+        if (!write.canonicalSpelling) {
+          write.canonicalSpelling = true; // the spelled names may not exist outside the unit
+          continue;
+        }
+        v.error = b->output.substr(0, 8000);
+        return v;
+      }
+      fmt::print(log, "  {} tests do not compile: removed\n", f.removeTests.size());
+      for (const auto &[failingSuite, index] : f.removeTests) removedCompile += failingSuite ? 0 : 1;
+    } else {
+      const std::string ident = suite.testFile.substr(0, suite.testFile.size() - 9); // "_test.cpp"
+      std::string target = ident;
+      for (char &c : target)
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+      for (int run = 0; run < o.runs; ++run) {
+        const std::string json = (buildDir / fmt::format("run-{}.json", run)).string();
+        std::error_code ec;
+        fs::remove(json, ec);
+        auto r = runProcess({"timeout", "600", (buildDir / (target + "_test")).string(), "--gtest_output=json:" + json},
+                            {buildDir.string(), {}});
+        ++v.runs;
+        if (r) runFindings(suite, json, *r, false, f);
+      }
+      const std::string json = (buildDir / "failing.json").string();
+      std::error_code ec;
+      fs::remove(json, ec);
+      auto r = runProcess({"timeout", "900", (buildDir / (target + "_failing_test")).string(), "--gtest_output=json:" + json},
+                          {buildDir.string(), {}});
+      if (r) runFindings(suite, json, *r, true, f);
+      for (auto it = f.disable.begin(); it != f.disable.end();)
+        if (failing[*it].disabled) it = f.disable.erase(it);
+        else ++it;
+      if (f.removeTests.empty() && f.dropAssertions.empty() && f.disable.empty()) {
+        v.built = true;
+        v.written = written;
+        v.passed = static_cast<int>(passing.size());
+        v.failingWritten = static_cast<int>(failing.size());
+        for (const auto &t : failing) v.failingDisabled += t.disabled;
+        v.repaired = static_cast<int>(repairedTests.size());
+        if (o.coverage) v.coverage = measureCoverage(program, o.outDir, target + "_test", o, log);
+        break;
+      }
+    }
+    for (const auto &[test, observation] : f.dropAssertions) {
+      passing[test].dropped[static_cast<size_t>(observation)] = true;
+      ++v.flakyAssertions;
+      repairedTests.insert(test);
+    }
+    for (size_t t : f.disable) failing[t].disabled = true;
+    for (auto it = f.removeTests.rbegin(); it != f.removeTests.rend(); ++it) {
+      if (it->first) {
+        failing.erase(failing.begin() + static_cast<std::ptrdiff_t>(it->second));
+      } else {
+        passing.erase(passing.begin() + static_cast<std::ptrdiff_t>(it->second));
+        ++v.removed;
+        // Indices after it shift down.
+        std::set<size_t> shifted;
+        for (size_t k : repairedTests)
+          if (k != it->second) shifted.insert(k > it->second ? k - 1 : k);
+        repairedTests = std::move(shifted);
+      }
+    }
+  }
+  v.written = written < 0 ? 0 : written;
+  v.compiled = v.written - removedCompile;
+  if (!v.built && v.error.empty()) v.error = "the suite did not settle after 8 rounds of repairs";
+  return v;
+}
+
+} // namespace mosaic::driver

@@ -1,0 +1,55 @@
+// Building and running a written suite: tests that do not compile are
+// removed, assertions that fail or flake are dropped (the test repaired),
+// tests that still fail are removed; then the suite's coverage of the unit
+// is measured with clang source-based coverage and llvm-cov.
+#pragma once
+
+#include "mosaic/emit/Suite.h"
+#include "mosaic/harness/Build.h"
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace mosaic::driver {
+
+struct LlvmCoverage {
+  bool measured = false;
+  std::size_t branches = 0, branchesCovered = 0;
+  std::size_t lines = 0, linesCovered = 0;
+  std::size_t functions = 0, functionsCovered = 0;
+  std::string error;
+};
+
+struct VerifyResult {
+  bool built = false;
+  std::string error;          ///< why the suite does not build (compiler output)
+  int written = 0;            ///< passing-suite tests written
+  int compiled = 0;           ///< ... that compiled
+  int passed = 0;             ///< ... that passed every run in the end
+  int repaired = 0;           ///< ... that lost an assertion on the way
+  int removed = 0;            ///< ... removed (did not compile, or failed without a failing assertion)
+  int flakyAssertions = 0;    ///< assertions dropped because a run disagreed
+  int failingWritten = 0;     ///< failing-suite tests
+  int failingDisabled = 0;    ///< ... disabled because they did not fail as expected outside mosaic
+  int runs = 0;
+  LlvmCoverage coverage;
+};
+
+struct VerifyOptions {
+  std::string outDir;
+  std::string clang, clangxx;
+  int runs = 5;
+  bool coverage = true;
+};
+
+/// Writes the suite into options.outDir, builds it, runs it, repairs it;
+/// `passing` and `failing` are edited to what was finally written.
+VerifyResult verifySuite(const model::Program &program, const testcase::Catalog &catalog,
+                         std::vector<emit::SuiteTest> &passing, std::vector<emit::SuiteTest> &failing,
+                         const emit::UnitBuild &build, const VerifyOptions &options, std::ostream &log);
+
+/// Writes the suite's files without building them.
+void writeFiles(const emit::Suite &suite, const std::string &outDir);
+
+} // namespace mosaic::driver

@@ -1,0 +1,72 @@
+// Writing one test case as C++ statements (internal to lib/emit): variable
+// names, literals, arguments, assertions.
+#pragma once
+
+#include "mosaic/emit/Suite.h"
+
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mosaic::emit {
+
+/// Names of the functions a test reaches through the wrapper translation
+/// unit (static functions, functions in an anonymous namespace).
+std::string trampolineName(const model::Callable &c);
+/// Whether a test calls `c` through the wrapper.
+bool needsTrampoline(const model::Program &p, const model::Callable &c);
+
+/// A written line and what it belongs to (-1: the test's own statements).
+struct Line {
+  std::string text;
+  int observation = -1;
+};
+
+/// The body of one test: its lines, or why it cannot be written.
+struct Body {
+  std::vector<Line> lines;
+  std::string unwritable;
+  std::string name;  ///< a readable name (callable and what it shows), not yet unique
+  std::set<model::CallableId> trampolines;
+};
+
+class BodyWriter {
+public:
+  BodyWriter(const model::Program &program, const testcase::Catalog &catalog, const WriteOptions &options);
+
+  /// `assertions`: write the regression assertions (passing suite).
+  Body write(const SuiteTest &test, bool assertions);
+
+  /// A type as the test spells it: `void *` for a pointer to a type only the
+  /// unit's source can name; nullopt when it cannot be spelled at all.
+  std::optional<std::string> spell(model::TypeId type) const;
+  /// A declaration of `name` with type `type` ("int x", "cJSON *item").
+  std::optional<std::string> declare(model::TypeId type, const std::string &name) const;
+  std::string literal(model::TypeId type, std::uint64_t bits) const;
+
+private:
+  bool nameable(model::TypeId type) const;
+  std::string identifierFor(const testcase::TestCase &t, size_t index) const;
+  std::string argument(const testcase::TestCase &t, testcase::Ref ref, model::TypeId param, bool move);
+  std::string expr(testcase::Ref ref) const;
+  std::string callExpression(const testcase::TestCase &t, size_t index, std::set<model::CallableId> &trampolines);
+  std::optional<std::string> statement(const testcase::TestCase &t, size_t index, std::set<model::CallableId> &trampolines,
+                                       std::string &why);
+  std::vector<Line> assertions(const SuiteTest &st, size_t index);
+  std::optional<std::string> assertion(const testcase::TestCase &t, size_t index, const exec::Observation &o);
+  std::string testName(const SuiteTest &st, bool failing) const;
+
+  const model::Program &p_;
+  const testcase::Catalog &catalog_;
+  WriteOptions options_;
+  const bool cxx_;
+  std::set<std::string> reserved_;
+  // Per test.
+  std::vector<std::string> names_;
+  std::vector<bool> heap_;     ///< the variable is a pointer to an object made with new
+  std::vector<bool> inlined_;  ///< the value is written where it is used
+  std::vector<size_t> uses_;
+};
+
+} // namespace mosaic::emit

@@ -1,0 +1,168 @@
+// MOSA and DynaMOSA (ALGORITHMS.md §1.3–1.6): many-objective search with
+// preference sorting over the uncovered goals; DynaMOSA considers only the
+// goals whose control dependences are covered, releasing the others along
+// the control-dependence graph as the search covers their parents.
+#include "Algorithms.h"
+#include "mosaic/search/Ranking.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace mosaic::search {
+
+namespace {
+
+class Mosa final : public Algorithm {
+public:
+  Mosa(Evaluator &e, Variation &v, Rng &rng, const SearchOptions &o, bool dynamic)
+      : e_(e), v_(v), rng_(rng), o_(o), dynamic_(dynamic), current_(e.goals().size(), !dynamic) {
+    if (dynamic)
+      for (size_t g : e.goals().initial()) release(g);
+  }
+
+  void run() override {
+    std::vector<Individual> population;
+    while (population.size() < o_.population && !e_.done()) {
+      Individual i{v_.randomTest(), nullptr};
+      if (evaluate(i)) population.push_back(std::move(i));
+    }
+    ranks_.assign(population.size(), 0);
+    crowding_.assign(population.size(), 0.0);
+    while (!e_.done() && !population.empty()) {
+      std::vector<Individual> offspring = breed(population);
+      for (Individual &i : offspring) population.push_back(std::move(i));
+      population = survive(std::move(population));
+    }
+  }
+
+private:
+  // Runs a test and releases the goals its newly covered branches guard.
+  bool evaluate(Individual &i) {
+    i.run = e_.evaluate(i.test);
+    if (!i.run) return false;
+    if (dynamic_)
+      for (size_t g : e_.newlyCovered()) releaseDependents(g);
+    return true;
+  }
+
+  void release(size_t g) {
+    if (current_[g]) return;
+    current_[g] = true;
+    // Already covered (by a test that covered it before its parent was):
+    // its own dependents are due too.
+    if (e_.archive().covered(g)) releaseDependents(g);
+  }
+  void releaseDependents(size_t g) {
+    const Goal &goal = e_.goals()[g];
+    if (goal.kind != GoalKind::Branch) return;
+    for (size_t d : e_.goals().dependents(goal.side)) release(d);
+  }
+
+  // The goals the ranking looks at: current and not yet covered. When
+  // DynaMOSA has none left but uncovered goals remain (their parents are
+  // unreachable from the current frontier), all of them.
+  std::vector<size_t> targets() {
+    std::vector<size_t> out;
+    for (size_t g = 0; g < current_.size(); ++g)
+      if (current_[g] && !e_.archive().covered(g)) out.push_back(g);
+    if (out.empty() && dynamic_) {
+      for (size_t g = 0; g < current_.size(); ++g)
+        if (!e_.archive().covered(g)) {
+          current_[g] = true;
+          out.push_back(g);
+        }
+    }
+    return out;
+  }
+
+  size_t select() { return tournament(ranks_, crowding_, o_.tournamentSize, rng_); }
+
+  std::vector<Individual> breed(const std::vector<Individual> &population) {
+    std::vector<Individual> offspring;
+    while (offspring.size() < o_.population && !e_.done()) {
+      const Individual &a = population[select()];
+      const Individual &b = population[select()];
+      Individual c1{a.test, nullptr}, c2{b.test, nullptr};
+      if (rng_.chance(o_.crossoverRate)) {
+        auto [x, y] = v_.crossover(a.test, b.test);
+        c1.test = std::move(x);
+        c2.test = std::move(y);
+      }
+      v_.mutate(c1.test, a.run.get());
+      v_.mutate(c2.test, b.run.get());
+      for (Individual *c : {&c1, &c2})
+        if (!c->test.statements.empty() && evaluate(*c)) offspring.push_back(std::move(*c));
+    }
+    // Fresh tests or mutated archive tests (DynaMOSA's test insertion).
+    const auto extra = static_cast<size_t>(std::ceil(o_.testInsertion * static_cast<double>(o_.population)));
+    const auto solutions = e_.archive().solutions();
+    for (size_t k = 0; k < extra && !e_.done(); ++k) {
+      Individual i{};
+      if (!solutions.empty() && rng_.chance(0.5)) {
+        const Solution &s = rng_.pick(solutions);
+        i.test = *s.test;
+        v_.mutate(i.test, s.run.get());
+      } else {
+        i.test = v_.randomTest();
+      }
+      if (!i.test.statements.empty() && evaluate(i)) offspring.push_back(std::move(i));
+    }
+    return offspring;
+  }
+
+  std::vector<Individual> survive(std::vector<Individual> all) {
+    const std::vector<size_t> goals = targets();
+    if (goals.empty()) { // everything covered: the evaluator stops the search
+      if (all.size() > o_.population) all.resize(o_.population);
+      ranks_.assign(all.size(), 0);
+      crowding_.assign(all.size(), 0.0);
+      return all;
+    }
+    FitnessMatrix f(all.size(), std::vector<double>(goals.size()));
+    std::vector<size_t> lengths(all.size());
+    for (size_t i = 0; i < all.size(); ++i) {
+      lengths[i] = all[i].test.statements.size();
+      for (size_t k = 0; k < goals.size(); ++k) f[i][k] = e_.goals().fitness(goals[k], *all[i].run);
+    }
+    const auto fronts = preferenceSort(f, lengths, o_.population, rng_);
+    const size_t remain = std::max(o_.population, fronts.empty() ? 0 : fronts[0].size());
+    std::vector<Individual> next;
+    std::vector<size_t> ranks;
+    std::vector<double> crowding;
+    for (size_t r = 0; r < fronts.size() && next.size() < remain; ++r) {
+      const std::vector<double> d = crowdingDistance(f, fronts[r]);
+      std::vector<size_t> order(fronts[r].size());
+      std::iota(order.begin(), order.end(), 0);
+      if (next.size() + fronts[r].size() > remain)
+        std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return d[x] != d[y] ? d[x] > d[y] : x < y; });
+      for (size_t k : order) {
+        if (next.size() >= remain) break;
+        next.push_back(std::move(all[fronts[r][k]]));
+        ranks.push_back(r);
+        crowding.push_back(d[k]);
+      }
+    }
+    ranks_ = std::move(ranks);
+    crowding_ = std::move(crowding);
+    return next;
+  }
+
+  Evaluator &e_;
+  Variation &v_;
+  Rng &rng_;
+  SearchOptions o_;
+  bool dynamic_;
+  std::vector<bool> current_;
+  std::vector<size_t> ranks_;
+  std::vector<double> crowding_;
+};
+
+} // namespace
+
+std::unique_ptr<Algorithm> makeMosa(Evaluator &evaluator, Variation &variation, Rng &rng, const SearchOptions &options,
+                                    bool dynamic) {
+  return std::make_unique<Mosa>(evaluator, variation, rng, options, dynamic);
+}
+
+} // namespace mosaic::search

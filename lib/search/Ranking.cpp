@@ -1,0 +1,130 @@
+// Preference sorting, non-dominated sorting, crowding and selection.
+#include "mosaic/search/Ranking.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace mosaic::search {
+
+bool dominates(const std::vector<double> &a, const std::vector<double> &b) {
+  bool better = false;
+  for (size_t g = 0; g < a.size(); ++g) {
+    if (a[g] > b[g]) return false;
+    if (a[g] < b[g]) better = true;
+  }
+  return better;
+}
+
+std::vector<std::vector<size_t>> preferenceSort(const FitnessMatrix &f, const std::vector<size_t> &lengths,
+                                                size_t population, Rng &rng) {
+  const size_t n = f.size();
+  std::vector<std::vector<size_t>> fronts;
+  if (n == 0) return fronts;
+  const size_t goals = f[0].size();
+  std::vector<bool> inFirst(n, false);
+  std::vector<size_t> first;
+  for (size_t g = 0; g < goals; ++g) {
+    size_t best = 0;
+    for (size_t i = 1; i < n; ++i) {
+      if (f[i][g] < f[best][g] || (f[i][g] == f[best][g] && lengths[i] < lengths[best]) ||
+          (f[i][g] == f[best][g] && lengths[i] == lengths[best] && rng.chance(0.5)))
+        best = i;
+    }
+    if (!inFirst[best]) {
+      inFirst[best] = true;
+      first.push_back(best);
+    }
+  }
+  std::sort(first.begin(), first.end());
+  fronts.push_back(first);
+  std::vector<size_t> rest;
+  for (size_t i = 0; i < n; ++i)
+    if (!inFirst[i]) rest.push_back(i);
+  if (rest.empty()) return fronts;
+  if (first.size() >= population) {
+    fronts.push_back(rest);
+    return fronts;
+  }
+  for (auto &front : nonDominatedSort(f, rest, population - first.size())) fronts.push_back(std::move(front));
+  return fronts;
+}
+
+std::vector<std::vector<size_t>> nonDominatedSort(const FitnessMatrix &f, const std::vector<size_t> &members,
+                                                  size_t enough) {
+  const size_t m = members.size();
+  std::vector<std::vector<size_t>> dominated(m); // indices into members
+  std::vector<size_t> count(m, 0);
+  for (size_t a = 0; a < m; ++a)
+    for (size_t b = a + 1; b < m; ++b) {
+      if (dominates(f[members[a]], f[members[b]])) {
+        dominated[a].push_back(b);
+        ++count[b];
+      } else if (dominates(f[members[b]], f[members[a]])) {
+        dominated[b].push_back(a);
+        ++count[a];
+      }
+    }
+  std::vector<std::vector<size_t>> fronts;
+  std::vector<bool> ranked(m, false);
+  std::vector<size_t> current;
+  for (size_t a = 0; a < m; ++a)
+    if (count[a] == 0) current.push_back(a);
+  size_t done = 0;
+  while (!current.empty()) {
+    std::vector<size_t> front, next;
+    for (size_t a : current) {
+      front.push_back(members[a]);
+      ranked[a] = true;
+      for (size_t b : dominated[a])
+        if (--count[b] == 0) next.push_back(b);
+    }
+    done += front.size();
+    fronts.push_back(std::move(front));
+    if (done >= enough) break;
+    current = std::move(next);
+  }
+  std::vector<size_t> last;
+  for (size_t a = 0; a < m; ++a)
+    if (!ranked[a]) last.push_back(members[a]);
+  if (!last.empty()) fronts.push_back(std::move(last));
+  return fronts;
+}
+
+std::vector<double> crowdingDistance(const FitnessMatrix &f, const std::vector<size_t> &front) {
+  std::vector<double> d(front.size(), 0.0);
+  if (front.empty()) return d;
+  const size_t goals = f[front[0]].size();
+  for (size_t g = 0; g < goals; ++g) {
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    for (size_t i : front) {
+      lo = std::min(lo, f[i][g]);
+      hi = std::max(hi, f[i][g]);
+    }
+    if (lo == hi) continue;
+    size_t atMin = 0;
+    for (size_t i : front) atMin += f[i][g] == lo;
+    const double value = static_cast<double>(front.size() - atMin) / static_cast<double>(front.size());
+    for (size_t k = 0; k < front.size(); ++k)
+      if (f[front[k]][g] == lo) d[k] = std::max(d[k], value);
+  }
+  return d;
+}
+
+size_t tournament(const std::vector<size_t> &ranks, const std::vector<double> &crowding, size_t size, Rng &rng) {
+  size_t winner = rng.index(ranks.size());
+  for (size_t round = 1; round < size; ++round) {
+    const size_t other = rng.index(ranks.size());
+    if (ranks[other] < ranks[winner] || (ranks[other] == ranks[winner] && crowding[other] > crowding[winner]))
+      winner = other;
+  }
+  return winner;
+}
+
+size_t rankSelection(size_t n, double b, Rng &rng) {
+  const double r = rng.uniform01();
+  const double x = static_cast<double>(n) * (b - std::sqrt(b * b - 4.0 * (b - 1.0) * r)) / (2.0 * (b - 1.0));
+  return std::min(n - 1, static_cast<size_t>(std::floor(x)));
+}
+
+} // namespace mosaic::search

@@ -1,0 +1,377 @@
+// Mutation and crossover of test cases (ALGORITHMS.md §1.6).
+#include "mosaic/search/Variation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace mosaic::search {
+
+using testcase::Op;
+using testcase::Ref;
+using testcase::Statement;
+using testcase::TestCase;
+using model::TypeKind;
+
+namespace {
+
+bool isCall(Op op) { return op == Op::Call || op == Op::MethodCall || op == Op::Construct; }
+
+} // namespace
+
+Variation::Variation(const testcase::Catalog &catalog, testcase::TestFactory &factory, Rng &rng,
+                     std::vector<model::CallableId> targets, VariationOptions options)
+    : catalog_(catalog), program_(catalog.program()), factory_(factory), rng_(rng), targets_(std::move(targets)),
+      options_(options) {
+  isTarget_.assign(program_.callables.size(), false);
+  for (model::CallableId c : targets_)
+    if (c < isTarget_.size()) isTarget_[c] = true;
+}
+
+bool Variation::callsTarget(const TestCase &t) const {
+  for (const Statement &s : t.statements)
+    if (isCall(s.op) && s.callable < isTarget_.size() && isTarget_[s.callable]) return true;
+  return false;
+}
+
+bool Variation::mutate(TestCase &t, const Execution *last) {
+  size_t l = t.statements.size();
+  if (last && last->stoppedAt >= 0) l = std::min(l, static_cast<size_t>(last->stoppedAt) + 1);
+  l = std::max<size_t>(l, 1);
+  bool changed = false;
+  // Each step independently with its probability, until something changed
+  // (EvoSuite mutates again when a mutation left the test as it was).
+  for (int attempt = 0; attempt < 10 && !changed; ++attempt) {
+    if (rng_.chance(options_.deleteProbability) && !t.statements.empty()) changed |= deleteStep(t, l);
+    if (rng_.chance(options_.changeProbability) && !t.statements.empty()) changed |= changeStep(t, l);
+    if (rng_.chance(options_.insertProbability)) changed |= insertStep(t);
+  }
+  if (t.statements.size() > options_.maxLength) t.statements.resize(options_.maxLength); // refs point backwards only
+  if (!callsTarget(t) && !targets_.empty()) {
+    for (int attempt = 0; attempt < 10; ++attempt)
+      if (factory_.appendCall(t, rng_.pick(targets_))) break;
+    changed = true;
+  }
+  return changed;
+}
+
+bool Variation::deleteStep(TestCase &t, size_t l) {
+  bool changed = false;
+  const size_t n = std::min(l, t.statements.size());
+  for (size_t i = n; i-- > 0;) {
+    if (i >= t.statements.size() || !rng_.chance(1.0 / static_cast<double>(l))) continue;
+    t = testcase::withoutStatement(t, i);
+    changed = true;
+  }
+  return changed;
+}
+
+bool Variation::changeStep(TestCase &t, size_t l) {
+  bool changed = false;
+  const size_t n = std::min(l, t.statements.size());
+  // Backwards: a change that inserts statements before index i leaves the
+  // indices still to visit as they were.
+  for (size_t i = n; i-- > 0;)
+    if (rng_.chance(1.0 / static_cast<double>(l))) changed |= changeStatement(t, i);
+  return changed;
+}
+
+bool Variation::insertStep(TestCase &t) {
+  bool changed = false;
+  int count = 0;
+  do {
+    ++count;
+    bool done = false;
+    if (!rng_.chance(options_.insertUnit)) {
+      // A call on an existing variable: a target method whose class the
+      // variable is (or points to).
+      std::vector<std::pair<Ref, model::CallableId>> options;
+      for (size_t i = 0; i < t.statements.size(); ++i) {
+        if (t.statements[i].op == Op::Null) continue;
+        auto vt = testcase::variableType(program_, t, i);
+        if (!vt) continue;
+        for (model::CallableId c : targets_) {
+          const model::Callable &callable = program_.callable(c);
+          if (!callable.parent ||
+              (callable.kind != model::CallableKind::Method && callable.kind != model::CallableKind::Operator))
+            continue;
+          if (catalog_.fits(*vt, program_.record(*callable.parent).type) && catalog_.passable(*vt, program_.record(*callable.parent).type))
+            options.emplace_back(static_cast<Ref>(i), c);
+        }
+      }
+      if (!options.empty()) {
+        const auto &[receiver, method] = rng_.pick(options);
+        done = factory_.appendCallOn(t, method, receiver);
+      }
+    }
+    if (!done && !targets_.empty()) done = factory_.appendCall(t, rng_.pick(targets_));
+    changed |= done;
+  } while (t.statements.size() < options_.maxLength && rng_.chance(std::pow(options_.insertionAlpha, count)));
+  return changed;
+}
+
+const model::Param *Variation::paramOf(const TestCase &t, size_t call, size_t arg) const {
+  const Statement &s = t.statements[call];
+  if (!isCall(s.op)) return nullptr;
+  const model::Callable &c = program_.callable(s.callable);
+  const size_t offset = s.op == Op::MethodCall ? 1 : 0;
+  if (arg < offset || arg - offset >= c.params.size()) return nullptr;
+  return &c.params[arg - offset];
+}
+
+bool Variation::isPairedLength(const TestCase &t, size_t index) const {
+  for (size_t j = index + 1; j < t.statements.size(); ++j) {
+    const Statement &s = t.statements[j];
+    if (!isCall(s.op)) continue;
+    const model::Callable &c = program_.callable(s.callable);
+    const size_t offset = s.op == Op::MethodCall ? 1 : 0;
+    for (size_t k = 0; k < c.params.size(); ++k)
+      if (c.params[k].pairedWith && offset + *c.params[k].pairedWith < s.refs.size() &&
+          s.refs[offset + *c.params[k].pairedWith] == index)
+        return true;
+  }
+  return false;
+}
+
+void Variation::resizePaired(TestCase &t, size_t buffer, size_t size) {
+  for (size_t j = buffer + 1; j < t.statements.size(); ++j) {
+    Statement &s = t.statements[j];
+    if (!isCall(s.op)) continue;
+    const model::Callable &c = program_.callable(s.callable);
+    const size_t offset = s.op == Op::MethodCall ? 1 : 0;
+    for (size_t k = 0; k < c.params.size(); ++k) {
+      if (!c.params[k].pairedWith || offset + k >= s.refs.size() || s.refs[offset + k] != buffer) continue;
+      const size_t m = offset + *c.params[k].pairedWith;
+      if (m < s.refs.size() && s.refs[m] < t.statements.size() && t.statements[s.refs[m]].op == Op::Primitive)
+        t.statements[s.refs[m]].bits = size;
+    }
+  }
+}
+
+std::string Variation::mutateString(const std::string &in, bool bytes) {
+  auto randomChar = [&] { return static_cast<char>(bytes ? rng_.uniform(0, 255) : rng_.uniform(32, 126)); };
+  std::string s = in;
+  for (int attempt = 0; attempt < 10 && s == in; ++attempt) {
+    // Pynguin's StringPrimitiveStatement.delta: delete, replace and insert,
+    // each with probability 1/3, characters with probability 1/len.
+    const double p = 1.0 / static_cast<double>(std::max<size_t>(s.size(), 1));
+    if (rng_.chance(1.0 / 3) && !s.empty()) {
+      std::string kept;
+      for (char c : s)
+        if (!rng_.chance(p)) kept.push_back(c);
+      s = kept;
+    }
+    if (rng_.chance(1.0 / 3))
+      for (char &c : s)
+        if (rng_.chance(p)) c = randomChar();
+    if (rng_.chance(1.0 / 3)) {
+      int count = 1;
+      while (rng_.chance(std::pow(options_.insertionAlpha, count)) && s.size() < 1024) {
+        s.insert(s.begin() + static_cast<std::ptrdiff_t>(rng_.index(s.size() + 1)), randomChar());
+        ++count;
+      }
+    }
+  }
+  return s;
+}
+
+bool Variation::changePrimitive(Statement &s) {
+  const model::Type &type = program_.type(program_.type(s.type).value);
+  const std::uint64_t before = s.bits;
+  switch (type.kind) {
+  case TypeKind::Bool: s.bits = !s.bits; break;
+  case TypeKind::Enum: s.bits = factory_.randomBits(type.id); break;
+  case TypeKind::Floating: {
+    if (rng_.chance(options_.randomPerturbation)) {
+      s.bits = factory_.randomBits(type.id);
+      break;
+    }
+    double d = testcase::doubleOf(s.bits);
+    if (!std::isfinite(d)) d = 0;
+    switch (rng_.index(3)) { // EvoSuite's three double deltas
+    case 0: d += rng_.gaussian() * options_.maxDelta; break;
+    case 1: d += rng_.gaussian(); break;
+    default: {
+      const double scale = std::pow(10.0, static_cast<double>(rng_.uniform(0, 14)));
+      d = std::round(d * scale) / scale;
+    }
+    }
+    s.bits = testcase::bitsOf(d);
+    break;
+  }
+  default: { // Char, Integer
+    if (rng_.chance(options_.randomPerturbation)) {
+      s.bits = factory_.randomBits(type.id);
+      break;
+    }
+    auto delta = static_cast<std::int64_t>(std::floor(rng_.gaussian() * options_.maxDelta));
+    if (delta == 0) delta = rng_.chance(0.5) ? 1 : -1;
+    s.bits = static_cast<std::uint64_t>(static_cast<std::int64_t>(s.bits) + delta);
+  }
+  }
+  return s.bits != before;
+}
+
+bool Variation::changeBytes(TestCase &t, size_t i) {
+  Statement &s = t.statements[i];
+  const std::string before = s.bytes;
+  if (s.op == Op::Buffer) {
+    s.bytes = rng_.chance(options_.randomPerturbation) ? factory_.randomBuffer() : mutateString(s.bytes, true);
+    resizePaired(t, i, t.statements[i].bytes.size());
+  } else {
+    s.bytes = rng_.chance(options_.randomPerturbation) ? factory_.randomText() : mutateString(s.bytes, false);
+  }
+  return t.statements[i].bytes != before;
+}
+
+bool Variation::newArgument(TestCase &t, size_t index, size_t arg) {
+  const Statement &call = t.statements[index];
+  if (arg >= call.refs.size()) return false;
+  const model::Param *param = paramOf(t, index, arg);
+  model::TypeId type;
+  if (param) {
+    if (param->pairedWith || isPairedLength(t, call.refs[arg])) return false; // keep (buffer, length) pairs whole
+    type = param->type;
+  } else if (call.op == Op::MethodCall && arg == 0) {
+    type = program_.record(*program_.callable(call.callable).parent).type;
+  } else {
+    return false;
+  }
+  TestCase head;
+  head.statements.assign(t.statements.begin(), t.statements.begin() + static_cast<std::ptrdiff_t>(index));
+  auto made = factory_.appendValue(head, type, param);
+  if (!made || *made == call.refs[arg]) return false;
+  if (!param && head.statements[*made].op == Op::Null) return false; // never a null receiver
+  const Ref added = static_cast<Ref>(head.statements.size() - index);
+  for (size_t j = index; j < t.statements.size(); ++j) {
+    Statement s = t.statements[j];
+    for (Ref &r : s.refs)
+      if (r != testcase::kNoRef && r >= index) r += added;
+    if (j == index) s.refs[arg] = *made;
+    head.statements.push_back(std::move(s));
+  }
+  t = std::move(head);
+  return true;
+}
+
+bool Variation::changeCall(TestCase &t, size_t i) {
+  const Statement &s = t.statements[i];
+  if (s.refs.empty()) return false;
+  const size_t arg = rng_.index(s.refs.size());
+  const model::Param *param = paramOf(t, i, arg);
+  if (param && (param->pairedWith || isPairedLength(t, s.refs[arg]))) return false;
+  if (rng_.chance(options_.newArgument)) return newArgument(t, i, arg);
+  // Another existing variable that fits.
+  const model::TypeId want = param ? param->type : program_.record(*program_.callable(s.callable).parent).type;
+  std::vector<Ref> candidates;
+  for (size_t j = 0; j < i; ++j) {
+    if (j == s.refs[arg]) continue;
+    if (!param && t.statements[j].op == Op::Null) continue;
+    auto vt = testcase::variableType(program_, t, j);
+    if (vt && catalog_.fits(*vt, want) && catalog_.passable(*vt, want)) candidates.push_back(static_cast<Ref>(j));
+  }
+  if (candidates.empty()) return newArgument(t, i, arg);
+  t.statements[i].refs[arg] = rng_.pick(candidates);
+  return true;
+}
+
+bool Variation::retarget(TestCase &t, size_t i) {
+  Statement &s = t.statements[i];
+  if (s.refs.empty()) return false;
+  const size_t k = rng_.index(s.refs.size());
+  if (s.refs[k] == testcase::kNoRef) return false;
+  const auto want = testcase::variableType(program_, t, s.refs[k]);
+  std::vector<Ref> candidates;
+  for (size_t j = 0; j < i; ++j)
+    if (j != s.refs[k] && testcase::variableType(program_, t, j) == want) candidates.push_back(static_cast<Ref>(j));
+  if (candidates.empty()) {
+    // A scalar field or element: change the value it holds instead.
+    if (t.statements[s.refs[k]].op == Op::Primitive && !isPairedLength(t, s.refs[k]))
+      return changePrimitive(t.statements[s.refs[k]]);
+    return false;
+  }
+  s.refs[k] = rng_.pick(candidates);
+  return true;
+}
+
+bool Variation::changeStatement(TestCase &t, size_t i) {
+  if (i >= t.statements.size()) return false;
+  Statement &s = t.statements[i];
+  switch (s.op) {
+  case Op::Primitive: return !isPairedLength(t, i) && changePrimitive(s);
+  case Op::CString:
+  case Op::StdString:
+  case Op::Buffer: return changeBytes(t, i);
+  case Op::Null:
+    // Replace it where it is used with something built.
+    for (size_t j = i + 1; j < t.statements.size(); ++j)
+      if (isCall(t.statements[j].op))
+        for (size_t k = 0; k < t.statements[j].refs.size(); ++k)
+          if (t.statements[j].refs[k] == i) return newArgument(t, j, k);
+    return false;
+  case Op::Construct:
+  case Op::Call:
+  case Op::MethodCall: return changeCall(t, i);
+  case Op::Aggregate:
+  case Op::AddressOf:
+  case Op::Array: return retarget(t, i);
+  case Op::FieldSet:
+  case Op::Callback: return false;
+  }
+  return false;
+}
+
+TestCase Variation::splice(const TestCase &head, size_t headLen, const TestCase &tail, size_t tailFrom) {
+  TestCase out;
+  out.statements.assign(head.statements.begin(), head.statements.begin() + static_cast<std::ptrdiff_t>(headLen));
+  std::map<size_t, Ref> moved;
+  for (size_t j = tailFrom; j < tail.statements.size(); ++j) {
+    Statement s = tail.statements[j];
+    bool ok = true, rebound = false;
+    for (Ref &r : s.refs) {
+      if (r == testcase::kNoRef) continue;
+      if (r >= tailFrom) {
+        auto it = moved.find(r);
+        if (it == moved.end()) {
+          ok = false;
+          break;
+        }
+        r = it->second;
+        continue;
+      }
+      // A variable of the other head: the latest variable of the same type here.
+      const auto want = testcase::variableType(program_, tail, r);
+      std::optional<Ref> found;
+      for (size_t q = out.statements.size(); q-- > 0;)
+        if (testcase::variableType(program_, out, q) == want &&
+            (out.statements[q].op == Op::Null) == (tail.statements[r].op == Op::Null)) {
+          found = static_cast<Ref>(q);
+          break;
+        }
+      if (!found) {
+        ok = false;
+        break;
+      }
+      r = *found;
+      rebound = true;
+    }
+    // A (buffer, length) pair must come from one place, or the length lies.
+    if (ok && rebound && isCall(s.op))
+      for (const model::Param &p : program_.callable(s.callable).params)
+        if (p.pairedWith) ok = false;
+    if (!ok) continue;
+    moved[j] = static_cast<Ref>(out.statements.size());
+    out.statements.push_back(std::move(s));
+  }
+  return out;
+}
+
+std::pair<TestCase, TestCase> Variation::crossover(const TestCase &a, const TestCase &b) {
+  if (a.statements.size() < 2 || b.statements.size() < 2) return {a, b};
+  const double alpha = rng_.uniform01();
+  const size_t pa = static_cast<size_t>(std::floor(static_cast<double>(a.statements.size() - 1) * alpha)) + 1;
+  const size_t pb = static_cast<size_t>(std::floor(static_cast<double>(b.statements.size() - 1) * alpha)) + 1;
+  return {splice(a, pa, b, pb), splice(b, pb, a, pa)};
+}
+
+} // namespace mosaic::search

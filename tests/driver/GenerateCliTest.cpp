@@ -1,0 +1,88 @@
+// `mosaic generate` end to end: the search reaches the fixtures' hard goals
+// within a fixed number of executions at a pinned seed, and the suite it
+// writes builds and passes on its own.
+#include "common/TestSupport.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+
+using namespace mosaic::test;
+
+namespace {
+
+const std::string kFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/";
+
+nlohmann::json generate(const std::string &dir, const std::string &unit, const std::string &executions,
+                        const std::vector<std::string> &extra = {}) {
+  std::vector<std::string> argv{MOSAIC_EXE,     "generate", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + unit, "-o",
+                                dir + "/suite", "--max-executions", executions, "--budget", "120s", "--seed", "1",
+                                "--work-dir",   dir + "/work", "--json", dir + "/stats.json", "--no-progress"};
+  argv.insert(argv.end(), extra.begin(), extra.end());
+  auto r = runProcess(argv);
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+  return nlohmann::json::parse(readFile(dir + "/stats.json"));
+}
+
+// Builds and runs the written suite with its own CMakeLists.txt.
+void buildAndRun(const std::string &dir) {
+  // The compilers a user has in PATH (Debian's clang-19 package).
+  auto c = runProcess({"/usr/bin/cmake", "-S", dir + "/suite", "-B", dir + "/own-build", "-G", "Ninja",
+                       "-DCMAKE_C_COMPILER=clang-19", "-DCMAKE_CXX_COMPILER=clang++-19"});
+  ASSERT_EQ(c.exitCode, 0) << c.out << c.err;
+  auto b = runProcess({"/usr/bin/cmake", "--build", dir + "/own-build"});
+  ASSERT_EQ(b.exitCode, 0) << b.out << b.err;
+  auto t = runProcess({"/usr/bin/ctest", "--test-dir", dir + "/own-build", "--output-on-failure"});
+  EXPECT_EQ(t.exitCode, 0) << t.out << t.err;
+}
+
+} // namespace
+
+TEST(GenerateCli, ReachesMagicNumbersStringsAndNestedStructState) {
+  const std::string dir = makeTempDir("mosaic-generate");
+  const auto j = generate(dir, "hard.c", "20000");
+  EXPECT_EQ(j["goals"]["branch"]["covered"], j["goals"]["branch"]["total"]) << j.dump(2);
+  EXPECT_EQ(j["goals"]["branch"]["total"], 18);
+  EXPECT_TRUE(j["tests"]["verified"].get<bool>());
+  EXPECT_EQ(j["tests"]["passed"], j["tests"]["written"].get<int>() - j["tests"]["removed"].get<int>());
+  EXPECT_EQ(j["llvm_cov"]["branches_covered"], j["llvm_cov"]["branches"]) << j.dump(2);
+  const std::string suite = readFile(dir + "/suite/hard_test.cpp");
+  EXPECT_NE(suite.find("magic_number(3735928559u)"), std::string::npos) << suite; // 0xDEADBEEF
+  EXPECT_NE(suite.find("magic_word(\"magic\")"), std::string::npos) << suite;
+  EXPECT_NE(suite.find("EXPECT_EQ(result, 3);"), std::string::npos) << suite; // nested()'s deepest return
+  buildAndRun(dir);
+}
+
+TEST(GenerateCli, FindsTheCallSequenceAClassNeeds) {
+  const std::string dir = makeTempDir("mosaic-generate");
+  const auto j = generate(dir, "door.cpp", "150000");
+  EXPECT_EQ(j["goals"]["branch"]["covered"], 6) << j.dump(2);
+  const std::string suite = readFile(dir + "/suite/door_test.cpp");
+  // The minimised test enters 4, 2, 7 on one door and asserts it opens.
+  EXPECT_NE(suite.find("enter(7);"), std::string::npos) << suite;
+  EXPECT_NE(suite.find("EXPECT_TRUE(result"), std::string::npos) << suite;
+  buildAndRun(dir);
+}
+
+TEST(GenerateCli, EveryAlgorithmRunsAndTheSameSeedGivesTheSameSuite) {
+  for (const char *algorithm : {"dynamosa", "mosa", "ws", "mio", "random"}) {
+    const std::string dir = makeTempDir("mosaic-generate");
+    std::string first;
+    for (int k = 0; k < 2; ++k) {
+      const auto j = generate(dir, "hard.c", "3000", {"--algorithm", algorithm, "--no-verify"});
+      EXPECT_EQ(j["algorithm"], algorithm);
+      EXPECT_LE(j["executions"].get<int>(), 3000); // fewer when every goal is covered first
+      const std::string suite = readFile(dir + "/suite/hard_test.cpp");
+      if (k == 0) first = suite;
+      else EXPECT_EQ(suite, first) << algorithm;
+    }
+  }
+}
+
+TEST(GenerateCli, RejectsAnUnknownAlgorithm) {
+  auto r = runProcess({MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "hard.c", "-o",
+                       makeTempDir("mosaic-generate"), "--algorithm", "nsga"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("unknown algorithm 'nsga'"), std::string::npos) << r.err;
+}

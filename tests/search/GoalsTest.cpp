@@ -1,0 +1,124 @@
+// Goals, fitness and the DynaMOSA goal graph on a hand-made description
+// with exact expectations; the archive's replacement rule.
+#include "mosaic/search/Archive.h"
+#include "mosaic/search/Goals.h"
+
+#include <gtest/gtest.h>
+
+using namespace mosaic;
+using namespace mosaic::search;
+
+namespace {
+
+// f:  b0: if (c0) -> b1 else -> b2        sides 0 (true), 1 (false)
+//     b1: if (c1) -> b3 else -> b2        sides 2 (true), 3 (false); b1 depends on side 0
+//     b3: ...      -> b2                   b3 depends on side 2
+//     b2: return                           post-dominates the entry
+model::UnitDescription description() {
+  model::UnitDescription d;
+  d.unit = "/src/f.c";
+  d.blocks = 4;
+  d.sides = 4;
+  model::FunctionInfo f;
+  f.name = "f";
+  f.entry = 0;
+  f.diameter = 3;
+  f.blocks = {{0, {10}, {1, 2}, {}}, {1, {11}, {3, 2}, {0}}, {2, {14}, {}, {}}, {3, {12}, {2}, {2}}};
+  f.branches = {{0, false, 10, 7, {{0, 1, std::nullopt, false}, {1, 2, std::nullopt, false}}},
+                {1, false, 11, 9, {{2, 3, std::nullopt, false}, {3, 2, std::nullopt, false}}}};
+  d.functions.push_back(f);
+  return d;
+}
+
+Execution run(std::vector<double> sides, std::vector<std::uint8_t> blocks) {
+  Execution e;
+  e.sides = std::move(sides);
+  e.blocks = std::move(blocks);
+  return e;
+}
+
+size_t goalOfLine(const Goals &g, std::uint32_t line) {
+  for (size_t i = 0; i < g.size(); ++i)
+    if (g[i].kind == GoalKind::Line && g[i].line == line) return i;
+  return SIZE_MAX;
+}
+
+} // namespace
+
+TEST(Goals, OneGoalPerSidePerLinePerFunction) {
+  const auto d = description();
+  Goals g(d);
+  EXPECT_EQ(g.count(GoalKind::Branch), 4u);
+  EXPECT_EQ(g.count(GoalKind::Line), 4u);
+  EXPECT_EQ(g.count(GoalKind::Function), 1u);
+  EXPECT_EQ(g[g.goalOfSide(0)].label, "f.c:10:7 true (f)");
+  EXPECT_EQ(g[g.goalOfSide(3)].label, "f.c:11:9 false (f)");
+}
+
+TEST(Goals, FitnessIsApproachLevelPlusNormalisedDistance) {
+  const auto d = description();
+  Goals g(d);
+  // Never called: the diameter + 1 for every branch and line goal.
+  const Execution none = run({0, 0, 0, 0}, {0, 0, 0, 0});
+  EXPECT_DOUBLE_EQ(g.fitness(g.goalOfSide(0), none), 4.0);
+  EXPECT_DOUBLE_EQ(g.fitness(g.goalOfSide(2), none), 4.0);
+  EXPECT_DOUBLE_EQ(g.fitness(0, none), 1.0); // the function goal
+  // Called, c0 false with a true-distance of 5: side 0 is at ν(5), side 2
+  // one level further (approach 1 + ν(5)), side 3 the same.
+  const Execution missed = run({1 + 5, 1, 0, 0}, {1, 0, 1, 0});
+  EXPECT_DOUBLE_EQ(g.fitness(g.goalOfSide(0), missed), 5.0 / 6.0);
+  EXPECT_DOUBLE_EQ(g.fitness(g.goalOfSide(1), missed), 0.0);
+  EXPECT_DOUBLE_EQ(g.fitness(g.goalOfSide(2), missed), 1.0 + 5.0 / 6.0);
+  EXPECT_DOUBLE_EQ(g.fitness(goalOfLine(g, 12), missed), 2.0 + 5.0 / 6.0); // b3: two levels below side 0
+  EXPECT_DOUBLE_EQ(g.fitness(goalOfLine(g, 14), missed), 0.0);
+  EXPECT_TRUE(g.covered(g.goalOfSide(1), missed));
+  EXPECT_FALSE(g.covered(g.goalOfSide(0), missed));
+  // x == 42 with x = 40 gives a distance of 2: ν(2) = 2/3.
+  const Execution close = run({1, 1 + 1, 1 + 2, 1}, {1, 1, 1, 0});
+  EXPECT_DOUBLE_EQ(g.fitness(g.goalOfSide(2), close), 2.0 / 3.0);
+}
+
+TEST(Goals, DynaMosaReleasesGoalsAlongControlDependences) {
+  const auto d = description();
+  Goals g(d);
+  // Current at the start: the function, both sides of the entry's branch,
+  // and the lines of the entry and exit blocks.
+  std::vector<size_t> expected{0, g.goalOfSide(0), g.goalOfSide(1), goalOfLine(g, 10), goalOfLine(g, 14)};
+  std::sort(expected.begin(), expected.end());
+  EXPECT_EQ(g.initial(), expected);
+  // Covering side 0 releases b1's branch and line.
+  std::vector<size_t> released{g.goalOfSide(2), g.goalOfSide(3), goalOfLine(g, 11)};
+  auto got = g.dependents(0);
+  std::sort(got.begin(), got.end());
+  std::sort(released.begin(), released.end());
+  EXPECT_EQ(got, released);
+  EXPECT_EQ(g.dependents(2), std::vector<size_t>{goalOfLine(g, 12)});
+  EXPECT_TRUE(g.dependents(1).empty());
+}
+
+TEST(Archive, KeepsTheShortestErrorFreeTestPerGoal) {
+  auto test = [](size_t n) {
+    testcase::TestCase t;
+    t.statements.resize(n);
+    return std::make_shared<const testcase::TestCase>(t);
+  };
+  auto clean = std::make_shared<const Execution>();
+  auto crashed = std::make_shared<Execution>();
+  crashed->outcome = exec::Outcome::Crash;
+  Archive a(3);
+  EXPECT_EQ(a.update(test(5), crashed, {0, 1}), (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(a.coveredCount(), 2u);
+  // A longer clean test replaces a crashing one.
+  EXPECT_TRUE(a.update(test(9), clean, {0}).empty());
+  EXPECT_EQ(a.at(0).test->statements.size(), 9u);
+  // A shorter crashing test does not replace a clean one; a shorter clean one does.
+  a.update(test(2), crashed, {0});
+  EXPECT_EQ(a.at(0).test->statements.size(), 9u);
+  a.update(test(3), clean, {0});
+  EXPECT_EQ(a.at(0).test->statements.size(), 3u);
+  // Equal length: the incumbent stays.
+  auto same = test(3);
+  a.update(same, clean, {0});
+  EXPECT_NE(a.at(0).test, same);
+  EXPECT_EQ(a.solutions().size(), 2u);
+}

@@ -1,0 +1,75 @@
+// Preference sorting, non-dominated sorting, crowding and selection
+// (ALGORITHMS.md §1.3) with exact expectations.
+#include "mosaic/search/Ranking.h"
+
+#include <gtest/gtest.h>
+
+using namespace mosaic;
+using namespace mosaic::search;
+
+TEST(Ranking, DominanceIsStrictOnOneGoal) {
+  EXPECT_TRUE(dominates({0, 1}, {0, 2}));
+  EXPECT_FALSE(dominates({0, 1}, {0, 1}));
+  EXPECT_FALSE(dominates({0, 3}, {1, 2}));
+}
+
+TEST(Ranking, PreferenceSortingPutsEachGoalsBestFirst) {
+  // Goals: g0 best is #2, g1 best is #0 (tie with #3 broken by length).
+  const FitnessMatrix f{{0.5, 0.1}, {0.9, 0.9}, {0.2, 0.8}, {0.6, 0.1}, {0.9, 0.95}};
+  const std::vector<size_t> lengths{3, 3, 3, 7, 3};
+  Rng rng(1);
+  const auto fronts = preferenceSort(f, lengths, 4, rng);
+  ASSERT_GE(fronts.size(), 2u);
+  EXPECT_EQ(fronts[0], (std::vector<size_t>{0, 2}));
+  // The rest by Pareto fronts until 4 are ranked: #3 dominates #1 and #4,
+  // #1 dominates #4.
+  EXPECT_EQ(fronts[1], (std::vector<size_t>{3}));
+  EXPECT_EQ(fronts[2], (std::vector<size_t>{1}));
+}
+
+TEST(Ranking, WhenTheFirstFrontFillsThePopulationTheRestShareRankOne) {
+  const FitnessMatrix f{{0, 1}, {1, 0}, {1, 1}, {2, 2}};
+  Rng rng(1);
+  const auto fronts = preferenceSort(f, {1, 1, 1, 1}, 2, rng);
+  ASSERT_EQ(fronts.size(), 2u);
+  EXPECT_EQ(fronts[0], (std::vector<size_t>{0, 1}));
+  EXPECT_EQ(fronts[1], (std::vector<size_t>{2, 3}));
+}
+
+TEST(Ranking, NonDominatedSortStopsOnceEnoughAreRanked) {
+  const FitnessMatrix f{{1, 1}, {2, 2}, {3, 3}, {4, 4}};
+  const auto fronts = nonDominatedSort(f, {0, 1, 2, 3}, 2);
+  ASSERT_EQ(fronts.size(), 3u);
+  EXPECT_EQ(fronts[0], std::vector<size_t>{0});
+  EXPECT_EQ(fronts[1], std::vector<size_t>{1});
+  EXPECT_EQ(fronts[2], (std::vector<size_t>{2, 3})); // the unranked rest
+}
+
+TEST(Ranking, CrowdingRewardsBeingAloneAtAGoalsMinimum) {
+  // g0: #0 alone at the minimum -> (3-1)/3; g1: #1 and #2 share it -> 1/3;
+  // g2: all equal -> ignored.
+  const FitnessMatrix f{{0, 5, 1}, {1, 2, 1}, {2, 2, 1}};
+  const auto d = crowdingDistance(f, {0, 1, 2});
+  EXPECT_DOUBLE_EQ(d[0], 2.0 / 3.0);
+  EXPECT_DOUBLE_EQ(d[1], 1.0 / 3.0);
+  EXPECT_DOUBLE_EQ(d[2], 1.0 / 3.0);
+}
+
+TEST(Ranking, TournamentPrefersLowRankThenCrowding) {
+  const std::vector<size_t> ranks{1, 0, 0, 2};
+  const std::vector<double> crowding{0.9, 0.1, 0.5, 1.0};
+  Rng rng(3);
+  // With many rounds the best (rank 0, crowding 0.5) always wins.
+  for (int i = 0; i < 50; ++i) EXPECT_EQ(tournament(ranks, crowding, 40, rng), 2u);
+}
+
+TEST(Ranking, RankSelectionFavoursTheFront) {
+  Rng rng(5);
+  std::vector<int> hits(10, 0);
+  for (int i = 0; i < 10000; ++i) {
+    const size_t k = rankSelection(10, 1.7, rng);
+    ASSERT_LT(k, 10u);
+    ++hits[k];
+  }
+  EXPECT_GT(hits[0], hits[9] * 3); // bias 1.7: the best is picked far more often
+}

@@ -1,0 +1,90 @@
+// Variation operators on tests of a real fixture model: every result is a
+// well-formed test (references point backwards, at variables of a type
+// that fits), and the harness performs it.
+#include "common/UnitHarness.h"
+#include "mosaic/search/Variation.h"
+#include "mosaic/testcase/Printer.h"
+
+#include <gtest/gtest.h>
+
+using namespace mosaic;
+using namespace mosaic::test;
+
+namespace {
+
+const std::string kFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/";
+
+void expectWellFormed(const model::Program &p, const testcase::TestCase &t) {
+  for (size_t i = 0; i < t.statements.size(); ++i)
+    for (testcase::Ref r : t.statements[i].refs)
+      if (r != testcase::kNoRef) {
+        ASSERT_LT(r, i) << testcase::toCode(p, t);
+        ASSERT_TRUE(testcase::variableType(p, t, r).has_value()) << testcase::toCode(p, t);
+      }
+}
+
+} // namespace
+
+TEST(Variation, MutationAndCrossoverKeepTestsPerformable) {
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c");
+  Rng rng(11);
+  testcase::ConstantPool pool;
+  pool.addStatic(u->program);
+  testcase::TestFactory factory(*u->catalog, pool, rng);
+  search::Variation variation(*u->catalog, factory, rng, u->program.targets);
+  exec::Limits limits;
+  limits.timeoutMs = 200;
+  int changed = 0;
+  for (int i = 0; i < 150; ++i) {
+    testcase::TestCase a = variation.randomTest(), b = variation.randomTest();
+    auto [c, d] = variation.crossover(a, b);
+    for (testcase::TestCase *t : {&c, &d}) {
+      changed += variation.mutate(*t, nullptr);
+      expectWellFormed(u->program, *t);
+      EXPECT_TRUE(variation.callsTarget(*t));
+      EXPECT_LE(t->statements.size(), 40u);
+      const exec::RunResult r = u->run(*t, limits);
+      ASSERT_NE(r.outcome, exec::Outcome::HarnessError) << testcase::toCode(u->program, *t);
+    }
+  }
+  EXPECT_GT(changed, 250); // mutation changes the test (it retries until it does)
+}
+
+TEST(Variation, DeletionTakesDependantsAlong) {
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c");
+  Rng rng(2);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*u->catalog, pool, rng);
+  search::Variation variation(*u->catalog, factory, rng, u->program.targets);
+  for (int i = 0; i < 50; ++i) {
+    testcase::TestCase t = variation.randomTest();
+    if (t.statements.size() < 2) continue;
+    // Removing the first statement removes whatever used it, directly or not.
+    const testcase::TestCase rest = testcase::withoutStatement(t, 0);
+    // With l = 1 only the first statement is considered, with probability 1.
+    testcase::TestCase deleted = t;
+    EXPECT_TRUE(variation.deleteStep(deleted, 1));
+    EXPECT_EQ(deleted, rest);
+    expectWellFormed(u->program, rest);
+    EXPECT_LT(rest.statements.size(), t.statements.size());
+  }
+}
+
+TEST(Variation, CrossoverSplicesHeadsAndTails) {
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c");
+  Rng rng(4);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*u->catalog, pool, rng);
+  search::Variation variation(*u->catalog, factory, rng, u->program.targets);
+  for (int i = 0; i < 50; ++i) {
+    testcase::TestCase a = variation.randomTest(), b = variation.randomTest();
+    if (a.statements.size() < 2 || b.statements.size() < 2) continue;
+    auto [c, d] = variation.crossover(a, b);
+    // Each child starts with a non-empty head of its first parent.
+    ASSERT_FALSE(c.statements.empty());
+    EXPECT_EQ(c.statements[0], a.statements[0]);
+    EXPECT_EQ(d.statements[0], b.statements[0]);
+    expectWellFormed(u->program, c);
+    expectWellFormed(u->program, d);
+  }
+}
