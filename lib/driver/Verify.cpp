@@ -174,7 +174,7 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
   std::set<size_t> repairedTests;
   int written = -1, removedCompile = 0;
   bool configured = false;
-  for (int round = 0; round < 8; ++round) {
+  for (int round = 0; round < 20; ++round) {
     for (auto &t : passing) t.dropped.resize(t.observations.size(), false);
     const emit::Suite suite = emit::writeSuite(program, catalog, passing, failing, build, write);
     // Drop what cannot be written at all; it never reaches the files.
@@ -191,15 +191,18 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
     if (written < 0) written = static_cast<int>(passing.size());
     writeFiles(suite, o.outDir);
     if (!configured) {
+      // Every error reported (not the first 20): each round removes all the
+      // tests that do not compile.
       auto c = runProcess({"cmake", "-S", o.outDir, "-B", buildDir.string(), "-G", "Ninja",
-                           "-DCMAKE_C_COMPILER=" + o.clang, "-DCMAKE_CXX_COMPILER=" + o.clangxx});
+                           "-DCMAKE_C_COMPILER=" + o.clang, "-DCMAKE_CXX_COMPILER=" + o.clangxx,
+                           "-DCMAKE_CXX_FLAGS=-ferror-limit=0"});
       if (!c || c->exitCode != 0) {
         v.error = c ? c->output : c.error().message;
         return v;
       }
       configured = true;
     }
-    auto b = runProcess({"cmake", "--build", buildDir.string()});
+    auto b = runProcess({"cmake", "--build", buildDir.string(), "--", "-k", "0"});
     if (!b) {
       v.error = b.error().message;
       return v;
@@ -272,7 +275,7 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
   }
   v.written = written < 0 ? 0 : written;
   v.compiled = v.written - removedCompile;
-  if (!v.built && v.error.empty()) v.error = "the suite did not settle after 8 rounds of repairs";
+  if (!v.built && v.error.empty()) v.error = "the suite did not settle after 20 rounds of repairs";
   return v;
 }
 

@@ -376,8 +376,10 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
     }
     const std::string element = plainChar ? "char" : "unsigned char";
     if (s.bytes.empty()) return element + " " + name + "[1] = {}; // 0 bytes";
-    if (plainChar) return element + " " + name + "[" + std::to_string(s.bytes.size()) + "] = {" + elements + "};";
-    return element + " " + name + "[] = {" + elements + "};";
+    // One NUL past the bytes: a callee that reads it as a string stops
+    // there, as it did (by luck of the heap) when mosaic ran it.
+    return element + " " + name + "[" + std::to_string(s.bytes.size() + 1) + "] = {" + elements + ", 0x00}; // " +
+           std::to_string(s.bytes.size()) + " bytes and a NUL";
   }
   case Op::Null: {
     auto d = decl(s.type);

@@ -78,7 +78,7 @@ int main(int argc, char **argv) {
   genCmd->add_option("--seed", gen.seed, "Random seed (default 1): the same seed gives the same suite");
   genCmd->add_option("--json", gen.jsonOut, "Write statistics as JSON to this file");
   genCmd->add_option("--work-dir", gen.workDir, "Where harnesses are built and cached (default BUILD_DIR/mosaic)");
-  genCmd->add_option("--timeout", gen.timeoutMs, "Per-test timeout in milliseconds (default 1000)");
+  genCmd->add_option("--timeout", gen.timeoutMs, "Per-test timeout in milliseconds (default 100)");
   genCmd->add_option("--memory", gen.memoryMb, "Per-test memory limit in MiB (default 1024)");
   genCmd->add_flag("--isolate", gen.isolate, "A fresh process for every test");
   genCmd->add_flag("!--no-verify", gen.verify, "Write the suite without building and running it");
