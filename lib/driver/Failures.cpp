@@ -26,6 +26,18 @@ bool isFailure(exec::Outcome o) {
   return o != exec::Outcome::Ok && o != exec::Outcome::HarnessError;
 }
 
+void recordFailure(std::map<std::string, Crash> &crashes, const model::Program &p, const testcase::TestCase &t,
+                   const exec::RunResult &r, const exec::Trace &trace) {
+  const std::string where = whereOf(p, t, r.statement);
+  Crash &c = crashes[crashKey(r, where)];
+  if (c.count++ == 0 || t.statements.size() < c.test.statements.size()) {
+    c.test = t;
+    c.result = r;
+    c.where = where;
+    c.output = std::string(trace.output());
+  }
+}
+
 // Feeds what the unit compared its inputs with into the dynamic pool. An
 // operand equal to a value the test itself supplied is the input side of
 // the comparison, not what the unit wanted: it is left out, so the pool

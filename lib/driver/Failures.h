@@ -9,6 +9,7 @@
 #include "mosaic/testcase/ConstantPool.h"
 #include "mosaic/testcase/TestCase.h"
 
+#include <map>
 #include <string>
 
 namespace mosaic::driver {
@@ -20,6 +21,11 @@ std::string crashKey(const exec::RunResult &r, const std::string &where);
 std::string whereOf(const model::Program &p, const testcase::TestCase &t, int statement);
 /// Crash, abort, timeout, exit, sanitizer report or out of memory.
 bool isFailure(exec::Outcome o);
+
+/// Counts a failing run under its key, keeping the shortest test per key
+/// (with its result and output).
+void recordFailure(std::map<std::string, Crash> &crashes, const model::Program &p, const testcase::TestCase &t,
+                   const exec::RunResult &r, const exec::Trace &trace);
 
 /// Feeds what the unit compared its inputs with into the dynamic pool.
 /// Operands equal to a value `test` supplied are left out (the input side).

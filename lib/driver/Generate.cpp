@@ -127,19 +127,12 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   Session &session = *std::get<std::unique_ptr<Session>>(opened);
   const model::Program &p = session.program;
   exec::ForkServer &server = *session.server;
-  fmt::print(out, "unit         {} ({})\n", p.unit, p.language == "c" ? "C" : "C++");
-  fmt::print(out, "harness      {} ({})\n", session.harness.binary,
-             session.harness.cached ? "cached" : fmt::format("built in {:.1f} s", session.buildSeconds));
-  fmt::print(out, "targets      {} callable of {}\n", session.targets.size(), p.targets.size());
-  for (const auto &[sig, why] : session.notCallable) fmt::print(out, "  cannot call {}: {}\n", sig, why);
+  printSession(session, out);
   if (session.targets.empty()) {
     fmt::print(err, "mosaic: error: no target can be called\n");
     return kExitUsage;
   }
-  exec::Limits limits;
-  limits.timeoutMs = options.timeoutMs;
-  limits.memoryMb = options.memoryMb;
-  limits.persistent = !options.isolate;
+  exec::Limits limits = testLimits(options.timeoutMs, options.memoryMb, options.isolate);
 
   Rng rng(options.seed);
   testcase::ConstantPool pool;
@@ -156,16 +149,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
     ++outcomes[static_cast<size_t>(r->outcome)];
     const exec::Trace &trace = server.trace();
     harvest(trace, pool, &t);
-    if (isFailure(r->outcome)) {
-      const std::string where = whereOf(p, t, r->statement);
-      Crash &c = crashes[crashKey(*r, where)];
-      if (c.count++ == 0 || t.statements.size() < c.test.statements.size()) {
-        c.test = t;
-        c.result = *r;
-        c.where = where;
-        c.output = std::string(trace.output());
-      }
-    }
+    if (isFailure(r->outcome)) recordFailure(crashes, p, t, *r, trace);
     return toExecution(*r, trace);
   };
 

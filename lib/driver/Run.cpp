@@ -56,19 +56,12 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
   exec::ForkServer &server = *session.server;
   const std::vector<model::CallableId> &targets = session.targets;
 
-  fmt::print(out, "unit         {} ({})\n", p.unit, p.language == "c" ? "C" : "C++");
-  fmt::print(out, "harness      {} ({})\n", session.harness.binary,
-             session.harness.cached ? "cached" : fmt::format("built in {:.1f} s", session.buildSeconds));
-  fmt::print(out, "targets      {} callable of {}\n", targets.size(), p.targets.size());
-  for (const auto &[sig, why] : session.notCallable) fmt::print(out, "  cannot call {}: {}\n", sig, why);
+  printSession(session, out);
   if (targets.empty()) {
     fmt::print(err, "mosaic: error: no target can be called yet\n");
     return kExitUsage;
   }
-  exec::Limits limits;
-  limits.timeoutMs = options.timeoutMs;
-  limits.memoryMb = options.memoryMb;
-  limits.persistent = !options.isolate;
+  exec::Limits limits = testLimits(options.timeoutMs, options.memoryMb, options.isolate);
 
   Rng rng(options.seed);
   testcase::ConstantPool pool;
@@ -122,16 +115,7 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
         if (stmts[k].status == MOSAIC_STMT_INVALID) invalid = static_cast<int>(k);
       harnessErrors.emplace_back(test, invalid);
     }
-    if (isFailure(r->outcome)) {
-      const std::string where = whereOf(p, test, r->statement);
-      Crash &c = crashes[crashKey(*r, where)];
-      if (c.count++ == 0 || test.statements.size() < c.test.statements.size()) {
-        c.test = test;
-        c.result = *r;
-        c.where = where;
-        c.output = std::string(trace.output());
-      }
-    }
+    if (isFailure(r->outcome)) recordFailure(crashes, p, test, *r, trace);
     if (Clock::now() - lastProgress > std::chrono::milliseconds(tty ? 250 : 5000)) {
       progress(false);
       lastProgress = Clock::now();

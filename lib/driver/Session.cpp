@@ -90,4 +90,21 @@ void Coverage::add(const exec::Trace &trace) {
     }
 }
 
+void printSession(const Session &session, std::ostream &out) {
+  const model::Program &p = session.program;
+  fmt::print(out, "unit         {} ({})\n", p.unit, p.language == "c" ? "C" : "C++");
+  fmt::print(out, "harness      {} ({})\n", session.harness.binary,
+             session.harness.cached ? "cached" : fmt::format("built in {:.1f} s", session.buildSeconds));
+  fmt::print(out, "targets      {} callable of {}\n", session.targets.size(), p.targets.size());
+  for (const auto &[sig, why] : session.notCallable) fmt::print(out, "  cannot call {}: {}\n", sig, why);
+}
+
+exec::Limits testLimits(std::uint32_t timeoutMs, std::uint32_t memoryMb, bool isolate) {
+  exec::Limits limits;
+  limits.timeoutMs = timeoutMs;
+  limits.memoryMb = memoryMb;
+  limits.persistent = !isolate;
+  return limits;
+}
+
 } // namespace mosaic::driver

@@ -42,6 +42,13 @@ struct Session {
 /// code to end with.
 std::variant<std::unique_ptr<Session>, int> openSession(const SessionOptions &options, std::ostream &err);
 
+/// The unit, its harness and its targets (and why the others cannot be
+/// called), as `run` and `generate` print them first.
+void printSession(const Session &session, std::ostream &out);
+
+/// Per-test limits from the command line's --timeout, --memory, --isolate.
+exec::Limits testLimits(std::uint32_t timeoutMs, std::uint32_t memoryMb, bool isolate);
+
 /// Branch sides, blocks and lines covered so far, from mosaic's own trace.
 class Coverage {
 public:

@@ -113,7 +113,7 @@ void runFindings(const emit::Suite &suite, const std::string &jsonPath, const Pr
 }
 
 LlvmCoverage measureCoverage(const model::Program &program, const std::string &outDir, const std::string &binaryName,
-                             const VerifyOptions &o, std::ostream &log) {
+                             const VerifyOptions &o) {
   LlvmCoverage c;
   const fs::path dir = fs::path(outDir) / "build-coverage";
   auto configure = runProcess({"cmake", "-S", outDir, "-B", dir.string(), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Debug",
@@ -159,7 +159,6 @@ LlvmCoverage measureCoverage(const model::Program &program, const std::string &o
   } catch (const std::exception &e) {
     c.error = std::string("unreadable llvm-cov output: ") + e.what();
   }
-  (void)log;
   return c;
 }
 
@@ -220,10 +219,7 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
       fmt::print(log, "  {} tests do not compile: removed\n", f.removeTests.size());
       for (const auto &[failingSuite, index] : f.removeTests) removedCompile += failingSuite ? 0 : 1;
     } else {
-      const std::string ident = suite.testFile.substr(0, suite.testFile.size() - 9); // "_test.cpp"
-      std::string target = ident;
-      for (char &c : target)
-        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+      const std::string &target = suite.ident;
       for (int run = 0; run < o.runs; ++run) {
         const std::string json = (buildDir / fmt::format("run-{}.json", run)).string();
         std::error_code ec;
@@ -249,7 +245,7 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
         v.failingWritten = static_cast<int>(failing.size());
         for (const auto &t : failing) v.failingDisabled += t.disabled;
         v.repaired = static_cast<int>(repairedTests.size());
-        if (o.coverage) v.coverage = measureCoverage(program, o.outDir, target + "_test", o, log);
+        if (o.coverage) v.coverage = measureCoverage(program, o.outDir, target + "_test", o);
         break;
       }
     }

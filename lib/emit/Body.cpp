@@ -312,10 +312,7 @@ std::string BodyWriter::callExpression(const TestCase &t, size_t i, std::set<mod
       if (c.operatorSpelling == "[]" && args.size() == 1) return self + "[" + args[0] + "]";
       if (c.operatorSpelling == "()") return self + "(" + joined + ")";
     }
-    std::string member = c.name;
-    const std::string prefix = p_.record(*c.parent).name + "::";
-    if (c.qualifiedName.rfind(prefix, 0) == 0) member = c.qualifiedName.substr(prefix.size());
-    return receiver + (pointer ? "->" : ".") + member + "(" + joined + ")";
+    return receiver + (pointer ? "->" : ".") + model::memberName(p_, c) + "(" + joined + ")";
   }
   if (c.kind == model::CallableKind::Operator && args.size() == 2)
     for (const char *op : binaryOperators)

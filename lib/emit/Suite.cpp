@@ -84,11 +84,8 @@ Suite writeSuite(const model::Program &p, const testcase::Catalog &catalog, cons
   Suite suite;
   const bool cxx = p.language == "c++";
   suite.stem = fs::path(p.unit).stem().string();
-  const std::string ident = [&] {
-    std::string s;
-    for (char c : suite.stem) s.push_back(std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
-    return s;
-  }();
+  for (char c : suite.stem) suite.ident.push_back(std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
+  const std::string &ident = suite.ident;
   const std::string suiteName = options.suiteName.empty() ? ident + "Test" : options.suiteName;
   suite.testFile = suite.stem + "_test.cpp";
   suite.failingFile = suite.stem + "_failing_test.cpp";

@@ -6,18 +6,6 @@ namespace mosaic::harness {
 using model::CallableKind;
 using model::TypeKind;
 
-namespace {
-
-// The name to call a member by on an object: the qualified name without
-// its class (`push`, `get<int>`, `operator==`).
-std::string memberName(const model::Program &p, const model::Callable &c) {
-  const std::string prefix = p.record(*c.parent).name + "::";
-  if (c.qualifiedName.rfind(prefix, 0) == 0) return c.qualifiedName.substr(prefix.size());
-  return c.name;
-}
-
-} // namespace
-
 // Declares and fetches argument i into `decls`/`code`; returns the
 // expression that passes it.
 std::string Writer::argument(const model::Callable &c, size_t i, size_t offset, std::ostringstream &decls,
@@ -59,7 +47,7 @@ void Writer::emitCall(const model::Callable &c) {
   for (size_t i = 0; i < c.params.size(); ++i) args.push_back(argument(c, i, member ? 1 : 0, decls, code));
   std::string call;
   if (c.kind == CallableKind::Constructor) call = "new " + t(p_.record(*c.parent).type) + "(";
-  else if (member) call = self + memberName(p_, c) + "(";
+  else if (member) call = self + model::memberName(p_, c) + "(";
   else call = c.qualifiedName + "(";
   for (size_t i = 0; i < args.size(); ++i) call += (i ? ", " : "") + args[i];
   call += ")";

@@ -98,4 +98,11 @@ const char *toString(ParamRole r) {
   return "?";
 }
 
+std::string memberName(const Program &program, const Callable &member) {
+  if (!member.parent) return member.name;
+  const std::string prefix = program.record(*member.parent).name + "::";
+  if (member.qualifiedName.rfind(prefix, 0) == 0) return member.qualifiedName.substr(prefix.size());
+  return member.name;
+}
+
 } // namespace mosaic::model

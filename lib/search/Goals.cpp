@@ -29,23 +29,18 @@ bool postDominatesEntry(const model::FunctionInfo &f, std::uint32_t block,
   if (block == f.entry) return true;
   std::vector<std::uint32_t> stack{f.entry};
   std::vector<std::uint32_t> seen{f.entry};
-  bool anyExit = false;
   while (!stack.empty()) {
     const std::uint32_t b = stack.back();
     stack.pop_back();
     auto it = byId.find(b);
     if (it == byId.end()) continue;
-    if (it->second->successors.empty()) {
-      anyExit = true;
-      return false; // reached a return without passing `block`
-    }
+    if (it->second->successors.empty()) return false; // reached a return without passing `block`
     for (std::uint32_t s : it->second->successors) {
       if (s == block || std::find(seen.begin(), seen.end(), s) != seen.end()) continue;
       seen.push_back(s);
       stack.push_back(s);
     }
   }
-  (void)anyExit;
   return true;
 }
 

@@ -68,6 +68,9 @@ struct Suite {
   std::vector<std::pair<Site, std::string>> unwritable;
   std::string testFile, failingFile; ///< names of the two test files
   std::string stem;                   ///< the unit's stem, e.g. "cJSON"
+  /// The stem as an identifier: CMake targets are <ident>_test and
+  /// <ident>_failing_test.
+  std::string ident;
 };
 
 struct WriteOptions {

@@ -207,4 +207,8 @@ const char *toString(RecordTag t);
 const char *toString(CallableKind k);
 const char *toString(ParamRole r);
 
+/// The name to call a member by on an object: its qualified name without
+/// its class (`push`, `get<int>`, `operator==`); the plain name otherwise.
+std::string memberName(const Program &program, const Callable &member);
+
 } // namespace mosaic::model
