@@ -51,8 +51,10 @@ bool compileFindings(const emit::Suite &suite, const std::string &output, Findin
   return mapped;
 }
 
-// A run of a test binary: which tests failed, at which lines.
-void runFindings(const emit::Suite &suite, const std::string &jsonPath, const ProcessResult &r, bool failingSuite,
+// A run of a test binary: which tests failed, at which lines. False when
+// the binary did not run at all (no report, no test started): then there
+// is nothing to conclude from it.
+bool runFindings(const emit::Suite &suite, const std::string &jsonPath, const ProcessResult &r, bool failingSuite,
                  Findings &f) {
   std::ifstream in(jsonPath);
   nlohmann::json j;
@@ -67,16 +69,17 @@ void runFindings(const emit::Suite &suite, const std::string &jsonPath, const Pr
   if (!parsed) {
     // The binary died: the test that was running when it did.
     std::string last;
+    bool started = false;
     std::istringstream lines(r.output);
     for (std::string l; std::getline(lines, l);) {
-      if (l.rfind("[ RUN      ] ", 0) == 0) last = l.substr(13);
+      if (l.rfind("[ RUN      ] ", 0) == 0) last = l.substr(13), started = true;
       if (l.rfind("[       OK ] ", 0) == 0 || l.rfind("[  FAILED  ] ", 0) == 0) last.clear();
     }
     if (auto it = suite.tests.find(last); it != suite.tests.end()) {
       if (failingSuite) f.disable.insert(it->second.test);
       else f.removeTests.insert({it->second.failing, it->second.test});
     }
-    return;
+    return started;
   }
   static const std::regex where(R"(([^\s:]+):(\d+))");
   for (const auto &ts : j.value("testsuites", nlohmann::json::array())) {
@@ -110,6 +113,7 @@ void runFindings(const emit::Suite &suite, const std::string &jsonPath, const Pr
         for (int o : observations) f.dropAssertions.insert({it->second.test, o});
     }
   }
+  return true;
 }
 
 LlvmCoverage measureCoverage(const model::Program &program, const std::string &outDir, const std::string &binaryName,
@@ -166,8 +170,11 @@ LlvmCoverage measureCoverage(const model::Program &program, const std::string &o
 
 VerifyResult verifySuite(const model::Program &program, const testcase::Catalog &catalog,
                          std::vector<emit::SuiteTest> &passing, std::vector<emit::SuiteTest> &failing,
-                         const emit::UnitBuild &build, const VerifyOptions &o, std::ostream &log) {
+                         const emit::UnitBuild &build, const VerifyOptions &options, std::ostream &log) {
   VerifyResult v;
+  // Absolute: the test binaries run in their build folder.
+  VerifyOptions o = options;
+  o.outDir = fs::absolute(options.outDir).string();
   const fs::path buildDir = fs::path(o.outDir) / "build";
   emit::WriteOptions write;
   std::set<size_t> repairedTests;
@@ -227,14 +234,37 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
         auto r = runProcess({"timeout", "600", (buildDir / (target + "_test")).string(), "--gtest_output=json:" + json},
                             {buildDir.string(), {}});
         ++v.runs;
-        if (r) runFindings(suite, json, *r, false, f);
+        if (!r || !runFindings(suite, json, *r, false, f)) {
+          v.error = "the test binary did not run: " + (r ? r->output.substr(0, 4000) : r.error().message);
+          return v;
+        }
       }
+      // Once more with every test in a process of its own, as CTest runs
+      // them (gtest_discover_tests): a test that passed only after the
+      // others, or only on their leftovers in memory, shows here.
+      if (f.removeTests.empty() && f.dropAssertions.empty())
+        for (const auto &[name, site] : suite.tests) {
+          if (site.failing) continue;
+          const std::string json = (buildDir / "alone.json").string();
+          std::error_code ec;
+          fs::remove(json, ec);
+          auto r = runProcess({"timeout", "600", (buildDir / (target + "_test")).string(), "--gtest_filter=" + name,
+                               "--gtest_output=json:" + json},
+                              {buildDir.string(), {}});
+          if (!r || !runFindings(suite, json, *r, false, f)) {
+            v.error = "the test binary did not run: " + (r ? r->output.substr(0, 4000) : r.error().message);
+            return v;
+          }
+        }
       const std::string json = (buildDir / "failing.json").string();
       std::error_code ec;
       fs::remove(json, ec);
       auto r = runProcess({"timeout", "900", (buildDir / (target + "_failing_test")).string(), "--gtest_output=json:" + json},
                           {buildDir.string(), {}});
-      if (r) runFindings(suite, json, *r, true, f);
+      if (!r || !runFindings(suite, json, *r, true, f)) {
+        v.error = "the test binary did not run: " + (r ? r->output.substr(0, 4000) : r.error().message);
+        return v;
+      }
       for (auto it = f.disable.begin(); it != f.disable.end();)
         if (failing[*it].disabled) it = f.disable.erase(it);
         else ++it;

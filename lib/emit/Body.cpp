@@ -367,15 +367,18 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
       return "char " + name + "[] = " + testcase::quote(s.bytes) + "; // " + std::to_string(s.bytes.size()) + " bytes";
     std::string elements;
     for (size_t k = 0; k < s.bytes.size(); ++k) {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "0x%02x", static_cast<unsigned char>(s.bytes[k]));
+      char buf[12];
+      // Plain char may be signed: its elements are char literals, which
+      // never narrow ('\x81'), where 0x81 would not compile.
+      std::snprintf(buf, sizeof buf, plainChar ? "'\\x%02x'" : "0x%02x", static_cast<unsigned char>(s.bytes[k]));
       elements += (k ? ", " : "") + std::string(buf);
     }
     const std::string element = plainChar ? "char" : "unsigned char";
     if (s.bytes.empty()) return element + " " + name + "[1] = {}; // 0 bytes";
     // One NUL past the bytes: a callee that reads it as a string stops
     // there, as it did (by luck of the heap) when mosaic ran it.
-    return element + " " + name + "[" + std::to_string(s.bytes.size() + 1) + "] = {" + elements + ", 0x00}; // " +
+    return element + " " + name + "[" + std::to_string(s.bytes.size() + 1) + "] = {" + elements +
+           (plainChar ? ", '\\0'}; // " : ", 0x00}; // ") +
            std::to_string(s.bytes.size()) + " bytes and a NUL";
   }
   case Op::Null: {
@@ -562,6 +565,10 @@ std::optional<std::string> BodyWriter::assertion(const TestCase &t, size_t i, co
       return "EXPECT_EQ(" + subject + ", " + testcase::quote(o.bytes) + ");";
     }
     if (o.bytes.find('\0') != std::string::npos) return std::nullopt;
+    // A char array filled to its end has no NUL of its own: compare what the
+    // harness read (up to the array's size), never past it.
+    if (ty.kind == TypeKind::Array && o.bytes.size() >= ty.length)
+      return "EXPECT_EQ(std::string_view(" + subject + ", sizeof " + subject + "), " + testcase::quote(o.bytes) + ");";
     return "EXPECT_STREQ(" + subject + ", " + testcase::quote(o.bytes) + ");";
   }
   default: return std::nullopt;

@@ -86,3 +86,18 @@ TEST(GenerateCli, RejectsAnUnknownAlgorithm) {
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("unknown algorithm 'nsga'"), std::string::npos) << r.err;
 }
+
+TEST(GenerateCli, VerifiesASuiteWrittenToARelativeFolder) {
+  // The test binaries run in their build folder: a relative -o must still
+  // reach them (it once did not, and the verification passed vacuously).
+  const std::string dir = makeTempDir("mosaic-generate");
+  auto r = runProcess({"/bin/sh", "-c",
+                       "cd " + dir + " && " MOSAIC_EXE " generate -p " MOSAIC_FIXTURE_SEARCH_DB_DIR " " + kFixtures +
+                           "hard.c -o suite --max-executions 3000 --seed 1 --work-dir work --json stats.json "
+                           "--no-progress"});
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  const auto j = nlohmann::json::parse(readFile(dir + "/stats.json"));
+  EXPECT_TRUE(j["tests"]["verified"].get<bool>()) << j.dump(2);
+  EXPECT_GT(j["tests"]["passed"].get<int>(), 0);
+  EXPECT_TRUE(j.contains("llvm_cov")) << r.out;
+}
