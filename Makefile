@@ -5,7 +5,7 @@ BUILD ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?= -G Ninja -DCMAKE_C_COMPILER=clang-19 -DCMAKE_CXX_COMPILER=clang++-19
 
-.PHONY: all setup build demo test test-sanitized bench clean
+.PHONY: all setup build demo test test-sanitized bench bench-algorithms clean
 
 all: build
 
@@ -31,6 +31,12 @@ demo: build
 # Executions per second three ways (in-process, fork server, fork+exec).
 bench: build
 	$(BUILD)/bench/mosaic_bench_exec $(BUILD)/tests/fixtures/bench-db tests/fixtures/bench/small.c 5
+
+# The search algorithms at equal budget over seeds, llvm-cov on the suites
+# (about 25 minutes; cJSON is fetched first).
+bench-algorithms: build
+	ctest --test-dir $(BUILD) -R subject.cjson.fetch
+	bench/algorithms.py --build $(BUILD)
 
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j $(JOBS)

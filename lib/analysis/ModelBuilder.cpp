@@ -55,6 +55,20 @@ public:
       enums.push_back(ed);
     return true;
   }
+  bool VisitVarDecl(clang::VarDecl *vd) {
+    if (!vd->hasGlobalStorage() || vd->isStaticLocal() || vd->isStaticDataMember() || vd->getDeclContext()->isDependentContext() ||
+        llvm::isa<clang::ParmVarDecl>(vd) || llvm::isa<clang::VarTemplateSpecializationDecl>(vd) ||
+        vd->getDescribedVarTemplate())
+      return true;
+    // Once per variable: at its definition, or at the C tentative definition
+    // (`int count;`) that acts as one.
+    const clang::VarDecl *def = vd->getDefinition();
+    if (!def) def = vd->getActingDefinition();
+    if (def != vd) return true;
+    if (!sm_.isInMainFile(sm_.getExpansionLoc(vd->getLocation()))) return true;
+    variables.push_back(vd);
+    return true;
+  }
   bool VisitClassTemplateDecl(clang::ClassTemplateDecl *ctd) {
     if (ctd->isThisDeclarationADefinition() && !inSystem(ctd)) classTemplates.push_back(ctd);
     return true;
@@ -70,6 +84,7 @@ public:
   std::vector<const clang::EnumDecl *> enums;
   std::vector<const clang::ClassTemplateDecl *> classTemplates;
   std::vector<const clang::FunctionTemplateDecl *> functionTemplates;
+  std::vector<const clang::VarDecl *> variables; ///< defined in the unit file, static storage
 
 private:
   bool inSystem(const clang::Decl *d) const {
@@ -120,6 +135,7 @@ public:
     for (const clang::FunctionTemplateDecl *t : c.functionTemplates)
       if (t->specializations().empty())
         skip(types_.qualifiedName(t), "function template", "no instantiation of it in this unit", t);
+    for (const clang::VarDecl *v : c.variables) addState(v);
     markOwnership();
     model::deriveFactories(program_);
     model::resolveValueTypes(program_);
@@ -300,6 +316,22 @@ private:
       (kind == model::CallableKind::Constructor ? rec.constructors : rec.methods).push_back(c.id);
     }
     program_.callables.push_back(std::move(c));
+  }
+
+  // A variable a test can leave changed for the next one, when its bytes
+  // can be saved and restored (Program::state).
+  void addState(const clang::VarDecl *v) {
+    const clang::QualType t = v->getType();
+    if (t.isConstQualified() || t->isReferenceType() || t->isIncompleteType() || t->isDependentType() ||
+        !v->getIdentifier())
+      return;
+    if (ctx_.getLangOpts().CPlusPlus && !t.isTriviallyCopyableType(ctx_)) return;
+    clang::PrintingPolicy policy(ctx_.getLangOpts());
+    policy.SuppressUnwrittenScope = true; // anonymous namespaces: the unit's code names them plainly
+    std::string name;
+    llvm::raw_string_ostream os(name);
+    v->printQualifiedName(os, policy);
+    program_.state.push_back(os.str());
   }
 
   // The unit's own header: same file name as the unit, a header extension.

@@ -2,6 +2,7 @@
 #include "mosaic/driver/Generate.h"
 
 #include "Failures.h"
+#include "Inspect.h"
 #include "Session.h"
 #include "Verify.h"
 #include "mosaic/driver/Run.h"
@@ -208,6 +209,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   struct Candidate {
     testcase::TestCase test;
     std::vector<size_t> goals; ///< goals it is kept for
+    size_t appendedFrom = static_cast<size_t>(-1); ///< inspectors and releases from here on
   };
   std::vector<search::Solution> solutions = archive.solutions();
   std::vector<std::vector<size_t>> covers(solutions.size());
@@ -248,6 +250,54 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
       const bool all = std::all_of(c.goals.begin(), c.goals.end(), [&](size_t g) { return goals.covered(g, *run); });
       if (all) c.test = std::move(candidate);
     }
+    // A copy or move of an object, used instead of the object itself.
+    for (size_t i = c.test.statements.size(); i-- > 0 && postLeft();) {
+      if (i >= c.test.statements.size()) continue;
+      const testcase::Statement &s = c.test.statements[i];
+      if (s.op != testcase::Op::Construct || s.refs.size() != 1) continue;
+      const model::Callable &ctor = p.callable(s.callable);
+      if (!ctor.isCopyConstructor && !ctor.isMoveConstructor) continue;
+      testcase::TestCase candidate = testcase::withAlias(c.test, i, s.refs[0]);
+      auto run = executor(candidate);
+      ++minimiseRuns;
+      if (!run || run->failed()) continue;
+      if (std::all_of(c.goals.begin(), c.goals.end(), [&](size_t g) { return goals.covered(g, *run); }))
+        c.test = std::move(candidate);
+    }
+  }
+
+  // Extend: inspectors of the objects' final state, then releases of what
+  // the API handed back (Inspect.h); all at once when the test still runs
+  // cleanly and covers its goals with them, else one by one.
+  int inspectorsKept = 0, releasesKept = 0;
+  for (Candidate &c : kept) {
+    if (!postLeft()) break;
+    std::vector<testcase::Statement> extra = inspectors(p, *session.catalog, c.test);
+    const size_t inspecting = extra.size();
+    for (testcase::Statement &r : releases(p, *session.catalog, c.test)) extra.push_back(std::move(r));
+    if (extra.empty()) continue;
+    c.appendedFrom = c.test.statements.size();
+    auto clean = [&](const testcase::TestCase &t) {
+      auto run = executor(t);
+      ++minimiseRuns;
+      return run && !run->failed() &&
+             std::all_of(c.goals.begin(), c.goals.end(), [&](size_t g) { return goals.covered(g, *run); });
+    };
+    testcase::TestCase all = c.test;
+    all.statements.insert(all.statements.end(), extra.begin(), extra.end());
+    if (clean(all)) {
+      c.test = std::move(all);
+      inspectorsKept += static_cast<int>(inspecting);
+      releasesKept += static_cast<int>(extra.size() - inspecting);
+      continue;
+    }
+    for (size_t k = 0; k < extra.size() && postLeft(); ++k) {
+      testcase::TestCase one = c.test;
+      one.statements.push_back(extra[k]);
+      if (!clean(one)) continue;
+      c.test = std::move(one);
+      (k < inspecting ? inspectorsKept : releasesKept) += 1;
+    }
   }
 
   // Observe each test three times; keep the values every run agreed on.
@@ -269,6 +319,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
     }
     emit::SuiteTest st;
     st.test = c.test;
+    st.appendedFrom = c.appendedFrom;
     st.observations = std::move(o.stable);
     st.threwAt = o.threwAt;
     st.exceptionType = o.exceptionType;
@@ -294,14 +345,16 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   build.flags = harness::unitFlags(p);
   for (const harness::ProjectUnit &u : session.harness.project) build.project.push_back({u.file, u.flags});
   build.linkLibraries = {"m"};
+  emit::WriteOptions write;
+  write.testsPerFile = options.testsPerFile;
   VerifyResult verified;
   if (options.verify) {
     fmt::print(err, "building and running the suite ({} runs)...\n", options.verifyRuns);
     const harness::Toolchain tc = toolchain();
     verified = verifySuite(p, *session.catalog, passing, failing, build,
-                           {options.outDir, tc.clang, tc.clangxx, options.verifyRuns, true}, err);
+                           {options.outDir, tc.clang, tc.clangxx, options.verifyRuns, true, write}, err);
   } else {
-    writeFiles(emit::writeSuite(p, *session.catalog, passing, failing, build), options.outDir);
+    writeFiles(emit::writeSuite(p, *session.catalog, passing, failing, build, write), options.outDir);
   }
 
   // Report.
@@ -311,8 +364,10 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
              archive.coveredCount(), goals.size(), coveredOf(search::GoalKind::Branch), goals.count(search::GoalKind::Branch),
              coveredOf(search::GoalKind::Line), goals.count(search::GoalKind::Line),
              coveredOf(search::GoalKind::Function), goals.count(search::GoalKind::Function));
-  fmt::print(out, "suite        {} tests kept of {} archived; {} dropped as unstable; {} minimisation runs\n", kept.size(),
-             solutions.size(), unstable, minimiseRuns);
+  fmt::print(out,
+             "suite        {} tests kept of {} archived; {} dropped as unstable; {} state inspectors and {} releases "
+             "added; {} minimisation runs\n",
+             kept.size(), solutions.size(), unstable, inspectorsKept, releasesKept, minimiseRuns);
   if (options.verify) {
     if (verified.built) {
       fmt::print(out, "verified     written {}, compiled {}, passed {} ({} runs each), repaired {}, removed {}\n",
@@ -354,7 +409,8 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
                   {"written", verified.written},   {"compiled", verified.compiled}, {"passed", verified.passed},
                   {"repaired", verified.repaired}, {"removed", verified.removed},  {"flaky_assertions", verified.flakyAssertions},
                   {"failing", failing.size()},     {"failing_disabled", verified.failingDisabled},
-                  {"verified", options.verify && verified.built}};
+                  {"verified", options.verify && verified.built}, {"inspectors", inspectorsKept},
+                  {"releases", releasesKept}};
     if (verified.coverage.measured)
       j["llvm_cov"] = {{"branches", verified.coverage.branches}, {"branches_covered", verified.coverage.branchesCovered},
                        {"lines", verified.coverage.lines},       {"lines_covered", verified.coverage.linesCovered},

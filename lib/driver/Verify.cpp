@@ -176,7 +176,7 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
   VerifyOptions o = options;
   o.outDir = fs::absolute(options.outDir).string();
   const fs::path buildDir = fs::path(o.outDir) / "build";
-  emit::WriteOptions write;
+  emit::WriteOptions write = options.write;
   std::set<size_t> repairedTests;
   int written = -1, removedCompile = 0;
   bool configured = false;

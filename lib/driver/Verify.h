@@ -41,6 +41,7 @@ struct VerifyOptions {
   std::string clang, clangxx;
   int runs = 5;
   bool coverage = true;
+  emit::WriteOptions write; ///< how the suite is written (canonical spelling may be turned on)
 };
 
 /// Writes the suite into options.outDir, builds it, runs it, repairs it;

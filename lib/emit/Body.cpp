@@ -92,6 +92,10 @@ BodyWriter::BodyWriter(const model::Program &program, const testcase::Catalog &c
   }
   for (const model::Type &t : p_.types)
     for (const std::string &a : t.aliases) reserved_.insert(simpleName(a));
+  std::map<std::string, int> names;
+  for (const model::Callable &c : p_.callables) ++names[c.qualifiedName];
+  for (const auto &[name, count] : names)
+    if (count > 1) overloaded_.insert(name);
 }
 
 bool BodyWriter::nameable(model::TypeId id) const {
@@ -163,12 +167,7 @@ std::string BodyWriter::literal(model::TypeId id, std::uint64_t bits) const {
     const model::Enum &e = p_.enums.at(*t.enumId);
     if (nameable(t.id)) {
       for (const model::Enumerator &en : e.enumerators)
-        if (en.value == static_cast<std::int64_t>(bits)) {
-          if (!cxx_ || e.name.empty()) return en.name;
-          if (e.scoped) return e.name + "::" + en.name;
-          const auto colons = e.name.rfind("::");
-          return colons == std::string::npos ? en.name : e.name.substr(0, colons + 2) + en.name;
-        }
+        if (en.value == static_cast<std::int64_t>(bits)) return en.name; // qualified as a test spells it
       return "static_cast<" + e.name + ">(" + std::to_string(static_cast<std::int64_t>(bits)) + ")";
     }
     return std::to_string(static_cast<std::int64_t>(bits));
@@ -276,6 +275,11 @@ std::string BodyWriter::argument(const TestCase &t, Ref ref, model::TypeId param
     if (pt.pointee && p_.type(p_.type(*pt.pointee).value).kind == TypeKind::Void) return e;
     if (inlined_[ref] && t.statements[ref].op == Op::Null) return e;
     if (spell(*vt) == spell(pt.id)) return e;
+    // T * to const T * converts implicitly: no cast to read past.
+    const model::Type &from = p_.type(p_.type(*vt).value);
+    if (from.kind == TypeKind::Pointer && from.pointee && pt.pointee &&
+        p_.type(*from.pointee).value == p_.type(*pt.pointee).value && (pt.pointeeConst || !from.pointeeConst))
+      return e;
     auto s = spell(pt.id);
     return s ? "(" + *s + ")" + e : e;
   }
@@ -295,7 +299,13 @@ std::string BodyWriter::callExpression(const TestCase &t, size_t i, std::set<mod
                           value.kind == TypeKind::UniquePtr;
     const bool move = (declared.kind == TypeKind::Reference && declared.isRvalue) ||
                       (declared.kind != TypeKind::Reference && moveOnly);
-    args.push_back(argument(t, s.refs[k + offset], c.params[k].type, move));
+    std::string arg = argument(t, s.refs[k + offset], c.params[k].type, move);
+    // A literal picks no overload by itself (nullptr, 5ULL): it is cast to
+    // the parameter's type.
+    if (cxx_ && inlined_[s.refs[k + offset]] && overloaded_.count(c.qualifiedName) &&
+        (t.statements[s.refs[k + offset]].op == Op::Null || t.statements[s.refs[k + offset]].op == Op::Primitive))
+      if (auto type = spell(c.params[k].type)) arg = "static_cast<" + *type + ">(" + arg + ")";
+    args.push_back(std::move(arg));
   }
   std::string joined;
   for (size_t k = 0; k < args.size(); ++k) joined += (k ? ", " : "") + args[k];
@@ -304,7 +314,12 @@ std::string BodyWriter::callExpression(const TestCase &t, size_t i, std::set<mod
     const Ref r = s.refs.at(0);
     const auto vt = testcase::variableType(p_, t, r);
     const bool pointer = heap_[r] || (vt && p_.type(p_.type(*vt).value).kind == TypeKind::Pointer);
-    const std::string receiver = heap_[r] ? names_[r] : expr(r);
+    std::string receiver = heap_[r] ? names_[r] : expr(r);
+    // A pointer to const the unit handed out, used for a non-const method:
+    // the harness casts the const away, and so does the test.
+    if (const model::Type *vtt = vt ? &p_.type(p_.type(*vt).value) : nullptr;
+        !c.isConst && !heap_[r] && vtt && vtt->kind == TypeKind::Pointer && vtt->pointeeConst && vtt->pointee)
+      if (auto object = spell(p_.type(*vtt->pointee).value)) receiver = "const_cast<" + *object + " *>(" + receiver + ")";
     const std::string self = pointer ? "(*" + receiver + ")" : receiver;
     if (c.kind == model::CallableKind::Operator) {
       for (const char *op : binaryOperators)
@@ -333,6 +348,21 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
     if (!d) why = "type " + p_.type(type).spelling + " cannot be named outside " + p_.unit;
     return d;
   };
+  // A char array whose address is passed (a `char **` parameter) is written
+  // as its bytes plus a pointer to them: `&array` would be a pointer to an
+  // array, not to a pointer, and the callee may move the pointer.
+  const bool addressTaken = [&] {
+    for (size_t j = i + 1; j < names_.size(); ++j)
+      if (t.statements[j].op == Op::AddressOf && t.statements[j].refs.at(0) == i) return true;
+    return false;
+  }();
+  auto pointerTo = [&](const std::string &array) -> std::optional<std::string> {
+    if (!addressTaken) return array;
+    auto d = decl(s.type);
+    if (!d) return std::nullopt;
+    return array + " " + *d + " = " + name + "_bytes;";
+  };
+  const std::string arrayName = addressTaken ? name + "_bytes" : name;
   auto values = [&](size_t from) {
     std::string out;
     for (size_t k = from; k < s.refs.size(); ++k) out += (k > from ? ", " : "") + expr(s.refs[k]);
@@ -347,7 +377,7 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
   case Op::CString: {
     const model::Type &ty = p_.type(p_.type(s.type).value);
     if (ty.pointeeConst) return "const char *" + name + " = " + testcase::quote(s.bytes) + ";";
-    return "char " + name + "[] = " + testcase::quote(s.bytes) + ";";
+    return pointerTo("char " + arrayName + "[] = " + testcase::quote(s.bytes) + ";");
   }
   case Op::StdString: {
     const model::Type &ty = p_.type(p_.type(s.type).value);
@@ -364,7 +394,8 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
     });
     const bool plainChar = pointee.kind == TypeKind::Char;
     if (text && (plainChar || pointee.kind == TypeKind::Void))
-      return "char " + name + "[] = " + testcase::quote(s.bytes) + "; // " + std::to_string(s.bytes.size()) + " bytes";
+      return pointerTo("char " + arrayName + "[] = " + testcase::quote(s.bytes) + ";" +
+                       (addressTaken ? "" : " // " + std::to_string(s.bytes.size()) + " bytes"));
     std::string elements;
     for (size_t k = 0; k < s.bytes.size(); ++k) {
       char buf[12];
@@ -374,12 +405,12 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
       elements += (k ? ", " : "") + std::string(buf);
     }
     const std::string element = plainChar ? "char" : "unsigned char";
-    if (s.bytes.empty()) return element + " " + name + "[1] = {}; // 0 bytes";
+    if (s.bytes.empty()) return pointerTo(element + " " + arrayName + "[1] = {};" + (addressTaken ? "" : " // 0 bytes"));
     // One NUL past the bytes: a callee that reads it as a string stops
     // there, as it did (by luck of the heap) when mosaic ran it.
-    return element + " " + name + "[" + std::to_string(s.bytes.size() + 1) + "] = {" + elements +
-           (plainChar ? ", '\\0'}; // " : ", 0x00}; // ") +
-           std::to_string(s.bytes.size()) + " bytes and a NUL";
+    return pointerTo(element + " " + arrayName + "[" + std::to_string(s.bytes.size() + 1) + "] = {" + elements +
+                     (plainChar ? ", '\\0'};" : ", 0x00};") +
+                     (addressTaken ? "" : " // " + std::to_string(s.bytes.size()) + " bytes and a NUL"));
   }
   case Op::Null: {
     auto d = decl(s.type);
@@ -487,7 +518,7 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
     const bool returnsVoid = p_.type(ty.signature->result).kind == TypeKind::Void;
     const std::string body =
         returnsVoid ? "{}"
-                    : "{ return " + (s.refs.empty() || s.refs[0] == testcase::kNoRef ? *result + "{}" : expr(s.refs[0])) +
+                    : "{ return " + (s.refs.empty() || s.refs[0] == testcase::kNoRef ? std::string("{}") : expr(s.refs[0])) +
                           "; }";
     const std::string lambda = "[](" + params + ") -> " + *result + " " + body;
     if (ty.kind == TypeKind::FunctionPointer) return "auto " + name + " = +" + lambda + ";";
@@ -536,7 +567,12 @@ std::optional<std::string> BodyWriter::assertion(const TestCase &t, size_t i, co
     if (rt.kind != TypeKind::Record) return std::nullopt;
     const model::Record &rec = p_.record(*rt.recordId);
     if (static_cast<size_t>(o.field) >= rec.fields.size()) return std::nullopt;
-    subject += "." + rec.fields[o.field].name;
+    // `(*item).next` reads as `item->next`.
+    if (subject.size() > 3 && subject.rfind("(*", 0) == 0 && subject.back() == ')' &&
+        subject.find_first_of("()*", 2) == subject.size() - 1)
+      subject = subject.substr(2, subject.size() - 3) + "->" + rec.fields[o.field].name;
+    else
+      subject += "." + rec.fields[o.field].name;
     type = p_.type(rec.fields[o.field].type).value;
   }
   const model::Type &ty = p_.type(type);
@@ -578,7 +614,8 @@ std::optional<std::string> BodyWriter::assertion(const TestCase &t, size_t i, co
 std::string BodyWriter::testName(const SuiteTest &st, bool failing) const {
   const TestCase &t = st.test;
   int last = -1;
-  const int end = st.threwAt >= 0 ? st.threwAt : static_cast<int>(t.statements.size()) - 1;
+  const int end = std::min(st.threwAt >= 0 ? st.threwAt : static_cast<int>(t.statements.size()) - 1,
+                           static_cast<int>(std::min(st.appendedFrom, t.statements.size())) - 1);
   for (int i = std::min(end, static_cast<int>(t.statements.size()) - 1); i >= 0; --i)
     if (isCall(t.statements[i].op)) {
       last = i;
@@ -638,6 +675,7 @@ Body BodyWriter::write(const SuiteTest &st, bool withAssertions) {
   names_.assign(n, "");
   heap_.assign(n, false);
   inlined_.assign(n, false);
+  inspector_.assign(n, false);
   uses_.assign(n, 0);
   body.name = testName(st, !withAssertions);
   for (size_t i = 0; i < n; ++i)
@@ -699,6 +737,12 @@ Body BodyWriter::write(const SuiteTest &st, bool withAssertions) {
       else names_[i] = testcase::quote(s.bytes);
       continue;
     }
+    if (i >= st.appendedFrom && s.op == Op::MethodCall && uses_[i] <= 1) {
+      // An inspector: its call is the subject of its assertion.
+      inspector_[i] = true;
+      names_[i] = callExpression(t, i, body.trampolines);
+      continue;
+    }
     if ((s.op == Op::Call || s.op == Op::MethodCall) && (uses_[i] == 0 || !catalog_.resultVariable(s.callable)))
       continue; // a call whose result nobody reads declares nothing
     std::string base = identifier(identifierFor(t, i));
@@ -725,6 +769,11 @@ Body BodyWriter::write(const SuiteTest &st, bool withAssertions) {
                                                     : withAssertions ? "EXPECT_ANY_THROW(" + call + ");" : call + ";",
                             -1});
       break;
+    }
+    if (inspector_[i]) {
+      if (withAssertions)
+        for (Line &a : assertions(st, i)) body.lines.push_back(std::move(a));
+      continue;
     }
     std::string why;
     auto line = statement(t, i, body.trampolines, why);

@@ -62,10 +62,12 @@ private:
   WriteOptions options_;
   const bool cxx_;
   std::set<std::string> reserved_;
+  std::set<std::string> overloaded_; ///< callables sharing their qualified name
   // Per test.
   std::vector<std::string> names_;
   std::vector<bool> heap_;     ///< the variable is a pointer to an object made with new
   std::vector<bool> inlined_;  ///< the value is written where it is used
+  std::vector<bool> inspector_;///< an appended getter: written inside its assertion
   std::vector<size_t> uses_;
 };
 

@@ -317,7 +317,8 @@ std::string toJson(const Program &p) {
          {"records", p.records},
          {"enums", p.enums},
          {"types", p.types},
-         {"skipped", p.skipped}};
+         {"skipped", p.skipped},
+         {"state", p.state}};
   // Invalid UTF-8 can only come from names and paths here (literals were
   // handled above); replace rather than throw.
   return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
@@ -344,6 +345,7 @@ Expected<Program> programFromJson(const std::string &text) {
     getOr(j, "enums", p.enums);
     getOr(j, "types", p.types);
     getOr(j, "skipped", p.skipped);
+    getOr(j, "state", p.state);
     return p;
   } catch (const std::exception &e) {
     return Error::input(std::string("malformed model JSON: ") + e.what());

@@ -51,7 +51,23 @@ TestCase withoutStatement(const TestCase &t, size_t index) {
     if (gone[i]) continue;
     renumber[i] = static_cast<Ref>(out.statements.size());
     Statement s = t.statements[i];
-    for (Ref &r : s.refs) r = renumber[r];
+    for (Ref &r : s.refs)
+      if (r != kNoRef) r = renumber[r];
+    out.statements.push_back(std::move(s));
+  }
+  return out;
+}
+
+TestCase withAlias(const TestCase &t, size_t index, Ref replacement) {
+  TestCase out;
+  for (size_t i = 0; i < t.statements.size(); ++i) {
+    if (i == index) continue;
+    Statement s = t.statements[i];
+    for (Ref &r : s.refs) {
+      if (r == kNoRef) continue;
+      if (r == index) r = replacement;
+      if (r > index) --r;
+    }
     out.statements.push_back(std::move(s));
   }
   return out;

@@ -259,7 +259,7 @@ std::optional<Ref> TestFactory::makePointer(TestCase &t, const Need &need, int d
   if (role == ParamRole::Out || (need.param && need.param->written && catalog_.isScalar(pointee.id))) {
     // A fresh variable for the callee to fill.
     if (pointee.kind == TypeKind::Void) return null();
-    return addressOf(make(t, {pointee.id, nullptr, true}, depth + 1));
+    return addressOf(make(t, {pointee.id, nullptr, true, /*exact=*/true}, depth + 1));
   }
   if (need.allowNull && rng_.chance(options_.nullProbability)) return null();
   if (catalog_.isCharPointer(type.id)) {
@@ -276,7 +276,14 @@ std::optional<Ref> TestFactory::makePointer(TestCase &t, const Need &need, int d
   }
   // Something that produces such a pointer (a factory), or the address of a
   // value built here.
-  const auto &producers = catalog_.producers(type.id);
+  // For an address-of, only a pointer of exactly this type: a Derived *
+  // variable's address is no Base **.
+  std::vector<model::CallableId> producers = catalog_.producers(type.id);
+  if (need.exact)
+    std::erase_if(producers, [&](model::CallableId c) {
+      const auto rv = catalog_.resultVariable(c);
+      return !rv || catalog_.fits(*rv, type.id) != Passing::Same;
+    });
   // A type the unit keeps to itself (defined in its .c file, handed out by
   // pointer) is only ever made by the unit: never field by field.
   const bool valueBuildable = catalog_.buildable(pointee.id) && pointee.kind != TypeKind::Void &&

@@ -15,13 +15,13 @@ namespace {
 const std::string kFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/";
 
 nlohmann::json generate(const std::string &dir, const std::string &unit, const std::string &executions,
-                        const std::vector<std::string> &extra = {}) {
+                        const std::vector<std::string> &extra = {}, int exitCode = 0) {
   std::vector<std::string> argv{MOSAIC_EXE,     "generate", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + unit, "-o",
                                 dir + "/suite", "--max-executions", executions, "--budget", "120s", "--seed", "1",
                                 "--work-dir",   dir + "/work", "--json", dir + "/stats.json", "--no-progress"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   auto r = runProcess(argv);
-  EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_EQ(r.exitCode, exitCode) << r.out << r.err;
   return nlohmann::json::parse(readFile(dir + "/stats.json"));
 }
 
@@ -62,6 +62,44 @@ TEST(GenerateCli, FindsTheCallSequenceAClassNeeds) {
   // The minimised test enters 4, 2, 7 on one door and asserts it opens.
   EXPECT_NE(suite.find("enter(7);"), std::string::npos) << suite;
   EXPECT_NE(suite.find("EXPECT_TRUE(result"), std::string::npos) << suite;
+  // The final state through the const getter, and no copies kept for it.
+  EXPECT_NE(suite.find("EXPECT_EQ(door.progress(), "), std::string::npos) << suite;
+  EXPECT_EQ(suite.find("std::move(door)"), std::string::npos) << suite;
+  EXPECT_GT(j["tests"]["inspectors"].get<int>(), 0);
+  buildAndRun(dir);
+}
+
+TEST(GenerateCli, RestoresTheUnitsStateBeforeEachTest) {
+  // state.c keeps a counter, an error and an installed allocator in
+  // globals. mosaic ran each test in a fresh process; in the suite's one
+  // process every test must start from the same state, or tests after the
+  // one that installs a failing allocator would fail.
+  const std::string dir = makeTempDir("mosaic-generate");
+  // Exit 1: free_text() of a pointer it never allocated aborts (the
+  // failing suite has those).
+  const auto j = generate(dir, "state.c", "5000", {"--tests-per-file", "4"}, 1);
+  const auto &t = j["tests"];
+  EXPECT_TRUE(t["verified"].get<bool>()) << j.dump(2);
+  EXPECT_EQ(t["compiled"], t["written"]) << t.dump(2);
+  EXPECT_EQ(t["removed"], 0) << t.dump(2);
+  EXPECT_EQ(t["repaired"], 0) << t.dump(2);
+  const std::string suite = readFile(dir + "/suite/state_test.cpp");
+  EXPECT_NE(suite.find("void SetUp() override { mosaic_state_restore_state(); }"), std::string::npos) << suite;
+  EXPECT_NE(suite.find("TEST_F(stateTest, "), std::string::npos) << suite;
+  const std::string wrapper = readFile(dir + "/suite/state_wrapper.c");
+  for (const char *v : {"issued", "error", "allocate"})
+    EXPECT_NE(wrapper.find(std::string("sizeof(") + v + ")"), std::string::npos) << v << "\n" << wrapper;
+  // More than 4 tests: split, and every part in the build.
+  ASSERT_TRUE(std::filesystem::exists(dir + "/suite/state_test_2.cpp")) << t.dump(2);
+  EXPECT_NE(readFile(dir + "/suite/CMakeLists.txt").find("state_test.cpp state_test_2.cpp"), std::string::npos);
+  // A char ** parameter gets a pointer to the bytes, not an array's address.
+  std::string all = suite + readFile(dir + "/suite/state_test_2.cpp");
+  if (std::filesystem::exists(dir + "/suite/state_test_3.cpp")) all += readFile(dir + "/suite/state_test_3.cpp");
+  EXPECT_NE(all.find("skip_spaces(cursor)"), std::string::npos) << all;
+  // What copy_text hands back is released with the unit's own destroyer.
+  EXPECT_NE(all.find("free_text(result"), std::string::npos) << all;
+  EXPECT_GT(t["releases"].get<int>(), 0);
+  EXPECT_EQ(all.find("char **cursor = &text_bytes"), std::string::npos) << all;
   buildAndRun(dir);
 }
 

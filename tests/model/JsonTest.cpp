@@ -88,6 +88,7 @@ Program sampleProgram() {
   p.callables = {ctor, m};
   p.skipped = {Skipped{"ns::Box::operator+", "operator", "not called", {"/src/unit.h", 5, 5}, 0}};
   p.targets = {0, 1};
+  p.state = {"counter", "ns::last_error"};
   return p;
 }
 
@@ -105,11 +106,12 @@ TEST(ModelJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(back->records[0].fields[0].bitWidth, 3u);
   EXPECT_EQ(back->enums[0].enumerators[0], (Enumerator{"ns::Color::Red", -1}));
   EXPECT_EQ(back->skipped[0].parent, 0u);
+  EXPECT_EQ(back->state, (std::vector<std::string>{"counter", "ns::last_error"}));
 }
 
 TEST(ModelJson, WritesStableNames) {
   const std::string text = toJson(sampleProgram());
-  EXPECT_NE(text.find("\"format\": 1"), std::string::npos);
+  EXPECT_NE(text.find("\"format\": 2"), std::string::npos);
   EXPECT_NE(text.find("\"kind\": \"static_method\""), std::string::npos);
   EXPECT_NE(text.find("\"role\": \"buffer\""), std::string::npos);
   EXPECT_NE(text.find("\"kind\": \"function_pointer\""), std::string::npos);

@@ -45,6 +45,21 @@ inline nlohmann::json runSubject(const std::string &name, const std::string &uni
   return nlohmann::json::parse(readFile(dir + "/run.json"));
 }
 
+/// `mosaic generate` on a unit of a subject for `seconds` of search; its
+/// --json statistics. The suite is built, run 5 times and measured with
+/// llvm-cov by mosaic itself. Fails the calling test when mosaic does not
+/// finish with 0 or 1 (1: the failing suite is not empty).
+inline nlohmann::json generateSubject(const std::string &name, const std::string &unit, int seconds) {
+  const std::string dir = makeTempDir("mosaic-subject-generate");
+  auto r = runProcess({MOSAIC_EXE, "generate", "-p", subjectDir(name) + "/build", subjectDir(name) + "/src/" + unit,
+                       "-o", dir + "/suite", "--budget", std::to_string(seconds) + "s", "--seed", "1", "--no-progress",
+                       "--work-dir", subjectDir(name) + "/mosaic", "--json", dir + "/generate.json"});
+  if (r.exitCode != 0 && r.exitCode != 1)
+    throw std::runtime_error("mosaic generate failed (" + std::to_string(r.exitCode) + "): " + r.err + r.out);
+  std::cout << r.out;
+  return nlohmann::json::parse(readFile(dir + "/generate.json"));
+}
+
 /// Removes C and C++ comments (string literals are not special-cased: the
 /// headers read here have no comment markers inside strings).
 inline std::string stripComments(const std::string &text) {

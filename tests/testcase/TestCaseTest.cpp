@@ -68,6 +68,31 @@ TEST(Edit, RemovingAStatementRemovesWhatDependsOnIt) {
   EXPECT_EQ(v.statements.size(), 6u); // strings, buffer, null, the constructor of a string, the bare callback
 }
 
+TEST(Edit, AnAliasReplacesACopyWhereverItIsUsed) {
+  TestCase t;
+  t.statements = {
+      Statement{.op = Op::Construct, .callable = 1},                 // 0: Door a
+      Statement{.op = Op::Primitive, .type = 3, .bits = 4},          // 1: 4
+      Statement{.op = Op::Construct, .callable = 2, .refs = {0}},    // 2: Door b(a)
+      Statement{.op = Op::MethodCall, .callable = 4, .refs = {2, 1}},// 3: b.enter(4)
+      Statement{.op = Op::Callback, .type = 11},                     // 4: no refs at all
+      Statement{.op = Op::MethodCall, .callable = 5, .refs = {2}},   // 5: b.open()
+  };
+  const TestCase u = withAlias(t, 2, 0);
+  ASSERT_EQ(u.statements.size(), 5u);
+  EXPECT_EQ(u.statements[2].refs, (std::vector<Ref>{0, 1})); // a.enter(4)
+  EXPECT_EQ(u.statements[4].refs, (std::vector<Ref>{0}));    // a.open()
+  EXPECT_EQ(u.statements[3], t.statements[4]);
+}
+
+TEST(Edit, RemovingKeepsAnEmptyCallbackResult) {
+  TestCase t;
+  t.statements = {Statement{.op = Op::Primitive, .type = 3}, Statement{.op = Op::Callback, .type = 11, .refs = {kNoRef}}};
+  const TestCase u = withoutStatement(t, 0);
+  ASSERT_EQ(u.statements.size(), 1u);
+  EXPECT_EQ(u.statements[0].refs, (std::vector<Ref>{kNoRef}));
+}
+
 TEST(Printer, QuotesBytesSafely) {
   EXPECT_EQ(quote("plain"), "\"plain\"");
   EXPECT_EQ(quote(std::string("a\0\"\\\n\x7f", 6)), "\"a\\000\\\"\\\\\\n\\177\"");

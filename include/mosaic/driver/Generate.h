@@ -28,6 +28,7 @@ struct GenerateOptions {
   bool progress = true;            ///< live progress line on a terminal
   bool verify = true;              ///< build and run the written suite (--no-verify skips)
   int verifyRuns = 5;              ///< runs of the built suite that must all pass
+  std::size_t testsPerFile = 100;  ///< --tests-per-file: split test files beyond this
 };
 
 /// Returns an ExitCode: kExitFindings when the failing suite is not empty.

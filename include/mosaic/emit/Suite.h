@@ -20,6 +20,10 @@ struct SuiteTest {
   testcase::TestCase test;
   /// Values to assert on: those observed identically on every run.
   std::vector<exec::Observation> observations;
+  /// Statements from this index on were appended to inspect the final state
+  /// (const getters) or release what the test made: they do not name the
+  /// test, and an inspector is written inside its assertion.
+  size_t appendedFrom = static_cast<size_t>(-1);
   /// The statement whose C++ exception ended the test (EXPECT_THROW), or -1.
   int threwAt = -1;
   std::string exceptionType;
@@ -66,7 +70,9 @@ struct Suite {
   std::map<std::string, Site> tests;
   /// Tests not written, with why (a type a test cannot name, ...).
   std::vector<std::pair<Site, std::string>> unwritable;
-  std::string testFile, failingFile; ///< names of the two test files
+  /// The regression tests' files (<stem>_test.cpp, then <stem>_test_2.cpp,
+  /// ... when split) and the failing suite's (<stem>_failing_test.cpp, ...).
+  std::vector<std::string> testFiles, failingFiles;
   std::string stem;                   ///< the unit's stem, e.g. "cJSON"
   /// The stem as an identifier: CMake targets are <ident>_test and
   /// <ident>_failing_test.
@@ -78,6 +84,9 @@ struct WriteOptions {
   /// Spell types by their canonical names rather than as written (used
   /// when the spelled names do not compile outside the unit).
   bool canonicalSpelling = false;
+  /// Tests per file before it is split (ours: a file a reader can scroll,
+  /// and a translation unit that compiles in parallel with the others).
+  size_t testsPerFile = 100;
 };
 
 /// Writes the suite. `passing` tests get regression assertions; `failing`

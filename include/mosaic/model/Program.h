@@ -174,7 +174,7 @@ struct Skipped {
 struct Program {
   /// Version of the JSON format written by model/Json.h; bump on any change
   /// of meaning.
-  static constexpr int kFormatVersion = 1;
+  static constexpr int kFormatVersion = 2;
 
   std::string unit;              ///< absolute path of the unit's source file
   /// The unit's own header, when it includes one: same name, header
@@ -192,6 +192,12 @@ struct Program {
   std::vector<Enum> enums;
   std::vector<Callable> callables;
   std::vector<Skipped> skipped;
+  /// The unit's mutable variables of static storage that a test can save
+  /// and restore as bytes (defined in the unit file, at file or namespace
+  /// scope, not const, trivially copyable), as the unit's own code spells
+  /// them. A test process runs many tests; these are what one test can
+  /// leave behind for the next (installed hooks, an error pointer, a counter).
+  std::vector<std::string> state;
   /// The callables the user asked to test (--function, --class, or by default
   /// every callable the unit owns). Others are helpers: they build arguments.
   std::vector<CallableId> targets;

@@ -67,6 +67,11 @@ std::optional<model::TypeId> callResultVariable(const model::Program &program, m
 /// (directly or not); the remaining references renumbered.
 TestCase withoutStatement(const TestCase &test, size_t index);
 
+/// `test` without statement `index`, every use of it reading `replacement`
+/// (an earlier variable of a type that fits) instead; references renumbered.
+/// Minimisation uses it to drop a copy: `Door b(a); b.open()` becomes `a.open()`.
+TestCase withAlias(const TestCase &test, size_t index, Ref replacement);
+
 /// The wire encoding (abi/TestWire.h).
 std::vector<std::uint8_t> encode(const TestCase &test);
 Expected<TestCase> decode(const std::vector<std::uint8_t> &bytes);

@@ -1,0 +1,170 @@
+// Inspectors and releases appended to finished tests (Inspect.h).
+#include "Inspect.h"
+
+#include <algorithm>
+#include <cctype>
+#include <optional>
+#include <set>
+#include <string>
+
+namespace mosaic::driver {
+
+using model::TypeKind;
+using testcase::Op;
+using testcase::Ref;
+using testcase::Statement;
+
+namespace {
+
+bool observable(const model::Program &p, const testcase::Catalog &catalog, model::TypeId type) {
+  const model::Type &t = p.type(p.type(type).value);
+  return catalog.isScalar(t.id) || t.kind == TypeKind::String || t.kind == TypeKind::StringView ||
+         catalog.isCharPointer(t.id);
+}
+
+// The record a variable of `type` is, or points to.
+std::optional<model::RecordId> objectRecord(const model::Program &p, model::TypeId type) {
+  const model::Type &t = p.type(p.type(type).value);
+  if (t.kind == TypeKind::Record) return t.recordId;
+  if (t.kind == TypeKind::Pointer && t.pointee) {
+    const model::Type &pointee = p.type(p.type(*t.pointee).value);
+    if (pointee.kind == TypeKind::Record) return pointee.recordId;
+  }
+  return std::nullopt;
+}
+
+std::string lower(std::string s) {
+  for (char &c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool destroyerName(const std::string &name) {
+  const std::string n = lower(name);
+  for (const char *word : {"free", "delete", "destroy", "release", "dispose", "unref", "dealloc"})
+    if (n.find(word) != std::string::npos) return true;
+  return false;
+}
+
+// The pointee's value type of a pointer type, or nullopt.
+std::optional<model::TypeId> pointeeOf(const model::Program &p, model::TypeId type) {
+  const model::Type &t = p.type(p.type(type).value);
+  if (t.kind != TypeKind::Pointer || !t.pointee) return std::nullopt;
+  return p.type(*t.pointee).value;
+}
+
+// Whether a later call takes `object` in a way the written test spells
+// std::move (Body.cpp's rule): its state is then unspecified.
+bool movedLater(const model::Program &p, const testcase::TestCase &test, Ref object) {
+  for (size_t j = object + 1; j < test.statements.size(); ++j) {
+    const Statement &u = test.statements[j];
+    if (u.op != Op::Call && u.op != Op::MethodCall && u.op != Op::Construct) continue;
+    const model::Callable &c = p.callable(u.callable);
+    const size_t offset = u.op == Op::MethodCall ? 1 : 0;
+    for (size_t k = 0; k < c.params.size() && k + offset < u.refs.size(); ++k) {
+      if (u.refs[k + offset] != object) continue;
+      const model::Type &declared = p.type(c.params[k].type);
+      const model::Type &value = p.type(declared.value);
+      const bool moveOnly = (value.kind == TypeKind::Record && !p.record(*value.recordId).copyConstructible) ||
+                            value.kind == TypeKind::UniquePtr;
+      if ((declared.kind == TypeKind::Reference && declared.isRvalue) || (declared.kind != TypeKind::Reference && moveOnly))
+        return true;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+std::vector<Statement> inspectors(const model::Program &p, const testcase::Catalog &catalog,
+                                  const testcase::TestCase &test, size_t perObject, size_t total) {
+  std::vector<Statement> out;
+  std::set<Ref> seen;
+  for (size_t i = 0; i < test.statements.size() && out.size() < total; ++i) {
+    const Statement &s = test.statements[i];
+    Ref object = testcase::kNoRef;
+    if (s.op == Op::Construct) object = static_cast<Ref>(i);
+    else if (s.op == Op::MethodCall && !s.refs.empty()) object = s.refs[0];
+    if (object == testcase::kNoRef || !seen.insert(object).second || movedLater(p, test, object)) continue;
+    const auto type = testcase::variableType(p, test, object);
+    if (!type) continue;
+    const auto record = objectRecord(p, *type);
+    if (!record) continue;
+    size_t added = 0;
+    for (model::CallableId m : p.record(*record).methods) {
+      if (added == perObject || out.size() == total) break;
+      const model::Callable &c = p.callable(m);
+      if (c.kind != model::CallableKind::Method || !c.isConst || !c.params.empty() || !catalog.callable(m) ||
+          !observable(p, catalog, c.result))
+        continue;
+      Statement call;
+      call.op = Op::MethodCall;
+      call.callable = m;
+      call.refs = {object};
+      out.push_back(std::move(call));
+      ++added;
+    }
+  }
+  return out;
+}
+
+std::vector<Statement> releases(const model::Program &p, const testcase::Catalog &catalog,
+                                const testcase::TestCase &test) {
+  std::vector<Statement> out;
+  if (p.language != "c") return out;
+  // Destroyers by the pointee they take (nullopt key: void *).
+  auto destroyerFor = [&](model::TypeId pointee) -> std::optional<model::CallableId> {
+    std::optional<model::CallableId> generic;
+    for (const model::Callable &c : p.callables) {
+      if (c.params.size() != 1 || !catalog.callable(c.id) || !destroyerName(c.name))
+        continue;
+      const auto takes = pointeeOf(p, c.params[0].type);
+      if (!takes) continue;
+      if (*takes == pointee) return c.id;
+      if (p.type(*takes).kind == TypeKind::Void && !generic) generic = c.id;
+    }
+    return generic;
+  };
+  for (size_t i = test.statements.size(); i-- > 0;) {
+    const Statement &s = test.statements[i];
+    if (s.op != Op::Call) continue;
+    const model::Callable &c = p.callable(s.callable);
+    if (destroyerName(c.name)) continue; // it released something itself
+    const auto type = testcase::variableType(p, test, i);
+    if (!type) continue;
+    const model::Type &t = p.type(p.type(*type).value);
+    if (t.kind != TypeKind::Pointer || t.pointeeConst || !t.pointee) continue;
+    const model::TypeId pointee = p.type(*t.pointee).value;
+    if (p.type(pointee).kind == TypeKind::FunctionPointer) continue;
+    // A record handed back by a call that took one is likely a part of it
+    // (a child in a tree). Bytes are not judged this way: a string from a
+    // string is mostly a copy, and a pointer into the input (strchr's
+    // kind) makes free() abort, which the re-execution sees.
+    bool view = false;
+    if (p.type(pointee).kind == TypeKind::Record)
+      for (const model::Param &param : c.params)
+        if (auto q = pointeeOf(p, param.type); q && *q == pointee) view = true;
+    if (view) continue;
+    bool handedOn = false;
+    for (size_t j = i + 1; j < test.statements.size() && !handedOn; ++j) {
+      const Statement &u = test.statements[j];
+      if (u.op != Op::Call && u.op != Op::MethodCall) continue;
+      const model::Callable &uc = p.callable(u.callable);
+      for (size_t k = 0; k < u.refs.size() && k < uc.params.size(); ++k) {
+        if (u.refs[k] != static_cast<Ref>(i)) continue;
+        const model::Type &pt = p.type(p.type(uc.params[k].type).value);
+        if (pt.kind == TypeKind::Pointer && !pt.pointeeConst) handedOn = true;
+      }
+    }
+    if (handedOn) continue;
+    const auto destroyer = destroyerFor(pointee);
+    if (!destroyer) continue;
+    Statement release;
+    release.op = Op::Call;
+    release.callable = *destroyer;
+    release.refs = {static_cast<Ref>(i)};
+    out.push_back(std::move(release));
+  }
+  return out;
+}
+
+} // namespace mosaic::driver
