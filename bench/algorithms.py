@@ -33,16 +33,20 @@ def units(build):
     }
 
 
-def run_one(mosaic, db, unit, algorithm, seed, budget, out):
+def run_one(mosaic, db, unit, algorithm, seed, budget, executions, out):
+    """One generate run; a run whose statistics exist already is read back (resumable)."""
     os.makedirs(out, exist_ok=True)
     stats = os.path.join(out, "stats.json")
-    cmd = [mosaic, "generate", "-p", db, unit, "-o", os.path.join(out, "suite"), "--algorithm", algorithm,
-           "--seed", str(seed), "--budget", f"{budget}s", "--json", stats, "--no-progress"]
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    with open(os.path.join(out, "log.txt"), "w") as f:
-        f.write(" ".join(cmd) + "\n" + r.stdout + r.stderr)
-    if r.returncode not in (0, 1) or not os.path.exists(stats):
-        return {"error": f"exit {r.returncode}", "algorithm": algorithm, "seed": seed}
+    if not os.path.exists(stats):
+        cmd = [mosaic, "generate", "-p", db, unit, "-o", os.path.join(out, "suite"), "--algorithm", algorithm,
+               "--seed", str(seed), "--budget", f"{budget}s", "--json", stats, "--no-progress"]
+        if executions:
+            cmd += ["--max-executions", str(executions)]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        with open(os.path.join(out, "log.txt"), "w") as f:
+            f.write(" ".join(cmd) + "\n" + r.stdout + r.stderr)
+        if r.returncode not in (0, 1) or not os.path.exists(stats):
+            return {"error": f"exit {r.returncode}", "algorithm": algorithm, "seed": seed}
     with open(stats) as f:
         j = json.load(f)
     cov = j.get("llvm_cov", {})
@@ -63,6 +67,9 @@ def main():
     ap.add_argument("--algorithms", default=",".join(ALGORITHMS))
     ap.add_argument("--seeds", default="1,2,3")
     ap.add_argument("--budget", type=float, default=20, help="search seconds per run (fixtures get a quarter)")
+    ap.add_argument("--executions", type=int, default=0,
+                    help="cJSON: stop at this many executions instead (the budget then only caps the time): "
+                         "equal work even when the machine is shared")
     ap.add_argument("--out", default=os.path.join(ROOT, "bench/results", "algorithms-" + datetime.date.today().isoformat()))
     a = ap.parse_args()
     mosaic = os.path.join(a.build, "tools/mosaic")
@@ -74,11 +81,12 @@ def main():
             print(f"skipped {name}: {unit} does not exist (fetch the subject first)", file=sys.stderr)
             continue
         budget = a.budget if name == "cJSON.c" else max(1.0, a.budget / 4)
+        executions = a.executions if name == "cJSON.c" else 0
         for algorithm in a.algorithms.split(","):
             for seed in (int(s) for s in a.seeds.split(",")):
                 out = os.path.join(a.out, name, algorithm, str(seed))
-                r = run_one(mosaic, db, unit, algorithm, seed, budget, out)
-                r["budget"] = budget
+                r = run_one(mosaic, db, unit, algorithm, seed, budget, executions, out)
+                r["budget"] = f"{executions} executions" if executions else f"{budget:.0f} s"
                 results.setdefault(name, []).append(r)
                 print(f"{name:9} {algorithm:9} seed {seed}: llvm-cov branches {r.get('branches')}/{r.get('branches_total')}"
                       f", {r.get('executions')} executions", flush=True)
@@ -95,7 +103,7 @@ def main():
                 continue
             pct = [100.0 * r["branches"] / r["branches_total"] for r in mine]
             lines.append(
-                f"| {name} | {mine[0]['budget']:.0f} s | {algorithm} | {statistics.mean(pct):.1f} ({min(pct):.1f}-{max(pct):.1f})"
+                f"| {name} | {mine[0]['budget']} | {algorithm} | {statistics.mean(pct):.1f} ({min(pct):.1f}-{max(pct):.1f})"
                 f" | {statistics.mean(r['own_branches'] for r in mine):.1f} / {mine[0]['own_branches_total']}"
                 f" | {statistics.mean(r['executions_per_second'] for r in mine):.0f}"
                 f" | {statistics.mean(r['passed'] for r in mine):.1f} |")

@@ -60,6 +60,21 @@ inline nlohmann::json generateSubject(const std::string &name, const std::string
   return nlohmann::json::parse(readFile(dir + "/generate.json"));
 }
 
+/// The search and the writer on real code: every test written compiles
+/// with no hand edits (no type spelled wrong, no ambiguous overload), at
+/// most 5% fail or flake and are removed, the suite passes 5 runs, and
+/// llvm-cov sees over half the unit's branches covered after 10 s.
+inline void expectGeneratedSuiteCompilesPassesAndCovers(const std::string &name, const std::string &unit) {
+  const nlohmann::json j = generateSubject(name, unit, 10);
+  const nlohmann::json &t = j["tests"];
+  ASSERT_TRUE(t["verified"].get<bool>()) << j.dump(2);
+  EXPECT_GT(t["written"].get<int>(), 20);
+  EXPECT_EQ(t["compiled"], t["written"]) << t.dump(2);
+  EXPECT_LE(t["removed"].get<int>(), t["written"].get<int>() / 20) << t.dump(2);
+  const nlohmann::json &cov = j["llvm_cov"];
+  EXPECT_GT(cov["branches_covered"].get<double>(), 0.5 * cov["branches"].get<double>()) << cov.dump(2);
+}
+
 /// Removes C and C++ comments (string literals are not special-cased: the
 /// headers read here have no comment markers inside strings).
 inline std::string stripComments(const std::string &text) {
