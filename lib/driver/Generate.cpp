@@ -149,7 +149,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
     if (!r) return std::nullopt;
     ++outcomes[static_cast<size_t>(r->outcome)];
     const exec::Trace &trace = server.trace();
-    harvest(trace, pool, &t);
+    if (options.dynamicPool) harvest(trace, pool, &t);
     if (isFailure(r->outcome)) recordFailure(crashes, p, t, *r, trace);
     return toExecution(*r, trace);
   };

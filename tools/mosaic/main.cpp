@@ -83,6 +83,8 @@ int main(int argc, char **argv) {
   genCmd->add_flag("--isolate", gen.isolate, "A fresh process for every test");
   genCmd->add_flag("!--no-verify", gen.verify, "Write the suite without building and running it");
   genCmd->add_option("--verify-runs", gen.verifyRuns, "Runs of the built suite that must all pass (default 5)");
+  genCmd->add_flag("!--no-dynamic-pool", gen.dynamicPool,
+                   "Do not seed the search with comparison operands seen at run time");
   genCmd->add_option("--tests-per-file", gen.testsPerFile, "Tests per file before a test file is split (default 100)")
       ->check(CLI::PositiveNumber);
   genCmd->add_flag("!--no-progress", gen.progress, "No live progress line");

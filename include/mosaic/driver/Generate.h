@@ -27,6 +27,9 @@ struct GenerateOptions {
   bool isolate = false;            ///< --isolate: a fresh process for every test
   bool progress = true;            ///< live progress line on a terminal
   bool verify = true;              ///< build and run the written suite (--no-verify skips)
+  /// Comparison operands seen at run time join the constant pool
+  /// (--no-dynamic-pool turns it off, to measure what it brings).
+  bool dynamicPool = true;
   int verifyRuns = 5;              ///< runs of the built suite that must all pass
   std::size_t testsPerFile = 100;  ///< --tests-per-file: split test files beyond this
 };
