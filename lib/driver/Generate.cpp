@@ -239,16 +239,18 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   const double postBudget = std::max(10.0, options.budgetSeconds * 0.5); // ours: at most half the search's time again
   auto postLeft = [&] { return std::chrono::duration<double>(Clock::now() - postStart).count() < postBudget; };
   int minimiseRuns = 0;
+  // Whether `test` still runs cleanly and covers every goal `c` is kept for.
+  auto keepsGoals = [&](const Candidate &c, const testcase::TestCase &test) {
+    auto run = executor(test);
+    ++minimiseRuns;
+    return run && !run->failed() &&
+           std::all_of(c.goals.begin(), c.goals.end(), [&](size_t g) { return goals.covered(g, *run); });
+  };
   for (Candidate &c : kept) {
     for (size_t i = c.test.statements.size(); i-- > 0 && postLeft();) {
       if (i >= c.test.statements.size()) continue;
       testcase::TestCase candidate = testcase::withoutStatement(c.test, i);
-      if (candidate.statements.empty()) continue;
-      auto run = executor(candidate);
-      ++minimiseRuns;
-      if (!run || run->failed()) continue;
-      const bool all = std::all_of(c.goals.begin(), c.goals.end(), [&](size_t g) { return goals.covered(g, *run); });
-      if (all) c.test = std::move(candidate);
+      if (!candidate.statements.empty() && keepsGoals(c, candidate)) c.test = std::move(candidate);
     }
     // A copy or move of an object, used instead of the object itself.
     for (size_t i = c.test.statements.size(); i-- > 0 && postLeft();) {
@@ -258,11 +260,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
       const model::Callable &ctor = p.callable(s.callable);
       if (!ctor.isCopyConstructor && !ctor.isMoveConstructor) continue;
       testcase::TestCase candidate = testcase::withAlias(c.test, i, s.refs[0]);
-      auto run = executor(candidate);
-      ++minimiseRuns;
-      if (!run || run->failed()) continue;
-      if (std::all_of(c.goals.begin(), c.goals.end(), [&](size_t g) { return goals.covered(g, *run); }))
-        c.test = std::move(candidate);
+      if (keepsGoals(c, candidate)) c.test = std::move(candidate);
     }
   }
 
@@ -277,15 +275,9 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
     for (testcase::Statement &r : releases(p, *session.catalog, c.test)) extra.push_back(std::move(r));
     if (extra.empty()) continue;
     c.appendedFrom = c.test.statements.size();
-    auto clean = [&](const testcase::TestCase &t) {
-      auto run = executor(t);
-      ++minimiseRuns;
-      return run && !run->failed() &&
-             std::all_of(c.goals.begin(), c.goals.end(), [&](size_t g) { return goals.covered(g, *run); });
-    };
     testcase::TestCase all = c.test;
     all.statements.insert(all.statements.end(), extra.begin(), extra.end());
-    if (clean(all)) {
+    if (keepsGoals(c, all)) {
       c.test = std::move(all);
       inspectorsKept += static_cast<int>(inspecting);
       releasesKept += static_cast<int>(extra.size() - inspecting);
@@ -294,7 +286,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
     for (size_t k = 0; k < extra.size() && postLeft(); ++k) {
       testcase::TestCase one = c.test;
       one.statements.push_back(extra[k]);
-      if (!clean(one)) continue;
+      if (!keepsGoals(c, one)) continue;
       c.test = std::move(one);
       (k < inspecting ? inspectorsKept : releasesKept) += 1;
     }

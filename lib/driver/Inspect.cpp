@@ -1,6 +1,8 @@
 // Inspectors and releases appended to finished tests (Inspect.h).
 #include "Inspect.h"
 
+#include "mosaic/model/Derive.h"
+
 #include <algorithm>
 #include <cctype>
 #include <optional>
@@ -52,23 +54,16 @@ std::optional<model::TypeId> pointeeOf(const model::Program &p, model::TypeId ty
   return p.type(*t.pointee).value;
 }
 
-// Whether a later call takes `object` in a way the written test spells
-// std::move (Body.cpp's rule): its state is then unspecified.
+// Whether a later call takes `object` with std::move: its state is then
+// unspecified.
 bool movedLater(const model::Program &p, const testcase::TestCase &test, Ref object) {
   for (size_t j = object + 1; j < test.statements.size(); ++j) {
     const Statement &u = test.statements[j];
     if (u.op != Op::Call && u.op != Op::MethodCall && u.op != Op::Construct) continue;
     const model::Callable &c = p.callable(u.callable);
     const size_t offset = u.op == Op::MethodCall ? 1 : 0;
-    for (size_t k = 0; k < c.params.size() && k + offset < u.refs.size(); ++k) {
-      if (u.refs[k + offset] != object) continue;
-      const model::Type &declared = p.type(c.params[k].type);
-      const model::Type &value = p.type(declared.value);
-      const bool moveOnly = (value.kind == TypeKind::Record && !p.record(*value.recordId).copyConstructible) ||
-                            value.kind == TypeKind::UniquePtr;
-      if ((declared.kind == TypeKind::Reference && declared.isRvalue) || (declared.kind != TypeKind::Reference && moveOnly))
-        return true;
-    }
+    for (size_t k = 0; k < c.params.size() && k + offset < u.refs.size(); ++k)
+      if (u.refs[k + offset] == object && model::passedByMove(p, c.params[k].type)) return true;
   }
   return false;
 }

@@ -1,6 +1,8 @@
 // One test case as C++ statements and GoogleTest assertions.
 #include "Body.h"
 
+#include "mosaic/model/Derive.h"
+
 #include "mosaic/testcase/Printer.h"
 
 #include <algorithm>
@@ -32,6 +34,13 @@ const char *const kReserved[] = {
     "stderr", "abs", "div", "exit", "index", "time", "signal", "y0", "y1", "j0", "j1", "log", "exp"};
 
 bool isCall(Op op) { return op == Op::Call || op == Op::MethodCall || op == Op::Construct; }
+
+// The first statement before `end` that takes the address of statement i.
+std::optional<size_t> addressTakenAt(const TestCase &t, size_t i, size_t end) {
+  for (size_t j = i + 1; j < end; ++j)
+    if (t.statements[j].op == Op::AddressOf && t.statements[j].refs.at(0) == i) return j;
+  return std::nullopt;
+}
 
 // The last component of a qualified name, without template arguments.
 std::string simpleName(std::string name) {
@@ -231,12 +240,11 @@ std::string BodyWriter::identifierFor(const TestCase &t, size_t i) const {
   }
   // An object whose address is what gets passed: named after where it goes.
   if (s.op == Op::Aggregate || s.op == Op::Construct)
-    for (size_t j = i + 1; j < t.statements.size(); ++j)
-      if (t.statements[j].op == Op::AddressOf && t.statements[j].refs.at(0) == i) {
-        const model::Type &rt = p_.type(p_.type(s.op == Op::Construct ? p_.record(*p_.callable(s.callable).parent).type : s.type).value);
-        const std::string suffix = rt.kind == TypeKind::Record ? simpleName(p_.record(*rt.recordId).name) : "value";
-        return identifierFor(t, j) + "_" + suffix;
-      }
+    if (auto j = addressTakenAt(t, i, t.statements.size())) {
+      const model::Type &rt = p_.type(p_.type(s.op == Op::Construct ? p_.record(*p_.callable(s.callable).parent).type : s.type).value);
+      const std::string suffix = rt.kind == TypeKind::Record ? simpleName(p_.record(*rt.recordId).name) : "value";
+      return identifierFor(t, *j) + "_" + suffix;
+    }
   if (s.op == Op::Construct) return typeName(p_.record(*p_.callable(s.callable).parent).type);
   // A value: the name of the parameter (or field) it is first passed as.
   for (size_t j = i + 1; j < t.statements.size(); ++j) {
@@ -293,13 +301,7 @@ std::string BodyWriter::callExpression(const TestCase &t, size_t i, std::set<mod
   const size_t offset = s.op == Op::MethodCall ? 1 : 0;
   std::vector<std::string> args;
   for (size_t k = 0; k < c.params.size() && k + offset < s.refs.size(); ++k) {
-    const model::Type &declared = p_.type(c.params[k].type);
-    const model::Type &value = p_.type(declared.value);
-    const bool moveOnly = (value.kind == TypeKind::Record && !p_.record(*value.recordId).copyConstructible) ||
-                          value.kind == TypeKind::UniquePtr;
-    const bool move = (declared.kind == TypeKind::Reference && declared.isRvalue) ||
-                      (declared.kind != TypeKind::Reference && moveOnly);
-    std::string arg = argument(t, s.refs[k + offset], c.params[k].type, move);
+    std::string arg = argument(t, s.refs[k + offset], c.params[k].type, model::passedByMove(p_, c.params[k].type));
     // A literal picks no overload by itself (nullptr, 5ULL): it is cast to
     // the parameter's type.
     if (cxx_ && inlined_[s.refs[k + offset]] && overloaded_.count(c.qualifiedName) &&
@@ -351,11 +353,7 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
   // A char array whose address is passed (a `char **` parameter) is written
   // as its bytes plus a pointer to them: `&array` would be a pointer to an
   // array, not to a pointer, and the callee may move the pointer.
-  const bool addressTaken = [&] {
-    for (size_t j = i + 1; j < names_.size(); ++j)
-      if (t.statements[j].op == Op::AddressOf && t.statements[j].refs.at(0) == i) return true;
-    return false;
-  }();
+  const bool addressTaken = addressTakenAt(t, i, names_.size()).has_value();
   auto pointerTo = [&](const std::string &array) -> std::optional<std::string> {
     if (!addressTaken) return array;
     auto d = decl(s.type);
@@ -533,6 +531,9 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
 std::optional<std::string> BodyWriter::assertion(const TestCase &t, size_t i, const exec::Observation &o) {
   const Statement &s = t.statements[i];
   std::string subject;
+  // When the subject is a pointer dereferenced, the pointer: a field then
+  // reads `item->next`, not `(*item).next`.
+  std::string pointer;
   model::TypeId type = 0;
   if (o.target == MOSAIC_OBS_RESULT) {
     if (s.op == Op::Construct) {
@@ -543,7 +544,7 @@ std::optional<std::string> BodyWriter::assertion(const TestCase &t, size_t i, co
       type = p_.type(*rv).value;
     }
     subject = names_[i];
-    if (heap_[i]) subject = "(*" + subject + ")";
+    if (heap_[i]) pointer = names_[i], subject = "(*" + pointer + ")";
   } else if (o.target >= MOSAIC_OBS_ARG0 && isCall(s.op)) {
     const size_t k = o.target - MOSAIC_OBS_ARG0;
     const model::Callable &c = p_.callable(s.callable);
@@ -555,10 +556,18 @@ std::optional<std::string> BodyWriter::assertion(const TestCase &t, size_t i, co
     if (!declared.pointee) return std::nullopt;
     type = p_.type(*declared.pointee).value;
     const Statement &arg = t.statements[r];
-    if (arg.op == Op::AddressOf) subject = expr(arg.refs.at(0));
-    else if (arg.op == Op::Buffer || arg.op == Op::Array || arg.op == Op::CString) return std::nullopt;
-    else if (declared.kind == TypeKind::Reference) subject = expr(r);
-    else subject = "(*" + expr(r) + ")";
+    if (arg.op == Op::AddressOf) {
+      const Ref target = arg.refs.at(0);
+      if (heap_[target]) pointer = names_[target];
+      subject = expr(target);
+    } else if (arg.op == Op::Buffer || arg.op == Op::Array || arg.op == Op::CString) {
+      return std::nullopt;
+    } else if (declared.kind == TypeKind::Reference) {
+      subject = expr(r);
+    } else {
+      pointer = expr(r);
+      subject = "(*" + pointer + ")";
+    }
   } else {
     return std::nullopt;
   }
@@ -567,12 +576,7 @@ std::optional<std::string> BodyWriter::assertion(const TestCase &t, size_t i, co
     if (rt.kind != TypeKind::Record) return std::nullopt;
     const model::Record &rec = p_.record(*rt.recordId);
     if (static_cast<size_t>(o.field) >= rec.fields.size()) return std::nullopt;
-    // `(*item).next` reads as `item->next`.
-    if (subject.size() > 3 && subject.rfind("(*", 0) == 0 && subject.back() == ')' &&
-        subject.find_first_of("()*", 2) == subject.size() - 1)
-      subject = subject.substr(2, subject.size() - 3) + "->" + rec.fields[o.field].name;
-    else
-      subject += "." + rec.fields[o.field].name;
+    subject = pointer.empty() ? subject + "." + rec.fields[o.field].name : pointer + "->" + rec.fields[o.field].name;
     type = p_.type(rec.fields[o.field].type).value;
   }
   const model::Type &ty = p_.type(type);

@@ -1,6 +1,8 @@
 // Harness generation: one function per callable, and the dispatcher.
 #include "Writer.h"
 
+#include "mosaic/model/Derive.h"
+
 namespace mosaic::harness {
 
 using model::CallableKind;
@@ -24,10 +26,7 @@ std::string Writer::argument(const model::Callable &c, size_t i, size_t offset, 
   decls << "  " << t(v) << " *" << a << ";\n";
   code << "  " << a << " = " << ref(v) << "(ctx, " << r << ");\n  if (!" << a << ") " << invalid() << "\n";
   if (!cxx_) return "*" + a;
-  const bool moveOnly = (value.kind == TypeKind::Record && !p_.record(*value.recordId).copyConstructible) ||
-                        value.kind == TypeKind::UniquePtr;
-  if ((declared.kind == TypeKind::Reference && declared.isRvalue) || (declared.kind != TypeKind::Reference && moveOnly))
-    return "std::move(*" + a + ")";
+  if (model::passedByMove(p_, param.type)) return "std::move(*" + a + ")";
   return "*" + a;
 }
 

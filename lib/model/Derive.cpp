@@ -106,4 +106,12 @@ Expected<size_t> selectTargets(Program &p, const Selection &sel) {
   return p.targets.size();
 }
 
+bool passedByMove(const Program &program, TypeId param) {
+  const Type &declared = program.type(param);
+  const Type &value = program.type(declared.value);
+  const bool moveOnly = (value.kind == TypeKind::Record && !program.record(*value.recordId).copyConstructible) ||
+                        value.kind == TypeKind::UniquePtr;
+  return (declared.kind == TypeKind::Reference && declared.isRvalue) || (declared.kind != TypeKind::Reference && moveOnly);
+}
+
 } // namespace mosaic::model

@@ -23,6 +23,12 @@ bool concernsUnit(const Program &program, const Skipped &skipped);
 /// reference was made). Idempotent.
 void resolveValueTypes(Program &program);
 
+/// Whether an argument for a parameter of type `param` is handed over with
+/// std::move: an rvalue reference, or a value of a move-only type (a record
+/// without a copy constructor, a std::unique_ptr). The harness calls so and
+/// the written test spells it so; the argument's state is unspecified after.
+bool passedByMove(const Program &program, TypeId param);
+
 /// What the user asked to test. Both empty: everything the unit owns.
 struct Selection {
   std::string function;  ///< --function: a name or qualified name (all overloads)
