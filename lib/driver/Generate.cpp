@@ -165,6 +165,10 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   auto lastProgress = Clock::now();
   nlohmann::json timeline = nlohmann::json::array();
   double nextSample = 0;
+  // When each goal was first covered (seconds; negative: not yet), updated
+  // only when the archive's count changes.
+  std::vector<double> firstCovered(goals.size(), -1.0);
+  size_t coveredSeen = 0;
   auto coveredOf = [&](search::GoalKind kind) {
     size_t n = 0;
     for (size_t g = 0; g < goals.size(); ++g) n += goals[g].kind == kind && archive.covered(g);
@@ -182,6 +186,11 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   };
   evaluator.onEvaluated = [&](const search::Evaluator &e) {
     const double elapsed = e.budget().elapsed();
+    if (archive.coveredCount() != coveredSeen) {
+      coveredSeen = archive.coveredCount();
+      for (size_t g = 0; g < goals.size(); ++g)
+        if (firstCovered[g] < 0 && archive.covered(g)) firstCovered[g] = elapsed;
+    }
     if (elapsed >= nextSample) {
       timeline.push_back({{"seconds", elapsed}, {"executions", e.executions()}, {"covered", archive.coveredCount()}});
       nextSample = elapsed + 1.0;
@@ -209,6 +218,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   struct Candidate {
     testcase::TestCase test;
     std::vector<size_t> goals; ///< goals it is kept for
+    double foundAt = 0;        ///< when the last of them was first covered
     size_t appendedFrom = static_cast<size_t>(-1); ///< inspectors and releases from here on
   };
   std::vector<search::Solution> solutions = archive.solutions();
@@ -230,8 +240,12 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
     for (size_t g : covers[i])
       if (!have[g]) fresh.push_back(g);
     if (fresh.empty()) continue;
-    for (size_t g : fresh) have[g] = true;
-    kept.push_back({*solutions[i].test, fresh});
+    double foundAt = 0;
+    for (size_t g : fresh) {
+      have[g] = true;
+      foundAt = std::max(foundAt, firstCovered[g]);
+    }
+    kept.push_back({*solutions[i].test, fresh, foundAt});
   }
 
   // Minimise: drop statements from the end backwards while the test still
@@ -312,6 +326,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
     emit::SuiteTest st;
     st.test = c.test;
     st.appendedFrom = c.appendedFrom;
+    st.foundAt = c.foundAt;
     st.observations = std::move(o.stable);
     st.threwAt = o.threwAt;
     st.exceptionType = o.exceptionType;
@@ -403,6 +418,20 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
                   {"failing", failing.size()},     {"failing_disabled", verified.failingDisabled},
                   {"verified", options.verify && verified.built}, {"inspectors", inspectorsKept},
                   {"releases", releasesKept}};
+    // The tests as written (GoogleTest names, for --gtest_filter), and the
+    // distinct failures the search met (crashKey: outcome, signal, callable).
+    nlohmann::json written = nlohmann::json::array();
+    for (const auto &[name, site] : emit::writeSuite(p, *session.catalog, passing, failing, build, write).tests) {
+      nlohmann::json t = {{"name", name}, {"failing", site.failing}};
+      if (!site.failing && site.test < passing.size()) t["found_at"] = passing[site.test].foundAt;
+      written.push_back(std::move(t));
+    }
+    j["suite"] = std::move(written);
+    nlohmann::json failures = nlohmann::json::array();
+    for (const auto &[key, c] : crashes)
+      failures.push_back({{"outcome", exec::toString(c.result.outcome)}, {"signal", c.result.signal}, {"where", c.where},
+                          {"seen", c.count}, {"reproducible", c.reproducible}});
+    j["failures"] = std::move(failures);
     if (verified.coverage.measured)
       j["llvm_cov"] = {{"branches", verified.coverage.branches}, {"branches_covered", verified.coverage.branchesCovered},
                        {"lines", verified.coverage.lines},       {"lines_covered", verified.coverage.linesCovered},

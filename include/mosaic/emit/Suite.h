@@ -37,6 +37,9 @@ struct SuiteTest {
   /// A failing test that did not fail as expected in the built suite:
   /// written disabled.
   bool disabled = false;
+  /// Seconds into the search when every goal it is kept for was first
+  /// covered (by it or by a test it replaced); for statistics only.
+  double foundAt = 0;
 };
 
 /// How the project builds the unit (for the generated CMakeLists.txt).
