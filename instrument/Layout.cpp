@@ -13,6 +13,9 @@ ModuleLayout layOut(const std::vector<llvm::Function *> &functions) {
     for (llvm::BasicBlock &bb : *f) {
       fl.blockIds[&bb] = m.blocks++;
       llvm::Instruction *term = bb.getTerminator();
+      // A sanitizer's own check (clang marks it !nosanitize: UBSan's
+      // overflow and bounds checks) is not a branch of the program: no goal.
+      if (term->hasMetadata(llvm::LLVMContext::MD_nosanitize)) continue;
       if (auto *br = llvm::dyn_cast<llvm::BranchInst>(term); br && br->isConditional()) {
         fl.branches.push_back({term, m.sides, 2});
         m.sides += 2;

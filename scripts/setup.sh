@@ -8,12 +8,14 @@
 set -euo pipefail
 
 # The toolchain and libraries (docs/ARCHITECTURE.md), all from bookworm main;
-# universal-ctags is the Clang-free oracle of the tinyxml2 test.
+# universal-ctags is the Clang-free oracle of the tinyxml2 test; the
+# benchmark (bench/run) plots with matplotlib, records autotools builds'
+# compile databases with bear and regenerates their configure scripts.
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git dpkg-dev
   clang-19 llvm-19-dev libclang-19-dev libclang-cpp19-dev libclang-rt-19-dev lld-19 llvm-19-tools
   libz3-dev libgit2-dev nlohmann-json3-dev libcli11-dev libfmt-dev libgtest-dev libgmock-dev
-  universal-ctags python3
+  universal-ctags python3 python3-matplotlib bear autoconf automake libtool
 )
 
 as_root() {

@@ -2,7 +2,9 @@
 marker file so that a second `bench/run` skips what is done:
 
 - build/      as Debian builds it (build type None), clang-19, with
-              compile_commands.json: what mosaic generates from;
+              compile_commands.json: what mosaic generates from (CMake
+              and autotools out of tree; a plain Makefile in a copy whose
+              paths are given back to the source, see _make_in_copy);
 - build-cov/  the same with clang source-based coverage, where the
               library's own tests run;
 - fuzz/       the shipped fuzz harnesses, once with libFuzzer + ASan (to
@@ -46,14 +48,17 @@ def cached(marker, step):
 
 
 def fetch(subject, root, skip_patches=False):
-    """apt-get source into ROOT/fetch, unpacked (with Debian's patches, or
+    """apt-get source of the subject's pinned version (a security update may
+    have replaced it as the newest, and the archive may no longer serve the
+    newest's files) into ROOT/fetch, unpacked (with Debian's patches, or
     without them) into ROOT/src. Returns the .dsc's file name."""
     src = os.path.join(root, "src")
     def step():
         fetch_dir = os.path.join(root, "fetch")
         if not glob.glob(os.path.join(fetch_dir, "*.dsc")):
             os.makedirs(fetch_dir, exist_ok=True)
-            sh(["apt-get", "source", "-q", "--download-only", subject.name], fetch_dir, os.path.join(root, "fetch.log"))
+            sh(["apt-get", "source", "-q", "--download-only",
+                f"{subject.name}={subject.version}"], fetch_dir, os.path.join(root, "fetch.log"))
         dsc = sorted(glob.glob(os.path.join(fetch_dir, "*.dsc")))[-1]
         shutil.rmtree(src, ignore_errors=True)
         cmd = ["dpkg-source", "-x"] + (["--skip-patches"] if skip_patches else []) + [dsc, src]
@@ -70,7 +75,15 @@ def _env(cflags=""):
     return env
 
 
+def _autoreconf(src, log):
+    """Generates `configure` where a tarball made from git lacks it, as
+    Debian's dh_autoreconf does (autoconf, automake and libtool installed)."""
+    if not os.path.exists(os.path.join(src, "configure")):
+        sh(["autoreconf", "-f", "-i"], src, log)
+
+
 def _configure_and_build(subject, src, out, log, cflags, compile_db):
+    src = os.path.join(src, subject.subdir)
     if subject.build == "cmake":
         sh(["cmake", "-S", src, "-B", out, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=None",
             "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"] + subject.cmake_args, src, log, env=_env(cflags))
@@ -78,14 +91,65 @@ def _configure_and_build(subject, src, out, log, cflags, compile_db):
     elif subject.build == "autotools":
         # Out of tree (VPATH), so that every build sees the same source paths.
         os.makedirs(out, exist_ok=True)
+        _autoreconf(src, log)
         sh([os.path.join(src, "configure")] + subject.configure_args, out, log, env=_env(cflags))
-        build = ["make", f"-j{os.cpu_count() or 2}"]
-        sh((["bear", "--output", os.path.join(out, "compile_commands.json"), "--"] if compile_db else []) + build,
-           out, log)
+        sh(_bear(out, compile_db) + ["make", f"-j{os.cpu_count() or 2}"], out, log)
         if compile_db:
             _dedupe_libtool(os.path.join(out, "compile_commands.json"))
+    elif subject.build == "make":
+        _make_in_copy(subject, src, out, log, cflags, compile_db)
     else:
         raise StepFailed(f"unknown build system {subject.build}")
+
+
+def _bear(out, compile_db):
+    """The prefix that records OUT/compile_commands.json, when wanted."""
+    return ["bear", "--output", os.path.join(out, "compile_commands.json"), "--"] if compile_db else []
+
+
+def _make_in_copy(subject, src, out, log, cflags, compile_db):
+    """A plain Makefile builds in its own folder: `make` the subject's
+    targets in OUT, a copy of SRC, and give every path back to SRC. Coverage
+    mappings name SRC's files (-fcoverage-prefix-map), and the compile
+    database names SRC as each entry's folder and file, so that llvm-cov and
+    mosaic see one set of source paths across builds (the copy is identical,
+    so each command also compiles in SRC)."""
+    shutil.rmtree(out, ignore_errors=True)
+    shutil.copytree(src, out, symlinks=True)
+    if cflags:
+        cflags += f" -fcoverage-prefix-map={out}={src}"
+    sh(_bear(out, compile_db) + ["make", f"-j{os.cpu_count() or 2}"] + subject.make_targets, out, log,
+       env=_env(cflags))
+    if compile_db:
+        _retarget_db(os.path.join(out, "compile_commands.json"), out, src)
+
+
+def _retarget_db(db_path, old, new):
+    """Rewrites a compile database's paths under folder `old` to `new`:
+    each entry's directory, file and output, and its arguments that are such
+    paths (or -I, -o... followed by one)."""
+    def moved(path):
+        if path == old or path.startswith(old + os.sep):
+            return new + path[len(old):]
+        return path
+    def moved_arg(a):
+        for flag in ("-I", "-isystem", "-iquote", "-include", "-o"):
+            if a.startswith(flag) and os.path.isabs(a[len(flag):]):
+                return flag + moved(a[len(flag):])
+        return moved(a)
+    with open(db_path) as f:
+        entries = json.load(f)
+    for e in entries:
+        e["directory"] = moved(e["directory"])
+        e["file"] = moved(e["file"])
+        if "output" in e:
+            e["output"] = moved(e["output"])
+        if "arguments" in e:
+            e["arguments"] = [moved_arg(a) for a in e["arguments"]]
+        else:
+            e["command"] = shlex.join(moved_arg(a) for a in shlex.split(e["command"]))
+    with open(db_path, "w") as f:
+        json.dump(entries, f, indent=1)
 
 
 def _dedupe_libtool(db_path):
@@ -131,7 +195,7 @@ def run_own_tests(subject, root, out_dir, timeout):
     prof = os.path.join(out_dir, "own-profraw")
     shutil.rmtree(prof, ignore_errors=True)
     os.makedirs(prof)
-    env = dict(os.environ, LLVM_PROFILE_FILE=os.path.join(prof, "%p-%m.profraw"))
+    env = dict(os.environ, **subject.test_env, LLVM_PROFILE_FILE=os.path.join(prof, "%p-%m.profraw"))
     log = os.path.join(out_dir, "own-tests.log")
     cmd = subject.tests if subject.tests != ["ctest"] else ["ctest", "--timeout", "300", "-j2"]
     passed = True

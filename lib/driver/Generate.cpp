@@ -123,7 +123,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
     fmt::print(err, "mosaic: error: no output folder (-o)\n");
     return kExitUsage;
   }
-  auto opened = openSession({options.unit, options.workDir, false, options.memoryMb}, err);
+  auto opened = openSession({options.unit, options.workDir, options.sanitize, options.memoryMb}, err);
   if (auto *code = std::get_if<int>(&opened)) return *code;
   Session &session = *std::get<std::unique_ptr<Session>>(opened);
   const model::Program &p = session.program;
@@ -310,6 +310,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   exec::ServerOptions freshOptions;
   freshOptions.harness = session.harness.binary;
   freshOptions.env = exec::sanitizerEnvironment(options.memoryMb);
+  freshOptions.sanitized = options.sanitize;
   auto freshServer = exec::ForkServer::start(freshOptions, session.description.blocks, session.description.sides);
   std::vector<emit::SuiteTest> passing;
   int unstable = 0;

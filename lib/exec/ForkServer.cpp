@@ -96,11 +96,12 @@ std::string logTail(const std::string &path) {
 } // namespace
 
 std::vector<std::pair<std::string, std::string>> sanitizerEnvironment(std::uint32_t memoryMb) {
+  const std::string sym = ":symbolize=0";
   std::string asan = "exitcode=" + std::to_string(MOSAIC_EXIT_SANITIZER) +
-                     ":detect_leaks=0:allocator_may_return_null=1:handle_abort=0";
+                     ":detect_leaks=0:allocator_may_return_null=1:handle_abort=0" + sym;
   if (memoryMb) asan += ":malloc_limit_mb=" + std::to_string(memoryMb);
   return {{"ASAN_OPTIONS", asan},
-          {"UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1:exitcode=" + std::to_string(MOSAIC_EXIT_SANITIZER)}};
+          {"UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1:exitcode=" + std::to_string(MOSAIC_EXIT_SANITIZER) + sym}};
 }
 
 ForkServer::ForkServer(ServerOptions options, std::uint32_t blocks, std::uint32_t sides)

@@ -45,6 +45,23 @@ TEST(RunCli, TheSameSeedGivesTheSameRun) {
   EXPECT_EQ(once("a.json"), once("b.json"));
 }
 
+TEST(RunCli, ASanitizedHarnessHasTheSameBranchesAsAPlainOne) {
+  // UBSan's checks are branches in the IR (marked !nosanitize); they are not
+  // the program's and must not become goals: before, shapes.c had more.
+  const std::string dir = makeTempDir("mosaic-run");
+  auto total = [&](const std::vector<std::string> &extra) {
+    std::vector<std::string> cmd = {MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c",
+                                    "--max-executions", "20", "--timeout", "1000", "--work-dir", dir, "--json",
+                                    dir + "/run.json", "--no-progress"};
+    cmd.insert(cmd.end(), extra.begin(), extra.end());
+    auto r = runProcess(cmd);
+    EXPECT_TRUE(r.exitCode == 0 || r.exitCode == 1) << r.err;
+    return nlohmann::json::parse(readFile(dir + "/run.json"))["branches"]["total"].get<int>();
+  };
+  EXPECT_EQ(total({"--sanitize"}), 37);
+  EXPECT_EQ(total({}), 37);
+}
+
 TEST(RunCli, RelativePathsWork) {
   // The harness compiles in the unit's directory; a relative work dir must still be found.
   const std::string dir = makeTempDir("mosaic-rel");

@@ -81,6 +81,8 @@ int main(int argc, char **argv) {
   genCmd->add_option("--timeout", gen.timeoutMs, "Per-test timeout in milliseconds (default 100)");
   genCmd->add_option("--memory", gen.memoryMb, "Per-test memory limit in MiB (default 1024)");
   genCmd->add_flag("--isolate", gen.isolate, "A fresh process for every test");
+  genCmd->add_flag("--sanitize", gen.sanitize,
+                   "Build the harness with AddressSanitizer and UBSan: memory errors go to the failing suite");
   genCmd->add_flag("!--no-verify", gen.verify, "Write the suite without building and running it");
   genCmd->add_option("--verify-runs", gen.verifyRuns, "Runs of the built suite that must all pass (default 5)");
   genCmd->add_flag("!--no-dynamic-pool", gen.dynamicPool,

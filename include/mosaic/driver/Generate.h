@@ -25,6 +25,7 @@ struct GenerateOptions {
   std::uint32_t timeoutMs = 100;
   std::uint32_t memoryMb = 1024;   ///< --memory per test
   bool isolate = false;            ///< --isolate: a fresh process for every test
+  bool sanitize = false;           ///< --sanitize: an ASan + UBSan harness (memory errors become failures)
   bool progress = true;            ///< live progress line on a terminal
   bool verify = true;              ///< build and run the written suite (--no-verify skips)
   /// Comparison operands seen at run time join the constant pool

@@ -1,0 +1,139 @@
+"""Real bugs from Debian's patches: a patch in debian/patches/series that
+changes a unit file is a fix; the fixed version is the package as Debian
+ships it (every patch applied), the buggy one the same source with that one
+patch reversed (`patch -R`). A tool finds the bug when what it produced on
+one version tells the two apart:
+
+- mosaic: a suite generated (with an ASan + UBSan harness) on either
+  version, built with -DMOSAIC_SANITIZE=ON against both versions; a test
+  (regression or failing suite, disabled ones included) whose verdict differs
+  between the two builds distinguishes them;
+- libFuzzer: a crash input found on the buggy version that crashes the buggy
+  build and not the fixed one (both with ASan).
+"""
+import glob
+import json
+import os
+import re
+import shutil
+import subprocess
+
+from . import build as builds
+from . import tools
+
+CVE = re.compile(r"CVE-\d{4}-\d{4,}")
+
+
+def candidates(subject, src):
+    """[(patch, [unit files it changes], [CVE ids in its text])] in series order."""
+    series = os.path.join(src, "debian", "patches", "series")
+    if not os.path.exists(series):
+        return []
+    found = []
+    for line in open(series):
+        name = line.split("#")[0].strip().split(" ")[0]
+        if not name:
+            continue
+        text = open(os.path.join(src, "debian", "patches", name), errors="replace").read()
+        touched = set(re.findall(r"^\+\+\+ [^/\s]+/(\S+)", text, re.M))
+        units = [u for u in subject.units if u in touched]
+        if units:
+            found.append((name, units, sorted(set(CVE.findall(name + "\n" + text)))))
+    return found
+
+
+def buggy_root(subject, cache, patch):
+    """CACHE/NAME-without-PATCH: the fixed source with `patch` reversed,
+    built like the fixed one."""
+    fixed = os.path.join(cache, subject.name)
+    root = os.path.join(cache, f"{subject.name}-without-{os.path.splitext(patch)[0]}")
+    def step():
+        shutil.rmtree(root, ignore_errors=True)
+        os.makedirs(root)
+        shutil.copytree(os.path.join(fixed, "src"), os.path.join(root, "src"), symlinks=True)
+        builds.sh(["patch", "-R", "-p1", "-i", os.path.join("debian", "patches", patch)], os.path.join(root, "src"),
+                  os.path.join(root, "patch.log"))
+        os.makedirs(os.path.join(root, "fetch"), exist_ok=True)
+        for f in glob.glob(os.path.join(fixed, "fetch", "*.dsc")):
+            shutil.copy(f, os.path.join(root, "fetch"))
+        open(os.path.join(root, ".fetched"), "w").close()
+    builds.cached(os.path.join(root, ".reversed"), step)
+    builds.build(subject, root)
+    return root
+
+
+def _rebase(suite, out, old_root, new_root):
+    """A copy of a generated suite that builds against the other version:
+    every path under `old_root` now points under `new_root`."""
+    shutil.rmtree(out, ignore_errors=True)
+    os.makedirs(out)
+    for name in os.listdir(suite):
+        path = os.path.join(suite, name)
+        if os.path.isfile(path):
+            text = open(path, errors="surrogateescape").read().replace(old_root.rstrip("/") + "/",
+                                                                        new_root.rstrip("/") + "/")
+            with open(os.path.join(out, name), "w", errors="surrogateescape") as f:
+                f.write(text)
+    return out
+
+
+def _verdicts(suite_dir, log):
+    """Builds a suite with the sanitizers and runs each of its tests alone
+    (disabled ones too); {test name: exit code}, or None when it does not build."""
+    b = os.path.join(suite_dir, "build-sanitize")
+    try:
+        builds.sh(["cmake", "-S", suite_dir, "-B", b, "-G", "Ninja", "-DMOSAIC_SANITIZE=ON",
+                   f"-DCMAKE_C_COMPILER={builds.CC}", f"-DCMAKE_CXX_COMPILER={builds.CXX}"], suite_dir, log)
+        builds.sh(["cmake", "--build", b], suite_dir, log)
+    except builds.StepFailed:
+        return None
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")
+    verdicts = {}
+    for binary in sorted(glob.glob(os.path.join(b, "*_test"))):
+        listed = subprocess.run([binary, "--gtest_list_tests", "--gtest_also_run_disabled_tests"],
+                                capture_output=True, text=True, env=env).stdout
+        suite = None
+        for line in listed.splitlines():
+            if not line.startswith(" "):
+                suite = line.strip()
+                continue
+            name = suite + line.split("#")[0].strip()
+            try:
+                r = subprocess.run([binary, "--gtest_filter=" + name, "--gtest_also_run_disabled_tests"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, timeout=60)
+                verdicts[name] = r.returncode
+            except subprocess.TimeoutExpired:
+                verdicts[name] = "timeout"
+    return verdicts
+
+
+def mosaic_distinguishes(suite, generated_root, other_root, out):
+    """Tests of `suite` (generated on `generated_root`) whose verdict differs
+    when built against `other_root`; None when a build failed."""
+    log = os.path.join(out, "cross.log")
+    mine = _verdicts(_rebase(suite, os.path.join(out, "on-own"), generated_root, generated_root), log)
+    theirs = _verdicts(_rebase(suite, os.path.join(out, "on-other"), generated_root, other_root), log)
+    if mine is None or theirs is None:
+        return None
+    return sorted(n for n in mine if n in theirs and (mine[n] == 0) != (theirs[n] == 0))
+
+
+def libfuzzer_finds(subject, fuzzer, buggy, fixed, seed, budget, out):
+    """Crash inputs of libFuzzer on the buggy version that crash it and not
+    the fixed version."""
+    path = os.path.join(out, "found.json")
+    if os.path.exists(path):
+        return json.load(open(path))
+    os.makedirs(out, exist_ok=True)
+    fuzz_buggy = builds.build_fuzzer(subject, fuzzer, buggy, "fuzz")
+    fuzz_fixed = builds.build_fuzzer(subject, fuzzer, fixed, "fuzz")
+    tools.run_libfuzzer(fuzz_buggy, seed, budget, out)
+    env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")
+    found = []
+    for crash in sorted(glob.glob(os.path.join(out, "crashes", "*"))):
+        run = lambda b: subprocess.run([b, crash], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env,
+                                       timeout=60).returncode
+        if run(fuzz_buggy) != 0 and run(fuzz_fixed) == 0:
+            found.append(os.path.basename(crash))
+    json.dump(found, open(path, "w"))
+    return found
