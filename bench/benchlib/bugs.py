@@ -1,7 +1,8 @@
 """Real bugs from Debian's patches: a patch in debian/patches/series that
 changes a unit file is a fix; the fixed version is the package as Debian
-ships it (every patch applied), the buggy one the same source with that one
-patch reversed (`patch -R`). A tool finds the bug when what it produced on
+ships it (every patch applied), the buggy one the same source with every
+patch but that one (or, when a later patch depends on it, the series
+up to it without and with it). A tool finds the bug when what it produced on
 one version tells the two apart:
 
 - mosaic: a suite generated (with an ASan + UBSan harness) on either
@@ -26,14 +27,10 @@ CVE = re.compile(r"CVE-\d{4}-\d{4,}")
 
 def candidates(subject, src):
     """[(patch, [unit files it changes], [CVE ids in its text])] in series order."""
-    series = os.path.join(src, "debian", "patches", "series")
-    if not os.path.exists(series):
+    if not os.path.exists(os.path.join(src, "debian", "patches", "series")):
         return []
     found = []
-    for line in open(series):
-        name = line.split("#")[0].strip().split(" ")[0]
-        if not name:
-            continue
+    for name in _series(src):
         text = open(os.path.join(src, "debian", "patches", name), errors="replace").read()
         touched = set(re.findall(r"^\+\+\+ [^/\s]+/(\S+)", text, re.M))
         units = [u for u in subject.units if u in touched]
@@ -42,24 +39,51 @@ def candidates(subject, src):
     return found
 
 
-def buggy_root(subject, cache, patch):
-    """CACHE/NAME-without-PATCH: the fixed source with `patch` reversed,
-    built like the fixed one."""
+def _series(src):
+    with open(os.path.join(src, "debian", "patches", "series")) as f:
+        return [n for n in (line.split("#")[0].strip().split(" ")[0] for line in f) if n]
+
+
+def _patched(subject, cache, name, patches):
+    """CACHE/NAME: the unpatched source with `patches` applied in order,
+    built; None when one does not apply."""
     fixed = os.path.join(cache, subject.name)
-    root = os.path.join(cache, f"{subject.name}-without-{os.path.splitext(patch)[0]}")
+    root = os.path.join(cache, name)
     def step():
         shutil.rmtree(root, ignore_errors=True)
-        os.makedirs(root)
-        shutil.copytree(os.path.join(fixed, "src"), os.path.join(root, "src"), symlinks=True)
-        builds.sh(["patch", "-R", "-p1", "-i", os.path.join("debian", "patches", patch)], os.path.join(root, "src"),
-                  os.path.join(root, "patch.log"))
-        os.makedirs(os.path.join(root, "fetch"), exist_ok=True)
-        for f in glob.glob(os.path.join(fixed, "fetch", "*.dsc")):
+        os.makedirs(os.path.join(root, "fetch"))
+        for f in glob.glob(os.path.join(fixed, "fetch", "*")):
             shutil.copy(f, os.path.join(root, "fetch"))
+        dsc = sorted(glob.glob(os.path.join(root, "fetch", "*.dsc")))[-1]
+        src, log = os.path.join(root, "src"), os.path.join(root, "patch.log")
+        builds.sh(["dpkg-source", "-x", "--skip-patches", dsc, src], root, log)
+        for p in patches:
+            builds.sh(["patch", "-p1", "--forward", "-i", os.path.join("debian", "patches", p)], src, log)
         open(os.path.join(root, ".fetched"), "w").close()
-    builds.cached(os.path.join(root, ".reversed"), step)
+    try:
+        builds.cached(os.path.join(root, ".patched"), step)
+    except builds.StepFailed:
+        return None
     builds.build(subject, root)
     return root
+
+
+def versions(subject, cache, patch):
+    """(buggy, fixed) roots for one fix: every patch but `patch` against the
+    package as shipped; when a later patch needs this one (its context
+    moved), the series up to `patch` without and with it."""
+    shipped = os.path.join(cache, subject.name)
+    series = _series(os.path.join(shipped, "src"))
+    stem = os.path.splitext(patch)[0]
+    buggy = _patched(subject, cache, f"{subject.name}-without-{stem}", [p for p in series if p != patch])
+    if buggy:
+        return buggy, shipped
+    i = series.index(patch)
+    buggy = _patched(subject, cache, f"{subject.name}-before-{stem}", series[:i])
+    fixed = _patched(subject, cache, f"{subject.name}-upto-{stem}", series[:i + 1])
+    if not buggy or not fixed:
+        raise builds.StepFailed(f"the series up to {patch} does not apply")
+    return buggy, fixed
 
 
 def _rebase(suite, out, old_root, new_root):
