@@ -83,7 +83,7 @@ def _autoreconf(src, log):
 
 
 def _configure_and_build(subject, src, out, log, cflags, compile_db):
-    src = os.path.join(src, subject.subdir)
+    src = os.path.normpath(os.path.join(src, subject.subdir))
     if subject.build == "cmake":
         sh(["cmake", "-S", src, "-B", out, "-G", "Ninja", "-DCMAKE_BUILD_TYPE=None",
             "-DCMAKE_EXPORT_COMPILE_COMMANDS=ON"] + subject.cmake_args, src, log, env=_env(cflags))
@@ -127,7 +127,7 @@ def _make_in_copy(subject, src, out, log, cflags, compile_db):
 def _retarget_db(db_path, old, new):
     """Rewrites a compile database's paths under folder `old` to `new`:
     each entry's directory, file and output, and its arguments that are such
-    paths (or -I, -o... followed by one)."""
+    paths, alone or joined to -I, -isystem, -iquote, -include or -o."""
     def moved(path):
         if path == old or path.startswith(old + os.sep):
             return new + path[len(old):]
