@@ -192,18 +192,18 @@ def run_own_tests(subject, root, out_dir, timeout):
     (profdata or None, instrumented binaries, passed: bool)."""
     from . import llvmcov
     cov = os.path.join(root, "build-cov")
-    prof = os.path.join(out_dir, "own-profraw")
-    shutil.rmtree(prof, ignore_errors=True)
-    os.makedirs(prof)
-    env = dict(os.environ, **subject.test_env, LLVM_PROFILE_FILE=os.path.join(prof, "%p-%m.profraw"))
     log = os.path.join(out_dir, "own-tests.log")
     cmd = subject.tests if subject.tests != ["ctest"] else ["ctest", "--timeout", "300", "-j2"]
     passed = True
-    try:
-        sh(cmd, cov, log, env=env, timeout=timeout)
-    except (StepFailed, subprocess.TimeoutExpired):
-        passed = False  # coverage of what ran still counts; the table says the suite failed
-    profdata = llvmcov.merge(glob.glob(os.path.join(prof, "*.profraw")), os.path.join(out_dir, "own.profdata"))
+    def run(env):
+        nonlocal passed
+        try:
+            sh(cmd, cov, log, env=dict(env, **subject.test_env), timeout=timeout)
+        except (StepFailed, subprocess.TimeoutExpired):
+            passed = False  # coverage of what ran still counts; the table says the suite failed
+    # %m: one file per instrumented module, so an executable and the
+    # instrumented shared library it loads do not write the same file.
+    profdata = llvmcov.profiled(out_dir, "own", run, "%p-%m.profraw")
     return profdata, llvmcov.instrumented_objects(cov), passed
 
 

@@ -30,6 +30,7 @@ best copy, not as the union a user gets by running all of them. Here:
 import functools
 import json
 import os
+import shutil
 import subprocess
 
 LLVM_COV = "llvm-cov-19"
@@ -69,6 +70,19 @@ def merge(raw_files, out):
     subprocess.run([LLVM_PROFDATA, "merge", "-sparse", "-f", list_file, "-o", out], check=True,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return out
+
+
+def profiled(out, name, run, pattern="%p.profraw"):
+    """Calls run(env), whose processes write their raw profiles into a
+    scratch folder (env's LLVM_PROFILE_FILE, file names `pattern`); returns
+    them merged into OUT/NAME.profdata (None when nothing was profiled)."""
+    prof_dir = os.path.join(out, f"{name}-profraw")
+    shutil.rmtree(prof_dir, ignore_errors=True)
+    os.makedirs(prof_dir)
+    run(dict(os.environ, LLVM_PROFILE_FILE=os.path.join(prof_dir, pattern)))
+    profdata = merge([os.path.join(prof_dir, f) for f in os.listdir(prof_dir)], os.path.join(out, f"{name}.profdata"))
+    shutil.rmtree(prof_dir, ignore_errors=True)
+    return profdata
 
 
 def export(profdata, objects, sources):

@@ -68,20 +68,14 @@ def run_mosaic(mosaic, build_dir, unit, seed, budget, out, extra=()):
 def replay_suite(binary, tests, out, name):
     """Runs the suite binary (only `tests` when given: GoogleTest names);
     returns its merged profile."""
-    prof_dir = os.path.join(out, f"{name}-profraw")
-    shutil.rmtree(prof_dir, ignore_errors=True)
-    os.makedirs(prof_dir)
     cmd = [binary]
     if tests is not None:
         if not tests:
             return None
         cmd.append("--gtest_filter=" + ":".join(tests))
-    env = dict(os.environ, LLVM_PROFILE_FILE=os.path.join(prof_dir, "%p.profraw"), ASAN_OPTIONS="detect_leaks=0")
-    subprocess.run(cmd, cwd=os.path.dirname(binary), env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                   timeout=900)
-    profdata = llvmcov.merge(glob.glob(os.path.join(prof_dir, "*.profraw")), os.path.join(out, f"{name}.profdata"))
-    shutil.rmtree(prof_dir, ignore_errors=True)
-    return profdata
+    return llvmcov.profiled(out, name, lambda env: subprocess.run(
+        cmd, cwd=os.path.dirname(binary), env=dict(env, ASAN_OPTIONS="detect_leaks=0"), stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL, timeout=900))
 
 
 def mosaic_over_time(stats, binary, unit, budget, out):
@@ -145,23 +139,19 @@ def replay_corpus(cov_binary, files, out, name):
     """Replays corpus files through the coverage build; its merged profile."""
     if not files:
         return None
-    prof_dir = os.path.join(out, f"{name}-profraw")
-    shutil.rmtree(prof_dir, ignore_errors=True)
-    os.makedirs(prof_dir)
-    env = dict(os.environ, LLVM_PROFILE_FILE=os.path.join(prof_dir, "%p.profraw"))
     batch = 2000  # inputs per process: keeps each command line short
-    def run(inputs):
-        return subprocess.run([cov_binary, "-runs=0"] + inputs, env=env, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL, timeout=900).returncode
-    for i in range(0, len(files), batch):
-        # A crashing input ends its process before the profile is written:
-        # then every input of the batch runs in a process of its own.
-        if run(files[i:i + batch]) != 0:
-            for f in files[i:i + batch]:
-                run([f])
-    profdata = llvmcov.merge(glob.glob(os.path.join(prof_dir, "*.profraw")), os.path.join(out, f"{name}.profdata"))
-    shutil.rmtree(prof_dir, ignore_errors=True)
-    return profdata
+    def replay(env):
+        def run(inputs):
+            return subprocess.run([cov_binary, "-runs=0"] + inputs, env=env, stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL, timeout=900).returncode
+        for i in range(0, len(files), batch):
+            # A crashing input ends its process before the profile is
+            # written: then every input of the batch runs in a process of
+            # its own.
+            if run(files[i:i + batch]) != 0:
+                for f in files[i:i + batch]:
+                    run([f])
+    return llvmcov.profiled(out, name, replay)
 
 
 def corpus_files(out):

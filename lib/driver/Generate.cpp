@@ -362,7 +362,9 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
     verified = verifySuite(p, *session.catalog, passing, failing, build,
                            {options.outDir, tc.clang, tc.clangxx, options.verifyRuns, true, write}, err);
   } else {
-    writeFiles(emit::writeSuite(p, *session.catalog, passing, failing, build, write), options.outDir);
+    const emit::Suite suite = emit::writeSuite(p, *session.catalog, passing, failing, build, write);
+    writeFiles(suite, options.outDir);
+    verified.tests = suite.tests;
   }
 
   // Report.
@@ -422,7 +424,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
     // The tests as written (GoogleTest names, for --gtest_filter), and the
     // distinct failures the search met (crashKey: outcome, signal, callable).
     nlohmann::json written = nlohmann::json::array();
-    for (const auto &[name, site] : emit::writeSuite(p, *session.catalog, passing, failing, build, write).tests) {
+    for (const auto &[name, site] : verified.tests) {
       nlohmann::json t = {{"name", name}, {"failing", site.failing}};
       if (!site.failing && site.test < passing.size()) t["found_at"] = passing[site.test].foundAt;
       written.push_back(std::move(t));

@@ -196,6 +196,7 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
     }
     if (written < 0) written = static_cast<int>(passing.size());
     writeFiles(suite, o.outDir);
+    v.tests = suite.tests;
     if (!configured) {
       // Every error reported (not the first 20): each round removes all the
       // tests that do not compile.

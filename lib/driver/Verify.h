@@ -8,6 +8,7 @@
 #include "mosaic/harness/Build.h"
 
 #include <iosfwd>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,7 @@ struct VerifyResult {
   int failingDisabled = 0;    ///< ... disabled because they did not fail as expected outside mosaic
   int runs = 0;
   LlvmCoverage coverage;
+  std::map<std::string, emit::Site> tests; ///< the suite's tests by name, as last written
 };
 
 struct VerifyOptions {
