@@ -8,9 +8,14 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/PPCallbacks.h>
+#include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/ArgumentsAdjusters.h>
 #include <clang/Tooling/Tooling.h>
+#include <llvm/Support/Path.h>
 #include <llvm/Support/VirtualFileSystem.h>
+
+#include <algorithm>
 
 namespace mosaic::analysis {
 
@@ -25,14 +30,49 @@ public:
   void HandleTranslationUnit(clang::ASTContext &ctx) override {
     if (ci_.getDiagnostics().hasErrorOccurred()) return;
     buildModel(ctx, ci_.getSema(), program_);
+    collectUnitMacros();
     built_ = true;
   }
   bool built() const { return built_; }
 
 private:
+  // The macros the unit file itself defines and leaves defined at its end
+  // (json-c's json_tokener.c: `#define state tok->stack[tok->depth].state`).
+  void collectUnitMacros() {
+    clang::Preprocessor &pp = ci_.getPreprocessor();
+    const clang::SourceManager &sm = ci_.getSourceManager();
+    for (const auto &[ident, state] : pp.macros(false)) {
+      (void)state;
+      const clang::MacroInfo *mi = pp.getMacroInfo(ident);
+      if (mi && !mi->isBuiltinMacro() && sm.isWrittenInMainFile(mi->getDefinitionLoc()))
+        program_.unitMacros.push_back(ident->getName().str());
+    }
+    std::sort(program_.unitMacros.begin(), program_.unitMacros.end());
+  }
+
   clang::CompilerInstance &ci_;
   model::Program &program_;
   bool built_ = false;
+};
+
+// The project's headers the unit file includes itself, in order
+// (Program::unitIncludes).
+class IncludeRecorder : public clang::PPCallbacks {
+public:
+  IncludeRecorder(const clang::SourceManager &sm, model::Program &program) : sm_(sm), program_(program) {}
+
+  void InclusionDirective(clang::SourceLocation hash, const clang::Token &, llvm::StringRef, bool,
+                          clang::CharSourceRange, clang::OptionalFileEntryRef file, llvm::StringRef, llvm::StringRef,
+                          const clang::Module *, bool, clang::SrcMgr::CharacteristicKind kind) override {
+    if (!file || kind != clang::SrcMgr::C_User || !sm_.isWrittenInMainFile(hash)) return;
+    const llvm::StringRef ext = llvm::sys::path::extension(file->getName());
+    if (ext != ".h" && ext != ".hh" && ext != ".hpp" && ext != ".hxx" && ext != ".H") return; // not `#include "x.c"`
+    program_.unitIncludes.push_back(sm_.getFileManager().getCanonicalName(*file).str());
+  }
+
+private:
+  const clang::SourceManager &sm_;
+  model::Program &program_;
 };
 
 class ModelAction : public clang::ASTFrontendAction {
@@ -41,6 +81,7 @@ public:
 
 protected:
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef) override {
+    ci.getPreprocessor().addPPCallbacks(std::make_unique<IncludeRecorder>(ci.getSourceManager(), program_));
     return std::make_unique<ModelConsumer>(ci, program_);
   }
 

@@ -206,6 +206,9 @@ private:
       }
       kind = model::CallableKind::Operator;
     }
+    if (isCtor && !types_.linkable(llvm::cast<clang::CXXConstructorDecl>(md)))
+      return skip(name, what, "it or a base's constructor it calls is declared and never defined (not copyable)", md,
+                  parent);
     if (isCtor && program_.records[parent].abstract) {
       if (!md->isImplicit()) skip(name, what, "the class is abstract", md, parent);
       return;
@@ -311,6 +314,7 @@ private:
 
     assignParamRoles(*fd, c, program_, writes_);
     c.id = static_cast<model::CallableId>(program_.callables.size());
+    decls_.push_back(fd);
     if (parent) {
       auto &rec = program_.records[*parent];
       (kind == model::CallableKind::Constructor ? rec.constructors : rec.methods).push_back(c.id);
@@ -355,6 +359,9 @@ private:
   // it, or the unit defines one of its members.
   void markOwnership() {
     for (const clang::FunctionDecl *f : collected_.functions) inMainHeader(f); // finds Program::mainHeader
+    for (model::Callable &c : program_.callables)
+      for (const clang::FunctionDecl *r : decls_[c.id]->redecls())
+        if (inMainHeader(r)) c.declaredInMainHeader = true;
     for (model::Record &r : program_.records) {
       const clang::RecordDecl *rd = types_.declOf(r.id);
       r.ownedByUnit = !r.inSystemHeader && (inMainFile(rd) || inMainHeader(rd));
@@ -371,6 +378,7 @@ private:
   WriteAnalysis writes_;
   Collector collected_;
   std::map<clang::FileID, bool> mainHeaderCache_;
+  std::vector<const clang::FunctionDecl *> decls_; ///< by CallableId
 };
 
 } // namespace

@@ -84,13 +84,88 @@ bool hasBareFunctionType(clang::QualType type, int depth = 0) {
   return false;
 }
 
+// Whether `type` is written with a typedef that `pred` accepts, looking
+// through sugar, pointers, references, arrays and template arguments.
+template <class Pred> bool namesTypedef(clang::QualType type, const Pred &pred, int depth = 0) {
+  if (type.isNull() || depth > 16) return false;
+  const clang::Type *t = type.getTypePtr();
+  if (const auto *td = llvm::dyn_cast<clang::TypedefType>(t)) return pred(td->getDecl()); // not what it stands for
+  if (const auto *tst = llvm::dyn_cast<clang::TemplateSpecializationType>(t)) {
+    for (const auto &a : tst->template_arguments())
+      if (a.getKind() == clang::TemplateArgument::Type && namesTypedef(a.getAsType(), pred, depth + 1)) return true;
+    return false;
+  }
+  if (llvm::isa<clang::ElaboratedType, clang::ParenType, clang::AttributedType, clang::MacroQualifiedType,
+                clang::UsingType>(t))
+    return namesTypedef(t->getLocallyUnqualifiedSingleStepDesugaredType(), pred, depth + 1);
+  if (llvm::isa<clang::PointerType, clang::ReferenceType>(t)) return namesTypedef(t->getPointeeType(), pred, depth + 1);
+  if (const auto *a = llvm::dyn_cast<clang::ArrayType>(t)) return namesTypedef(a->getElementType(), pred, depth + 1);
+  return false;
+}
+
+// A typedef only its class may use (double-conversion's `Bignum::Chunk`).
+bool hiddenTypedef(const clang::TypedefNameDecl *d) {
+  return d->getAccess() == clang::AS_private || d->getAccess() == clang::AS_protected;
+}
+
+// A typedef declared in a class: getFullyQualifiedName leaves its scope
+// partly unqualified (pugixml's `auto_deleter<void>::D` inside pugi::impl).
+bool memberTypedef(const clang::TypedefNameDecl *d) { return d->getDeclContext()->isRecord(); }
+
 } // namespace
 
 std::string TypeMapper::spell(clang::QualType type) const {
-  // The canonical type prints every record with its scope; it is used only
-  // where a bare function type would otherwise lose the qualification.
-  if (hasBareFunctionType(type)) return resugarStd(type.getCanonicalType().getAsString(policy_));
-  return resugarStd(clang::TypeName::getFullyQualifiedName(type, ctx_, policy_, /*WithGlobalNsPrefix=*/false));
+  // The canonical type prints every record with its scope; it is used where
+  // a bare function type would otherwise lose the qualification, and where
+  // the written type names a typedef only its class may use.
+  if (hasBareFunctionType(type) || namesTypedef(type, hiddenTypedef))
+    return resugarStd(type.getCanonicalType().getAsString(policy_));
+  // A class's own typedef, as the type itself: by its qualified name
+  // (`pugi::impl::utf8_counter::value_type`); inside another type, by what
+  // it stands for.
+  clang::QualType bare = type;
+  while (const auto *e = llvm::dyn_cast<clang::ElaboratedType>(bare.getTypePtr()))
+    bare = clang::QualType(e->getNamedType().getTypePtr(), bare.getLocalFastQualifiers() |
+                                                             e->getNamedType().getLocalFastQualifiers());
+  if (const auto *td = llvm::dyn_cast<clang::TypedefType>(bare.getTypePtr()); td && memberTypedef(td->getDecl())) {
+    std::string out = bare.getLocalQualifiers().getAsString(policy_);
+    return resugarStd((out.empty() ? "" : out + " ") + qualifiedName(td->getDecl()));
+  }
+  if (namesTypedef(type, memberTypedef)) return resugarStd(type.getCanonicalType().getAsString(policy_));
+  return resugarStd(qualify(type).getAsString(policy_));
+}
+
+// getFullyQualifiedType leaves parts as written where it does not recurse:
+// an array's element (`Chunk[128]` inside class Bignum), a decayed array
+// parameter (`xpath_ast_node **`), a class or enum named from inside its
+// scope (`xpath_parser::binary_op_t` in pugi::impl). Pointers, references
+// and arrays are rebuilt around their qualified parts here; a class or enum
+// is its canonical type, which prints with its whole scope.
+clang::QualType TypeMapper::qualify(clang::QualType type, int depth) const {
+  if (type.isNull() || depth > 16) return type;
+  const clang::Qualifiers q = type.getLocalQualifiers();
+  const clang::Type *t = type.getTypePtr();
+  auto with = [&](clang::QualType inner) { return ctx_.getQualifiedType(inner, q); };
+  if (const auto *d = llvm::dyn_cast<clang::DecayedType>(t)) return with(qualify(d->getDecayedType(), depth + 1));
+  if (const auto *p = llvm::dyn_cast<clang::ParenType>(t)) return with(qualify(p->getInnerType(), depth + 1));
+  if (const auto *p = llvm::dyn_cast<clang::PointerType>(t))
+    return with(ctx_.getPointerType(qualify(p->getPointeeType(), depth + 1)));
+  if (const auto *r = llvm::dyn_cast<clang::LValueReferenceType>(t))
+    return with(ctx_.getLValueReferenceType(qualify(r->getPointeeType(), depth + 1)));
+  if (const auto *r = llvm::dyn_cast<clang::RValueReferenceType>(t))
+    return with(ctx_.getRValueReferenceType(qualify(r->getPointeeType(), depth + 1)));
+  if (const auto *a = llvm::dyn_cast<clang::ConstantArrayType>(t))
+    return with(ctx_.getConstantArrayType(qualify(a->getElementType(), depth + 1), a->getSize(), nullptr,
+                                          a->getSizeModifier(), a->getIndexTypeCVRQualifiers()));
+  if (const auto *a = llvm::dyn_cast<clang::IncompleteArrayType>(t))
+    return with(ctx_.getIncompleteArrayType(qualify(a->getElementType(), depth + 1), a->getSizeModifier(),
+                                            a->getIndexTypeCVRQualifiers()));
+  clang::QualType named = type;
+  if (const auto *e = llvm::dyn_cast<clang::ElaboratedType>(t)) named = e->getNamedType();
+  if (const auto *tag = llvm::dyn_cast<clang::TagType>(named.getTypePtr());
+      tag && ctx_.getLangOpts().CPlusPlus && !llvm::isa<clang::TemplateSpecializationType>(named.getTypePtr()))
+    return with(ctx_.getCanonicalType(clang::QualType(tag, 0)));
+  return clang::TypeName::getFullyQualifiedType(type, ctx_, /*WithGlobalNsPrefix=*/false);
 }
 
 std::string TypeMapper::qualifiedName(const clang::NamedDecl *decl) const {
@@ -134,6 +209,30 @@ bool TypeMapper::isVaList(clang::QualType canon) const {
   return rd && rd == ctx_.getVaListTagDecl();
 }
 
+// Whether a call of constructor `c` links: a user-declared one that is
+// neither defined here nor public is the pre-C++11 "noncopyable" idiom (a
+// private copy constructor declared and never defined: pugixml's
+// xpath_variable); an implicit or defaulted one calls its bases' own.
+bool TypeMapper::linkable(const clang::CXXConstructorDecl *c, int depth) const {
+  if (c->isDeleted()) return false;
+  if (depth > 8) return true;
+  if (!c->isImplicit() && !c->isDefaulted()) return c->isDefined() || c->getAccess() == clang::AS_public;
+  if (!c->isCopyOrMoveConstructor()) return true;
+  for (const clang::CXXBaseSpecifier &b : c->getParent()->bases()) {
+    const clang::CXXRecordDecl *base = b.getType()->getAsCXXRecordDecl();
+    if (!base || !base->hasDefinition()) continue;
+    sema_.ForceDeclarationOfImplicitMembers(const_cast<clang::CXXRecordDecl *>(base->getDefinition()));
+    bool any = false, usable = false;
+    for (const clang::CXXConstructorDecl *bc : base->getDefinition()->ctors())
+      if (bc->isCopyConstructor() && (c->isCopyConstructor() || c->isMoveConstructor())) {
+        any = true;
+        usable |= linkable(bc, depth + 1);
+      }
+    if (any && !usable) return false;
+  }
+  return true;
+}
+
 model::TypeId TypeMapper::map(clang::QualType type) {
   const std::string spelling = spell(type);
   const std::string canonical = type.getCanonicalType().getAsString(policy_);
@@ -150,6 +249,10 @@ model::TypeId TypeMapper::map(clang::QualType type) {
   t.spelling = spelling;
   t.canonical = canonical;
   t.isConst = type.getCanonicalType().isConstQualified();
+  const clang::SourceManager &sm = ctx_.getSourceManager();
+  t.spelledInUnit = namesTypedef(type, [&](const clang::TypedefNameDecl *d) {
+    return sm.isWrittenInMainFile(sm.getExpansionLoc(d->getLocation()));
+  });
 
   // Walk the sugar: each typedef or alias passed is recorded.
   clang::QualType cur = type;
@@ -529,7 +632,7 @@ void TypeMapper::fillRecord(model::RecordId id, const clang::RecordDecl *rd) {
     r.abstract = cxx->isAbstract();
     r.polymorphic = cxx->isPolymorphic();
     for (const clang::CXXConstructorDecl *c : cxx->ctors()) {
-      if (c->isDeleted() || c->getAccess() != clang::AS_public) continue;
+      if (c->isDeleted() || c->getAccess() != clang::AS_public || !linkable(c)) continue;
       if (c->getMinRequiredArguments() == 0) r.defaultConstructible = true;
       if (c->isCopyConstructor()) r.copyConstructible = true;
       if (c->isMoveConstructor() || (c->isCopyConstructor() && c->getParamDecl(0)->getType().getNonReferenceType().isConstQualified()))

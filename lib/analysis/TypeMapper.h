@@ -42,6 +42,10 @@ public:
 
   /// How C++ test code spells `type`: fully qualified, typedefs kept.
   std::string spell(clang::QualType type) const;
+  /// `type` with every name in it qualified from the global scope.
+  clang::QualType qualify(clang::QualType type, int depth = 0) const;
+  /// Whether a call of constructor `c` links (see the definition).
+  bool linkable(const clang::CXXConstructorDecl *c, int depth = 0) const;
   /// How C++ test code names `decl` (qualified, template arguments included).
   std::string qualifiedName(const clang::NamedDecl *decl) const;
 

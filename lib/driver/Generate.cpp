@@ -311,6 +311,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   freshOptions.harness = session.harness.binary;
   freshOptions.env = exec::sanitizerEnvironment(options.memoryMb);
   freshOptions.sanitized = options.sanitize;
+  freshOptions.fixedLayout = false;
   auto freshServer = exec::ForkServer::start(freshOptions, session.description.blocks, session.description.sides);
   std::vector<emit::SuiteTest> passing;
   int unstable = 0;

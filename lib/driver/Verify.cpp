@@ -30,6 +30,7 @@ struct Findings {
   std::set<std::pair<bool, size_t>> removeTests;              ///< (failing suite, index)
   std::set<std::tuple<size_t, int>> dropAssertions;          ///< (passing index, observation)
   std::set<size_t> disable;                                  ///< failing-suite tests to disable
+  std::map<std::pair<bool, size_t>, std::string> compileErrors; ///< first compiler error per removed test
 };
 
 // "file:line:col: error:" lines of the compiler mapped to tests.
@@ -46,6 +47,12 @@ bool compileFindings(const emit::Suite &suite, const std::string &output, Findin
     if (s == sites->second.begin()) continue;
     --s;
     f.removeTests.insert({s->second.failing, s->second.test});
+    // The first error names the cause; the rest usually follow from it.
+    const size_t eol = output.find('\n', static_cast<size_t>(it->position(0)));
+    f.compileErrors.emplace(std::make_pair(s->second.failing, s->second.test),
+                            output.substr(static_cast<size_t>(it->position(0)),
+                                          eol == std::string::npos ? std::string::npos
+                                                                   : eol - static_cast<size_t>(it->position(0))));
     mapped = true;
   }
   return mapped;
@@ -225,6 +232,12 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
         return v;
       }
       fmt::print(log, "  {} tests do not compile: removed\n", f.removeTests.size());
+      for (const auto &[site, error] : f.compileErrors) {
+        std::string name = "?";
+        for (const auto &[n, s] : suite.tests)
+          if (s.failing == site.first && s.test == site.second) name = n;
+        fmt::print(log, "    {}: {}\n", name, error);
+      }
       for (const auto &[failingSuite, index] : f.removeTests) removedCompile += failingSuite ? 0 : 1;
     } else {
       const std::string &target = suite.ident;

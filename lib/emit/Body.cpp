@@ -85,9 +85,11 @@ std::string trampolineName(const model::Callable &c) { return "mosaic_" + identi
 bool needsTrampoline(const model::Program &p, const model::Callable &c) {
   if (c.parent || c.kind != model::CallableKind::Function) return false;
   if (c.internalLinkage) return true;
-  // Without a header of its own, the unit's functions are declared nowhere a
-  // test can include.
-  return p.mainHeader.empty() && c.origin == model::Origin::Unit;
+  // The test includes the unit's main header only: a function of the unit
+  // declared elsewhere, or nowhere (no main header at all), is out of its
+  // reach otherwise.
+  (void)p;
+  return c.origin == model::Origin::Unit && !c.declaredInMainHeader;
 }
 
 BodyWriter::BodyWriter(const model::Program &program, const testcase::Catalog &catalog, const WriteOptions &options)
@@ -124,7 +126,7 @@ std::optional<std::string> BodyWriter::spell(model::TypeId id) const {
   }
   if (t.kind == TypeKind::Enum && !nameable(id)) return std::string("int");
   if (!nameable(id)) return std::nullopt;
-  if (options_.canonicalSpelling && t.kind != TypeKind::Record && !t.canonical.empty() &&
+  if ((options_.canonicalSpelling || t.spelledInUnit) && t.kind != TypeKind::Record && !t.canonical.empty() &&
       t.canonical.find("(unnamed") == std::string::npos && t.canonical.find("(anonymous") == std::string::npos)
     return t.canonical;
   return t.spelling;
@@ -361,11 +363,6 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
     return array + " " + *d + " = " + name + "_bytes;";
   };
   const std::string arrayName = addressTaken ? name + "_bytes" : name;
-  auto values = [&](size_t from) {
-    std::string out;
-    for (size_t k = from; k < s.refs.size(); ++k) out += (k > from ? ", " : "") + expr(s.refs[k]);
-    return out;
-  };
   switch (s.op) {
   case Op::Primitive: {
     auto d = decl(s.type);
@@ -429,7 +426,9 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
     std::string init;
     for (size_t k = 0; k < s.refs.size(); ++k) {
       const model::Field &f = r.fields[(*fields)[k]];
-      std::string value = expr(s.refs[k]);
+      // Converted as for a parameter: a `T *` variable fills a `T` field
+      // through `*` (Passing::Deref), as the harness copied it.
+      std::string value = argument(t, s.refs[k], f.type, false);
       if (p_.type(p_.type(f.type).value).kind == TypeKind::Array) {
         // An array member is initialised in place: from the elements of the
         // array or the characters of the string that were built for it.
@@ -438,7 +437,8 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
           value = expr(s.refs[k]);
         } else if (a.op == Op::Array) {
           value = "{";
-          for (size_t e = 0; e < a.refs.size(); ++e) value += (e ? ", " : "") + expr(a.refs[e]);
+          const model::TypeId element = *p_.type(p_.type(f.type).value).element;
+          for (size_t e = 0; e < a.refs.size(); ++e) value += (e ? ", " : "") + argument(t, a.refs[e], element, false);
           value += "}";
         } else if (a.op == Op::CString || a.op == Op::StdString) {
           value = testcase::quote(a.bytes);
@@ -460,14 +460,20 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
   case Op::Array: {
     const model::Type &ty = p_.type(p_.type(s.type).value);
     const model::TypeId element = ty.kind == TypeKind::Array ? *ty.element : *ty.pointee;
-    auto d = declare(p_.type(element).value, name);
+    std::string elements;
+    for (size_t k = 0; k < s.refs.size(); ++k) elements += (k ? ", " : "") + argument(t, s.refs[k], element, false);
+    // Passed as a pointer whose address is taken (`T **`): the elements
+    // plus a pointer to them, like the byte buffers above.
+    const bool viaPointer = addressTaken && ty.kind == TypeKind::Pointer;
+    auto d = declare(p_.type(element).value, viaPointer ? arrayName : name);
     if (!d) {
       why = "an array of a type that cannot be named";
       return std::nullopt;
     }
-    if (s.refs.empty()) return *d + "[1] = {};";
-    if (ty.kind == TypeKind::Array) return *d + "[" + std::to_string(ty.length) + "] = {" + values(0) + "};";
-    return *d + "[] = {" + values(0) + "};";
+    if (ty.kind == TypeKind::Array && !s.refs.empty())
+      return *d + "[" + std::to_string(ty.length) + "] = {" + elements + "};";
+    const std::string array = *d + (s.refs.empty() ? "[1] = {};" : "[] = {" + elements + "};");
+    return viaPointer ? pointerTo(array) : array;
   }
   case Op::Construct: {
     const model::Callable &c = p_.callable(s.callable);
@@ -571,6 +577,9 @@ std::optional<std::string> BodyWriter::assertion(const TestCase &t, size_t i, co
   } else {
     return std::nullopt;
   }
+  // A type the test cannot name is held as `void *`: nothing to reach
+  // through it (expat's XML_ParserStruct, private to xmlparse.c).
+  if (!nameable(type)) return std::nullopt;
   if (o.field >= 0) {
     const model::Type &rt = p_.type(type);
     if (rt.kind != TypeKind::Record) return std::nullopt;

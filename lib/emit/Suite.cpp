@@ -124,15 +124,24 @@ Suite writeSuite(const model::Program &p, const testcase::Catalog &catalog, cons
                           "<string_view>", "<type_traits>", "<utility>"})
       text.line(std::string("#include ") + h);
     text.line("");
-    if (!p.mainHeader.empty()) {
-      const std::string include = "#include \"" + fs::path(p.mainHeader).filename().string() + "\"";
-      if (cxx) {
-        text.line(include);
-      } else {
-        text.line("extern \"C\" {");
-        text.line(include);
-        text.line("}");
+    // The unit's own headers up to its main header, in the unit's order:
+    // a header may rely on what the ones before it defined (expat's
+    // xmltok.h on internal.h's FASTCALL). Without a main header, all of them.
+    std::vector<std::string> includes;
+    for (const std::string &h : p.unitIncludes) {
+      if (h == p.mainHeader) break;
+      if (std::find(includes.begin(), includes.end(), h) == includes.end()) includes.push_back(h);
+    }
+    if (!p.mainHeader.empty()) includes.push_back(p.mainHeader);
+    if (!includes.empty()) {
+      if (!cxx) text.line("extern \"C\" {");
+      for (const std::string &h : includes) {
+        // Beside the main header: by name (its folder is an include path
+        // of the suite); elsewhere by its whole path.
+        const bool beside = !p.mainHeader.empty() && fs::path(h).parent_path() == fs::path(p.mainHeader).parent_path();
+        text.line("#include \"" + (beside ? fs::path(h).filename().string() : h) + "\"");
       }
+      if (!cxx) text.line("}");
       text.line("");
     }
     std::set<model::CallableId> declared;
@@ -245,6 +254,9 @@ Suite writeSuite(const model::Program &p, const testcase::Catalog &catalog, cons
   wrapper.line("#define main mosaic_unit_main");
   wrapper.line("#include \"" + p.unit + "\"");
   wrapper.line("#undef main");
+  // The unit's private macros end with it (a `#define state ...` would
+  // rewrite the trampolines' names below).
+  for (const std::string &m : p.unitMacros) wrapper.line("#undef " + m);
   wrapper.line("");
   for (model::CallableId id : trampolines) {
     const model::Callable &c = p.callable(id);

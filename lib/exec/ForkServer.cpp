@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/personality.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -154,7 +155,13 @@ Expected<bool> ForkServer::spawn() {
   posix_spawn_file_actions_adddup2(&actions, shm_, kShmFd);
   posix_spawn_file_actions_adddup2(&actions, ctl[0], kCtlFd);
   posix_spawn_file_actions_adddup2(&actions, status[1], kStatusFd);
+  // The personality is the calling thread's and is inherited by what it
+  // spawns; it is restored at once (it matters to this process only at exec).
+  const int before = personality(0xffffffff);
+  const bool fix = options_.fixedLayout && before != -1 && !(before & ADDR_NO_RANDOMIZE) &&
+                   personality(static_cast<unsigned long>(before) | ADDR_NO_RANDOMIZE) != -1;
   const int rc = posix_spawn(&pid_, harness.c_str(), &actions, nullptr, argv, envp.data());
+  if (fix) personality(static_cast<unsigned long>(before));
   posix_spawn_file_actions_destroy(&actions);
   close(ctl[0]);
   close(status[1]);

@@ -363,8 +363,16 @@ Expected<Harness> buildHarness(const model::Program &program, const testcase::Ca
   if (ec) return Error::input("cannot create " + stage.string() + ": " + ec.message());
   auto built = buildIn(program, tc, options, h, stage);
   if (!built) {
-    fs::remove_all(stage, ec);
-    return built.takeError();
+    // Kept for the user to read (the error names the generated source's
+    // lines); the next failure replaces it.
+    Error e = built.takeError();
+    const fs::path failed = dir.string() + ".failed";
+    fs::remove_all(failed, ec);
+    fs::rename(stage, failed, ec);
+    if (ec) fs::remove_all(stage, ec);
+    else e.detail += (e.detail.empty() || e.detail.back() == '\n' ? "" : "\n") + std::string("(the harness source is kept in ") +
+                     failed.string() + ")";
+    return e;
   }
   // A concurrent run may have installed the same harness meanwhile: keep
   // it (someone may be using it) and drop ours. A stale one is moved aside

@@ -77,7 +77,9 @@ std::string Writer::prelude() const {
     << " * defined there are in reach, and performs test cases on it\n"
     << " * (include/mosaic/abi/Harness.h). Regenerated when the unit changes. */\n";
   // The unit may define main(); the runtime has its own.
-  o << "#define main __mosaic_unit_main\n#include \"" << p_.unit << "\"\n#undef main\n\n";
+  o << "#define main __mosaic_unit_main\n#include \"" << p_.unit << "\"\n#undef main\n";
+  for (const std::string &m : p_.unitMacros) o << "#undef " << m << "\n";
+  o << "\n";
   if (cxx_) {
     o << "#include <cstdint>\n#include <cstdlib>\n#include <cstring>\n#include <new>\n#include <string>\n"
       << "#include <utility>\n";

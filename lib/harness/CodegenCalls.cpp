@@ -18,7 +18,12 @@ std::string Writer::argument(const model::Callable &c, size_t i, size_t offset, 
   const model::Type &value = p_.type(v);
   const std::string a = "a" + std::to_string(i);
   const std::string r = "s->refs[" + std::to_string(i + offset) + "]";
-  if (value.kind == TypeKind::Pointer) {
+  // A pointer by value is converted as it is read (null, derived to base,
+  // to void *); a non-const reference to a pointer (`char_t *&`) binds to
+  // the test's variable itself, so that what the callee stores there is what
+  // the next statements see, as in the written test.
+  const bool boundPointer = declared.kind == TypeKind::Reference && !declared.isRvalue && !declared.pointeeConst;
+  if (value.kind == TypeKind::Pointer && !boundPointer) {
     decls << "  " << t(v) << " " << a << ";\n";
     code << "  " << a << " = " << ptr(v) << "(ctx, " << r << ", &ok);\n  if (!ok) " << invalid() << "\n";
     return a;

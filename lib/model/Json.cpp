@@ -62,6 +62,7 @@ void to_json(Json &j, const Type &t) {
   putOpt(j, "enum", t.enumId);
   putOpt(j, "pointee", t.pointee);
   if (t.pointeeConst) j["pointee_const"] = true;
+  if (t.spelledInUnit) j["spelled_in_unit"] = true;
   if (t.isRvalue) j["rvalue"] = true;
   putOpt(j, "element", t.element);
   if (t.length) j["length"] = t.length;
@@ -85,6 +86,7 @@ void from_json(const Json &j, Type &t) {
   getOpt(j, "enum", t.enumId);
   getOpt(j, "pointee", t.pointee);
   getOr(j, "pointee_const", t.pointeeConst);
+  getOr(j, "spelled_in_unit", t.spelledInUnit);
   getOr(j, "rvalue", t.isRvalue);
   getOpt(j, "element", t.element);
   getOr(j, "length", t.length);
@@ -249,6 +251,7 @@ void to_json(Json &j, const Callable &c) {
     if (v) j[key] = true;
   };
   flag("internal_linkage", c.internalLinkage);
+  flag("declared_in_main_header", c.declaredInMainHeader);
   flag("c_linkage", c.cLinkage);
   flag("const", c.isConst);
   flag("virtual", c.isVirtual);
@@ -275,6 +278,7 @@ void from_json(const Json &j, Callable &c) {
   getOr(j, "params", c.params);
   c.origin = parseEnum(j.at("origin"), Origin::External);
   getOr(j, "internal_linkage", c.internalLinkage);
+  getOr(j, "declared_in_main_header", c.declaredInMainHeader);
   getOr(j, "c_linkage", c.cLinkage);
   getOr(j, "const", c.isConst);
   getOr(j, "virtual", c.isVirtual);
@@ -318,7 +322,9 @@ std::string toJson(const Program &p) {
          {"enums", p.enums},
          {"types", p.types},
          {"skipped", p.skipped},
-         {"state", p.state}};
+         {"state", p.state},
+         {"unit_macros", p.unitMacros},
+         {"unit_includes", p.unitIncludes}};
   // Invalid UTF-8 can only come from names and paths here (literals were
   // handled above); replace rather than throw.
   return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
@@ -346,6 +352,8 @@ Expected<Program> programFromJson(const std::string &text) {
     getOr(j, "types", p.types);
     getOr(j, "skipped", p.skipped);
     getOr(j, "state", p.state);
+    getOr(j, "unit_macros", p.unitMacros);
+    getOr(j, "unit_includes", p.unitIncludes);
     return p;
   } catch (const std::exception &e) {
     return Error::input(std::string("malformed model JSON: ") + e.what());

@@ -251,3 +251,96 @@ std::string Catalog::computeWhyNotBuildable(model::TypeId id) const {
 }
 
 } // namespace mosaic::testcase
+
+namespace mosaic::testcase {
+
+std::string Catalog::typeError(const TestCase &t) const {
+  const model::Program &p = program_;
+  auto fitsAt = [&](size_t i, size_t k, model::TypeId want, const std::string &where) -> std::string {
+    const Ref r = t.statements[i].refs[k];
+    if (r == kNoRef) return "";
+    if (r >= i) return "statement " + std::to_string(i) + " refers to statement " + std::to_string(r) + ", not earlier";
+    const auto have = variableType(p, t, r);
+    if (!have) return "statement " + std::to_string(i) + " refers to statement " + std::to_string(r) + ", no variable";
+    if (fits(*have, want)) return "";
+    return "statement " + std::to_string(i) + " passes a " + p.type(*have).spelling + " (statement " +
+           std::to_string(r) + ") as " + where + " of type " + p.type(want).spelling;
+  };
+  for (size_t i = 0; i < t.statements.size(); ++i) {
+    const Statement &s = t.statements[i];
+    std::string e;
+    switch (s.op) {
+    case Op::Construct:
+    case Op::Call:
+    case Op::MethodCall: {
+      const model::Callable &c = p.callable(s.callable);
+      const size_t self = s.op == Op::MethodCall ? 1 : 0;
+      if (s.refs.size() != c.params.size() + self)
+        return "statement " + std::to_string(i) + " calls " + c.qualifiedName + " with " + std::to_string(s.refs.size()) +
+               " arguments";
+      if (self) e = fitsAt(i, 0, p.record(*c.parent).type, "the receiver");
+      for (size_t k = 0; e.empty() && k < c.params.size(); ++k)
+        e = fitsAt(i, k + self, c.params[k].type, "parameter " + std::to_string(k + 1) + " of " + c.qualifiedName);
+      break;
+    }
+    case Op::Aggregate: {
+      const model::Type &ty = p.type(p.type(s.type).value);
+      if (ty.kind != model::TypeKind::Record) return "statement " + std::to_string(i) + ": an aggregate of a non-record";
+      const model::Record &rec = p.record(*ty.recordId);
+      const auto fields = aggregateFields(rec.id);
+      if (s.refs.empty()) break; // zero-initialised
+      if (!fields || fields->size() != s.refs.size())
+        return "statement " + std::to_string(i) + " lists " + std::to_string(s.refs.size()) + " fields of " + rec.name;
+      for (size_t k = 0; e.empty() && k < fields->size(); ++k) {
+        const model::Field &f = rec.fields[(*fields)[k]];
+        if (p.type(p.type(f.type).value).kind == model::TypeKind::Array) continue; // filled from an Array
+        e = fitsAt(i, k, f.type, "field " + f.name + " of " + rec.name);
+      }
+      break;
+    }
+    case Op::AddressOf: {
+      const model::Type &ty = p.type(p.type(s.type).value);
+      if (ty.kind != model::TypeKind::Pointer || s.refs.size() != 1)
+        return "statement " + std::to_string(i) + ": an address that is not a pointer";
+      const Ref r = s.refs[0];
+      if (r >= i) return "statement " + std::to_string(i) + " takes the address of a later statement";
+      const auto have = variableType(p, t, r);
+      // &x as a pointer to x's type, to void, or (C++) to a base of it.
+      const model::Type *h = have ? &p.type(p.type(*have).value) : nullptr;
+      const model::Type &pointee = p.type(p.type(*ty.pointee).value);
+      const bool ok = h && (h->id == pointee.id || pointee.kind == model::TypeKind::Void ||
+                            (h->kind == model::TypeKind::Record && pointee.kind == model::TypeKind::Record &&
+                             derivesFrom(*h->recordId, *pointee.recordId)));
+      const model::Type *own = have ? &p.type(*have) : nullptr;
+      if (ok && !ty.pointeeConst && (own->isConst || (own->kind == model::TypeKind::Reference && own->pointeeConst)))
+        return "statement " + std::to_string(i) + " takes a " + ty.spelling + " to a constant " + own->spelling;
+      if (!ok)
+        return "statement " + std::to_string(i) + " takes the address of a " +
+               (have ? p.type(*have).spelling : std::string("non-variable")) + " as a " + ty.spelling;
+      break;
+    }
+    case Op::Array: {
+      const model::Type &ty = p.type(p.type(s.type).value);
+      const auto element = ty.kind == model::TypeKind::Array ? ty.element : ty.pointee;
+      if (!element) return "statement " + std::to_string(i) + ": an array without an element type";
+      for (size_t k = 0; e.empty() && k < s.refs.size(); ++k) e = fitsAt(i, k, *element, "an element");
+      break;
+    }
+    case Op::FieldSet: {
+      const model::Type &ty = p.type(p.type(s.type).value);
+      if (ty.kind != model::TypeKind::Record || s.refs.size() != 2) break;
+      const model::Record &rec = p.record(*ty.recordId);
+      if (s.field >= rec.fields.size()) return "statement " + std::to_string(i) + " sets a field that does not exist";
+      e = fitsAt(i, 1, rec.fields[s.field].type, "field " + rec.fields[s.field].name + " of " + rec.name);
+      break;
+    }
+    default:
+      for (Ref r : s.refs)
+        if (r != kNoRef && r >= i) return "statement " + std::to_string(i) + " refers to a later statement";
+    }
+    if (!e.empty()) return e;
+  }
+  return "";
+}
+
+} // namespace mosaic::testcase

@@ -89,6 +89,15 @@ TEST(GenerateCli, RestoresTheUnitsStateBeforeEachTest) {
   const std::string wrapper = readFile(dir + "/suite/state_wrapper.c");
   for (const char *v : {"issued", "error", "allocate"})
     EXPECT_NE(wrapper.find(std::string("sizeof(") + v + ")"), std::string::npos) << v << "\n" << wrapper;
+  // The unit's private `#define line pos->line` ends with the unit; deeper(),
+  // declared in no header, is reached through the wrapper like line_of().
+  EXPECT_NE(wrapper.find("#undef line\n"), std::string::npos) << wrapper;
+  EXPECT_NE(wrapper.find("return deeper("), std::string::npos) << wrapper;
+  // state.h needs state_config.h first, as the unit includes them; KEY is
+  // the unit's own typedef, which no test can name.
+  EXPECT_NE(suite.find("#include \"state_config.h\"\n#include \"state.h\""), std::string::npos) << suite;
+  EXPECT_NE(suite.find("mosaic_key_length_"), std::string::npos) << suite;
+  EXPECT_EQ(suite.find("KEY"), std::string::npos) << suite;
   // More than 4 tests: split, and every part in the build.
   ASSERT_TRUE(std::filesystem::exists(dir + "/suite/state_test_2.cpp")) << t.dump(2);
   EXPECT_NE(readFile(dir + "/suite/CMakeLists.txt").find("state_test.cpp state_test_2.cpp"), std::string::npos);

@@ -8,6 +8,7 @@
 #include "mosaic/abi/Protocol.h"
 
 #include <csignal>
+#include <set>
 
 using namespace mosaic;
 using namespace mosaic::test;
@@ -178,6 +179,23 @@ TEST_P(Hostile, ServerRestartsWhenKilled) {
   const exec::RunResult r = u.run(u.call("fine", {std::int64_t{1}}), limits());
   EXPECT_EQ(r.outcome, exec::Outcome::Ok);
   EXPECT_EQ(u.server->restarts(), before + 1);
+}
+
+TEST_P(Hostile, EveryServerStartMeetsTheSameAddresses) {
+  // The same test at the same seed must behave the same in every run of
+  // mosaic: servers start with address-space randomisation off.
+  UnitHarness &u = c();
+  std::set<std::int64_t> heaps, stacks;
+  for (int start = 0; start < 3; ++start) {
+    kill(u.server->pid(), SIGKILL); // the next run starts a new server
+    ASSERT_EQ(u.run(u.call("heap_address", {}), limits()).outcome, exec::Outcome::Ok);
+    heaps.insert(u.result(0).value_or(0));
+    ASSERT_EQ(u.run(u.call("stack_address", {}), limits()).outcome, exec::Outcome::Ok);
+    stacks.insert(u.result(0).value_or(0));
+  }
+  EXPECT_EQ(heaps.size(), 1u);
+  EXPECT_EQ(stacks.size(), 1u);
+  EXPECT_NE(*heaps.begin(), 0);
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, Hostile, ::testing::Values(true, false),

@@ -21,6 +21,7 @@ void expectWellFormed(const model::Program &p, const testcase::TestCase &t) {
         ASSERT_LT(r, i) << testcase::toCode(p, t);
         ASSERT_TRUE(testcase::variableType(p, t, r).has_value()) << testcase::toCode(p, t);
       }
+  EXPECT_EQ(testcase::Catalog(p).typeError(t), "") << testcase::toCode(p, t);
 }
 
 } // namespace
@@ -87,4 +88,21 @@ TEST(Variation, CrossoverSplicesHeadsAndTails) {
     expectWellFormed(u->program, c);
     expectWellFormed(u->program, d);
   }
+}
+
+TEST(TypeCheck, NamesWhatIsPassedWhereItDoesNotFit) {
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c");
+  const model::Callable &clamp = u->callable("clamp"), &isName = u->callable("is_name");
+  testcase::TestCase t;
+  t.statements = {
+      testcase::Statement{.op = testcase::Op::CString, .type = isName.params[0].type, .bytes = "magic"},
+      testcase::Statement{.op = testcase::Op::Primitive, .type = clamp.params[0].type, .bits = 3},
+      testcase::Statement{.op = testcase::Op::Call, .callable = clamp.id, .refs = {1, 1, 1}},
+      testcase::Statement{.op = testcase::Op::Call, .callable = isName.id, .refs = {0}},
+  };
+  EXPECT_EQ(u->catalog->typeError(t), "");
+  t.statements[2].refs[2] = 0; // a string as `hi`
+  EXPECT_EQ(u->catalog->typeError(t), "statement 2 passes a const char * (statement 0) as parameter 3 of clamp of type int");
+  t.statements[2].refs = {1, 1};
+  EXPECT_EQ(u->catalog->typeError(t), "statement 2 calls clamp with 2 arguments");
 }

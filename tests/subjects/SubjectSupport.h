@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <iostream>
 #include <regex>
+#include <sstream>
 #include <string>
 
 namespace mosaic::test {
@@ -32,6 +33,14 @@ inline nlohmann::json analyzeSubject(const std::string &name, const std::string 
   return nlohmann::json::parse(readFile(out));
 }
 
+/// mosaic's summary lines (not the indented failure listings): CI shows
+/// only the head of a failing test's output, and the failure must be in it.
+inline void printSummary(const std::string &out) {
+  std::istringstream lines(out);
+  for (std::string l; std::getline(lines, l);)
+    if (!l.empty() && l[0] != ' ') std::cout << l << "\n";
+}
+
 /// `mosaic run --random` on a unit of a subject for `seconds`; its --json
 /// statistics. Fails the calling test when mosaic does not finish with 0 or 1.
 inline nlohmann::json runSubject(const std::string &name, const std::string &unit, int seconds) {
@@ -41,7 +50,7 @@ inline nlohmann::json runSubject(const std::string &name, const std::string &uni
                        "--work-dir", subjectDir(name) + "/mosaic", "--json", dir + "/run.json"});
   if (r.exitCode != 0 && r.exitCode != 1)
     throw std::runtime_error("mosaic run failed (" + std::to_string(r.exitCode) + "): " + r.err + r.out);
-  std::cout << r.out;
+  printSummary(r.out);
   return nlohmann::json::parse(readFile(dir + "/run.json"));
 }
 
@@ -59,7 +68,11 @@ inline nlohmann::json generateSubject(const std::string &name, const std::string
                        "--work-dir", subjectDir(name) + "/mosaic", "--json", dir + "/generate.json"});
   if (r.exitCode != 0 && r.exitCode != 1)
     throw std::runtime_error("mosaic generate failed (" + std::to_string(r.exitCode) + "): " + r.err + r.out);
-  std::cout << r.out;
+  printSummary(r.out);
+  // Why tests were removed as not compiling, if any were.
+  std::istringstream err(r.err);
+  for (std::string l; std::getline(err, l);)
+    if (l.find(": error:") != std::string::npos) std::cout << l << "\n";
   return nlohmann::json::parse(readFile(dir + "/generate.json"));
 }
 

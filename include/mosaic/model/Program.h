@@ -144,6 +144,10 @@ struct Callable {
   std::vector<Param> params;
   Origin origin = Origin::Unit;
   bool internalLinkage = false; ///< `static` or in an anonymous namespace: reach through a wrapper TU
+  /// Declared in the unit's main header (Program::mainHeader), which is all
+  /// a test includes: other functions of the unit are reached through the
+  /// wrapper TU like static ones.
+  bool declaredInMainHeader = false;
   bool cLinkage = false;        ///< C function or `extern "C"`
   bool isConst = false;         ///< const member function
   bool isVirtual = false;
@@ -174,7 +178,7 @@ struct Skipped {
 struct Program {
   /// Version of the JSON format written by model/Json.h; bump on any change
   /// of meaning.
-  static constexpr int kFormatVersion = 2;
+  static constexpr int kFormatVersion = 3;
 
   std::string unit;              ///< absolute path of the unit's source file
   /// The unit's own header, when it includes one: same name, header
@@ -198,6 +202,16 @@ struct Program {
   /// them. A test process runs many tests; these are what one test can
   /// leave behind for the next (installed hooks, an error pointer, a counter).
   std::vector<std::string> state;
+  /// Macros the unit file defines and leaves defined at its end. Code that
+  /// includes the unit's source (the harness, the suite's wrapper) undefines
+  /// them after it: they are private to the unit, and one named like a field
+  /// or a type would rewrite the code that follows.
+  std::vector<std::string> unitMacros;
+  /// The project's headers (not system ones) the unit file includes itself,
+  /// in order, as canonical paths. A test includes those before the main
+  /// header too (expat's xmltok.h needs FASTCALL from internal.h first), or
+  /// all of them when the unit has no main header.
+  std::vector<std::string> unitIncludes;
   /// The callables the user asked to test (--function, --class, or by default
   /// every callable the unit owns). Others are helpers: they build arguments.
   std::vector<CallableId> targets;

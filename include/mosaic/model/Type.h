@@ -66,6 +66,9 @@ struct Type {
   /// Typedef and alias names passed through from `spelling` to `canonical`,
   /// outermost first (`myint2` -> `myint` -> `int` gives {"myint2", "myint"}).
   std::vector<std::string> aliases;
+  /// `spelling` names a typedef the unit's source file declares (expat's
+  /// `KEY` in xmlparse.c): code outside the unit spells `canonical`.
+  bool spelledInUnit = false;
   bool isConst = false;   ///< top-level const (e.g. a `const int` field)
   /// The type a variable holding a value of this type has: references and
   /// top-level const removed (`const std::string &` -> `std::string`). The

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "mosaic/model/Program.h"
+#include "mosaic/testcase/TestCase.h"
 
 #include <map>
 #include <optional>
@@ -74,6 +75,13 @@ public:
   /// A record the unit defines in its own source file (not in a header):
   /// its layout is the unit's business; tests get one from the unit.
   bool isPrivate(model::TypeId type) const;
+
+  /// What is ill-typed in `test`, "" when nothing is: every reference must
+  /// point to an earlier variable whose type fits where it is used (a call's
+  /// parameter or receiver, an aggregate's field, an array's element, the
+  /// pointee of an address taken). The harness copies values bytewise and
+  /// would run an ill-typed test; the written test would not compile.
+  std::string typeError(const TestCase &test) const;
 
   bool isScalar(model::TypeId type) const;
   /// A plain char pointer (char *, const char *): C strings.

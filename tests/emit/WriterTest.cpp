@@ -1,0 +1,101 @@
+// The GoogleTest writer on hand-built test cases: what it writes compiles.
+#include "common/TestSupport.h"
+
+#include "mosaic/analysis/FrontEnd.h"
+#include "mosaic/driver/Toolchain.h"
+#include "mosaic/emit/Suite.h"
+#include "mosaic/model/Derive.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace mosaic;
+using namespace mosaic::test;
+using testcase::Op;
+using testcase::Statement;
+
+namespace {
+
+const std::string kFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/";
+const std::string kAnalysisFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/";
+
+struct Unit {
+  model::Program program;
+  std::unique_ptr<testcase::Catalog> catalog;
+
+  std::string dir;
+
+  explicit Unit(const std::string &file, const std::string &db = MOSAIC_FIXTURE_SEARCH_DB_DIR,
+                const std::string &fixtures = kFixtures)
+      : dir(fixtures) {
+    auto p = analysis::analyzeUnit({db, fixtures + file});
+    if (!p) throw std::runtime_error(p.error().message);
+    program = std::move(*p);
+    (void)model::selectTargets(program, {});
+    catalog = std::make_unique<testcase::Catalog>(program);
+  }
+  const model::Callable &callable(const std::string &name) const {
+    for (const auto &c : program.callables)
+      if (c.qualifiedName == name) return c;
+    throw std::runtime_error("no callable " + name);
+  }
+  model::TypeId pointee(model::TypeId pointer) const { return *program.type(program.type(pointer).value).pointee; }
+};
+
+// Writes `tests` as a suite into a fresh folder and checks its test file
+// with clang++ -fsyntax-only; returns the file's text.
+std::string writeAndCheck(const Unit &u, const std::vector<emit::SuiteTest> &tests) {
+  emit::UnitBuild build;
+  build.flags = {"-I" + u.dir};
+  const emit::Suite suite = emit::writeSuite(u.program, *u.catalog, tests, {}, build);
+  EXPECT_TRUE(suite.unwritable.empty());
+  const std::string dir = makeTempDir("mosaic-writer");
+  for (const auto &f : suite.files) std::ofstream(std::filesystem::path(dir) / f.name) << f.text;
+  const std::string file = dir + "/" + suite.testFiles.at(0);
+  auto r = runProcess({driver::toolchain().clangxx, "-fsyntax-only", "-std=c++17", "-I" + u.dir, file});
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err << readFile(file);
+  return readFile(file);
+}
+
+} // namespace
+
+TEST(Writer, AnArrayPassedByItsAddressIsAPointerToItsElements) {
+  // skip_spaces(char **cursor) given the address of an array of chars: the
+  // array's own address would be a `char (*)[2]`, which does not convert to
+  // `char **` (cJSON's utf16_literal_to_utf8 once lost tests this way).
+  Unit u("state.c");
+  const model::Callable &skip = u.callable("skip_spaces");
+  const model::TypeId charPP = skip.params.at(0).type, charP = u.pointee(charPP), ch = u.pointee(charP);
+  emit::SuiteTest t;
+  t.test.statements = {
+      Statement{.op = Op::Primitive, .type = ch, .bits = ' '},
+      Statement{.op = Op::Primitive, .type = ch, .bits = 'x'},
+      Statement{.op = Op::Array, .type = charP, .refs = {0, 1}},
+      Statement{.op = Op::AddressOf, .type = charPP, .refs = {2}},
+      Statement{.op = Op::Call, .callable = skip.id, .refs = {3}},
+  };
+  const std::string text = writeAndCheck(u, {t});
+  EXPECT_NE(text.find("char buffer_bytes[] = {' ', 'x'}; char *buffer = buffer_bytes;"), std::string::npos) << text;
+  EXPECT_NE(text.find("char **cursor = &buffer;"), std::string::npos) << text;
+}
+
+TEST(Writer, ElementsAndFieldsTakenFromPointersAreDereferenced) {
+  // An array of `struct point` filled from `struct point *` variables (the
+  // harness copies the pointee: Passing::Deref) is written with `*`, not
+  // with the pointers (cJSON_Utils's get_array_item once lost a test so).
+  Unit u("shapes.c", MOSAIC_FIXTURE_DB_DIR, kAnalysisFixtures);
+  const model::Callable &move = u.callable("move_point");
+  const model::TypeId pointP = move.params.at(0).type, point = u.pointee(pointP), integer = move.params.at(1).type;
+  emit::SuiteTest t;
+  t.test.statements = {
+      Statement{.op = Op::Primitive, .type = integer, .bits = 1},
+      Statement{.op = Op::Aggregate, .type = point, .refs = {0, 0}},
+      Statement{.op = Op::AddressOf, .type = pointP, .refs = {1}},
+      Statement{.op = Op::Array, .type = pointP, .refs = {2, 2}},
+      Statement{.op = Op::Call, .callable = move.id, .refs = {3, 0}},
+  };
+  const std::string text = writeAndCheck(u, {t});
+  EXPECT_NE(text.find("= {*"), std::string::npos) << text;
+}
