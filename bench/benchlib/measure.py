@@ -34,12 +34,17 @@ def slug(unit):
 def own_tests(subject, root, out, units, timeout):
     path = os.path.join(out, "own.json")
     done = _load(path)
-    if done:
+    if done and all(u in done.get("coverage", {}) for u in units):
         return done
-    profdata, objects, passed = builds.run_own_tests(subject, root, out, timeout)
+    if done and os.path.exists(done.get("profdata", "")):
+        # The tests ran already: measure the units asked for this time too.
+        profdata, objects, passed = done["profdata"], done["objects"], done["passed"]
+    else:
+        profdata, objects, passed = builds.run_own_tests(subject, root, out, timeout)
     cov = llvmcov.measure(profdata, objects, units)
-    return _save(path, {"passed": passed, "objects": objects, "profdata": profdata,
-                        "coverage": {u: _cov(c) for u, c in cov.items()}})
+    coverage = dict(done.get("coverage", {})) if done else {}
+    coverage.update({u: _cov(c) for u, c in cov.items()})
+    return _save(path, {"passed": passed, "objects": objects, "profdata": profdata, "coverage": coverage})
 
 
 def mosaic_unit(mosaic, build_dir, unit, seed, budget, out, own):

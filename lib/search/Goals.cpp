@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <queue>
 
 namespace mosaic::search {
 
@@ -60,6 +61,8 @@ Goals::Goals(const model::UnitDescription &d, Criteria criteria) : d_(d) {
   sideBlock_.assign(d.sides, 0);
   sideGoal_.assign(d.sides, SIZE_MAX);
   dependents_.assign(d.sides, {});
+  functionBlocks_.assign(d.functions.size(), {});
+  blockDependents_.assign(d.blocks, {});
   const std::string file = std::filesystem::path(d.unit).filename().string();
 
   // Per block: which goals hang off it (released when it may be reached).
@@ -71,6 +74,7 @@ Goals::Goals(const model::UnitDescription &d, Criteria criteria) : d_(d) {
     for (const model::BlockInfo &b : f.blocks) {
       if (b.id >= d.blocks) continue;
       blockFunction_[b.id] = fi;
+      functionBlocks_[fi].push_back(b.id);
       blockDeps_[b.id] = &b.deps;
       always_[b.id] = b.deps.empty() || postDominatesEntry(f, b.id, byId);
     }
@@ -125,6 +129,10 @@ Goals::Goals(const model::UnitDescription &d, Criteria criteria) : d_(d) {
     }
   }
   std::sort(initial_.begin(), initial_.end());
+  for (std::uint32_t b = 0; b < d.blocks; ++b)
+    if (blockDeps_[b])
+      for (std::uint32_t s : *blockDeps_[b])
+        if (s < d.sides && sideBlock_[s] < d.blocks) blockDependents_[sideBlock_[s]].push_back(b);
 }
 
 size_t Goals::count(GoalKind kind) const {
@@ -164,25 +172,67 @@ std::vector<size_t> Goals::coveredBy(const Execution &e) const {
 }
 
 // Approach level + ν(distance) for reaching `block` (0 when it ran).
-double Goals::reach(std::uint32_t block, const Execution &e, std::vector<std::uint32_t> &visiting) const {
+double Goals::reach(std::uint32_t block, const Execution &e) const {
   if (block < e.blocks.size() && e.blocks[block]) return 0;
-  const model::FunctionInfo &f = d_.functions[blockFunction_[block]];
+  const std::uint32_t fi = blockFunction_[block];
+  const model::FunctionInfo &f = d_.functions[fi];
   if (f.entry >= e.blocks.size() || !e.blocks[f.entry]) return f.diameter + 1.0; // never called
-  if (std::find(visiting.begin(), visiting.end(), block) != visiting.end()) return f.diameter + 2.0;
-  visiting.push_back(block);
-  // The function ran but stopped (or returned) before the block: one level
-  // away from the entry, with the worst distance.
-  double best = always_[block] ? 1.0 + 1.0 : std::numeric_limits<double>::infinity();
-  if (blockDeps_[block])
-    for (std::uint32_t s : *blockDeps_[block]) best = std::min(best, 1.0 + sideFitness(s, e, visiting));
-  visiting.pop_back();
-  return std::isinf(best) ? f.diameter + 2.0 : best;
+  if (e.approach.size() != d_.blocks) e.approach.assign(d_.blocks, std::numeric_limits<double>::quiet_NaN());
+  if (std::isnan(e.approach[block])) approachLevels(fi, e);
+  return e.approach[block];
 }
 
-double Goals::sideFitness(std::uint32_t side, const Execution &e, std::vector<std::uint32_t> &visiting) const {
+// Every block of a function that ran: the cheapest chain of control
+// dependences from the block up to a decision the execution took, one level
+// per link, plus ν(distance) at that decision (EvoSuite's approach level +
+// branch distance). A block reached whenever its function is costs 2 (one
+// level from the entry, the worst distance); one whose dependences lead to
+// no decision that ran, the function's diameter + 2.
+//
+// Shortest paths from the decisions that ran (Dijkstra over the reversed
+// control dependences), once per function and execution: following every
+// chain separately, as a recursion does, is exponential in the number of
+// dependences, and http_parser_execute's switch made one evaluation cost
+// 0.4 s.
+void Goals::approachLevels(std::uint32_t fi, const Execution &e) const {
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  auto ran = [&](std::uint32_t b) { return b < e.blocks.size() && e.blocks[b]; };
+  using Entry = std::pair<double, std::uint32_t>;
+  std::priority_queue<Entry, std::vector<Entry>, std::greater<Entry>> queue;
+  for (std::uint32_t b : functionBlocks_[fi]) {
+    if (ran(b)) {
+      e.approach[b] = 0;
+      continue;
+    }
+    double best = always_[b] ? 2.0 : kInf;
+    if (blockDeps_[b])
+      for (std::uint32_t s : *blockDeps_[b]) {
+        if (s >= d_.sides) continue;
+        if (s < e.sides.size() && e.sides[s] > 0) best = std::min(best, 1.0 + normalise(e.sides[s] - 1.0));
+        else if (ran(sideBlock_[s])) best = std::min(best, 2.0); // the branch ran, its distance unrecorded
+      }
+    e.approach[b] = best;
+    if (best < kInf) queue.emplace(best, b);
+  }
+  while (!queue.empty()) {
+    const auto [cost, x] = queue.top();
+    queue.pop();
+    if (cost > e.approach[x]) continue;
+    for (std::uint32_t b : blockDependents_[x])
+      if (!ran(b) && cost + 1.0 < e.approach[b]) {
+        e.approach[b] = cost + 1.0;
+        queue.emplace(cost + 1.0, b);
+      }
+  }
+  const double worst = d_.functions[fi].diameter + 2.0;
+  for (std::uint32_t b : functionBlocks_[fi])
+    if (std::isinf(e.approach[b])) e.approach[b] = worst;
+}
+
+double Goals::sideFitness(std::uint32_t side, const Execution &e) const {
   if (side < e.sides.size() && e.sides[side] > 0) return normalise(e.sides[side] - 1.0);
   const std::uint32_t block = sideBlock_[side];
-  const double r = reach(block, e, visiting);
+  const double r = reach(block, e);
   // The branch ran but its distance was not recorded (it stopped on the
   // way): as far as possible while still at this level.
   return r == 0 ? 1.0 : r;
@@ -190,12 +240,11 @@ double Goals::sideFitness(std::uint32_t side, const Execution &e, std::vector<st
 
 double Goals::fitness(size_t gi, const Execution &e) const {
   const Goal &g = goals_[gi];
-  std::vector<std::uint32_t> visiting;
   switch (g.kind) {
-  case GoalKind::Branch: return sideFitness(g.side, e, visiting);
+  case GoalKind::Branch: return sideFitness(g.side, e);
   case GoalKind::Line: {
     double best = std::numeric_limits<double>::infinity();
-    for (std::uint32_t b : g.blocks) best = std::min(best, b < d_.blocks ? reach(b, e, visiting) : 1.0);
+    for (std::uint32_t b : g.blocks) best = std::min(best, b < d_.blocks ? reach(b, e) : 1.0);
     return best;
   }
   case GoalKind::Function: return covered(gi, e) ? 0.0 : 1.0;

@@ -122,3 +122,18 @@ TEST(Archive, KeepsTheShortestErrorFreeTestPerGoal) {
   EXPECT_NE(a.at(0).test, same);
   EXPECT_EQ(a.solutions().size(), 2u);
 }
+
+TEST(Goals, ABlockWithSeveralDependencesTakesItsNearestDecision) {
+  // As description(), but b3 is control dependent on side 0 as well as on
+  // side 2: c0 ran with a true-distance of 5, so b3 is one level from it
+  // (1 + ν(5)), not two (through b1, which did not run).
+  auto d = description();
+  d.functions[0].blocks[3].deps = {2, 0};
+  Goals g(d);
+  const Execution missed = run({1 + 5, 1, 0, 0}, {1, 0, 1, 0});
+  EXPECT_DOUBLE_EQ(g.fitness(goalOfLine(g, 12), missed), 1.0 + 5.0 / 6.0);
+  EXPECT_DOUBLE_EQ(g.fitness(goalOfLine(g, 11), missed), 1.0 + 5.0 / 6.0);
+  // Asked again of the same execution (memoised): the same answers.
+  EXPECT_DOUBLE_EQ(g.fitness(g.goalOfSide(2), missed), 1.0 + 5.0 / 6.0);
+  EXPECT_DOUBLE_EQ(g.fitness(goalOfLine(g, 12), missed), 1.0 + 5.0 / 6.0);
+}

@@ -25,6 +25,10 @@ struct Execution {
   bool threw = false;                ///< stopped by an exception (or a null object): Outcome is still Ok
   std::vector<double> sides;         ///< per branch side: 0 = not evaluated, else 1 + minimum distance
   std::vector<std::uint8_t> blocks;  ///< per block: 1 when it ran
+  /// Goals' memo of the approach level + ν(distance) of each block
+  /// (Goals::fitness), filled a function at a time on first use; NaN: not
+  /// computed yet. An execution's trace never changes, so neither does it.
+  mutable std::vector<double> approach;
 
   /// The program failed (crash, abort, timeout, exit, sanitizer, memory).
   bool failed() const { return outcome != exec::Outcome::Ok && outcome != exec::Outcome::HarnessError; }

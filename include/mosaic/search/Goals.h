@@ -64,8 +64,9 @@ public:
   static double normalise(double x) { return x / (x + 1.0); }
 
 private:
-  double reach(std::uint32_t block, const Execution &e, std::vector<std::uint32_t> &visiting) const;
-  double sideFitness(std::uint32_t side, const Execution &e, std::vector<std::uint32_t> &visiting) const;
+  double reach(std::uint32_t block, const Execution &e) const;
+  double sideFitness(std::uint32_t side, const Execution &e) const;
+  void approachLevels(std::uint32_t function, const Execution &e) const;
 
   const model::UnitDescription &d_;
   std::vector<Goal> goals_;
@@ -78,6 +79,9 @@ private:
   std::vector<const std::vector<std::uint32_t> *> blockDeps_;
   std::vector<bool> always_;
   std::vector<std::uint32_t> sideBlock_;          ///< per side id: the branching block
+  std::vector<std::vector<std::uint32_t>> functionBlocks_; ///< per function: its block ids
+  /// Per block x: the blocks control dependent on a side of x's branch.
+  std::vector<std::vector<std::uint32_t>> blockDependents_;
 };
 
 } // namespace mosaic::search
