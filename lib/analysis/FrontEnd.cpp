@@ -21,9 +21,12 @@ namespace mosaic::analysis {
 
 namespace {
 
+class IncludeRecorder;
+
 class ModelConsumer : public clang::ASTConsumer {
 public:
-  ModelConsumer(clang::CompilerInstance &ci, model::Program &program) : ci_(ci), program_(program) {}
+  ModelConsumer(clang::CompilerInstance &ci, model::Program &program, const IncludeRecorder &includes)
+      : ci_(ci), program_(program), includes_(includes) {}
 
   // Called after Sema has finished the translation unit (pending template
   // instantiations included), with Sema still alive.
@@ -31,6 +34,7 @@ public:
     if (ci_.getDiagnostics().hasErrorOccurred()) return;
     buildModel(ctx, ci_.getSema(), program_);
     collectUnitMacros();
+    collectUnitIncludes(ctx);
     built_ = true;
   }
   bool built() const { return built_; }
@@ -50,16 +54,22 @@ private:
     std::sort(program_.unitMacros.begin(), program_.unitMacros.end());
   }
 
+  // Program::unitIncludes: the includes at file scope. A header included
+  // inside a declaration is a fragment of it (expat's asciitab.h fills an
+  // array initialiser), not something a test could include on its own.
+  void collectUnitIncludes(clang::ASTContext &ctx);
+
   clang::CompilerInstance &ci_;
   model::Program &program_;
+  const IncludeRecorder &includes_;
   bool built_ = false;
 };
 
 // The project's headers the unit file includes itself, in order
-// (Program::unitIncludes).
+// (Program::unitIncludes once filtered by ModelConsumer).
 class IncludeRecorder : public clang::PPCallbacks {
 public:
-  IncludeRecorder(const clang::SourceManager &sm, model::Program &program) : sm_(sm), program_(program) {}
+  explicit IncludeRecorder(const clang::SourceManager &sm) : sm_(sm) {}
 
   void InclusionDirective(clang::SourceLocation hash, const clang::Token &, llvm::StringRef, bool,
                           clang::CharSourceRange, clang::OptionalFileEntryRef file, llvm::StringRef, llvm::StringRef,
@@ -67,13 +77,30 @@ public:
     if (!file || kind != clang::SrcMgr::C_User || !sm_.isWrittenInMainFile(hash)) return;
     const llvm::StringRef ext = llvm::sys::path::extension(file->getName());
     if (ext != ".h" && ext != ".hh" && ext != ".hpp" && ext != ".hxx" && ext != ".H") return; // not `#include "x.c"`
-    program_.unitIncludes.push_back(sm_.getFileManager().getCanonicalName(*file).str());
+    seen.emplace_back(hash, sm_.getFileManager().getCanonicalName(*file).str());
   }
+
+  /// Every include seen, with where its directive is.
+  std::vector<std::pair<clang::SourceLocation, std::string>> seen;
 
 private:
   const clang::SourceManager &sm_;
-  model::Program &program_;
 };
+
+void ModelConsumer::collectUnitIncludes(clang::ASTContext &ctx) {
+  const clang::SourceManager &sm = ci_.getSourceManager();
+  std::vector<clang::SourceRange> ranges;
+  for (const clang::Decl *d : ctx.getTranslationUnitDecl()->decls())
+    if (sm.isWrittenInMainFile(sm.getExpansionLoc(d->getBeginLoc()))) ranges.push_back(d->getSourceRange());
+  for (const auto &[at, path] : includes_.seen) {
+    const bool inside = std::any_of(ranges.begin(), ranges.end(), [&](const clang::SourceRange &r) {
+      return sm.isBeforeInTranslationUnit(sm.getExpansionLoc(r.getBegin()), at) &&
+             sm.isBeforeInTranslationUnit(at, sm.getExpansionLoc(r.getEnd()));
+    });
+    if (!inside && std::find(program_.unitIncludes.begin(), program_.unitIncludes.end(), path) == program_.unitIncludes.end())
+      program_.unitIncludes.push_back(path);
+  }
+}
 
 class ModelAction : public clang::ASTFrontendAction {
 public:
@@ -81,8 +108,10 @@ public:
 
 protected:
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef) override {
-    ci.getPreprocessor().addPPCallbacks(std::make_unique<IncludeRecorder>(ci.getSourceManager(), program_));
-    return std::make_unique<ModelConsumer>(ci, program_);
+    auto recorder = std::make_unique<IncludeRecorder>(ci.getSourceManager());
+    const IncludeRecorder &includes = *recorder;
+    ci.getPreprocessor().addPPCallbacks(std::move(recorder));
+    return std::make_unique<ModelConsumer>(ci, program_, includes);
   }
 
 private:

@@ -124,15 +124,14 @@ Suite writeSuite(const model::Program &p, const testcase::Catalog &catalog, cons
                           "<string_view>", "<type_traits>", "<utility>"})
       text.line(std::string("#include ") + h);
     text.line("");
-    // The unit's own headers up to its main header, in the unit's order:
-    // a header may rely on what the ones before it defined (expat's
-    // xmltok.h on internal.h's FASTCALL). Without a main header, all of them.
-    std::vector<std::string> includes;
-    for (const std::string &h : p.unitIncludes) {
-      if (h == p.mainHeader) break;
-      if (std::find(includes.begin(), includes.end(), h) == includes.end()) includes.push_back(h);
-    }
-    if (!p.mainHeader.empty()) includes.push_back(p.mainHeader);
+    // The unit's own headers, in the unit's order: a header may rely on
+    // what the ones before it defined (expat's xmltok.h on internal.h's
+    // FASTCALL), and the ones after the main header define the types and
+    // declare the functions the unit uses (json-c's json_object_private.h
+    // defines struct json_object; json_util.h declares json_object_from_file).
+    std::vector<std::string> includes = p.unitIncludes;
+    if (!p.mainHeader.empty() && std::find(includes.begin(), includes.end(), p.mainHeader) == includes.end())
+      includes.push_back(p.mainHeader);
     if (!includes.empty()) {
       if (!cxx) text.line("extern \"C\" {");
       for (const std::string &h : includes) {

@@ -207,10 +207,11 @@ struct Program {
   /// them after it: they are private to the unit, and one named like a field
   /// or a type would rewrite the code that follows.
   std::vector<std::string> unitMacros;
-  /// The project's headers (not system ones) the unit file includes itself,
-  /// in order, as canonical paths. A test includes those before the main
-  /// header too (expat's xmltok.h needs FASTCALL from internal.h first), or
-  /// all of them when the unit has no main header.
+  /// The project's headers (not system ones) the unit file includes itself
+  /// at file scope, in order, as canonical paths. A test includes them all,
+  /// in this order: a header may need the ones before it (expat's xmltok.h
+  /// needs FASTCALL from internal.h), and the unit's types and callees are
+  /// declared in them (json-c's struct json_object, in json_object_private.h).
   std::vector<std::string> unitIncludes;
   /// The callables the user asked to test (--function, --class, or by default
   /// every callable the unit owns). Others are helpers: they build arguments.
