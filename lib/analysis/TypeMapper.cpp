@@ -311,6 +311,12 @@ void TypeMapper::classify(clang::QualType type, model::Type &t) {
     t.isSigned = et->getDecl()->getIntegerType()->isSignedIntegerOrEnumerationType();
     if (!et->getDecl()->getIdentifier() && !et->getDecl()->getTypedefNameForAnonDecl())
       return unspellable("anonymous enum cannot be named in a test");
+    // Like a class: one nested in a private or protected section (yaml-cpp's
+    // Stream::CharacterSet) cannot be named from a test.
+    for (const clang::DeclContext *dc = et->getDecl(); dc && !dc->isFileContext(); dc = dc->getParent())
+      if (const auto *d = llvm::dyn_cast<clang::Decl>(dc); d && d->getAccess() != clang::AS_public && d->getAccess() != clang::AS_none)
+        return unspellable(std::string("enum nested in a ") + (d->getAccess() == clang::AS_private ? "private" : "protected") +
+                           " section");
     t.enumId = enumFor(et->getDecl());
     return;
   }

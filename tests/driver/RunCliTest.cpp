@@ -34,10 +34,13 @@ TEST(RunCli, RandomTestingReportsCoverageOutcomesAndFailures) {
 }
 
 TEST(RunCli, TheSameSeedGivesTheSameRun) {
+  // A timeout is wall-clock time: 1 s rather than 200 ms, so that a slow
+  // test on a loaded machine (CI's two cores) is not a timeout in one run
+  // and a crash in the other.
   const std::string dir = makeTempDir("mosaic-run");
   auto once = [&](const std::string &name) {
     auto r = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c", "--max-executions",
-                         "150", "--budget", "60s", "--seed", "9", "--timeout", "200", "--work-dir", dir, "--json",
+                         "150", "--budget", "60s", "--seed", "9", "--timeout", "1000", "--work-dir", dir, "--json",
                          dir + "/" + name, "--no-progress"});
     auto j = nlohmann::json::parse(readFile(dir + "/" + name));
     return std::make_tuple(j["branches"], j["lines"], j["outcomes"]);
