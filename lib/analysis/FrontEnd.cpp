@@ -12,7 +12,6 @@
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/ArgumentsAdjusters.h>
 #include <clang/Tooling/Tooling.h>
-#include <llvm/Support/Path.h>
 #include <llvm/Support/VirtualFileSystem.h>
 
 #include <algorithm>
@@ -75,8 +74,7 @@ public:
                           clang::CharSourceRange, clang::OptionalFileEntryRef file, llvm::StringRef, llvm::StringRef,
                           const clang::Module *, bool, clang::SrcMgr::CharacteristicKind kind) override {
     if (!file || kind != clang::SrcMgr::C_User || !sm_.isWrittenInMainFile(hash)) return;
-    const llvm::StringRef ext = llvm::sys::path::extension(file->getName());
-    if (ext != ".h" && ext != ".hh" && ext != ".hpp" && ext != ".hxx" && ext != ".H") return; // not `#include "x.c"`
+    if (!isHeaderPath(file->getName())) return; // not `#include "x.c"`
     seen.emplace_back(hash, sm_.getFileManager().getCanonicalName(*file).str());
   }
 

@@ -345,8 +345,7 @@ private:
     bool yes = false;
     if (auto ref = sm_.getFileEntryRefForID(id); ref && id != sm_.getMainFileID()) {
       const llvm::StringRef name = ref->getName();
-      const llvm::StringRef ext = llvm::sys::path::extension(name);
-      const bool header = ext == ".h" || ext == ".hh" || ext == ".hpp" || ext == ".hxx" || ext == ".H";
+      const bool header = isHeaderPath(name);
       const auto main = sm_.getFileEntryRefForID(sm_.getMainFileID());
       yes = header && main && llvm::sys::path::stem(name) == llvm::sys::path::stem(main->getName());
       if (yes && program_.mainHeader.empty())
@@ -382,6 +381,11 @@ private:
 };
 
 } // namespace
+
+bool isHeaderPath(llvm::StringRef path) {
+  const llvm::StringRef ext = llvm::sys::path::extension(path);
+  return ext == ".h" || ext == ".hh" || ext == ".hpp" || ext == ".hxx" || ext == ".H";
+}
 
 void buildModel(clang::ASTContext &ctx, clang::Sema &sema, model::Program &program) {
   Builder(ctx, sema, program).run();

@@ -3,6 +3,10 @@
 
 #include "mosaic/model/Program.h"
 
+namespace llvm {
+class StringRef;
+} // namespace llvm
+
 namespace clang {
 class ASTContext;
 class Sema;
@@ -15,5 +19,9 @@ namespace mosaic::analysis {
 /// headers become callables; types from anywhere are modelled as far as a
 /// test needs them. Sema is needed to declare implicit constructors.
 void buildModel(clang::ASTContext &ctx, clang::Sema &sema, model::Program &program);
+
+/// Whether `path` names a header by its extension (.h .hh .hpp .hxx .H):
+/// what a test can include, where a `.c` or `.inc` file is not.
+bool isHeaderPath(llvm::StringRef path);
 
 } // namespace mosaic::analysis

@@ -8,6 +8,8 @@
 #include <clang/Sema/Sema.h>
 #include <llvm/ADT/APFloat.h>
 
+#include <optional>
+
 namespace mosaic::analysis {
 
 using model::TypeKind;
@@ -58,49 +60,51 @@ std::string resugarStd(std::string s) {
   return s;
 }
 
-// Whether a function type appears in `type` other than behind a typedef:
-// getFullyQualifiedName leaves the types inside it as written (`Item` for
-// `shop::Item`), which would not compile outside the namespace.
-// Also true for template arguments written as expressions (`sizeof(Elem)`),
-// which are printed as written, unqualified: the canonical type has the value.
-bool hasBareFunctionType(clang::QualType type, int depth = 0) {
+// Whether `decide` says yes of some part of `type` as written. It is asked
+// of each layer, outermost first, and answers yes, no (stop here) or
+// nullopt (look inside: through sugar, pointers, references, arrays and
+// template type arguments).
+template <class Decide> bool anyWrittenPart(clang::QualType type, const Decide &decide, int depth = 0) {
   if (type.isNull() || depth > 16) return false;
   const clang::Type *t = type.getTypePtr();
-  if (llvm::isa<clang::TypedefType>(t)) return false;
-  if (llvm::isa<clang::FunctionType>(t)) return true;
+  if (const std::optional<bool> answer = decide(t)) return *answer;
   if (const auto *tst = llvm::dyn_cast<clang::TemplateSpecializationType>(t)) {
-    for (const auto &a : tst->template_arguments()) {
-      if (a.getKind() == clang::TemplateArgument::Type && hasBareFunctionType(a.getAsType(), depth + 1)) return true;
-      if (a.getKind() == clang::TemplateArgument::Expression) return true;
-    }
+    for (const auto &a : tst->template_arguments())
+      if (a.getKind() == clang::TemplateArgument::Type && anyWrittenPart(a.getAsType(), decide, depth + 1)) return true;
     return false;
   }
   // Sugar first: isPointerType() looks through a typedef.
   if (llvm::isa<clang::ElaboratedType, clang::ParenType, clang::AttributedType, clang::MacroQualifiedType,
                 clang::UsingType>(t))
-    return hasBareFunctionType(t->getLocallyUnqualifiedSingleStepDesugaredType(), depth + 1);
-  if (llvm::isa<clang::PointerType, clang::ReferenceType>(t)) return hasBareFunctionType(t->getPointeeType(), depth + 1);
-  if (const auto *a = llvm::dyn_cast<clang::ArrayType>(t)) return hasBareFunctionType(a->getElementType(), depth + 1);
+    return anyWrittenPart(t->getLocallyUnqualifiedSingleStepDesugaredType(), decide, depth + 1);
+  if (llvm::isa<clang::PointerType, clang::ReferenceType>(t)) return anyWrittenPart(t->getPointeeType(), decide, depth + 1);
+  if (const auto *a = llvm::dyn_cast<clang::ArrayType>(t)) return anyWrittenPart(a->getElementType(), decide, depth + 1);
   return false;
 }
 
-// Whether `type` is written with a typedef that `pred` accepts, looking
-// through sugar, pointers, references, arrays and template arguments.
-template <class Pred> bool namesTypedef(clang::QualType type, const Pred &pred, int depth = 0) {
-  if (type.isNull() || depth > 16) return false;
-  const clang::Type *t = type.getTypePtr();
-  if (const auto *td = llvm::dyn_cast<clang::TypedefType>(t)) return pred(td->getDecl()); // not what it stands for
-  if (const auto *tst = llvm::dyn_cast<clang::TemplateSpecializationType>(t)) {
-    for (const auto &a : tst->template_arguments())
-      if (a.getKind() == clang::TemplateArgument::Type && namesTypedef(a.getAsType(), pred, depth + 1)) return true;
-    return false;
-  }
-  if (llvm::isa<clang::ElaboratedType, clang::ParenType, clang::AttributedType, clang::MacroQualifiedType,
-                clang::UsingType>(t))
-    return namesTypedef(t->getLocallyUnqualifiedSingleStepDesugaredType(), pred, depth + 1);
-  if (llvm::isa<clang::PointerType, clang::ReferenceType>(t)) return namesTypedef(t->getPointeeType(), pred, depth + 1);
-  if (const auto *a = llvm::dyn_cast<clang::ArrayType>(t)) return namesTypedef(a->getElementType(), pred, depth + 1);
-  return false;
+// Whether a function type appears in `type` other than behind a typedef:
+// getFullyQualifiedName leaves the types inside it as written (`Item` for
+// `shop::Item`), which would not compile outside the namespace.
+// Also true for template arguments written as expressions (`sizeof(Elem)`),
+// which are printed as written, unqualified: the canonical type has the value.
+bool hasBareFunctionType(clang::QualType type) {
+  return anyWrittenPart(type, [](const clang::Type *t) -> std::optional<bool> {
+    if (llvm::isa<clang::TypedefType>(t)) return false;
+    if (llvm::isa<clang::FunctionType>(t)) return true;
+    if (const auto *tst = llvm::dyn_cast<clang::TemplateSpecializationType>(t))
+      for (const auto &a : tst->template_arguments())
+        if (a.getKind() == clang::TemplateArgument::Expression) return true;
+    return std::nullopt;
+  });
+}
+
+// Whether `type` is written with a typedef that `pred` accepts (not looking
+// into what the typedef stands for).
+template <class Pred> bool namesTypedef(clang::QualType type, const Pred &pred) {
+  return anyWrittenPart(type, [&](const clang::Type *t) -> std::optional<bool> {
+    if (const auto *td = llvm::dyn_cast<clang::TypedefType>(t)) return pred(td->getDecl());
+    return std::nullopt;
+  });
 }
 
 // A typedef only its class may use (double-conversion's `Bignum::Chunk`).
@@ -111,6 +115,18 @@ bool hiddenTypedef(const clang::TypedefNameDecl *d) {
 // A typedef declared in a class: getFullyQualifiedName leaves its scope
 // partly unqualified (pugixml's `auto_deleter<void>::D` inside pugi::impl).
 bool memberTypedef(const clang::TypedefNameDecl *d) { return d->getDeclContext()->isRecord(); }
+
+// "nested in a private section" (or protected) when `decl`, or a class it
+// is nested in, is declared in one: then no test can name it. "" otherwise.
+std::string hiddenSection(const clang::Decl *decl) {
+  for (const clang::DeclContext *dc = llvm::dyn_cast<clang::DeclContext>(decl); dc && !dc->isFileContext();
+       dc = dc->getParent()) {
+    const auto *d = llvm::dyn_cast<clang::Decl>(dc);
+    if (d && d->getAccess() != clang::AS_public && d->getAccess() != clang::AS_none)
+      return std::string("nested in a ") + (d->getAccess() == clang::AS_private ? "private" : "protected") + " section";
+  }
+  return {};
+}
 
 } // namespace
 
@@ -313,10 +329,7 @@ void TypeMapper::classify(clang::QualType type, model::Type &t) {
       return unspellable("anonymous enum cannot be named in a test");
     // Like a class: one nested in a private or protected section (yaml-cpp's
     // Stream::CharacterSet) cannot be named from a test.
-    for (const clang::DeclContext *dc = et->getDecl(); dc && !dc->isFileContext(); dc = dc->getParent())
-      if (const auto *d = llvm::dyn_cast<clang::Decl>(dc); d && d->getAccess() != clang::AS_public && d->getAccess() != clang::AS_none)
-        return unspellable(std::string("enum nested in a ") + (d->getAccess() == clang::AS_private ? "private" : "protected") +
-                           " section");
+    if (std::string why = hiddenSection(et->getDecl()); !why.empty()) return unspellable("enum " + why);
     t.enumId = enumFor(et->getDecl());
     return;
   }
@@ -426,12 +439,7 @@ std::string TypeMapper::unnameableReason(const clang::RecordDecl *rd) const {
     return std::string("anonymous ") + rd->getKindName().str() + " cannot be named in a test";
   if (rd->getParentFunctionOrMethod()) return "declared inside a function";
   // A class nested in a private or protected section cannot be named from a test.
-  for (const clang::DeclContext *dc = rd; dc && !dc->isFileContext(); dc = dc->getParent()) {
-    const auto *d = llvm::dyn_cast<clang::Decl>(dc);
-    if (d && d->getAccess() != clang::AS_public && d->getAccess() != clang::AS_none)
-      return std::string("nested in a ") + (d->getAccess() == clang::AS_private ? "private" : "protected") + " section";
-  }
-  return {};
+  return hiddenSection(rd);
 }
 
 void TypeMapper::classifyRecord(clang::QualType type, const clang::RecordDecl *rd, model::Type &t) {

@@ -82,13 +82,12 @@ std::string operatorWord(const std::string &spelling) {
 
 std::string trampolineName(const model::Callable &c) { return "mosaic_" + identifier(simpleName(c.qualifiedName)) + "_" + std::to_string(c.id); }
 
-bool needsTrampoline(const model::Program &p, const model::Callable &c) {
+bool needsTrampoline(const model::Callable &c) {
   if (c.parent || c.kind != model::CallableKind::Function) return false;
   if (c.internalLinkage) return true;
   // The test includes the unit's main header only: a function of the unit
   // declared elsewhere, or nowhere (no main header at all), is out of its
   // reach otherwise.
-  (void)p;
   return c.origin == model::Origin::Unit && !c.declaredInMainHeader;
 }
 
@@ -336,7 +335,7 @@ std::string BodyWriter::callExpression(const TestCase &t, size_t i, std::set<mod
   if (c.kind == model::CallableKind::Operator && args.size() == 2)
     for (const char *op : binaryOperators)
       if (c.operatorSpelling == op) return args[0] + " " + op + " " + args[1];
-  if (needsTrampoline(p_, c)) {
+  if (needsTrampoline(c)) {
     trampolines.insert(c.id);
     return trampolineName(c) + "(" + joined + ")";
   }

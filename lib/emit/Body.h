@@ -12,10 +12,11 @@
 namespace mosaic::emit {
 
 /// Names of the functions a test reaches through the wrapper translation
-/// unit (static functions, functions in an anonymous namespace).
+/// unit (static functions, functions in an anonymous namespace, functions
+/// the unit's main header does not declare).
 std::string trampolineName(const model::Callable &c);
 /// Whether a test calls `c` through the wrapper.
-bool needsTrampoline(const model::Program &p, const model::Callable &c);
+bool needsTrampoline(const model::Callable &c);
 
 /// A written line and what it belongs to (-1: the test's own statements).
 struct Line {

@@ -99,6 +99,11 @@ bool Catalog::passable(model::TypeId varId, model::TypeId paramId) const {
   return !(mayWrite && constView);
 }
 
+bool Catalog::readOnly(model::TypeId id) const {
+  const model::Type &t = program_.type(id);
+  return t.isConst || (t.kind == TypeKind::Reference && t.pointeeConst);
+}
+
 bool Catalog::isPrivate(model::TypeId id) const {
   const model::Type &t = program_.type(program_.type(id).value);
   return t.kind == TypeKind::Record && program_.record(*t.recordId).location.file == program_.unit;
@@ -311,9 +316,8 @@ std::string Catalog::typeError(const TestCase &t) const {
       const bool ok = h && (h->id == pointee.id || pointee.kind == model::TypeKind::Void ||
                             (h->kind == model::TypeKind::Record && pointee.kind == model::TypeKind::Record &&
                              derivesFrom(*h->recordId, *pointee.recordId)));
-      const model::Type *own = have ? &p.type(*have) : nullptr;
-      if (ok && !ty.pointeeConst && (own->isConst || (own->kind == model::TypeKind::Reference && own->pointeeConst)))
-        return "statement " + std::to_string(i) + " takes a " + ty.spelling + " to a constant " + own->spelling;
+      if (ok && !ty.pointeeConst && readOnly(*have))
+        return "statement " + std::to_string(i) + " takes a " + ty.spelling + " to a constant " + p.type(*have).spelling;
       if (!ok)
         return "statement " + std::to_string(i) + " takes the address of a " +
                (have ? p.type(*have).spelling : std::string("non-variable")) + " as a " + ty.spelling;

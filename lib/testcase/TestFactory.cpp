@@ -116,11 +116,8 @@ std::optional<Ref> TestFactory::reuse(const TestCase &t, model::TypeId type, dou
     if (auto vt = variableType(program_, t, i); vt && catalog_.passable(*vt, type)) {
       const auto how = catalog_.fits(*vt, type);
       if (exact && *how != Passing::Same && *how != Passing::Derived) continue;
-      // An exact match is one whose address is taken: not a const variable
-      // or a reference to const (tinyxml2's `PeekTop() const` result is no
-      // XMLNode ** target).
-      const model::Type &own = program_.type(*vt);
-      if (exact && (own.isConst || (own.kind == TypeKind::Reference && own.pointeeConst))) continue;
+      // An exact match is one whose address is taken: not a constant.
+      if (exact && catalog_.readOnly(*vt)) continue;
       // Dereferencing a null pointer is the test's fault, not the unit's.
       if (*how == Passing::Deref && t.statements[i].op == Op::Null) continue;
       candidates.push_back(static_cast<Ref>(i));

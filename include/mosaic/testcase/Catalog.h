@@ -72,6 +72,11 @@ public:
   /// that may write through it. (fits() ignores constness; the harness casts.)
   bool passable(model::TypeId var, model::TypeId param) const;
 
+  /// Whether a variable of type `var` is a constant or a reference to one:
+  /// its address is no pointer to non-const (tinyxml2's `PeekTop() const`
+  /// result is no XMLNode ** target).
+  bool readOnly(model::TypeId var) const;
+
   /// A record the unit defines in its own source file (not in a header):
   /// its layout is the unit's business; tests get one from the unit.
   bool isPrivate(model::TypeId type) const;
