@@ -606,6 +606,22 @@ std::optional<model::RecordId> TypeMapper::recordFor(const clang::RecordDecl *de
   return id;
 }
 
+// Whether a declaration of `rd` (or, for an instantiation, of its template)
+// is outside the main file: then the test files, which include the unit's
+// headers, see the name.
+bool TypeMapper::declaredOutsideUnit(const clang::RecordDecl *rd) const {
+  const clang::SourceManager &sm = ctx_.getSourceManager();
+  auto outside = [&](const clang::Decl *d) {
+    return d->getLocation().isValid() && !sm.isInMainFile(sm.getExpansionLoc(d->getLocation()));
+  };
+  for (const clang::TagDecl *r : rd->redecls())
+    if (outside(r)) return true;
+  if (const auto *spec = llvm::dyn_cast<clang::ClassTemplateSpecializationDecl>(rd))
+    for (const clang::RedeclarableTemplateDecl *t : spec->getSpecializedTemplate()->redecls())
+      if (outside(t)) return true;
+  return false;
+}
+
 void TypeMapper::fillRecord(model::RecordId id, const clang::RecordDecl *rd) {
   const clang::SourceManager &sm = ctx_.getSourceManager();
   model::Record r;
@@ -618,6 +634,7 @@ void TypeMapper::fillRecord(model::RecordId id, const clang::RecordDecl *rd) {
   // Builtin records (__va_list_tag) have no location: treat them as system.
   r.inSystemHeader = rd->getLocation().isInvalid() || sm.isInSystemHeader(rd->getLocation());
   r.location = rangeOf(rd->getSourceRange());
+  r.declaredOutsideUnit = declaredOutsideUnit(rd);
   const auto *cxx = llvm::dyn_cast<clang::CXXRecordDecl>(rd);
   r.isCxx = cxx != nullptr && ctx_.getLangOpts().CPlusPlus;
 

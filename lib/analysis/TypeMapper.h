@@ -37,6 +37,9 @@ public:
   /// Why a record cannot be named in a test, or empty.
   std::string unnameableReason(const clang::RecordDecl *decl) const;
 
+  /// Whether a declaration of `rd` is outside the unit file (Record::declaredOutsideUnit).
+  bool declaredOutsideUnit(const clang::RecordDecl *rd) const;
+
   /// The decl a record entry was made from.
   const clang::RecordDecl *declOf(model::RecordId id) const { return recordDecls_.at(id); }
 

@@ -115,13 +115,21 @@ bool BodyWriter::nameable(model::TypeId id) const {
   return true;
 }
 
+bool BodyWriter::pointable(model::TypeId id) const {
+  const model::Type &t = p_.type(p_.type(id).value);
+  return t.kind == TypeKind::Record && p_.record(*t.recordId).declaredOutsideUnit;
+}
+
 std::optional<std::string> BodyWriter::spell(model::TypeId id) const {
   const model::Type &t = p_.type(id);
   if (t.kind == TypeKind::Unsupported) return std::nullopt;
   if ((t.kind == TypeKind::Pointer) && t.pointee) {
     const model::Type &pointee = p_.type(p_.type(*t.pointee).value);
-    if (!nameable(pointee.id)) return std::string(t.pointeeConst ? "const void *" : "void *");
-    if (pointee.kind == TypeKind::Pointer && pointee.pointee && !nameable(*pointee.pointee)) return std::nullopt;
+    if (!nameable(pointee.id) && !pointable(pointee.id))
+      return std::string(t.pointeeConst ? "const void *" : "void *");
+    if (pointee.kind == TypeKind::Pointer && pointee.pointee && !nameable(*pointee.pointee) &&
+        !pointable(*pointee.pointee))
+      return std::nullopt;
   }
   if (t.kind == TypeKind::Enum && !nameable(id)) return std::string("int");
   if (!nameable(id)) return std::nullopt;
@@ -294,6 +302,22 @@ std::string BodyWriter::argument(const TestCase &t, Ref ref, model::TypeId param
   }
   }
   return e;
+}
+
+// Whether value `i` is passed to a non-const lvalue reference (pugixml's
+// `size_t &out_length`): a literal cannot bind there, a variable must.
+bool BodyWriter::bindsMutableReference(const TestCase &t, Ref i) const {
+  for (const Statement &u : t.statements) {
+    if (!isCall(u.op)) continue;
+    const model::Callable &c = p_.callable(u.callable);
+    const size_t offset = u.op == Op::MethodCall ? 1 : 0;
+    for (size_t k = offset; k < u.refs.size() && k - offset < c.params.size(); ++k) {
+      if (u.refs[k] != i) continue;
+      const model::Type &p = p_.type(c.params[k - offset].type);
+      if (p.kind == TypeKind::Reference && !p.pointeeConst && !p.isRvalue) return true;
+    }
+  }
+  return false;
 }
 
 std::string BodyWriter::callExpression(const TestCase &t, size_t i, std::set<model::CallableId> &trampolines) {
@@ -561,7 +585,13 @@ std::optional<std::string> BodyWriter::assertion(const TestCase &t, size_t i, co
     if (!declared.pointee) return std::nullopt;
     type = p_.type(*declared.pointee).value;
     const Statement &arg = t.statements[r];
-    if (arg.op == Op::AddressOf) {
+    const auto argType = testcase::variableType(p_, t, r);
+    const auto passing = argType ? catalog_.fits(*argType, c.params[k].type) : std::nullopt;
+    if (declared.kind == TypeKind::Reference && passing != testcase::Passing::Deref) {
+      // The variable itself is bound (a `char *&` given `dest`): it is what
+      // the callee changed, whatever it was made from.
+      subject = expr(r);
+    } else if (arg.op == Op::AddressOf) {
       const Ref target = arg.refs.at(0);
       if (heap_[target]) pointer = names_[target];
       subject = expr(target);
@@ -717,6 +747,7 @@ Body BodyWriter::write(const SuiteTest &st, bool withAssertions) {
       }
       for (const exec::Observation &o : st.observations)
         if (o.statement == i) inlineIt = false;
+      if (bindsMutableReference(t, i)) inlineIt = false;
     }
     // An array built only to fill an array member is written inside the
     // aggregate.
@@ -741,6 +772,7 @@ Body BodyWriter::write(const SuiteTest &st, bool withAssertions) {
         break;
       }
       if (s.op == Op::Null && p_.type(p_.type(s.type).value).kind != TypeKind::Pointer) inlineIt = false;
+      if (bindsMutableReference(t, i)) inlineIt = false;
     }
     if (inlineIt) {
       inlined_[i] = true;

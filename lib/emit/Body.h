@@ -48,6 +48,10 @@ public:
 
 private:
   bool nameable(model::TypeId type) const;
+  /// A record the unit defines and a header declares: incomplete in a test,
+  /// but pointers to it are spelled by name (expat's XML_Parser).
+  bool pointable(model::TypeId type) const;
+  bool bindsMutableReference(const testcase::TestCase &t, testcase::Ref i) const;
   std::string identifierFor(const testcase::TestCase &t, size_t index) const;
   std::string argument(const testcase::TestCase &t, testcase::Ref ref, model::TypeId param, bool move);
   std::string expr(testcase::Ref ref) const;

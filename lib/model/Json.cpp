@@ -138,6 +138,7 @@ void to_json(Json &j, const Record &r) {
            {"cxx", r.isCxx},
            {"system", r.inSystemHeader},
            {"owned_by_unit", r.ownedByUnit},
+           {"declared_outside_unit", r.declaredOutsideUnit},
            {"aggregate", r.aggregate},
            {"abstract", r.abstract},
            {"polymorphic", r.polymorphic},
@@ -165,6 +166,7 @@ void from_json(const Json &j, Record &r) {
   getOr(j, "cxx", r.isCxx);
   getOr(j, "system", r.inSystemHeader);
   getOr(j, "owned_by_unit", r.ownedByUnit);
+  getOr(j, "declared_outside_unit", r.declaredOutsideUnit);
   getOr(j, "aggregate", r.aggregate);
   getOr(j, "abstract", r.abstract);
   getOr(j, "polymorphic", r.polymorphic);

@@ -138,12 +138,20 @@ std::optional<Passing> Catalog::fits(model::TypeId varId, model::TypeId paramId)
   auto pointeeValue = [&](const model::Type &t) -> const model::Type & {
     return program_.type(program_.type(*t.pointee).value);
   };
+  // Derived to base, when a test can write it: a class only the unit
+  // defines is held as `void *`, which converts to no base class
+  // (pugixml's impl::xpath_variable_boolean to pugi::xpath_variable).
+  auto upcast = [&](model::RecordId from, model::RecordId to) {
+    const std::string &unit = program_.unit;
+    if (program_.record(from).location.file == unit && program_.record(to).location.file != unit) return false;
+    return derivesFrom(from, to);
+  };
 
   if (param.kind == TypeKind::Record) {
-    if (cxx && var.kind == TypeKind::Record && derivesFrom(*var.recordId, *param.recordId)) return Passing::Derived;
+    if (cxx && var.kind == TypeKind::Record && upcast(*var.recordId, *param.recordId)) return Passing::Derived;
     if (var.kind == TypeKind::Pointer) {
       const model::Type &pv = pointeeValue(var);
-      if (pv.id == param.id || (cxx && recordOf(pv) && derivesFrom(*pv.recordId, *param.recordId))) return Passing::Deref;
+      if (pv.id == param.id || (cxx && recordOf(pv) && upcast(*pv.recordId, *param.recordId))) return Passing::Deref;
     }
     return std::nullopt;
   }
@@ -151,7 +159,7 @@ std::optional<Passing> Catalog::fits(model::TypeId varId, model::TypeId paramId)
     const model::Type &pp = pointeeValue(param), &vp = pointeeValue(var);
     if (pp.id == vp.id) return Passing::Pointer; // adds const
     if (pp.kind == TypeKind::Void) return Passing::Pointer;
-    if (cxx && recordOf(pp) && recordOf(vp) && derivesFrom(*vp.recordId, *pp.recordId)) return Passing::Pointer;
+    if (cxx && recordOf(pp) && recordOf(vp) && upcast(*vp.recordId, *pp.recordId)) return Passing::Pointer;
   }
   return std::nullopt;
 }

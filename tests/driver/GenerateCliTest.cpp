@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 
 #include <filesystem>
+#include <regex>
 
 using namespace mosaic::test;
 
@@ -109,6 +110,28 @@ TEST(GenerateCli, RestoresTheUnitsStateBeforeEachTest) {
   EXPECT_NE(all.find("free_text(result"), std::string::npos) << all;
   EXPECT_GT(t["releases"].get<int>(), 0);
   EXPECT_EQ(all.find("char **cursor = &text_bytes"), std::string::npos) << all;
+  buildAndRun(dir);
+}
+
+TEST(GenerateCli, KeepsClassesTheUnitDefinesBehindItsFunctions) {
+  // codec.cpp defines node_struct (its header only declares it) and classes
+  // in an anonymous namespace, as pugixml.cpp does: no test can construct
+  // them or call their members; once 120 of 297 pugixml tests did not
+  // compile for this. Pointers to node_struct are spelled by name.
+  const std::string dir = makeTempDir("mosaic-generate");
+  // Exit 1: free_node() twice on one node is a double free (failing suite).
+  const auto j = generate(dir, "codec.cpp", "5000", {}, 1);
+  const auto &t = j["tests"];
+  EXPECT_TRUE(t["verified"].get<bool>()) << j.dump(2);
+  EXPECT_EQ(t["compiled"], t["written"]) << t.dump(2);
+  EXPECT_EQ(t["removed"], 0) << t.dump(2);
+  const std::string suite = readFile(dir + "/suite/codec_test.cpp");
+  EXPECT_EQ(suite.find("Lexer"), std::string::npos) << suite;
+  EXPECT_EQ(suite.find("impl::"), std::string::npos) << suite;
+  EXPECT_NE(suite.find("codec::node_struct *"), std::string::npos) << suite;
+  // A size_t & parameter is given a variable, never a literal.
+  EXPECT_NE(suite.find("codec::read_length("), std::string::npos) << suite;
+  EXPECT_FALSE(std::regex_search(suite, std::regex(R"(read_length\([^;]*, [0-9]+u\))"))) << suite;
   buildAndRun(dir);
 }
 

@@ -99,3 +99,38 @@ TEST(Writer, ElementsAndFieldsTakenFromPointersAreDereferenced) {
   const std::string text = writeAndCheck(u, {t});
   EXPECT_NE(text.find("= {*"), std::string::npos) << text;
 }
+
+TEST(Writer, AReferenceToAPointerIsObservedThroughTheVariableBound) {
+  // skip_digits(const char *&cursor) given `cursor`, made from the address
+  // of a char: what the call changed is `cursor` (a string), not the char
+  // it pointed at (pugixml's parse_declaration_encoding once read
+  // `EXPECT_NE(value_, nullptr)` on a uint8_t this way).
+  Unit u("codec.cpp");
+  const model::Callable &skip = u.callable("codec::impl::skip_digits");
+  const model::TypeId charP = u.program.type(skip.params.at(0).type).value, ch = u.pointee(charP);
+  emit::SuiteTest t;
+  t.test.statements = {
+      Statement{.op = Op::Primitive, .type = ch, .bits = '0'},
+      Statement{.op = Op::AddressOf, .type = charP, .refs = {0}},
+      Statement{.op = Op::Call, .callable = skip.id, .refs = {1}},
+  };
+  t.observations = {exec::Observation{.statement = 2, .kind = MOSAIC_OBS_STRING, .target = MOSAIC_OBS_ARG0, .bytes = "7"}};
+  const std::string text = writeAndCheck(u, {t});
+  EXPECT_NE(text.find("EXPECT_STREQ(cursor, \"7\");"), std::string::npos) << text;
+}
+
+TEST(Writer, ANonConstReferenceIsGivenAVariableNeverALiteral) {
+  // read_length(const char *, size_t &length): a literal cannot bind to
+  // `size_t &` (pugixml's convert_buffer once lost tests this way).
+  Unit u("codec.cpp");
+  const model::Callable &read = u.callable("codec::read_length");
+  const model::TypeId text = read.params.at(0).type, size = u.program.type(read.params.at(1).type).value;
+  emit::SuiteTest t;
+  t.test.statements = {
+      Statement{.op = Op::CString, .type = text, .bytes = "12"},
+      Statement{.op = Op::Primitive, .type = size, .bits = 3},
+      Statement{.op = Op::Call, .callable = read.id, .refs = {0, 1}},
+  };
+  const std::string written = writeAndCheck(u, {t});
+  EXPECT_NE(written.find("codec::read_length(\"12\", length)"), std::string::npos) << written;
+}

@@ -65,6 +65,10 @@ struct Record {
   bool complete = true;      ///< false for an opaque (declared-only) type
   bool isCxx = false;        ///< declared in C++ (a CXXRecordDecl)
   bool inSystemHeader = false;
+  /// Some declaration of it is outside the unit file (a header declares
+  /// `struct xml_node_struct;` that pugixml.cpp defines): a test can name
+  /// pointers to it even when only the unit defines it.
+  bool declaredOutsideUnit = false;
   /// True when the unit itself owns it: defined in the unit file or its main
   /// header, or one of its members is defined in the unit. Its members are
   /// targets by default (see Program::targets).
@@ -178,7 +182,7 @@ struct Skipped {
 struct Program {
   /// Version of the JSON format written by model/Json.h; bump on any change
   /// of meaning.
-  static constexpr int kFormatVersion = 3;
+  static constexpr int kFormatVersion = 4;
 
   std::string unit;              ///< absolute path of the unit's source file
   /// The unit's own header, when it includes one: same name, header
