@@ -23,6 +23,15 @@ namespace mosaic::analysis {
 
 namespace {
 
+// A specialization of a function template Clang declared while resolving an
+// overload that another candidate won (yaml-cpp's RegEx::Match<std::string>
+// beside Match(const std::string &)): never used, never defined, and its
+// body may not even compile. Calling it would instantiate that body.
+bool onlyDeduced(const clang::FunctionDecl *fd) {
+  return fd->getTemplateSpecializationKind() == clang::TSK_ImplicitInstantiation && !fd->isDefined() &&
+         !fd->isUsed(/*CheckUsedAttr=*/false);
+}
+
 // Finds the declarations worth looking at, in source order.
 class Collector : public clang::RecursiveASTVisitor<Collector> {
 public:
@@ -33,6 +42,7 @@ public:
     if (llvm::isa<clang::CXXMethodDecl>(fd) || fd->isImplicit() || fd->getBuiltinID() || fd->isLocalExternDecl())
       return true;
     if (fd->isDependentContext() || fd->getDescribedFunctionTemplate()) return true; // a pattern
+    if (onlyDeduced(fd)) return true;
     // The implicit global operator new/delete have no location; their
     // redeclarations live in <new>.
     const clang::FunctionDecl *canon = fd->getCanonicalDecl();
@@ -183,7 +193,7 @@ private:
       } else if (const auto *ft = llvm::dyn_cast<clang::FunctionTemplateDecl>(d)) {
         bool any = false;
         for (const clang::FunctionDecl *s : ft->specializations())
-          if (const auto *ms = llvm::dyn_cast<clang::CXXMethodDecl>(s)) {
+          if (const auto *ms = llvm::dyn_cast<clang::CXXMethodDecl>(s); ms && !onlyDeduced(ms)) {
             addMember(ms, *id);
             any = true;
           }

@@ -443,19 +443,28 @@ std::string TypeMapper::unnameableReason(const clang::RecordDecl *rd) const {
 }
 
 void TypeMapper::classifyRecord(clang::QualType type, const clang::RecordDecl *rd, model::Type &t) {
+  auto unspellable = [&](std::string why) {
+    unspellable_.insert(t.id);
+    t.kind = TypeKind::Unsupported;
+    t.unsupportedReason = std::move(why);
+    t.element.reset();
+    t.key.reset();
+  };
+  // Before the std templates: `std::unique_ptr<Group>` over a private
+  // nested class (yaml-cpp's EmitterState::Group) cannot be written either.
+  if (std::string why = unnameableReason(rd); !why.empty()) return unspellable(why);
   if (const auto *spec = llvm::dyn_cast<clang::ClassTemplateSpecializationDecl>(rd);
       spec && rd->isInStdNamespace()) {
-    if (classifyStd(type, spec, t)) return;
+    if (classifyStd(type, spec, t)) {
+      for (const auto &part : {t.element, t.key})
+        if (part && unspellable_.count(*part))
+          return unspellable("holds a type a test cannot name: " + program_.types[*part].unsupportedReason);
+      return;
+    }
   }
   if (rd->isInStdNamespace()) {
     t.kind = TypeKind::Unsupported;
     t.unsupportedReason = "std::" + rd->getNameAsString() + " is not modelled yet";
-    return;
-  }
-  if (std::string why = unnameableReason(rd); !why.empty()) {
-    unspellable_.insert(t.id);
-    t.kind = TypeKind::Unsupported;
-    t.unsupportedReason = why;
     return;
   }
   t.kind = TypeKind::Record;
