@@ -502,6 +502,17 @@ bool TypeMapper::classifyStd(clang::QualType type, const clang::ClassTemplateSpe
     t.kind = name == "basic_string" ? TypeKind::String : TypeKind::StringView;
     return true;
   }
+  // Streams a unit reads or writes (yaml-cpp's Scanner(std::istream &),
+  // Emitter(std::ostream &)): of char only.
+  if (name == "basic_istream" || name == "basic_ostream") {
+    if (!isChar(0)) {
+      t.kind = TypeKind::Unsupported;
+      t.unsupportedReason = "std::" + name + " of a character type other than char";
+      return true;
+    }
+    t.kind = name == "basic_istream" ? TypeKind::InputStream : TypeKind::OutputStream;
+    return true;
+  }
   if (name == "vector" || name == "optional" || name == "unique_ptr" || name == "shared_ptr") {
     const clang::QualType e = arg(0);
     if (e.isNull()) return false;

@@ -230,6 +230,8 @@ std::string BodyWriter::identifierFor(const TestCase &t, size_t i) const {
     switch (base->kind) {
     case TypeKind::String:
     case TypeKind::StringView: return "text";
+    case TypeKind::InputStream: return "input";
+    case TypeKind::OutputStream: return "output";
     case TypeKind::Bool: return "flag";
     case TypeKind::Char: return "character";
     case TypeKind::Floating:
@@ -399,6 +401,13 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
   }
   case Op::StdString: {
     const model::Type &ty = p_.type(p_.type(s.type).value);
+    if (ty.kind == TypeKind::InputStream) {
+      if (s.bytes.find('\0') != std::string::npos)
+        return "std::istringstream " + name + "(std::string(" + testcase::quote(s.bytes) + ", " +
+               std::to_string(s.bytes.size()) + "));";
+      return "std::istringstream " + name + "(" + testcase::quote(s.bytes) + ");";
+    }
+    if (ty.kind == TypeKind::OutputStream) return "std::ostringstream " + name + ";";
     const std::string type = ty.kind == TypeKind::StringView ? "std::string_view" : "std::string";
     if (s.bytes.find('\0') != std::string::npos)
       return type + " " + name + "(" + testcase::quote(s.bytes) + ", " + std::to_string(s.bytes.size()) + ");";

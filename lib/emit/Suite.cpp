@@ -120,7 +120,7 @@ Suite writeSuite(const model::Program &p, const testcase::Catalog &catalog, cons
     text.line("// Regenerate rather than edit; see CMakeLists.txt to build and run.");
     text.line("#include <gtest/gtest.h>");
     text.line("");
-    for (const char *h : {"<cmath>", "<cstdint>", "<cstring>", "<functional>", "<limits>", "<string>",
+    for (const char *h : {"<cmath>", "<cstdint>", "<cstring>", "<functional>", "<limits>", "<sstream>", "<string>",
                           "<string_view>", "<type_traits>", "<utility>"})
       text.line(std::string("#include ") + h);
     text.line("");

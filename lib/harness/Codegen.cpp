@@ -81,7 +81,7 @@ std::string Writer::prelude() const {
   for (const std::string &m : p_.unitMacros) o << "#undef " << m << "\n";
   o << "\n";
   if (cxx_) {
-    o << "#include <cstdint>\n#include <cstdlib>\n#include <cstring>\n#include <new>\n#include <string>\n"
+    o << "#include <cstdint>\n#include <cstdlib>\n#include <cstring>\n#include <new>\n#include <sstream>\n#include <string>\n"
       << "#include <utility>\n";
     if (options_.exceptions) o << "#include <cxxabi.h>\n#include <exception>\n#include <typeinfo>\n";
   } else {

@@ -78,6 +78,13 @@ void Writer::emitStrings() {
       if (ty->kind == TypeKind::String) {
         builders_ << "  case " << ty->id << ":\n    __mosaic_adopt(ctx, " << ty->id << ", new " << t(ty->id)
                   << "((const char *)s->bytes, s->len), " << deleter(ty->id) << ");\n    return MOSAIC_STMT_OK;\n";
+      } else if (ty->kind == TypeKind::InputStream) {
+        builders_ << "  case " << ty->id << ":\n    __mosaic_adopt(ctx, " << ty->id
+                  << ", static_cast<" << t(ty->id) << " *>(new std::istringstream(std::string((const char *)s->bytes, s->len))), "
+                  << deleter(ty->id) << ");\n    return MOSAIC_STMT_OK;\n";
+      } else if (ty->kind == TypeKind::OutputStream) {
+        builders_ << "  case " << ty->id << ":\n    __mosaic_adopt(ctx, " << ty->id << ", static_cast<" << t(ty->id)
+                  << " *>(new std::ostringstream()), " << deleter(ty->id) << ");\n    return MOSAIC_STMT_OK;\n";
       } else if (ty->kind == TypeKind::StringView) {
         builders_ << "  case " << ty->id << ": {\n    char *b = (char *)__mosaic_alloc(ctx, s->len + 1);\n"
                   << "    memcpy(b, s->bytes, s->len);\n    __mosaic_adopt(ctx, " << ty->id << ", new " << t(ty->id)

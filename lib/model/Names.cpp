@@ -20,6 +20,8 @@ constexpr std::array kTypeKindNames = {
     std::pair{TypeKind::Record, "record"},
     std::pair{TypeKind::String, "string"},
     std::pair{TypeKind::StringView, "string_view"},
+    std::pair{TypeKind::InputStream, "istream"},
+    std::pair{TypeKind::OutputStream, "ostream"},
     std::pair{TypeKind::Vector, "vector"},
     std::pair{TypeKind::StdArray, "std_array"},
     std::pair{TypeKind::Map, "map"},

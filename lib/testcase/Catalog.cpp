@@ -216,6 +216,8 @@ std::string Catalog::computeWhyNotBuildable(model::TypeId id) const {
     return whyNotBuildable(*t.element);
   case TypeKind::String:
   case TypeKind::StringView:
+  case TypeKind::InputStream:
+  case TypeKind::OutputStream:
     return {};
   case TypeKind::UniquePtr:
   case TypeKind::SharedPtr:

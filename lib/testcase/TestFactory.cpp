@@ -225,7 +225,10 @@ std::optional<Ref> TestFactory::make(TestCase &t, const Need &need, int depth) {
   }
   case TypeKind::String:
   case TypeKind::StringView:
+  case TypeKind::InputStream:
     return push(t, Statement{.op = Op::StdString, .type = type.id, .bytes = randomString(options_.maxStringLength)});
+  case TypeKind::OutputStream:
+    return push(t, Statement{.op = Op::StdString, .type = type.id});
   case TypeKind::UniquePtr:
   case TypeKind::SharedPtr:
   case TypeKind::Optional:

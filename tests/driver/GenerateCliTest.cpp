@@ -113,7 +113,7 @@ TEST(GenerateCli, RestoresTheUnitsStateBeforeEachTest) {
   buildAndRun(dir);
 }
 
-TEST(GenerateCli, KeepsClassesTheUnitDefinesBehindItsFunctions) {
+TEST(GenerateCli, KeepsClassesTheUnitDefinesBehindItsFunctionsAndFeedsItsStreams) {
   // codec.cpp defines node_struct (its header only declares it) and classes
   // in an anonymous namespace, as pugixml.cpp does: no test can construct
   // them or call their members; once 120 of 297 pugixml tests did not
@@ -132,6 +132,10 @@ TEST(GenerateCli, KeepsClassesTheUnitDefinesBehindItsFunctions) {
   // A size_t & parameter is given a variable, never a literal.
   EXPECT_NE(suite.find("codec::read_length("), std::string::npos) << suite;
   EXPECT_FALSE(std::regex_search(suite, std::regex(R"(read_length\([^;]*, [0-9]+u\))"))) << suite;
+  // Streams: a std::istringstream over the bytes searched, an empty
+  // std::ostringstream.
+  EXPECT_TRUE(std::regex_search(suite, std::regex(R"(std::istringstream in\("[^"]*"\);)"))) << suite;
+  EXPECT_NE(suite.find("std::ostringstream out;"), std::string::npos) << suite;
   buildAndRun(dir);
 }
 

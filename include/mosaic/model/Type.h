@@ -36,6 +36,8 @@ enum class TypeKind {
   Record,         ///< struct, union or class that is not a modelled std type
   String,         ///< std::string
   StringView,     ///< std::string_view
+  InputStream,    ///< std::istream: a test gives a std::istringstream over bytes
+  OutputStream,   ///< std::ostream: a test gives an empty std::ostringstream
   Vector,         ///< std::vector<T>
   StdArray,       ///< std::array<T, N>
   Map,            ///< std::map<K, V>

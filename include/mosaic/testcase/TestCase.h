@@ -21,7 +21,7 @@ using Ref = std::uint32_t;
 enum class Op : std::uint8_t {
   Primitive = 1, ///< bool, char, integer, floating, enum: `bits`
   CString = 2,   ///< char pointer to a NUL-terminated copy of `bytes`
-  StdString = 3, ///< std::string / std::string_view from `bytes`
+  StdString = 3, ///< std::string / std::string_view / std::istream from `bytes`; empty std::ostream
   Buffer = 4,    ///< T * to a heap copy of exactly `bytes`
   Null = 5,      ///< null pointer, empty smart pointer or optional
   Aggregate = 6, ///< struct or union from field values `refs` (none: zeroed)
