@@ -261,7 +261,11 @@ std::optional<Ref> TestFactory::makePointer(TestCase &t, const Need &need, int d
   };
   if (deep) return null();
 
-  if (role == ParamRole::Out || (need.param && need.param->written && catalog_.isScalar(pointee.id))) {
+  // Through a reference (`const char *&cursor`) the pointer itself is what
+  // the callee writes; what it points at is input like any other.
+  const bool viaReference = need.param && program_.type(need.param->type).kind == TypeKind::Reference;
+  if (!viaReference &&
+      (role == ParamRole::Out || (need.param && need.param->written && catalog_.isScalar(pointee.id)))) {
     // A fresh variable for the callee to fill.
     if (pointee.kind == TypeKind::Void) return null();
     return addressOf(make(t, {pointee.id, nullptr, true, /*exact=*/true}, depth + 1));
