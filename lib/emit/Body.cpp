@@ -552,15 +552,26 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
       return std::nullopt;
     }
     const bool returnsVoid = p_.type(ty.signature->result).kind == TypeKind::Void;
-    const std::string body =
-        returnsVoid ? "{}"
-                    : "{ return " + (s.refs.empty() || s.refs[0] == testcase::kNoRef ? std::string("{}") : expr(s.refs[0])) +
-                          "; }";
+    // A stub captures nothing (a function pointer cannot): it returns a
+    // literal, or a copy kept in a static the lambda reads without capture
+    // (json-c once lost a test to "variable 'bpos' cannot be implicitly
+    // captured").
+    std::string value = "{}", kept;
+    if (!s.refs.empty() && s.refs[0] != testcase::kNoRef) {
+      const Ref r = s.refs[0];
+      if (t.statements[r].op == Op::Primitive) value = literal(t.statements[r].type, t.statements[r].bits);
+      else if (inlined_[r]) value = expr(r);
+      else {
+        value = name + "_result";
+        kept = "static const auto " + value + " = " + expr(r) + ";\n  ";
+      }
+    }
+    const std::string body = returnsVoid ? "{}" : "{ return " + value + "; }";
     const std::string lambda = "[](" + params + ") -> " + *result + " " + body;
-    if (ty.kind == TypeKind::FunctionPointer) return "auto " + name + " = +" + lambda + ";";
+    if (ty.kind == TypeKind::FunctionPointer) return kept + "auto " + name + " = +" + lambda + ";";
     auto d = decl(s.type);
     if (!d) return std::nullopt;
-    return *d + " = " + lambda + ";";
+    return kept + *d + " = " + lambda + ";";
   }
   }
   return std::nullopt;

@@ -134,3 +134,22 @@ TEST(Writer, ANonConstReferenceIsGivenAVariableNeverALiteral) {
   const std::string written = writeAndCheck(u, {t});
   EXPECT_NE(written.find("codec::read_length(\"12\", length)"), std::string::npos) << written;
 }
+
+TEST(Writer, ACallbackReturningAComputedValueCapturesNothing) {
+  // A stub becomes a function pointer, so its lambda cannot capture: a
+  // value that is no literal (here is_name()'s result) is kept in a static.
+  Unit u("shapes.c", MOSAIC_FIXTURE_DB_DIR, kAnalysisFixtures);
+  const model::Callable &isName = u.callable("is_name"), &visit = u.callable("registry_visit");
+  const model::TypeId visitor = visit.params.at(1).type, regP = visit.params.at(0).type;
+  emit::SuiteTest t;
+  t.test.statements = {
+      Statement{.op = Op::CString, .type = isName.params.at(0).type, .bytes = "name"},
+      Statement{.op = Op::Call, .callable = isName.id, .refs = {0}},
+      Statement{.op = Op::Callback, .type = visitor, .refs = {1}},
+      Statement{.op = Op::Null, .type = regP},
+      Statement{.op = Op::Null, .type = visit.params.at(2).type},
+      Statement{.op = Op::Call, .callable = visit.id, .refs = {3, 2, 4}},
+  };
+  const std::string text = writeAndCheck(u, {t});
+  EXPECT_NE(text.find("static const auto "), std::string::npos) << text;
+}
