@@ -380,7 +380,9 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
   // A char array whose address is passed (a `char **` parameter) is written
   // as its bytes plus a pointer to them: `&array` would be a pointer to an
   // array, not to a pointer, and the callee may move the pointer.
-  const bool addressTaken = addressTakenAt(t, i, names_.size()).has_value();
+  // So is one bound to a `char *&` parameter (pugixml's set_value_integer):
+  // an array is no pointer variable a reference can bind to.
+  const bool addressTaken = addressTakenAt(t, i, names_.size()).has_value() || bindsMutableReference(t, static_cast<Ref>(i));
   auto pointerTo = [&](const std::string &array) -> std::optional<std::string> {
     if (!addressTaken) return array;
     auto d = decl(s.type);

@@ -153,3 +153,19 @@ TEST(Writer, ACallbackReturningAComputedValueCapturesNothing) {
   const std::string text = writeAndCheck(u, {t});
   EXPECT_NE(text.find("static const auto "), std::string::npos) << text;
 }
+
+TEST(Writer, AStringBoundToAReferenceToAPointerIsAPointerVariable) {
+  // skip_spaces_ref(char *&cursor) given a char array: the reference needs
+  // a `char *` variable to bind to, not the array (pugixml's
+  // set_value_integer(char_t *&dest, ...) once lost tests this way).
+  Unit u("codec.cpp");
+  const model::Callable &skip = u.callable("codec::skip_spaces");
+  const model::TypeId charP = u.program.type(skip.params.at(0).type).value;
+  emit::SuiteTest t;
+  t.test.statements = {
+      Statement{.op = Op::CString, .type = charP, .bytes = "  x"},
+      Statement{.op = Op::Call, .callable = skip.id, .refs = {0}},
+  };
+  const std::string text = writeAndCheck(u, {t});
+  EXPECT_NE(text.find("char *cursor = cursor_bytes;"), std::string::npos) << text;
+}
