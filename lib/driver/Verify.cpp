@@ -31,6 +31,7 @@ struct Findings {
   std::set<std::tuple<size_t, int>> dropAssertions;          ///< (passing index, observation)
   std::set<size_t> disable;                                  ///< failing-suite tests to disable
   std::map<std::pair<bool, size_t>, std::string> compileErrors; ///< first compiler error per removed test
+  std::map<size_t, std::string> runErrors;                   ///< why a passing-suite test was removed at run time
 };
 
 // "file:line:col: error:" lines of the compiler mapped to tests.
@@ -84,7 +85,7 @@ bool runFindings(const emit::Suite &suite, const std::string &jsonPath, const Pr
     }
     if (auto it = suite.tests.find(last); it != suite.tests.end()) {
       if (failingSuite) f.disable.insert(it->second.test);
-      else f.removeTests.insert({it->second.failing, it->second.test});
+      else f.removeTests.insert({it->second.failing, it->second.test}), f.runErrors[it->second.test] = "the test binary died";
     }
     return started;
   }
@@ -115,8 +116,13 @@ bool runFindings(const emit::Suite &suite, const std::string &jsonPath, const Pr
         if (observation < 0) onAssertion = false;
         else observations.push_back(observation);
       }
-      if (!onAssertion) f.removeTests.insert({false, it->second.test});
-      else
+      if (!onAssertion) {
+        f.removeTests.insert({false, it->second.test});
+        const std::string text = t["failures"].empty() ? std::string() : t["failures"][0].value("failure", "");
+        std::string brief = text.substr(0, 300);
+        std::replace(brief.begin(), brief.end(), '\n', ' ');
+        f.runErrors[it->second.test] = brief;
+      } else
         for (int o : observations) f.dropAssertions.insert({it->second.test, o});
     }
   }
@@ -318,6 +324,14 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
         }
         break;
       }
+    }
+    // Why tests that passed in the harness fail here (a behaviour the
+    // harness did not show: another layout, another process).
+    for (const auto &[test, error] : f.runErrors) {
+      std::string name = "?";
+      for (const auto &[n, st] : suite.tests)
+        if (!st.failing && st.test == test) name = n;
+      fmt::print(log, "  removed, fails in the suite: {}: {}\n", name, error);
     }
     for (const auto &[test, observation] : f.dropAssertions) {
       passing[test].dropped[static_cast<size_t>(observation)] = true;

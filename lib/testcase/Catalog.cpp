@@ -3,6 +3,7 @@
 
 #include "mosaic/testcase/TestCase.h"
 
+#include <filesystem>
 #include <functional>
 
 namespace mosaic::testcase {
@@ -237,6 +238,11 @@ std::string Catalog::computeWhyNotBuildable(model::TypeId id) const {
   case TypeKind::Record: {
     const model::Record &r = program_.record(*t.recordId);
     if (!r.complete) return "opaque type: only pointers to it can be had";
+    // A test cannot name a record the unit file defines, so cannot hold one
+    // (pugixml's impl::utf8_decoder, expat's XML_ParserStruct): only
+    // pointers to it, which the unit hands out.
+    if (isPrivate(id)) return "defined in " + std::filesystem::path(program_.unit).filename().string() +
+                              ": a test cannot name it, only hold pointers the unit hands out";
     if (!cxx || !r.isCxx) return {}; // a C struct or union: field by field
     if (!r.abstract) {
       for (model::CallableId c : r.constructors)

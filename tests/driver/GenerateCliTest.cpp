@@ -132,6 +132,9 @@ TEST(GenerateCli, KeepsClassesTheUnitDefinesBehindItsFunctionsAndFeedsItsStreams
   // A size_t & parameter is given a variable, never a literal.
   EXPECT_NE(suite.find("codec::read_length("), std::string::npos) << suite;
   EXPECT_FALSE(std::regex_search(suite, std::regex(R"(read_length\([^;]*, [0-9]+u\))"))) << suite;
+  // Settings::limit, which set_limit() changes, is restored before each test.
+  EXPECT_NE(readFile(dir + "/suite/codec_wrapper.cpp").find("sizeof(codec::Settings::limit)"), std::string::npos);
+  EXPECT_NE(suite.find("TEST_F(codecTest, "), std::string::npos) << suite;
   // skip_digits(const char *&cursor) moves the pointer: it gets a string,
   // not the address of one char (the char after it differs between the
   // harness and the suite, and the test was flaky).
