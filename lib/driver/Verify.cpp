@@ -75,7 +75,10 @@ bool runFindings(const emit::Suite &suite, const std::string &jsonPath, const Pr
     }
   }
   if (!parsed) {
-    // The binary died: the test that was running when it did.
+    // The binary died: the test that was running when it did. (Its output
+    // is line-buffered, by stdbuf, so that a test killed by the timeout has
+    // its "[ RUN ]" line here: buffered, expat's hanging test was never
+    // named, and every round hung again.)
     std::string last;
     bool started = false;
     std::istringstream lines(r.output);
@@ -269,7 +272,7 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
         const std::string json = (buildDir / fmt::format("run-{}.json", run)).string();
         std::error_code ec;
         fs::remove(json, ec);
-        auto r = runProcess({"timeout", "600", (buildDir / (target + "_test")).string(), "--gtest_output=json:" + json},
+        auto r = runProcess({"stdbuf", "-oL", "timeout", "600", (buildDir / (target + "_test")).string(), "--gtest_output=json:" + json},
                             {buildDir.string(), {}});
         ++v.runs;
         if (!r || !runFindings(suite, json, *r, false, f)) {
@@ -286,7 +289,7 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
           const std::string json = (buildDir / "alone.json").string();
           std::error_code ec;
           fs::remove(json, ec);
-          auto r = runProcess({"timeout", "600", (buildDir / (target + "_test")).string(), "--gtest_filter=" + name,
+          auto r = runProcess({"stdbuf", "-oL", "timeout", "600", (buildDir / (target + "_test")).string(), "--gtest_filter=" + name,
                                "--gtest_output=json:" + json},
                               {buildDir.string(), {}});
           if (!r || !runFindings(suite, json, *r, false, f)) {
@@ -297,7 +300,7 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
       const std::string json = (buildDir / "failing.json").string();
       std::error_code ec;
       fs::remove(json, ec);
-      auto r = runProcess({"timeout", "900", (buildDir / (target + "_failing_test")).string(), "--gtest_output=json:" + json},
+      auto r = runProcess({"stdbuf", "-oL", "timeout", "900", (buildDir / (target + "_failing_test")).string(), "--gtest_output=json:" + json},
                           {buildDir.string(), {}});
       if (!r || !runFindings(suite, json, *r, true, f)) {
         v.error = "the test binary did not run: " + (r ? r->output.substr(0, 4000) : r.error().message);
