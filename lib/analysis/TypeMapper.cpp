@@ -302,6 +302,17 @@ model::TypeId TypeMapper::map(clang::QualType type) {
   return id;
 }
 
+// Unsupported, and not even spellable in test code: no part of it is kept,
+// and every type made of it is unspellable too.
+void TypeMapper::markUnspellable(model::Type &t, std::string why) {
+  unspellable_.insert(t.id);
+  t.kind = TypeKind::Unsupported;
+  t.unsupportedReason = std::move(why);
+  t.pointee.reset();
+  t.element.reset();
+  t.key.reset();
+}
+
 void TypeMapper::classify(clang::QualType type, model::Type &t) {
   const clang::QualType canon = type.getCanonicalType();
   const clang::Type *ty = canon.getTypePtr();
@@ -310,13 +321,7 @@ void TypeMapper::classify(clang::QualType type, model::Type &t) {
     t.unsupportedReason = std::move(why);
   };
   // Unsupported, and not even spellable in test code.
-  auto unspellable = [&](std::string why) {
-    unspellable_.insert(t.id);
-    t.kind = TypeKind::Unsupported;
-    t.unsupportedReason = std::move(why);
-    t.pointee.reset();
-    t.element.reset();
-  };
+  auto unspellable = [&](std::string why) { markUnspellable(t, std::move(why)); };
 
   if (ty->isDependentType()) return unsupported("dependent type (uninstantiated template)");
   if (isVaList(canon)) return unsupported("va_list: the arguments of a variadic call cannot be built");
@@ -443,13 +448,7 @@ std::string TypeMapper::unnameableReason(const clang::RecordDecl *rd) const {
 }
 
 void TypeMapper::classifyRecord(clang::QualType type, const clang::RecordDecl *rd, model::Type &t) {
-  auto unspellable = [&](std::string why) {
-    unspellable_.insert(t.id);
-    t.kind = TypeKind::Unsupported;
-    t.unsupportedReason = std::move(why);
-    t.element.reset();
-    t.key.reset();
-  };
+  auto unspellable = [&](std::string why) { markUnspellable(t, std::move(why)); };
   // Before the std templates: `std::unique_ptr<Group>` over a private
   // nested class (yaml-cpp's EmitterState::Group) cannot be written either.
   if (std::string why = unnameableReason(rd); !why.empty()) return unspellable(why);
@@ -493,24 +492,19 @@ bool TypeMapper::classifyStd(clang::QualType type, const clang::ClassTemplateSpe
     return a->isSpecificBuiltinType(clang::BuiltinType::Char_S) || a->isSpecificBuiltinType(clang::BuiltinType::Char_U);
   };
 
-  if (name == "basic_string" || name == "basic_string_view") {
+  // Strings, and the streams a unit reads or writes (yaml-cpp's
+  // Scanner(std::istream &), Emitter(std::ostream &)): of char only.
+  static const std::map<std::string, TypeKind> ofChar{{"basic_string", TypeKind::String},
+                                                      {"basic_string_view", TypeKind::StringView},
+                                                      {"basic_istream", TypeKind::InputStream},
+                                                      {"basic_ostream", TypeKind::OutputStream}};
+  if (auto k = ofChar.find(name); k != ofChar.end()) {
     if (!isChar(0)) {
       t.kind = TypeKind::Unsupported;
       t.unsupportedReason = "std::" + name + " of a character type other than char";
       return true;
     }
-    t.kind = name == "basic_string" ? TypeKind::String : TypeKind::StringView;
-    return true;
-  }
-  // Streams a unit reads or writes (yaml-cpp's Scanner(std::istream &),
-  // Emitter(std::ostream &)): of char only.
-  if (name == "basic_istream" || name == "basic_ostream") {
-    if (!isChar(0)) {
-      t.kind = TypeKind::Unsupported;
-      t.unsupportedReason = "std::" + name + " of a character type other than char";
-      return true;
-    }
-    t.kind = name == "basic_istream" ? TypeKind::InputStream : TypeKind::OutputStream;
+    t.kind = k->second;
     return true;
   }
   if (name == "vector" || name == "optional" || name == "unique_ptr" || name == "shared_ptr") {

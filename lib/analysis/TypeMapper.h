@@ -59,6 +59,7 @@ public:
 
 private:
   bool isVaList(clang::QualType canonical) const;
+  void markUnspellable(model::Type &t, std::string why);
   void classify(clang::QualType type, model::Type &out);
   void classifyBuiltin(const clang::BuiltinType *type, model::Type &out);
   void classifyRecord(clang::QualType type, const clang::RecordDecl *decl, model::Type &out);

@@ -34,6 +34,23 @@ struct Findings {
   std::map<size_t, std::string> runErrors;                   ///< why a passing-suite test was removed at run time
 };
 
+// The GoogleTest name of test `index` of the passing or failing suite.
+std::string testName(const emit::Suite &suite, bool failing, size_t index) {
+  for (const auto &[name, site] : suite.tests)
+    if (site.failing == failing && site.test == index) return name;
+  return "?";
+}
+
+// Runs a suite binary under a timeout, line-buffered (stdbuf), so that a
+// test the timeout kills has its "[ RUN ]" line in the output (buffered,
+// expat's hanging test was never named, and every round hung again).
+Expected<ProcessResult> runSuiteBinary(const fs::path &binary, const char *seconds, std::vector<std::string> args,
+                                       const fs::path &dir) {
+  std::vector<std::string> argv{"stdbuf", "-oL", "timeout", seconds, binary.string()};
+  argv.insert(argv.end(), args.begin(), args.end());
+  return runProcess(argv, {dir.string(), {}});
+}
+
 // "file:line:col: error:" lines of the compiler mapped to tests.
 bool compileFindings(const emit::Suite &suite, const std::string &output, Findings &f) {
   static const std::regex error(R"(([^\s:]+):(\d+):\d+: error:)");
@@ -75,10 +92,8 @@ bool runFindings(const emit::Suite &suite, const std::string &jsonPath, const Pr
     }
   }
   if (!parsed) {
-    // The binary died: the test that was running when it did. (Its output
-    // is line-buffered, by stdbuf, so that a test killed by the timeout has
-    // its "[ RUN ]" line here: buffered, expat's hanging test was never
-    // named, and every round hung again.)
+    // The binary died: the test that was running when it did (named in
+    // the output: runSuiteBinary).
     std::string last;
     bool started = false;
     std::istringstream lines(r.output);
@@ -88,7 +103,10 @@ bool runFindings(const emit::Suite &suite, const std::string &jsonPath, const Pr
     }
     if (auto it = suite.tests.find(last); it != suite.tests.end()) {
       if (failingSuite) f.disable.insert(it->second.test);
-      else f.removeTests.insert({it->second.failing, it->second.test}), f.runErrors[it->second.test] = "the test binary died";
+      else {
+        f.removeTests.insert({it->second.failing, it->second.test});
+        f.runErrors[it->second.test] = "the test binary died";
+      }
     }
     return started;
   }
@@ -259,12 +277,8 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
         return v;
       }
       fmt::print(log, "  {} tests do not compile: removed\n", f.removeTests.size());
-      for (const auto &[site, error] : f.compileErrors) {
-        std::string name = "?";
-        for (const auto &[n, s] : suite.tests)
-          if (s.failing == site.first && s.test == site.second) name = n;
-        fmt::print(log, "    {}: {}\n", name, error);
-      }
+      for (const auto &[site, error] : f.compileErrors)
+        fmt::print(log, "    {}: {}\n", testName(suite, site.first, site.second), error);
       for (const auto &[failingSuite, index] : f.removeTests) removedCompile += failingSuite ? 0 : 1;
     } else {
       const std::string &target = suite.ident;
@@ -272,8 +286,7 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
         const std::string json = (buildDir / fmt::format("run-{}.json", run)).string();
         std::error_code ec;
         fs::remove(json, ec);
-        auto r = runProcess({"stdbuf", "-oL", "timeout", "600", (buildDir / (target + "_test")).string(), "--gtest_output=json:" + json},
-                            {buildDir.string(), {}});
+        auto r = runSuiteBinary(buildDir / (target + "_test"), "600", {"--gtest_output=json:" + json}, buildDir);
         ++v.runs;
         if (!r || !runFindings(suite, json, *r, false, f)) {
           v.error = "the test binary did not run: " + (r ? r->output.substr(0, 4000) : r.error().message);
@@ -289,9 +302,8 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
           const std::string json = (buildDir / "alone.json").string();
           std::error_code ec;
           fs::remove(json, ec);
-          auto r = runProcess({"stdbuf", "-oL", "timeout", "600", (buildDir / (target + "_test")).string(), "--gtest_filter=" + name,
-                               "--gtest_output=json:" + json},
-                              {buildDir.string(), {}});
+          auto r = runSuiteBinary(buildDir / (target + "_test"), "600",
+                                  {"--gtest_filter=" + name, "--gtest_output=json:" + json}, buildDir);
           if (!r || !runFindings(suite, json, *r, false, f)) {
             v.error = "the test binary did not run: " + (r ? r->output.substr(0, 4000) : r.error().message);
             return v;
@@ -300,8 +312,7 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
       const std::string json = (buildDir / "failing.json").string();
       std::error_code ec;
       fs::remove(json, ec);
-      auto r = runProcess({"stdbuf", "-oL", "timeout", "900", (buildDir / (target + "_failing_test")).string(), "--gtest_output=json:" + json},
-                          {buildDir.string(), {}});
+      auto r = runSuiteBinary(buildDir / (target + "_failing_test"), "900", {"--gtest_output=json:" + json}, buildDir);
       if (!r || !runFindings(suite, json, *r, true, f)) {
         v.error = "the test binary did not run: " + (r ? r->output.substr(0, 4000) : r.error().message);
         return v;
@@ -330,12 +341,8 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
     }
     // Why tests that passed in the harness fail here (a behaviour the
     // harness did not show: another layout, another process).
-    for (const auto &[test, error] : f.runErrors) {
-      std::string name = "?";
-      for (const auto &[n, st] : suite.tests)
-        if (!st.failing && st.test == test) name = n;
-      fmt::print(log, "  removed, fails in the suite: {}: {}\n", name, error);
-    }
+    for (const auto &[test, error] : f.runErrors)
+      fmt::print(log, "  removed, fails in the suite: {}: {}\n", testName(suite, false, test), error);
     for (const auto &[test, observation] : f.dropAssertions) {
       passing[test].dropped[static_cast<size_t>(observation)] = true;
       ++v.flakyAssertions;

@@ -769,7 +769,6 @@ Body BodyWriter::write(const SuiteTest &st, bool withAssertions) {
       }
       for (const exec::Observation &o : st.observations)
         if (o.statement == i) inlineIt = false;
-      if (bindsMutableReference(t, i)) inlineIt = false;
     }
     // An array built only to fill an array member is written inside the
     // aggregate.
@@ -794,8 +793,8 @@ Body BodyWriter::write(const SuiteTest &st, bool withAssertions) {
         break;
       }
       if (s.op == Op::Null && p_.type(p_.type(s.type).value).kind != TypeKind::Pointer) inlineIt = false;
-      if (bindsMutableReference(t, i)) inlineIt = false;
     }
+    if (inlineIt && bindsMutableReference(t, static_cast<Ref>(i))) inlineIt = false;
     if (inlineIt) {
       inlined_[i] = true;
       if (s.op == Op::Primitive) names_[i] = literal(s.type, s.bits);

@@ -143,8 +143,7 @@ std::optional<Passing> Catalog::fits(model::TypeId varId, model::TypeId paramId)
   // defines is held as `void *`, which converts to no base class
   // (pugixml's impl::xpath_variable_boolean to pugi::xpath_variable).
   auto upcast = [&](model::RecordId from, model::RecordId to) {
-    const std::string &unit = program_.unit;
-    if (program_.record(from).location.file == unit && program_.record(to).location.file != unit) return false;
+    if (isPrivate(program_.record(from).type) && !isPrivate(program_.record(to).type)) return false;
     return derivesFrom(from, to);
   };
 

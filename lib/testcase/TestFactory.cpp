@@ -73,35 +73,38 @@ std::optional<Ref> TestFactory::call(TestCase &t, model::CallableId id, int dept
   for (size_t i = 0; i < c.params.size(); ++i) {
     if (args[i]) continue;
     const model::Param &p = c.params[i];
-    const model::Type &pt = program_.type(program_.type(p.type).value);
-    const model::Type *pointee = pt.pointee ? &program_.type(program_.type(*pt.pointee).value) : nullptr;
-    const bool bytes = pointee && (pointee->kind == TypeKind::Char || pointee->kind == TypeKind::Void ||
-                                   (pointee->kind == TypeKind::Integer && pointee->bits == 8));
-    // A buffer and its length, consistent with each other; of elements a
-    // test can build (not cJSON's printbuffer, which only cJSON.c names).
-    if (p.role == ParamRole::Buffer && p.pairedWith && pointee && (bytes || catalog_.buildable(pointee->id))) {
-      size_t count = 0;
-      if (bytes) {
-        Statement b{.op = Op::Buffer, .type = pt.id};
-        b.bytes = p.written ? std::string(static_cast<size_t>(rng_.uniform(0, static_cast<std::int64_t>(options_.maxBufferLength))), '\0')
-                            : randomBytes();
-        count = b.bytes.size();
-        args[i] = push(t, std::move(b));
-      } else {
-        Statement a{.op = Op::Array, .type = pt.id};
-        count = static_cast<size_t>(rng_.uniform(0, 4));
-        for (size_t k = 0; k < count; ++k) {
-          auto e = value(t, {pointee->id, nullptr, true}, depth + 1);
-          if (!e) return std::nullopt;
-          a.refs.push_back(*e);
+    if (p.role == ParamRole::Buffer && p.pairedWith) {
+      // A buffer and its length, consistent with each other; of elements a
+      // test can build (not cJSON's printbuffer, which only cJSON.c names),
+      // else the pointer is made like any other.
+      const model::Type &pt = program_.type(program_.type(p.type).value);
+      const model::Type &pointee = program_.type(program_.type(*pt.pointee).value);
+      const bool bytes = pointee.kind == TypeKind::Char || pointee.kind == TypeKind::Void ||
+                         (pointee.kind == TypeKind::Integer && pointee.bits == 8);
+      if (bytes || catalog_.buildable(pointee.id)) {
+        size_t count = 0;
+        if (bytes) {
+          Statement b{.op = Op::Buffer, .type = pt.id};
+          b.bytes = p.written ? std::string(static_cast<size_t>(rng_.uniform(0, static_cast<std::int64_t>(options_.maxBufferLength))), '\0')
+                              : randomBytes();
+          count = b.bytes.size();
+          args[i] = push(t, std::move(b));
+        } else {
+          Statement a{.op = Op::Array, .type = pt.id};
+          count = static_cast<size_t>(rng_.uniform(0, 4));
+          for (size_t k = 0; k < count; ++k) {
+            auto e = value(t, {pointee.id, nullptr, true}, depth + 1);
+            if (!e) return std::nullopt;
+            a.refs.push_back(*e);
+          }
+          args[i] = push(t, std::move(a));
         }
-        args[i] = push(t, std::move(a));
+        const size_t j = *p.pairedWith;
+        Statement len{.op = Op::Primitive, .type = program_.type(c.params[j].type).value};
+        len.bits = count;
+        args[j] = push(t, std::move(len));
+        continue;
       }
-      const size_t j = *p.pairedWith;
-      Statement len{.op = Op::Primitive, .type = program_.type(c.params[j].type).value};
-      len.bits = count;
-      args[j] = push(t, std::move(len));
-      continue;
     }
     args[i] = value(t, {p.type, &p, true}, depth + 1);
     if (!args[i]) return std::nullopt;
