@@ -72,6 +72,15 @@ static uint64_t now_us(void) {
   return (uint64_t)ts.tv_sec * 1000000u + (uint64_t)ts.tv_nsec / 1000u;
 }
 
+/* CPU time a process has used, in microseconds; -1 when it cannot be read
+ * (the process is gone). */
+static int64_t cpu_us(pid_t pid) {
+  clockid_t clock;
+  struct timespec ts;
+  if (pid <= 0 || clock_getcpuclockid(pid, &clock) != 0 || clock_gettime(clock, &ts) != 0) return -1;
+  return (int64_t)ts.tv_sec * 1000000 + (int64_t)ts.tv_nsec / 1000;
+}
+
 static void write_file(const char *path, const char *text) {
   int fd = open(path, O_WRONLY | O_CLOEXEC);
   if (fd < 0) return;
@@ -360,7 +369,9 @@ static mosaic_reply run_one(server *s, const mosaic_request *req) {
   int status = 0, timed_out = 0, done_rc = -1, open_out = 1;
   const int persistent = (req->flags & MOSAIC_REQ_PERSISTENT) && !(req->flags & MOSAIC_REQ_ISOLATE) &&
                          (s->features & MOSAIC_FEATURE_PERSISTENT);
-  uint64_t start, deadline;
+  uint64_t start, deadline, wall_end;
+  int64_t cpu_start = 0;
+  const int64_t cpu_limit = (int64_t)(req->timeout_ms ? req->timeout_ms : 1000u) * 1000;
   memset(&reply, 0, sizeof reply);
   reply.magic = MOSAIC_PROTOCOL_MAGIC;
   reply.statement = -1;
@@ -386,15 +397,27 @@ static mosaic_reply run_one(server *s, const mosaic_request *req) {
       reply.fresh = 1;
     }
   }
-  deadline = start + (uint64_t)(req->timeout_ms ? req->timeout_ms : 1000u) * 1000u;
+  /* A child that was already running counts its CPU time from here; a
+   * fresh one from its fork. The first look is when the limit has passed
+   * in wall-clock time, which it cannot have passed in CPU time before. */
+  if (!reply.fresh) cpu_start = cpu_us(c->pid);
+  deadline = start + (uint64_t)cpu_limit;
+  wall_end = start + MOSAIC_WALL_LIMIT_MS(req->timeout_ms ? req->timeout_ms : 1000u) * 1000u;
 
   for (;;) {
     struct pollfd fds[3];
     int nfds = 0, wait_ms, i_done = -1, i_pid = -1, i_out = -1;
     const uint64_t now = now_us();
     if (now >= deadline) {
-      timed_out = 1;
-      break;
+      const int64_t cpu = cpu_us(c->pid);
+      const int64_t used = cpu - cpu_start;
+      if (cpu < 0 || cpu_start < 0 || used >= cpu_limit || now >= wall_end) {
+        timed_out = 1;
+        break;
+      }
+      /* Look again when the rest of its CPU time could have been used. */
+      deadline = now + (uint64_t)(cpu_limit - used);
+      if (deadline > wall_end) deadline = wall_end;
     }
     wait_ms = (int)((deadline - now + 999u) / 1000u);
     if (c->pidfd >= 0) {

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -408,6 +409,10 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
     j["executions"] = evaluator.executions();
     j["executions_per_second"] = searchSeconds > 0 ? evaluator.executions() / searchSeconds : 0.0;
     j["interrupted"] = stopped;
+    // mosaic's own peak resident memory: the front end, search and archive,
+    // not the harness, the program under test or the compilers it ran.
+    struct rusage self {};
+    if (getrusage(RUSAGE_SELF, &self) == 0) j["peak_rss_mib"] = static_cast<double>(self.ru_maxrss) / 1024.0;
     nlohmann::json g;
     for (auto kind : {search::GoalKind::Branch, search::GoalKind::Line, search::GoalKind::Function})
       g[search::toString(kind)] = {{"total", goals.count(kind)}, {"covered", coveredOf(kind)}};

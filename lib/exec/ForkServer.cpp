@@ -245,7 +245,7 @@ Expected<RunResult> ForkServer::runOnce(std::span<const std::uint8_t> input, con
   req.flags = limits.persistent ? MOSAIC_REQ_PERSISTENT : MOSAIC_REQ_ISOLATE;
   if (!writeFull(ctl_, &req, sizeof req)) return Error::internal("the fork server is gone");
   mosaic_reply reply{};
-  if (!readFull(status_, &reply, sizeof reply, static_cast<int>(limits.timeoutMs) + kReplyGraceMs) ||
+  if (!readFull(status_, &reply, sizeof reply, static_cast<int>(MOSAIC_WALL_LIMIT_MS(limits.timeoutMs)) + kReplyGraceMs) ||
       reply.magic != MOSAIC_PROTOCOL_MAGIC)
     return Error::internal("the fork server stopped answering");
   RunResult r;

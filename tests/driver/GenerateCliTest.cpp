@@ -48,6 +48,10 @@ TEST(GenerateCli, ReachesMagicNumbersStringsAndNestedStructState) {
   EXPECT_TRUE(j["tests"]["verified"].get<bool>());
   EXPECT_EQ(j["tests"]["passed"], j["tests"]["written"].get<int>() - j["tests"]["removed"].get<int>());
   EXPECT_EQ(j["llvm_cov"]["branches_covered"], j["llvm_cov"]["branches"]) << j.dump(2);
+  // mosaic's own memory: more than the front end needs for nothing, far
+  // less than a generated test could allocate.
+  EXPECT_GT(j["peak_rss_mib"].get<double>(), 10.0);
+  EXPECT_LT(j["peak_rss_mib"].get<double>(), 2048.0);
   const std::string suite = readFile(dir + "/suite/hard_test.cpp");
   EXPECT_NE(suite.find("magic_number(3735928559u)"), std::string::npos) << suite; // 0xDEADBEEF
   EXPECT_NE(suite.find("magic_word(\"magic\")"), std::string::npos) << suite;
@@ -149,14 +153,16 @@ TEST(GenerateCli, KeepsClassesTheUnitDefinesBehindItsFunctionsAndFeedsItsStreams
 TEST(GenerateCli, EveryAlgorithmRunsAndTheSameSeedGivesTheSameSuite) {
   for (const char *algorithm : {"dynamosa", "mosa", "ws", "mio", "random"}) {
     const std::string dir = makeTempDir("mosaic-generate");
-    std::string first;
+    std::string first, firstStats;
     for (int k = 0; k < 2; ++k) {
       const auto j = generate(dir, "hard.c", "3000", {"--algorithm", algorithm, "--no-verify"});
       EXPECT_EQ(j["algorithm"], algorithm);
       EXPECT_LE(j["executions"].get<int>(), 3000); // fewer when every goal is covered first
       const std::string suite = readFile(dir + "/suite/hard_test.cpp");
-      if (k == 0) first = suite;
-      else EXPECT_EQ(suite, first) << algorithm;
+      // Outcomes and test counts say where two runs parted, if they do.
+      const std::string stats = j.value("outcomes", nlohmann::json{}).dump() + " " + j.value("tests", nlohmann::json{}).dump();
+      if (k == 0) first = suite, firstStats = stats;
+      else EXPECT_EQ(suite, first) << algorithm << "\nfirst run: " << firstStats << "\nsecond run: " << stats;
     }
   }
 }

@@ -79,6 +79,24 @@ TEST_P(Hostile, InfiniteLoopTimesOut) {
   stillFine(c());
 }
 
+// The limit is CPU time, so that a busy machine does not turn a test into a
+// timeout: a test that sleeps past it in wall-clock time is not one...
+TEST_P(Hostile, SleepingPastTheLimitIsNotATimeout) {
+  const exec::RunResult r = c().run(c().call("nap", {std::int64_t{300}}), limits(100));
+  EXPECT_EQ(r.outcome, exec::Outcome::Ok) << exec::describe(r);
+  EXPECT_GE(r.durationUs, 300'000u);
+  stillFine(c());
+}
+
+// ... and one that blocks for good ends at the wall-clock bound.
+TEST_P(Hostile, BlockingForeverEndsAtTheWallClockBound) {
+  const exec::RunResult r = c().run(c().call("block", {}), limits(100));
+  EXPECT_EQ(r.outcome, exec::Outcome::Timeout);
+  EXPECT_EQ(r.statement, 0);
+  EXPECT_GE(r.durationUs, MOSAIC_WALL_LIMIT_MS(100) * 1000u);
+  stillFine(c());
+}
+
 TEST_P(Hostile, UnboundedRecursionOverflowsTheStack) {
   const exec::RunResult r = c().run(c().call("recurse", {std::int64_t{0}}), limits());
   EXPECT_EQ(r.outcome, exec::Outcome::Crash);

@@ -48,6 +48,16 @@ typedef struct mosaic_hello {
   uint32_t reserved;
 } mosaic_hello;
 
+/* A test ends as a timeout when its process has used timeout_ms of CPU
+ * time, or when MOSAIC_WALL_LIMIT_MS(timeout_ms) of wall-clock time have
+ * passed (it sleeps, blocks, or waits for a process it started). CPU time
+ * keeps the outcome independent of how busy the machine is, so the same
+ * seed gives the same suite under load; the wall-clock bound (ours: ten
+ * times the limit, at least one second) leaves a test ten times the CPU
+ * share it has on an idle machine before it is called hung. */
+#define MOSAIC_WALL_LIMIT_MS(timeout_ms) \
+  ((uint64_t)(timeout_ms) * 10u > 1000u ? (uint64_t)(timeout_ms) * 10u : (uint64_t)1000u)
+
 enum mosaic_command {
   MOSAIC_CMD_RUN = 1,
   MOSAIC_CMD_QUIT = 2,
@@ -56,7 +66,7 @@ enum mosaic_command {
 typedef struct mosaic_request {
   uint32_t magic;
   uint32_t command;        /* enum mosaic_command */
-  uint32_t timeout_ms;     /* wall-clock limit of the test */
+  uint32_t timeout_ms;     /* CPU-time limit of the test (MOSAIC_WALL_LIMIT_MS) */
   uint32_t memory_mb;      /* RLIMIT_AS of the child; 0 = none */
   uint32_t file_size_mb;   /* RLIMIT_FSIZE of the child; 0 = none */
   uint32_t max_processes;  /* processes the child may create (cgroup / rlimit) */
