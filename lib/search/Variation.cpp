@@ -1,6 +1,8 @@
 // Mutation and crossover of test cases (ALGORITHMS.md §1.6).
 #include "mosaic/search/Variation.h"
 
+#include "mosaic/testcase/TextEdits.h"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -152,6 +154,10 @@ std::string Variation::mutateString(const std::string &in, bool bytes) {
   auto randomChar = [&] { return static_cast<char>(bytes ? rng_.uniform(0, 255) : rng_.uniform(32, 126)); };
   std::string s = in;
   for (int attempt = 0; attempt < 10 && s == in; ++attempt) {
+    if (rng_.chance(options_.textEdit)) {
+      s = testcase::editText(s, factory_.pool(), rng_, factory_.options().dynamicShare, options_.maxTextLength);
+      continue;
+    }
     // Pynguin's StringPrimitiveStatement.delta: delete, replace and insert,
     // each with probability 1/3, characters with probability 1/len.
     const double p = 1.0 / static_cast<double>(std::max<size_t>(s.size(), 1));
@@ -166,7 +172,7 @@ std::string Variation::mutateString(const std::string &in, bool bytes) {
         if (rng_.chance(p)) c = randomChar();
     if (rng_.chance(1.0 / 3)) {
       int count = 1;
-      while (rng_.chance(std::pow(options_.insertionAlpha, count)) && s.size() < 1024) {
+      while (rng_.chance(std::pow(options_.insertionAlpha, count)) && s.size() < options_.maxTextLength) {
         s.insert(s.begin() + static_cast<std::ptrdiff_t>(rng_.index(s.size() + 1)), randomChar());
         ++count;
       }

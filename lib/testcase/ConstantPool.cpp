@@ -31,6 +31,7 @@ void ConstantPool::addStatic(const model::Program &program) {
     for (std::int64_t ch : c.constants.chars) {
       addInteger(ch, false);
       if (std::find(chars_.begin(), chars_.end(), ch) == chars_.end()) chars_.push_back(ch);
+      if (ch >= 0 && ch <= 255) add(tokens_[0], tokenSeen_[0], std::string(1, static_cast<char>(ch)), false);
     }
   }
   for (const model::Enum &e : program.enums)
@@ -55,9 +56,23 @@ std::optional<std::int64_t> ConstantPool::character(Rng &rng) const {
   return rng.pick(chars_);
 }
 
+void ConstantPool::addToken(const std::string &bytes) {
+  if (!bytes.empty()) add(tokens_[1], tokenSeen_[1], bytes, true);
+}
+
+std::optional<std::string> ConstantPool::token(Rng &rng, double dynamicShare) const {
+  // Strings and the other tokens of each part, weighted by their counts.
+  const size_t part[2] = {strings_[0].size() + tokens_[0].size(), strings_[1].size() + tokens_[1].size()};
+  const int d = part[1] && (!part[0] || rng.chance(dynamicShare)) ? 1 : 0;
+  if (!part[d]) return std::nullopt;
+  const size_t k = rng.index(part[d]);
+  return k < strings_[d].size() ? strings_[d][k] : tokens_[d][k - strings_[d].size()];
+}
+
 size_t ConstantPool::size() const {
   size_t n = chars_.size();
   for (int i = 0; i < 2; ++i) n += ints_[i].size() + floats_[i].size() + strings_[i].size();
+  n += tokens_[1].size(); // tokens_[0] repeats chars_
   return n;
 }
 

@@ -1,5 +1,6 @@
 // Random test generation.
 #include "mosaic/testcase/TestFactory.h"
+#include "mosaic/testcase/TextEdits.h"
 
 #include <cmath>
 #include <limits>
@@ -190,6 +191,10 @@ std::uint64_t TestFactory::randomScalarBits(const model::Type &type) {
 std::string TestFactory::randomString(size_t maxLength) {
   if (rng_.chance(options_.constantProbability))
     if (auto s = pool_.string(rng_, options_.dynamicShare)) return *s;
+  if (rng_.chance(options_.tokenSentence)) {
+    std::string s = tokenSentence(pool_, rng_, options_.dynamicShare, options_.maxSentenceLength);
+    if (!s.empty()) return s;
+  }
   const size_t n = static_cast<size_t>(rng_.uniform(0, static_cast<std::int64_t>(maxLength)));
   std::string s;
   for (size_t i = 0; i < n; ++i) s.push_back(static_cast<char>(rng_.uniform(32, 126)));

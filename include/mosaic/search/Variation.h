@@ -23,6 +23,8 @@ struct VariationOptions {
   double randomPerturbation = 0.2;     ///< change: a fresh random value instead of a delta
   double maxDelta = 20;                ///< change: integer deltas are ⌊N(0,1)·20⌋
   double newArgument = 0.5;            ///< change a call: a new value for an argument (else reuse a variable); ours
+  double textEdit = 0.5;               ///< change a string: a structure-aware edit (TextEdits.h), else Pynguin's delta; ours
+  size_t maxTextLength = 1024;         ///< strings and buffers grow no longer; ours
   size_t maxLength = 40;               ///< chop tests longer than this
 };
 

@@ -33,8 +33,18 @@ public:
   std::optional<std::string> string(Rng &rng, double dynamicShare) const;
   std::optional<std::int64_t> character(Rng &rng) const;
 
+  /// The inputs' dictionary, for structure-aware string mutation (libFuzzer's
+  /// -dict and its table of recent comparisons, TORC): the unit's string
+  /// literals and the characters it compares with, and at run time the
+  /// strings and byte sequences its comparisons met (addToken). A token from
+  /// the dynamic part with probability `dynamicShare` when it has one.
+  std::optional<std::string> token(Rng &rng, double dynamicShare) const;
+  /// A byte sequence a comparison met at run time (a character compared
+  /// with, the bytes of a wider integer that read as text).
+  void addToken(const std::string &bytes);
+
   size_t size() const;
-  size_t dynamicSize() const { return ints_[1].size() + floats_[1].size() + strings_[1].size(); }
+  size_t dynamicSize() const { return ints_[1].size() + floats_[1].size() + strings_[1].size() + tokens_[1].size(); }
 
 private:
   template <class T> static void add(std::vector<T> &list, std::set<T> &seen, const T &v, bool dynamic);
@@ -49,6 +59,10 @@ private:
   std::vector<std::string> strings_[2];
   std::set<std::string> stringSeen_[2];
   std::vector<std::int64_t> chars_;
+  // The dictionary's tokens besides strings_: [0] the unit's characters as
+  // one-byte strings, [1] byte sequences seen compared at run time.
+  std::vector<std::string> tokens_[2];
+  std::set<std::string> tokenSeen_[2];
 };
 
 } // namespace mosaic::testcase

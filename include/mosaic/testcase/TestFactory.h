@@ -22,6 +22,8 @@ struct FactoryOptions {
   std::int64_t maxInt = 2048;       ///< scale of random integers: N(0,1) * maxInt
   size_t maxStringLength = 20;      ///< random strings are at most this long
   size_t maxBufferLength = 64;      ///< random (pointer, length) buffers; ours
+  double tokenSentence = 1.0 / 3;   ///< a random string not from the pools is a sentence of tokens; ours
+  size_t maxSentenceLength = 256;   ///< such sentences are cut here; ours
   int maxDepth = 4;                 ///< nesting of arguments built for arguments; ours
 };
 
@@ -53,6 +55,7 @@ public:
   std::string randomBuffer() { return randomBytes(); }
 
   const FactoryOptions &options() const { return options_; }
+  const ConstantPool &pool() const { return pool_; }
 
 private:
   struct Need {

@@ -1,0 +1,33 @@
+// Structure-aware edits of strings and byte buffers. Character-level edits
+// (Pynguin's delete/replace/insert) rarely build the text a parser wants:
+// a tag, a keyword, a nested bracket. These edits move whole tokens of the
+// pool's dictionary and whole parts of the string, after libFuzzer's
+// MutationDispatcher (insert or overwrite with a dictionary word, copy part,
+// cross over, erase bytes).
+#pragma once
+
+#include "mosaic/testcase/ConstantPool.h"
+#include "mosaic/support/Random.h"
+
+#include <string>
+
+namespace mosaic::testcase {
+
+/// The edits, for tests; `editText` picks one at random.
+enum class TextEdit { InsertToken, OverwriteToken, CopyPart, CrossOver, Erase };
+inline constexpr int kTextEditCount = 5;
+
+/// Applies `edit` to `s` (tokens and the other string for CrossOver from
+/// `pool`); the result is at most `maxLength` bytes. It may equal `s` (an
+/// empty pool, nothing to copy).
+std::string editText(const std::string &s, TextEdit edit, const ConstantPool &pool, Rng &rng, double dynamicShare,
+                     size_t maxLength);
+/// One edit chosen uniformly.
+std::string editText(const std::string &s, const ConstantPool &pool, Rng &rng, double dynamicShare, size_t maxLength);
+
+/// A new string of 2 to 8 dictionary tokens, each followed by nothing, a
+/// space or a random printable character (ours: the seed of structured text
+/// before the search learns more); empty when the dictionary is.
+std::string tokenSentence(const ConstantPool &pool, Rng &rng, double dynamicShare, size_t maxLength);
+
+} // namespace mosaic::testcase
