@@ -334,6 +334,12 @@ static int decode(reader *r, mosaic_stmt *s) {
     s->nrefs = 1;
     s->refs[0] = rd32(r);
     break;
+  case MOSAIC_OP_END_OF:
+    s->type = rd32(r);
+    s->nrefs = 1;
+    s->refs[0] = rd32(r);
+    s->bits = rd32(r);
+    break;
   default:
     return 0;
   }

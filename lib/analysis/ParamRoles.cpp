@@ -238,6 +238,20 @@ bool looksLikeLength(const std::string &raw) {
   return n.rfind("num_", 0) == 0 || n.rfind("n_", 0) == 0;
 }
 
+bool looksLikeEnd(const std::string &raw) {
+  std::string n;
+  for (char c : raw) n.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  // Ragel's `pe` and expat's `lim` among them.
+  static constexpr std::string_view kExact[] = {"end", "endp", "end_ptr", "lim", "limit", "pe", "eptr", "stop", "last", "eob"};
+  if (std::find(std::begin(kExact), std::end(kExact), n) != std::end(kExact)) return true;
+  // A word of its own at the end of the name (`entityTextEnd`, `buf_end`,
+  // expat's `fromLim`), so not `legend` or `append`.
+  static constexpr std::string_view kSuffixes[] = {"End", "_end", "Lim", "_lim", "Limit", "_limit", "Last", "_last"};
+  for (std::string_view s : kSuffixes)
+    if (raw.size() > s.size() && raw.compare(raw.size() - s.size(), s.size(), s) == 0) return true;
+  return false;
+}
+
 namespace {
 
 bool looksLikeIndex(const std::string &name) {
@@ -275,6 +289,26 @@ void assignParamRoles(const clang::FunctionDecl &fn, model::Callable &c, const m
       params[i].role = model::ParamRole::Callback;
     if (t.kind == model::TypeKind::Reference && program.type(*t.pointee).kind == model::TypeKind::StdFunction)
       params[i].role = model::ParamRole::Callback;
+  }
+  // (begin, end) pairs of byte pointers: the end right after the begin,
+  // named so (expat's `const char *ptr, const char *end`), of the same
+  // byte type and no less const.
+  auto isBytePointer = [&](size_t i) {
+    if (typeOf(i).kind != model::TypeKind::Pointer) return false;
+    const model::Type &e = program.type(program.type(*typeOf(i).pointee).value);
+    return e.kind == model::TypeKind::Char || (e.kind == model::TypeKind::Integer && e.bits == 8);
+  };
+  for (size_t i = 0; i + 1 < params.size(); ++i) {
+    const size_t end = i + 1;
+    if (!isBytePointer(i) || !isBytePointer(end) || !looksLikeEnd(params[end].name) || looksLikeEnd(params[i].name))
+      continue;
+    if (program.type(*typeOf(i).pointee).value != program.type(*typeOf(end).pointee).value) continue;
+    if (typeOf(i).pointeeConst && !typeOf(end).pointeeConst) continue;
+    params[i].role = model::ParamRole::Buffer;
+    params[end].role = model::ParamRole::End;
+    params[i].pairedWith = static_cast<unsigned>(end);
+    params[end].pairedWith = static_cast<unsigned>(i);
+    ++i;
   }
   // (pointer, length) pairs: the length right after the pointer, or right
   // before it when its name says so.

@@ -44,6 +44,10 @@ private:
 void assignParamRoles(const clang::FunctionDecl &fn, model::Callable &callable, const model::Program &program,
                       WriteAnalysis &writes);
 
+/// Whether a parameter name reads as the end of a buffer (`end`, `limit`,
+/// `entityTextEnd`, `buf_end`, `pe`, ...). Exposed for tests.
+bool looksLikeEnd(const std::string &name);
+
 /// Whether a parameter name reads as the length of a buffer (`len`, `size`,
 /// `nbytes`, `buffer_length`, ...). Exposed for tests.
 bool looksLikeLength(const std::string &name);

@@ -418,9 +418,13 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
   case Op::Buffer: {
     const model::Type &ty = p_.type(p_.type(s.type).value);
     const model::Type &pointee = p_.type(p_.type(*ty.pointee).value);
-    const bool text = !s.bytes.empty() && std::all_of(s.bytes.begin(), s.bytes.end(), [](char c) {
-      return c >= 32 && c < 127;
+    // Text, when at least three bytes in four read as text (ours): a
+    // string literal, its other bytes as octal escapes (always three
+    // digits, so none runs into the next character).
+    const auto readable = std::count_if(s.bytes.begin(), s.bytes.end(), [](char c) {
+      return (c >= 32 && c < 127) || c == '\n' || c == '\t' || c == '\r';
     });
+    const bool text = !s.bytes.empty() && readable * 4 >= static_cast<std::ptrdiff_t>(s.bytes.size()) * 3;
     const bool plainChar = pointee.kind == TypeKind::Char;
     if (text && (plainChar || pointee.kind == TypeKind::Void))
       return pointerTo("char " + arrayName + "[] = " + testcase::quote(s.bytes) + ";" +
@@ -532,6 +536,11 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
     const Ref target = s.refs.at(0);
     return (heap_[target] ? names_[target] + "->" : names_[target] + ".") + r.fields.at(s.field).name + " = " +
            expr(s.refs.at(1)) + ";";
+  }
+  case Op::EndOf: { // one past the bytes the begin pointer holds
+    auto d = decl(s.type);
+    if (!d) return std::nullopt;
+    return *d + " = " + expr(s.refs.at(0)) + " + " + std::to_string(testcase::endOffset(t, i)) + ";";
   }
   case Op::Callback: {
     const model::Type &ty = p_.type(p_.type(s.type).value);

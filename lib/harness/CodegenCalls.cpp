@@ -146,6 +146,7 @@ void Writer::emitDispatcher() {
             << "  case MOSAIC_OP_NULL_VALUE: return __mosaic_make_null(ctx, s);\n"
             << "  case MOSAIC_OP_AGGREGATE: return __mosaic_make_aggregate(ctx, s);\n"
             << "  case MOSAIC_OP_ADDRESS_OF: return __mosaic_make_address_of(ctx, s);\n"
+            << "  case MOSAIC_OP_END_OF: return __mosaic_make_end_of(ctx, s);\n"
             << "  case MOSAIC_OP_ARRAY: return __mosaic_make_array(ctx, s);\n"
             << "  case MOSAIC_OP_FIELD_SET: return __mosaic_field_set(ctx, s);\n"
             << "  case MOSAIC_OP_CALLBACK: return __mosaic_make_callback(ctx, s);\n"

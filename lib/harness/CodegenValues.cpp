@@ -28,6 +28,7 @@ void Writer::emitBuilders() {
   emitNull();
   emitAggregate();
   emitAddressOf();
+  emitEndOf();
   emitArray();
   emitFieldSet();
   emitCallbacks();
@@ -179,6 +180,22 @@ void Writer::emitAddressOf() {
               << t(ty->id) << " *)__mosaic_define(ctx, " << ty->id << ", sizeof(" << t(ty->id) << ")) = (" << t(ty->id)
               << ")o;\n    return MOSAIC_STMT_OK;\n";
   }
+  builders_ << "  }\n  (void)o;\n  " << invalid() << "\n}\n\n";
+}
+
+// The end of a (begin, end) pair: the begin pointer's value plus the offset
+// in bytes, for the types of the unit's End parameters.
+void Writer::emitEndOf() {
+  std::set<model::TypeId> ends;
+  for (const model::Callable &c : p_.callables)
+    for (const model::Param &param : c.params)
+      if (param.role == model::ParamRole::End) ends.insert(p_.type(param.type).value);
+  builders_ << openBuilder("__mosaic_make_end_of") << "  const void *o;\n  switch (s->type) {\n";
+  if (!ends.empty()) needObject_ = true;
+  for (model::TypeId id : ends)
+    builders_ << "  case " << id << ":\n    o = __mosaic_object(ctx, s->refs[0]);\n    if (!o) " << invalid() << "\n    *("
+              << t(id) << " *)__mosaic_define(ctx, " << id << ", sizeof(" << t(id) << ")) = (" << t(id)
+              << ")(*(const char *const *)o + s->bits);\n    return MOSAIC_STMT_OK;\n";
   builders_ << "  }\n  (void)o;\n  " << invalid() << "\n}\n\n";
 }
 

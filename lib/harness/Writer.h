@@ -42,6 +42,7 @@ private:
   void emitNull();
   void emitAggregate();
   void emitAddressOf();
+  void emitEndOf();
   void emitArray();
   void emitFieldSet();
   void emitCallbacks();

@@ -193,7 +193,7 @@ void to_json(Json &j, const Param &p) {
 void from_json(const Json &j, Param &p) {
   getOr(j, "name", p.name);
   getOr(j, "type", p.type);
-  p.role = parseEnum(j.at("role"), ParamRole::Callback);
+  p.role = parseEnum(j.at("role"), ParamRole::End);
   getOpt(j, "paired_with", p.pairedWith);
   getOr(j, "written", p.written);
   getOr(j, "has_default", p.hasDefault);

@@ -96,6 +96,7 @@ const char *toString(ParamRole r) {
   case ParamRole::Out: return "out";
   case ParamRole::UserData: return "user_data";
   case ParamRole::Callback: return "callback";
+  case ParamRole::End: return "end";
   }
   return "?";
 }

@@ -222,7 +222,9 @@ bool Variation::changeBytes(TestCase &t, size_t i) {
   Statement &s = t.statements[i];
   const std::string before = s.bytes;
   if (s.op == Op::Buffer) {
-    s.bytes = rng_.chance(options_.randomPerturbation) ? factory_.randomBuffer() : mutateString(s.bytes, true);
+    // Any byte, except that a buffer of plain char mostly stays text.
+    const bool anyByte = !factory_.isText(s.type) || !rng_.chance(factory_.options().textBuffer);
+    s.bytes = rng_.chance(options_.randomPerturbation) ? factory_.randomBuffer(s.type) : mutateString(s.bytes, anyByte);
     resizePaired(t, i, t.statements[i].bytes.size());
   } else {
     s.bytes = rng_.chance(options_.randomPerturbation) ? factory_.randomText() : mutateString(s.bytes, false);
@@ -322,7 +324,8 @@ bool Variation::changeStatement(TestCase &t, size_t i) {
   case Op::AddressOf:
   case Op::Array: return retarget(t, i);
   case Op::FieldSet:
-  case Op::Callback: return false;
+  case Op::Callback:
+  case Op::EndOf: return false; // it follows its buffer
   }
   return false;
 }

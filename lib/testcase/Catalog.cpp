@@ -345,6 +345,19 @@ std::string Catalog::typeError(const TestCase &t) const {
       for (size_t k = 0; e.empty() && k < s.refs.size(); ++k) e = fitsAt(i, k, *element, "an element");
       break;
     }
+    case Op::EndOf: {
+      // One past the bytes of an earlier pointer to the same element type.
+      const model::Type &ty = p.type(p.type(s.type).value);
+      if (ty.kind != model::TypeKind::Pointer || s.refs.size() != 1 || s.refs[0] >= i)
+        return "statement " + std::to_string(i) + ": an end that is not a pointer past an earlier one";
+      const auto have = variableType(p, t, s.refs[0]);
+      const model::Type *h = have ? &p.type(p.type(*have).value) : nullptr;
+      if (!h || h->kind != model::TypeKind::Pointer || p.type(*h->pointee).value != p.type(*ty.pointee).value ||
+          (h->pointeeConst && !ty.pointeeConst))
+        return "statement " + std::to_string(i) + ": an end of a " + (h ? h->spelling : std::string("non-variable")) +
+               " as a " + ty.spelling;
+      break;
+    }
     case Op::FieldSet: {
       const model::Type &ty = p.type(p.type(s.type).value);
       if (ty.kind != model::TypeKind::Record || s.refs.size() != 2) break;

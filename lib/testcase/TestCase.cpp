@@ -8,6 +8,7 @@
 namespace mosaic::testcase {
 
 static_assert(static_cast<int>(Op::Primitive) == MOSAIC_OP_PRIMITIVE && static_cast<int>(Op::Callback) == MOSAIC_OP_CALLBACK &&
+                  static_cast<int>(Op::EndOf) == MOSAIC_OP_END_OF &&
                   static_cast<int>(Op::MethodCall) == MOSAIC_OP_METHOD_CALL,
               "Op must mirror enum mosaic_op");
 
@@ -37,6 +38,13 @@ std::optional<model::TypeId> variableType(const model::Program &p, const TestCas
   default:
     return s.type;
   }
+}
+
+std::size_t endOffset(const TestCase &t, size_t index) {
+  const Statement &s = t.statements.at(index);
+  if (s.refs.empty() || s.refs[0] >= t.statements.size()) return 0;
+  const Statement &bytes = t.statements[s.refs[0]];
+  return bytes.op == Op::Buffer || bytes.op == Op::CString ? bytes.bytes.size() : 0;
 }
 
 TestCase withoutStatement(const TestCase &t, size_t index) {
@@ -177,6 +185,11 @@ std::vector<std::uint8_t> encode(const TestCase &t) {
       put32(out, s.type);
       put32(out, s.refs.empty() ? kNoRef : s.refs[0]);
       break;
+    case Op::EndOf:
+      put32(out, s.type);
+      put32(out, s.refs.at(0));
+      put32(out, static_cast<std::uint32_t>(endOffset(t, static_cast<size_t>(&s - t.statements.data()))));
+      break;
     }
   }
   return out;
@@ -236,6 +249,11 @@ Expected<TestCase> decode(const std::vector<std::uint8_t> &bytes) {
       if (ref != kNoRef) s.refs = {ref};
       break;
     }
+    case Op::EndOf:
+      s.type = r.u32();
+      s.refs = {r.u32()};
+      (void)r.u32(); // the offset follows from the statement it refers to
+      break;
     default:
       return Error::input("unknown op " + std::to_string(static_cast<int>(s.op)) + " in statement " + std::to_string(i));
     }

@@ -87,7 +87,7 @@ std::optional<Ref> TestFactory::call(TestCase &t, model::CallableId id, int dept
         if (bytes) {
           Statement b{.op = Op::Buffer, .type = pt.id};
           b.bytes = p.written ? std::string(static_cast<size_t>(rng_.uniform(0, static_cast<std::int64_t>(options_.maxBufferLength))), '\0')
-                              : randomBytes();
+                              : randomBytes(isText(pt.id));
           count = b.bytes.size();
           args[i] = push(t, std::move(b));
         } else {
@@ -101,6 +101,10 @@ std::optional<Ref> TestFactory::call(TestCase &t, model::CallableId id, int dept
           args[i] = push(t, std::move(a));
         }
         const size_t j = *p.pairedWith;
+        if (c.params[j].role == ParamRole::End) { // one past the bytes, wherever they end
+          args[j] = push(t, Statement{.op = Op::EndOf, .type = program_.type(c.params[j].type).value, .refs = {*args[i]}});
+          continue;
+        }
         Statement len{.op = Op::Primitive, .type = program_.type(c.params[j].type).value};
         len.bits = count;
         args[j] = push(t, std::move(len));
@@ -201,8 +205,13 @@ std::string TestFactory::randomString(size_t maxLength) {
   return s;
 }
 
-std::string TestFactory::randomBytes() {
-  if (rng_.chance(0.5)) return randomString(options_.maxBufferLength);
+bool TestFactory::isText(model::TypeId type) const {
+  const model::Type &t = program_.type(program_.type(type).value);
+  return t.kind == TypeKind::Pointer && program_.type(program_.type(*t.pointee).value).kind == TypeKind::Char;
+}
+
+std::string TestFactory::randomBytes(bool text) {
+  if (rng_.chance(text ? options_.textBuffer : 0.5)) return randomString(options_.maxBufferLength);
   const size_t n = static_cast<size_t>(rng_.uniform(0, static_cast<std::int64_t>(options_.maxBufferLength)));
   std::string s;
   for (size_t i = 0; i < n; ++i) s.push_back(static_cast<char>(rng_.uniform(0, 255)));

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+using mosaic::analysis::looksLikeEnd;
 using mosaic::analysis::looksLikeLength;
 
 TEST(LooksLikeLength, NamesOfLengths) {
@@ -13,4 +14,14 @@ TEST(LooksLikeLength, NamesOfLengths) {
 TEST(LooksLikeLength, NamesThatAreNotLengths) {
   for (const char *n : {"", "index", "flags", "value", "nested", "name", "offset", "x", "lens2"})
     EXPECT_FALSE(looksLikeLength(n)) << n;
+}
+
+TEST(LooksLikeEnd, NamesOfEnds) {
+  for (const char *n : {"end", "lim", "limit", "pe", "entityTextEnd", "buf_end", "fromLim", "end_ptr", "textEnd", "eptr"})
+    EXPECT_TRUE(looksLikeEnd(n)) << n;
+}
+
+TEST(LooksLikeEnd, NamesThatAreNotEnds) {
+  for (const char *n : {"", "ptr", "s", "start", "begin", "endian", "ending", "legend", "append", "p"})
+    EXPECT_FALSE(looksLikeEnd(n)) << n;
 }

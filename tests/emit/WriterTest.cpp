@@ -169,3 +169,22 @@ TEST(Writer, AStringBoundToAReferenceToAPointerIsAPointerVariable) {
   const std::string text = writeAndCheck(u, {t});
   EXPECT_NE(text.find("char *cursor = cursor_bytes;"), std::string::npos) << text;
 }
+
+TEST(Writer, AnEndPointerIsItsBufferPlusItsLengthAndMostlyTextIsAString) {
+  // scan_document(const char *ptr, const char *end): the end is written
+  // from the buffer, and bytes that are mostly text as a string literal
+  // (octal escapes for the rest), not as a list of hexadecimal bytes.
+  Unit u("scan.c");
+  const model::Callable &doc = u.callable("scan_document");
+  ASSERT_EQ(doc.params.at(0).role, model::ParamRole::Buffer);
+  ASSERT_EQ(doc.params.at(1).role, model::ParamRole::End);
+  emit::SuiteTest t;
+  t.test.statements = {
+      Statement{.op = Op::Buffer, .type = u.program.type(doc.params[0].type).value, .bytes = std::string("<a>\xfe</a>")},
+      Statement{.op = Op::EndOf, .type = u.program.type(doc.params[1].type).value, .refs = {0}},
+      Statement{.op = Op::Call, .callable = doc.id, .refs = {0, 1}},
+  };
+  const std::string text = writeAndCheck(u, {t});
+  EXPECT_NE(text.find("char ptr[] = \"<a>\\376</a>\";"), std::string::npos) << text;
+  EXPECT_NE(text.find("const char *end = ptr + 8;"), std::string::npos) << text;
+}

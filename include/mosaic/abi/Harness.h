@@ -25,7 +25,7 @@ typedef struct mosaic_stmt {
   uint32_t field;        /* FIELD_SET */
   uint32_t nrefs;
   uint32_t refs[64];     /* MOSAIC_WIRE_MAX_REFS */
-  uint64_t bits;         /* PRIMITIVE */
+  uint64_t bits;         /* PRIMITIVE; END_OF: the offset */
   const uint8_t *bytes;  /* CSTRING, STD_STRING, BUFFER */
   uint32_t len;
 } mosaic_stmt;

@@ -112,13 +112,15 @@ enum class ParamRole {
   Out,       ///< non-const pointer or reference the callee writes through
   UserData,  ///< `void *` passed through to callbacks or stored
   Callback,  ///< function pointer or std::function
+  End,       ///< end half of a (begin, end) pair of byte pointers: one past the begin's buffer
 };
 
 struct Param {
   std::string name;          ///< as declared; empty when unnamed
   TypeId type = 0;
   ParamRole role = ParamRole::None;
-  /// Buffer <-> Length: the index of the other half of the pair.
+  /// Buffer <-> Length, or Buffer <-> End: the index of the other half of
+  /// the pair.
   std::optional<unsigned> pairedWith;
   /// The callee writes through this pointer or reference (Out always; a
   /// Buffer when it is an output buffer).
@@ -182,7 +184,7 @@ struct Skipped {
 struct Program {
   /// Version of the JSON format written by model/Json.h; bump on any change
   /// of meaning.
-  static constexpr int kFormatVersion = 4;
+  static constexpr int kFormatVersion = 5;
 
   std::string unit;              ///< absolute path of the unit's source file
   /// The unit's own header, when it includes one: same name, header

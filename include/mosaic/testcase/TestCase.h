@@ -32,6 +32,7 @@ enum class Op : std::uint8_t {
   MethodCall = 11, ///< method `callable` on receiver refs[0] with arguments refs[1..]
   FieldSet = 12, ///< refs[0].field(`field`) = refs[1]
   Callback = 13, ///< a stub of function type `type` returning refs[0] (or a zero value)
+  EndOf = 14,    ///< pointer one past the bytes of refs[0] (a Buffer or string): endOffset() bytes on
 };
 
 struct Statement {
@@ -49,6 +50,10 @@ struct TestCase {
   std::vector<Statement> statements;
   bool operator==(const TestCase &) const = default;
 };
+
+/// EndOf statement `index`: how many bytes past its pointer it points (the
+/// length of the Buffer or string it refers to; 0 for any other variable).
+std::size_t endOffset(const TestCase &test, size_t index);
 
 /// "No variable": Callback without a return value.
 inline constexpr Ref kNoRef = 0xffffffffu;

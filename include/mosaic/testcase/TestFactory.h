@@ -22,6 +22,7 @@ struct FactoryOptions {
   std::int64_t maxInt = 2048;       ///< scale of random integers: N(0,1) * maxInt
   size_t maxStringLength = 20;      ///< random strings are at most this long
   size_t maxBufferLength = 64;      ///< random (pointer, length) buffers; ours
+  double textBuffer = 0.8;          ///< a buffer of plain char holds text (else any bytes); ours
   double tokenSentence = 1.0 / 3;   ///< a random string not from the pools is a sentence of tokens; ours
   size_t maxSentenceLength = 256;   ///< such sentences are cut here; ours
   int maxDepth = 4;                 ///< nesting of arguments built for arguments; ours
@@ -52,7 +53,11 @@ public:
   /// them), a random string and random buffer bytes; pools included.
   std::uint64_t randomBits(model::TypeId type) { return randomScalarBits(program_.type(program_.type(type).value)); }
   std::string randomText() { return randomString(options_.maxStringLength); }
-  std::string randomBuffer() { return randomBytes(); }
+  /// Bytes for a buffer of `type` (a pointer): mostly text when it points
+  /// to plain `char`, which is text more often than not.
+  std::string randomBuffer(model::TypeId type) { return randomBytes(isText(type)); }
+  /// Whether a buffer of `type` holds text first (its pointee is plain char).
+  bool isText(model::TypeId type) const;
 
   const FactoryOptions &options() const { return options_; }
   const ConstantPool &pool() const { return pool_; }
@@ -74,7 +79,7 @@ private:
 
   std::uint64_t randomScalarBits(const model::Type &type);
   std::string randomString(size_t maxLength);
-  std::string randomBytes();
+  std::string randomBytes(bool text);
 
   const Catalog &catalog_;
   const model::Program &program_;
