@@ -282,11 +282,16 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
       for (const auto &[failingSuite, index] : f.removeTests) removedCompile += failingSuite ? 0 : 1;
     } else {
       const std::string &target = suite.ident;
+      // Each test ran within the search's per-test timeout (100 ms of CPU
+      // by default); two seconds a test (ours: twenty times that, for a
+      // busy machine) is ample. A test that hangs only here (another
+      // memory layout) then costs a minute or two a round, not ten.
+      const std::string suiteSeconds = std::to_string(std::min<size_t>(600, 60 + 2 * suite.tests.size()));
       for (int run = 0; run < o.runs; ++run) {
         const std::string json = (buildDir / fmt::format("run-{}.json", run)).string();
         std::error_code ec;
         fs::remove(json, ec);
-        auto r = runSuiteBinary(buildDir / (target + "_test"), "600", {"--gtest_output=json:" + json}, buildDir);
+        auto r = runSuiteBinary(buildDir / (target + "_test"), suiteSeconds.c_str(), {"--gtest_output=json:" + json}, buildDir);
         ++v.runs;
         if (!r || !runFindings(suite, json, *r, false, f)) {
           v.error = "the test binary did not run: " + (r ? r->output.substr(0, 4000) : r.error().message);
@@ -302,7 +307,7 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
           const std::string json = (buildDir / "alone.json").string();
           std::error_code ec;
           fs::remove(json, ec);
-          auto r = runSuiteBinary(buildDir / (target + "_test"), "600",
+          auto r = runSuiteBinary(buildDir / (target + "_test"), "60",
                                   {"--gtest_filter=" + name, "--gtest_output=json:" + json}, buildDir);
           if (!r || !runFindings(suite, json, *r, false, f)) {
             v.error = "the test binary did not run: " + (r ? r->output.substr(0, 4000) : r.error().message);
