@@ -35,6 +35,9 @@ const char *const kReserved[] = {
 
 bool isCall(Op op) { return op == Op::Call || op == Op::MethodCall || op == Op::Construct; }
 
+// "1 byte", "12 bytes".
+std::string byteCount(size_t n) { return std::to_string(n) + (n == 1 ? " byte" : " bytes"); }
+
 // The first statement before `end` that takes the address of statement i.
 std::optional<size_t> addressTakenAt(const TestCase &t, size_t i, size_t end) {
   for (size_t j = i + 1; j < end; ++j)
@@ -428,7 +431,7 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
     const bool plainChar = pointee.kind == TypeKind::Char;
     if (text && (plainChar || pointee.kind == TypeKind::Void))
       return pointerTo("char " + arrayName + "[] = " + testcase::quote(s.bytes) + ";" +
-                       (addressTaken ? "" : " // " + std::to_string(s.bytes.size()) + " bytes"));
+                       (addressTaken ? "" : " // " + byteCount(s.bytes.size())));
     std::string elements;
     for (size_t k = 0; k < s.bytes.size(); ++k) {
       char buf[12];
@@ -443,7 +446,7 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
     // there, as it did (by luck of the heap) when mosaic ran it.
     return pointerTo(element + " " + arrayName + "[" + std::to_string(s.bytes.size() + 1) + "] = {" + elements +
                      (plainChar ? ", '\\0'};" : ", 0x00};") +
-                     (addressTaken ? "" : " // " + std::to_string(s.bytes.size()) + " bytes and a NUL"));
+                     (addressTaken ? "" : " // " + byteCount(s.bytes.size()) + " and a NUL"));
   }
   case Op::Null: {
     auto d = decl(s.type);
