@@ -364,7 +364,9 @@ TestCase Variation::splice(const TestCase &head, size_t headLen, const TestCase 
       r = *found;
       rebound = true;
     }
-    // A (buffer, length) pair must come from one place, or the length lies.
+    // A (buffer, length) pair must come from one place, or the length lies;
+    // so must a (begin, end) pair.
+    if (ok && rebound && s.op == Op::EndOf) ok = false;
     if (ok && rebound && isCall(s.op))
       for (const model::Param &p : program_.callable(s.callable).params)
         if (p.pairedWith) ok = false;
