@@ -297,6 +297,9 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
           v.error = "the test binary did not run: " + (r ? r->output.substr(0, 4000) : r.error().message);
           return v;
         }
+        // A test that failed or hung is removed now: the suite changes, and
+        // the runs start again (a hang no longer costs five timeouts a round).
+        if (!f.removeTests.empty()) break;
       }
       // Once more with every test in a process of its own, as CTest runs
       // them (gtest_discover_tests): a test that passed only after the
