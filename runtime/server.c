@@ -371,7 +371,8 @@ static mosaic_reply run_one(server *s, const mosaic_request *req) {
                          (s->features & MOSAIC_FEATURE_PERSISTENT);
   uint64_t start, deadline, wall_end;
   int64_t cpu_start = 0;
-  const int64_t cpu_limit = (int64_t)(req->timeout_ms ? req->timeout_ms : 1000u) * 1000;
+  const uint32_t timeout_ms = req->timeout_ms ? req->timeout_ms : 1000u;
+  const int64_t cpu_limit = (int64_t)timeout_ms * 1000;
   memset(&reply, 0, sizeof reply);
   reply.magic = MOSAIC_PROTOCOL_MAGIC;
   reply.statement = -1;
@@ -402,7 +403,7 @@ static mosaic_reply run_one(server *s, const mosaic_request *req) {
    * in wall-clock time, which it cannot have passed in CPU time before. */
   if (!reply.fresh) cpu_start = cpu_us(c->pid);
   deadline = start + (uint64_t)cpu_limit;
-  wall_end = start + MOSAIC_WALL_LIMIT_MS(req->timeout_ms ? req->timeout_ms : 1000u) * 1000u;
+  wall_end = start + MOSAIC_WALL_LIMIT_MS(timeout_ms) * 1000u;
 
   for (;;) {
     struct pollfd fds[3];

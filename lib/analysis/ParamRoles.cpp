@@ -1,6 +1,8 @@
 // Parameter roles and the write analysis behind out-parameters.
 #include "ParamRoles.h"
 
+#include "mosaic/support/Text.h"
+
 #include <clang/AST/Expr.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -226,8 +228,7 @@ bool WriteAnalysis::readsThrough(const clang::FunctionDecl *fn, unsigned index) 
 }
 
 bool looksLikeLength(const std::string &raw) {
-  std::string n;
-  for (char c : raw) n.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  const std::string n = lowercase(raw);
   static constexpr std::string_view kExact[] = {"n",   "len",   "length", "size",   "sz",     "count",  "cnt",  "num",
                                                 "nmemb", "cap", "capacity", "max", "nbytes", "nitems", "bytes",
                                                 "nchars", "nelem", "nelems"};
@@ -239,8 +240,7 @@ bool looksLikeLength(const std::string &raw) {
 }
 
 bool looksLikeEnd(const std::string &raw) {
-  std::string n;
-  for (char c : raw) n.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  const std::string n = lowercase(raw);
   // Ragel's `pe` and expat's `lim` among them.
   static constexpr std::string_view kExact[] = {"end", "endp", "end_ptr", "lim", "limit", "pe", "eptr", "stop", "last", "eob"};
   if (std::find(std::begin(kExact), std::end(kExact), n) != std::end(kExact)) return true;

@@ -38,11 +38,6 @@ void recordFailure(std::map<std::string, Crash> &crashes, const model::Program &
   }
 }
 
-// Feeds what the unit compared its inputs with into the dynamic pool. An
-// operand equal to a value the test itself supplied is the input side of
-// the comparison, not what the unit wanted: it is left out, so the pool
-// holds the unit's constants rather than every random input (ours; EvoSuite
-// and Pynguin add both operands).
 namespace {
 
 // A text byte: printable ASCII or the whitespace a parser skips.
@@ -52,7 +47,7 @@ bool isTextByte(std::uint64_t b) { return (b >= 0x20 && b < 0x7f) || (b >= '\t' 
 // text: a character compared with (`*s == '<'`), or the little-endian bytes
 // of a wider constant (a four-byte tag compared at once). Other values are
 // no token.
-void addToken(testcase::ConstantPool &pool, std::int64_t v) {
+void addIfText(testcase::ConstantPool &pool, std::int64_t v) {
   auto u = static_cast<std::uint64_t>(v);
   if (u == 0) return;
   std::string bytes;
@@ -65,6 +60,11 @@ void addToken(testcase::ConstantPool &pool, std::int64_t v) {
 
 } // namespace
 
+// Feeds what the unit compared its inputs with into the dynamic pool. An
+// operand equal to a value the test itself supplied is the input side of
+// the comparison, not what the unit wanted: it is left out, so the pool
+// holds the unit's constants rather than every random input (ours; EvoSuite
+// and Pynguin add both operands).
 void harvest(const exec::Trace &trace, testcase::ConstantPool &pool, const testcase::TestCase *test) {
   std::set<std::int64_t> suppliedInts;
   std::set<std::string> suppliedStrings;
@@ -92,8 +92,8 @@ void harvest(const exec::Trace &trace, testcase::ConstantPool &pool, const testc
     };
     addInt(value(c.a), value(c.b));
     addInt(value(c.b), value(c.a));
-    addToken(pool, value(c.a));
-    addToken(pool, value(c.b));
+    addIfText(pool, value(c.a));
+    addIfText(pool, value(c.b));
   }
   for (const mosaic_str_entry &s : trace.strings()) {
     const std::string a(s.a, std::min<std::uint32_t>(s.len_a, MOSAIC_STR_BYTES));

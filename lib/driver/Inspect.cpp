@@ -2,6 +2,7 @@
 #include "Inspect.h"
 
 #include "mosaic/model/Derive.h"
+#include "mosaic/support/Text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -35,13 +36,8 @@ std::optional<model::RecordId> objectRecord(const model::Program &p, model::Type
   return std::nullopt;
 }
 
-std::string lower(std::string s) {
-  for (char &c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 bool destroyerName(const std::string &name) {
-  const std::string n = lower(name);
+  const std::string n = lowercase(name);
   for (const char *word : {"free", "delete", "destroy", "release", "dispose", "unref", "dealloc"})
     if (n.find(word) != std::string::npos) return true;
   return false;

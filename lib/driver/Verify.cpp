@@ -355,7 +355,7 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
             if (!site.failing) names.push_back(name);
           v.coverage = measureCoverage(program, o.outDir, target + "_test", names, o);
           // A test that dies when built for coverage (-O0) but passes at the
-          // unit's own flags hangs on undefined behaviour: a user's Debug
+          // unit's own flags depends on undefined behaviour: a user's Debug
           // build would fail it. Removed, and the suite verified again.
           for (const std::string &name : v.coverage.failedInCoverageBuild) {
             const auto it = suite.tests.find(name);

@@ -2,7 +2,7 @@
 #include "Body.h"
 
 #include "mosaic/model/Derive.h"
-
+#include "mosaic/support/Text.h"
 #include "mosaic/testcase/Printer.h"
 
 #include <algorithm>
@@ -225,7 +225,7 @@ std::string BodyWriter::identifierFor(const TestCase &t, size_t i) const {
     if (base->kind == TypeKind::Record) {
       std::string n = lowerCamel(simpleName(p_.record(*base->recordId).name));
       if (reserved_.count(n)) {
-        std::transform(n.begin(), n.end(), n.begin(), [](unsigned char c) { return std::tolower(c); });
+        n = lowercase(n);
         if (reserved_.count(n)) n = "a" + n;
       }
       return n;

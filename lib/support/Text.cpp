@@ -2,6 +2,7 @@
 #include "mosaic/support/Text.h"
 
 #include <algorithm>
+#include <cctype>
 #include <numeric>
 
 namespace mosaic {
@@ -46,6 +47,11 @@ std::string joinOr(const std::vector<std::string> &words) {
     out += words[i];
   }
   return out;
+}
+
+std::string lowercase(std::string s) {
+  for (char &c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
 }
 
 } // namespace mosaic

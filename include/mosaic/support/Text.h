@@ -16,6 +16,9 @@ size_t editDistance(std::string_view a, std::string_view b);
 std::vector<std::string> closestMatches(std::string_view word, const std::vector<std::string> &candidates,
                                         size_t limit = 3);
 
+/// `s` in lower case (ASCII letters; other bytes as they are).
+std::string lowercase(std::string s);
+
 /// "a, b or c" for a list of words.
 std::string joinOr(const std::vector<std::string> &words);
 
