@@ -51,7 +51,7 @@ int main(int argc, char **argv) {
   runCmd->add_option("--seed", run.seed, "Random seed (default 1): the same seed gives the same tests");
   runCmd->add_option("--json", run.jsonOut, "Write the statistics as JSON to this file");
   runCmd->add_option("--work-dir", run.workDir, "Where harnesses are built and cached (default BUILD_DIR/mosaic)");
-  runCmd->add_option("--timeout", run.timeoutMs, "Per-test timeout in milliseconds (default 1000)");
+  runCmd->add_option("--timeout", run.timeoutMs, "Per-test CPU-time limit in milliseconds (default 1000; sleeping tests end at 10x, at least 1 s)");
   runCmd->add_option("--memory", run.memoryMb, "Per-test memory limit in MiB (default 1024)");
   runCmd->add_flag("--sanitize", run.sanitize, "Build the harness with AddressSanitizer and UBSan");
   runCmd->add_flag("--isolate", run.isolate,
@@ -78,7 +78,7 @@ int main(int argc, char **argv) {
   genCmd->add_option("--seed", gen.seed, "Random seed (default 1): the same seed gives the same suite");
   genCmd->add_option("--json", gen.jsonOut, "Write statistics as JSON to this file");
   genCmd->add_option("--work-dir", gen.workDir, "Where harnesses are built and cached (default BUILD_DIR/mosaic)");
-  genCmd->add_option("--timeout", gen.timeoutMs, "Per-test timeout in milliseconds (default 100)");
+  genCmd->add_option("--timeout", gen.timeoutMs, "Per-test CPU-time limit in milliseconds (default 100; sleeping tests end at 10x, at least 1 s)");
   genCmd->add_option("--memory", gen.memoryMb, "Per-test memory limit in MiB (default 1024)");
   genCmd->add_flag("--isolate", gen.isolate, "A fresh process for every test");
   genCmd->add_flag("--sanitize", gen.sanitize,
