@@ -109,8 +109,11 @@ Expected<UnitCommand> findUnitCommand(const std::string &buildDir, const std::st
   result.database = canonicalPath(dbFile.string());
 
   std::vector<clang::tooling::CompileCommand> matches;
-  for (auto &c : db->getAllCompileCommands())
-    if (entryPath(c) == result.file) matches.push_back(c);
+  for (auto &c : db->getAllCompileCommands()) {
+    const std::string path = entryPath(c);
+    if (path == result.file) matches.push_back(c);
+    result.projectFiles.push_back(path);
+  }
 
   clang::tooling::CompileCommand chosen;
   if (!matches.empty()) {

@@ -16,6 +16,7 @@ struct UnitCommand {
   std::string database;            ///< absolute path of the compile_commands.json
   std::vector<std::string> args;   ///< argv, compiler first, as adjusted
   std::vector<std::string> notes;  ///< what was adjusted, for the user
+  std::vector<std::string> projectFiles; ///< every file the database lists (absolute)
 };
 
 /// Loads BUILD_DIR/compile_commands.json (or BUILD_DIR itself when it names

@@ -3,6 +3,7 @@
 
 #include "CompileDatabase.h"
 #include "ModelBuilder.h"
+#include "ProjectSamples.h"
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/Frontend/CompilerInstance.h>
@@ -15,6 +16,7 @@
 #include <llvm/Support/VirtualFileSystem.h>
 
 #include <algorithm>
+#include <set>
 
 namespace mosaic::analysis {
 
@@ -116,6 +118,27 @@ private:
   model::Program &program_;
 };
 
+// The names a call of the unit is recognised by in another file: its own
+// functions and methods, and the inline ones of its main header.
+std::set<std::string> callNames(const model::Program &program) {
+  std::set<std::string> names;
+  for (const model::Callable &c : program.callables) {
+    const bool owned = c.origin == model::Origin::Unit || (c.origin == model::Origin::Header && c.declaredInMainHeader);
+    if (!owned || c.isImplicit || c.kind == model::CallableKind::Operator || c.name.size() < 3) continue;
+    names.insert(c.name);
+  }
+  return names;
+}
+
+void addProjectSamples(model::Program &program, const std::vector<std::string> &databaseFiles) {
+  const std::string root = projectRoot(program.unit, databaseFiles);
+  ProjectSamples found = mineProjectSamples(root, program.unit, callNames(program));
+  program.samples = std::move(found.samples);
+  program.notes.push_back(std::to_string(program.samples.size()) + " input samples from the string literals of " +
+                          std::to_string(found.filesCalling) + " of " + std::to_string(found.filesLexed) +
+                          " project source files under '" + root + "' that call the unit");
+}
+
 } // namespace
 
 Expected<model::Program> analyzeUnit(const FrontEndOptions &options) {
@@ -158,6 +181,7 @@ Expected<model::Program> analyzeUnit(const FrontEndOptions &options) {
                         diagnostics);
   }
   if (program.language.empty()) return Error::internal("the front end ran but built no model for '" + options.unit + "'");
+  if (options.projectSamples) addProjectSamples(program, command->projectFiles);
   return program;
 }
 

@@ -381,13 +381,25 @@ private:
     return mainHeaderCache_[id] = yes;
   }
 
+  // A header of the project's (not a system one), which a test of the unit
+  // includes: the unit's file-scope project includes are the suite's
+  // (Program::unitIncludes), and what they include comes with them.
+  bool inProjectHeader(const clang::Decl *d) const {
+    const clang::SourceLocation at = sm_.getExpansionLoc(d->getLocation());
+    if (sm_.isInMainFile(at) || sm_.isInSystemHeader(at)) return false;
+    const auto ref = sm_.getFileEntryRefForID(sm_.getFileID(at));
+    return ref && isHeaderPath(ref->getName());
+  }
+
   // A record belongs to the unit when the unit or its main header defines
   // it, or the unit defines one of its members.
   void markOwnership() {
     for (const clang::FunctionDecl *f : collected_.functions) inMainHeader(f); // finds Program::mainHeader
     for (model::Callable &c : program_.callables)
-      for (const clang::FunctionDecl *r : decls_[c.id]->redecls())
+      for (const clang::FunctionDecl *r : decls_[c.id]->redecls()) {
         if (inMainHeader(r)) c.declaredInMainHeader = true;
+        if (inProjectHeader(r)) c.declaredInHeader = true;
+      }
     for (model::Record &r : program_.records) {
       const clang::RecordDecl *rd = types_.declOf(r.id);
       r.ownedByUnit = !r.inSystemHeader && (inMainFile(rd) || inMainHeader(rd));

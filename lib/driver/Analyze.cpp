@@ -136,7 +136,7 @@ void printSummary(const model::Program &p, std::ostream &out) {
 }
 
 int runAnalyze(const AnalyzeOptions &options, std::ostream &out, std::ostream &err) {
-  auto program = analysis::analyzeUnit({options.buildDir, options.unit});
+  auto program = analysis::analyzeUnit({options.buildDir, options.unit, options.projectSamples});
   if (!program) {
     printError(program.error(), err);
     return exitCodeFor(program.error());

@@ -223,6 +223,17 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
     size_t appendedFrom = static_cast<size_t>(-1); ///< inspectors and releases from here on
   };
   std::vector<search::Solution> solutions = archive.solutions();
+  // The archive keeps a failing test for a goal until a clean one covers it;
+  // when the search ends first (every goal covered), the goals it covered
+  // before its failing statement are still the suite's: its prefix up to
+  // that statement takes its place when it runs cleanly.
+  for (search::Solution &s : solutions) {
+    if (!s.run->failed() || s.run->stoppedAt <= 0) continue;
+    auto prefix = std::make_shared<testcase::TestCase>(*s.test);
+    prefix->statements.resize(static_cast<size_t>(s.run->stoppedAt));
+    auto run = executor(*prefix);
+    if (run && !run->failed()) s = {prefix, std::make_shared<const search::Execution>(std::move(*run))};
+  }
   std::vector<std::vector<size_t>> covers(solutions.size());
   for (size_t i = 0; i < solutions.size(); ++i) covers[i] = goals.coveredBy(*solutions[i].run);
   std::vector<size_t> order(solutions.size());

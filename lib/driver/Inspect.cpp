@@ -2,6 +2,7 @@
 #include "Inspect.h"
 
 #include "mosaic/model/Derive.h"
+#include "mosaic/testcase/Lifetime.h"
 #include "mosaic/support/Text.h"
 
 #include <algorithm>
@@ -34,13 +35,6 @@ std::optional<model::RecordId> objectRecord(const model::Program &p, model::Type
     if (pointee.kind == TypeKind::Record) return pointee.recordId;
   }
   return std::nullopt;
-}
-
-bool destroyerName(const std::string &name) {
-  const std::string n = lowercase(name);
-  for (const char *word : {"free", "delete", "destroy", "release", "dispose", "unref", "dealloc"})
-    if (n.find(word) != std::string::npos) return true;
-  return false;
 }
 
 // The pointee's value type of a pointer type, or nullopt.
@@ -106,7 +100,7 @@ std::vector<Statement> releases(const model::Program &p, const testcase::Catalog
   auto destroyerFor = [&](model::TypeId pointee) -> std::optional<model::CallableId> {
     std::optional<model::CallableId> generic;
     for (const model::Callable &c : p.callables) {
-      if (c.params.size() != 1 || !catalog.callable(c.id) || !destroyerName(c.name))
+      if (c.params.size() != 1 || !catalog.callable(c.id) || !testcase::isDestroyerName(c.name))
         continue;
       const auto takes = pointeeOf(p, c.params[0].type);
       if (!takes) continue;
@@ -119,7 +113,7 @@ std::vector<Statement> releases(const model::Program &p, const testcase::Catalog
     const Statement &s = test.statements[i];
     if (s.op != Op::Call) continue;
     const model::Callable &c = p.callable(s.callable);
-    if (destroyerName(c.name)) continue; // it released something itself
+    if (testcase::isDestroyerName(c.name)) continue; // it released something itself
     const auto type = testcase::variableType(p, test, i);
     if (!type) continue;
     const model::Type &t = p.type(p.type(*type).value);

@@ -17,7 +17,7 @@ namespace fs = std::filesystem;
 
 std::variant<std::unique_ptr<Session>, int> openSession(const SessionOptions &options, std::ostream &err) {
   auto s = std::make_unique<Session>();
-  auto program = analysis::analyzeUnit({options.unit.buildDir, options.unit.unit});
+  auto program = analysis::analyzeUnit({options.unit.buildDir, options.unit.unit, options.unit.projectSamples});
   if (!program) {
     fmt::print(err, "mosaic: error: {}\n{}", program.error().message, program.error().detail);
     return program.error().kind == ErrorKind::Internal ? kExitInternal : kExitUsage;

@@ -60,13 +60,16 @@ std::string identifier(const std::string &raw) {
   return out;
 }
 
-// "XMLDocument" -> "xmlDocument", "Stack" -> "stack", "cJSON" -> "cJSON".
+// "XMLDocument" -> "xmlDocument", "Stack" -> "stack", "cJSON" -> "cJSON",
+// "XML_ParserStruct" -> "xml_ParserStruct".
 std::string lowerCamel(const std::string &name) {
   std::string out = name;
   size_t upper = 0;
   while (upper < out.size() && std::isupper(static_cast<unsigned char>(out[upper]))) ++upper;
   if (upper == 0) return out;
-  const size_t n = upper == 1 || upper == out.size() ? upper : upper - 1;
+  // The last capital of a run starts the next word, unless no letter follows.
+  const bool wordFollows = upper < out.size() && std::isalpha(static_cast<unsigned char>(out[upper]));
+  const size_t n = upper == 1 || !wordFollows ? upper : upper - 1;
   for (size_t i = 0; i < n; ++i) out[i] = static_cast<char>(std::tolower(static_cast<unsigned char>(out[i])));
   return out;
 }
@@ -88,10 +91,9 @@ std::string trampolineName(const model::Callable &c) { return "mosaic_" + identi
 bool needsTrampoline(const model::Callable &c) {
   if (c.parent || c.kind != model::CallableKind::Function) return false;
   if (c.internalLinkage) return true;
-  // The test includes the unit's main header only: a function of the unit
-  // declared elsewhere, or nowhere (no main header at all), is out of its
-  // reach otherwise.
-  return c.origin == model::Origin::Unit && !c.declaredInMainHeader;
+  // The test includes the unit's own project headers: a function of the
+  // unit they do not declare is out of its reach otherwise.
+  return c.origin == model::Origin::Unit && !c.declaredInHeader;
 }
 
 BodyWriter::BodyWriter(const model::Program &program, const testcase::Catalog &catalog, const WriteOptions &options)

@@ -199,44 +199,54 @@ void from_json(const Json &j, Param &p) {
   getOr(j, "has_default", p.hasDefault);
 }
 
+namespace {
+
+// Literals are bytes, not always UTF-8: each is stored as a JSON string when
+// it is valid UTF-8 text, else as {"bytes": [...]}, so the JSON stays valid.
+Json bytesToJson(const std::vector<std::string> &list) {
+  Json out = Json::array();
+  for (const auto &s : list) {
+    try {
+      Json probe = s;
+      (void)probe.dump();
+      out.push_back(s);
+    } catch (const Json::type_error &) {
+      Json bytes = Json::array();
+      for (unsigned char ch : s) bytes.push_back(ch);
+      out.push_back(Json{{"bytes", bytes}});
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> bytesFromJson(const Json &list) {
+  std::vector<std::string> out;
+  for (const auto &s : list) {
+    if (s.is_string()) {
+      out.push_back(s.get<std::string>());
+    } else {
+      std::string bytes;
+      for (const auto &b : s.at("bytes")) bytes.push_back(static_cast<char>(b.get<int>()));
+      out.push_back(bytes);
+    }
+  }
+  return out;
+}
+
+} // namespace
+
 void to_json(Json &j, const Constants &c) {
   j = Json::object();
   if (!c.integers.empty()) j["integers"] = c.integers;
   if (!c.floats.empty()) j["floats"] = c.floats;
   if (!c.chars.empty()) j["chars"] = c.chars;
-  if (!c.strings.empty()) {
-    // Literals are bytes, not always UTF-8: store each as an array of byte
-    // values when it is not valid UTF-8 text, so the JSON stays valid.
-    Json strings = Json::array();
-    for (const auto &s : c.strings) {
-      try {
-        Json probe = s;
-        (void)probe.dump();
-        strings.push_back(s);
-      } catch (const Json::type_error &) {
-        Json bytes = Json::array();
-        for (unsigned char ch : s) bytes.push_back(ch);
-        strings.push_back(Json{{"bytes", bytes}});
-      }
-    }
-    j["strings"] = strings;
-  }
+  if (!c.strings.empty()) j["strings"] = bytesToJson(c.strings);
 }
 void from_json(const Json &j, Constants &c) {
   getOr(j, "integers", c.integers);
   getOr(j, "floats", c.floats);
   getOr(j, "chars", c.chars);
-  if (auto it = j.find("strings"); it != j.end()) {
-    for (const auto &s : *it) {
-      if (s.is_string()) {
-        c.strings.push_back(s.get<std::string>());
-      } else {
-        std::string bytes;
-        for (const auto &b : s.at("bytes")) bytes.push_back(static_cast<char>(b.get<int>()));
-        c.strings.push_back(bytes);
-      }
-    }
-  }
+  if (auto it = j.find("strings"); it != j.end()) c.strings = bytesFromJson(*it);
 }
 
 void to_json(Json &j, const Callable &c) {
@@ -254,6 +264,7 @@ void to_json(Json &j, const Callable &c) {
   };
   flag("internal_linkage", c.internalLinkage);
   flag("declared_in_main_header", c.declaredInMainHeader);
+  flag("declared_in_header", c.declaredInHeader);
   flag("c_linkage", c.cLinkage);
   flag("const", c.isConst);
   flag("virtual", c.isVirtual);
@@ -281,6 +292,7 @@ void from_json(const Json &j, Callable &c) {
   c.origin = parseEnum(j.at("origin"), Origin::External);
   getOr(j, "internal_linkage", c.internalLinkage);
   getOr(j, "declared_in_main_header", c.declaredInMainHeader);
+  getOr(j, "declared_in_header", c.declaredInHeader);
   getOr(j, "c_linkage", c.cLinkage);
   getOr(j, "const", c.isConst);
   getOr(j, "virtual", c.isVirtual);
@@ -326,7 +338,8 @@ std::string toJson(const Program &p) {
          {"skipped", p.skipped},
          {"state", p.state},
          {"unit_macros", p.unitMacros},
-         {"unit_includes", p.unitIncludes}};
+         {"unit_includes", p.unitIncludes},
+         {"samples", bytesToJson(p.samples)}};
   // Invalid UTF-8 can only come from names and paths here (literals were
   // handled above); replace rather than throw.
   return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
@@ -356,6 +369,7 @@ Expected<Program> programFromJson(const std::string &text) {
     getOr(j, "state", p.state);
     getOr(j, "unit_macros", p.unitMacros);
     getOr(j, "unit_includes", p.unitIncludes);
+    if (auto it = j.find("samples"); it != j.end()) p.samples = bytesFromJson(*it);
     return p;
   } catch (const std::exception &e) {
     return Error::input(std::string("malformed model JSON: ") + e.what());

@@ -1,6 +1,7 @@
 // Mutation and crossover of test cases (ALGORITHMS.md §1.6).
 #include "mosaic/search/Variation.h"
 
+#include "mosaic/testcase/Lifetime.h"
 #include "mosaic/testcase/TextEdits.h"
 
 #include <algorithm>
@@ -49,6 +50,7 @@ bool Variation::mutate(TestCase &t, const Execution *last) {
     if (rng_.chance(options_.insertProbability)) changed |= insertStep(t);
   }
   if (t.statements.size() > options_.maxLength) t.statements.resize(options_.maxLength); // refs point backwards only
+  changed |= testcase::dropEarlyReleases(t, program_) > 0;
   if (!callsTarget(t) && !targets_.empty()) {
     for (int attempt = 0; attempt < 10; ++attempt)
       if (factory_.appendCall(t, rng_.pick(targets_))) break;
@@ -382,7 +384,10 @@ std::pair<TestCase, TestCase> Variation::crossover(const TestCase &a, const Test
   const double alpha = rng_.uniform01();
   const size_t pa = static_cast<size_t>(std::floor(static_cast<double>(a.statements.size() - 1) * alpha)) + 1;
   const size_t pb = static_cast<size_t>(std::floor(static_cast<double>(b.statements.size() - 1) * alpha)) + 1;
-  return {splice(a, pa, b, pb), splice(b, pb, a, pa)};
+  std::pair<TestCase, TestCase> children{splice(a, pa, b, pb), splice(b, pb, a, pa)};
+  testcase::dropEarlyReleases(children.first, program_);
+  testcase::dropEarlyReleases(children.second, program_);
+  return children;
 }
 
 } // namespace mosaic::search

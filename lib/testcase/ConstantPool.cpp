@@ -36,6 +36,12 @@ void ConstantPool::addStatic(const model::Program &program) {
   }
   for (const model::Enum &e : program.enums)
     for (const model::Enumerator &en : e.enumerators) addInteger(en.value, false);
+  samples_.insert(samples_.end(), program.samples.begin(), program.samples.end());
+}
+
+std::optional<std::string> ConstantPool::sample(Rng &rng) const {
+  if (samples_.empty()) return std::nullopt;
+  return rng.pick(samples_);
 }
 
 void ConstantPool::addInteger(std::int64_t v, bool dynamic) { add(ints_[dynamic], intSeen_[dynamic], v, dynamic); }
@@ -72,7 +78,7 @@ std::optional<std::string> ConstantPool::token(Rng &rng, double dynamicShare) co
 size_t ConstantPool::size() const {
   size_t n = chars_.size();
   for (int i = 0; i < 2; ++i) n += ints_[i].size() + floats_[i].size() + strings_[i].size();
-  n += tokens_[1].size(); // tokens_[0] repeats chars_
+  n += tokens_[1].size() + samples_.size(); // tokens_[0] repeats chars_
   return n;
 }
 

@@ -1,5 +1,7 @@
 // Random test generation.
 #include "mosaic/testcase/TestFactory.h"
+
+#include "mosaic/testcase/Lifetime.h"
 #include "mosaic/testcase/TextEdits.h"
 
 #include <cmath>
@@ -27,6 +29,7 @@ TestCase TestFactory::randomTest(const std::vector<model::CallableId> &targets) 
   const size_t length = static_cast<size_t>(rng_.uniform(1, static_cast<std::int64_t>(options_.maxLength) - 1));
   // At most 1000 attempts, as EvoSuite's RandomLengthTestFactory.
   for (int attempt = 0; attempt < 1000 && t.statements.size() < length; ++attempt) appendCall(t, rng_.pick(usable));
+  dropEarlyReleases(t, program_);
   return t;
 }
 
@@ -193,6 +196,8 @@ std::uint64_t TestFactory::randomScalarBits(const model::Type &type) {
 }
 
 std::string TestFactory::randomString(size_t maxLength) {
+  if (pool_.samples() && rng_.chance(options_.projectSample))
+    if (auto s = pool_.sample(rng_)) return *s;
   if (rng_.chance(options_.constantProbability))
     if (auto s = pool_.string(rng_, options_.dynamicShare)) return *s;
   if (rng_.chance(options_.tokenSentence)) {

@@ -43,8 +43,8 @@ std::string editText(const std::string &s, TextEdit edit, const ConstantPool &po
     out.insert(position(rng, s.size()), s.substr(from, length));
     return clip(std::move(out), maxLength);
   }
-  case TextEdit::CrossOver: { // a head of this string, a tail of another
-    const auto other = pool.string(rng, dynamicShare);
+  case TextEdit::CrossOver: { // a head of this string, a tail of another (half the time a project sample)
+    const auto other = pool.samples() && rng.chance(0.5) ? pool.sample(rng) : pool.string(rng, dynamicShare);
     if (!other) return s;
     return clip(s.substr(0, position(rng, s.size())) + other->substr(position(rng, other->size())), maxLength);
   }

@@ -165,6 +165,21 @@ TEST(GenerateCli, ScansBetweenABeginAndAnEndPointerWithTheUnitsOwnTokens) {
   buildAndRun(dir);
 }
 
+TEST(GenerateCli, OpensADigestGuardedBranchWithTheProjectsOwnInput) {
+  // vault.c opens for one passphrase in 2^32, which only the project's
+  // example (vault_example.c, outside the compile database) spells.
+  const std::string without = makeTempDir("mosaic-generate");
+  // Exit code 1: digest(NULL), a static function, crashes (the failing suite).
+  const auto a = generate(without, "vault.c", "2000", {"--no-project-samples"}, 1);
+  EXPECT_LT(a["llvm_cov"]["branches_covered"].get<int>(), a["llvm_cov"]["branches"].get<int>()) << a.dump(2);
+  const std::string dir = makeTempDir("mosaic-generate");
+  const auto j = generate(dir, "vault.c", "2000", {}, 1);
+  EXPECT_EQ(j["llvm_cov"]["branches_covered"], j["llvm_cov"]["branches"]) << j.dump(2);
+  const std::string suite = readFile(dir + "/suite/vault_test.cpp");
+  EXPECT_NE(suite.find("vault_open(\"open sesame\")"), std::string::npos) << suite;
+  buildAndRun(dir);
+}
+
 TEST(GenerateCli, EveryAlgorithmRunsAndTheSameSeedGivesTheSameSuite) {
   for (const char *algorithm : {"dynamosa", "mosa", "ws", "mio", "random"}) {
     const std::string dir = makeTempDir("mosaic-generate");

@@ -188,3 +188,24 @@ TEST(Writer, AnEndPointerIsItsBufferPlusItsLengthAndMostlyTextIsAString) {
   EXPECT_NE(text.find("char ptr[] = \"<a>\\376</a>\";"), std::string::npos) << text;
   EXPECT_NE(text.find("const char *end = ptr + 8;"), std::string::npos) << text;
 }
+
+TEST(Writer, AFunctionAnotherProjectHeaderDeclaresIsCalledByNameAndAStructNameReadsWell) {
+  // parser_impl.c has no header of its own name; parser_api.h, which it
+  // includes, declares its functions: a test calls them by name (not
+  // through the wrapper), as expat's tests call XML_ParserCreate.
+  Unit u("parser_impl.c");
+  const model::Callable &create = u.callable("parser_create");
+  const model::Callable &depth = u.callable("parser_depth");
+  EXPECT_TRUE(create.declaredInHeader);
+  EXPECT_FALSE(u.callable("clamp").declaredInHeader);
+  emit::SuiteTest t;
+  t.test.statements = {
+      Statement{.op = Op::Primitive, .type = create.params.at(0).type, .bits = 3},
+      Statement{.op = Op::Call, .callable = create.id, .refs = {0}},
+      Statement{.op = Op::Call, .callable = depth.id, .refs = {1}},
+  };
+  const std::string text = writeAndCheck(u, {t});
+  EXPECT_NE(text.find("XML_Parser xml_ParserStruct = parser_create(3);"), std::string::npos) << text;
+  EXPECT_NE(text.find("parser_depth(xml_ParserStruct)"), std::string::npos) << text;
+  EXPECT_EQ(text.find("mosaic_parser_"), std::string::npos) << text;
+}

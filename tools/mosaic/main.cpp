@@ -32,6 +32,8 @@ int main(int argc, char **argv) {
   auto *cls = analyzeCmd->add_option("--class", analyze.className, "Only this class (its constructors and methods)");
   fn->excludes(cls);
   analyzeCmd->add_option("--json", analyze.jsonOut, "Write the full model as JSON to this file ('-' for stdout)");
+  analyzeCmd->add_flag("!--no-project-samples", analyze.projectSamples,
+                   "Do not seed strings with the literals of the project's files that call the unit (its tests)");
   analyzeCmd->footer(kExitCodes);
 
   RunOptions run;
@@ -58,6 +60,8 @@ int main(int argc, char **argv) {
                    "A fresh process for every test (slower where fork is slow; by default a child runs test after "
                    "test with the unit's globals restored, when the unit allows it)");
   runCmd->add_flag("!--no-progress", run.progress, "No live progress line");
+  runCmd->add_flag("!--no-project-samples", run.unit.projectSamples,
+                   "Do not seed strings with the literals of the project's files that call the unit (its tests)");
   runCmd->footer(kExitCodes);
 
   GenerateOptions gen;
@@ -87,6 +91,8 @@ int main(int argc, char **argv) {
   genCmd->add_option("--verify-runs", gen.verifyRuns, "Runs of the built suite that must all pass (default 5)");
   genCmd->add_flag("!--no-dynamic-pool", gen.dynamicPool,
                    "Do not seed the search with comparison operands seen at run time");
+  genCmd->add_flag("!--no-project-samples", gen.unit.projectSamples,
+                   "Do not seed strings with the literals of the project's files that call the unit (its tests)");
   genCmd->add_option("--tests-per-file", gen.testsPerFile, "Tests per file before a test file is split (default 100)")
       ->check(CLI::PositiveNumber);
   genCmd->add_flag("!--no-progress", gen.progress, "No live progress line");

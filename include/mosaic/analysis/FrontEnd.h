@@ -13,6 +13,9 @@ namespace mosaic::analysis {
 struct FrontEndOptions {
   std::string buildDir; ///< folder holding compile_commands.json, or the file itself
   std::string unit;     ///< the source file to analyse
+  /// Collect Program::samples from the project's other source files
+  /// (analysis/ProjectSamples.h).
+  bool projectSamples = true;
 };
 
 /// Parses `unit` with the project's own flags (as adjusted by

@@ -20,6 +20,9 @@ struct AnalyzeOptions {
   std::string function;  ///< --function: only this function (all overloads)
   std::string className; ///< --class: only this class
   std::string jsonOut;   ///< --json: write the full model here ("-" for stdout)
+  /// Seed strings with literals of the project's files that call the unit
+  /// (--no-project-samples turns it off, to measure what it brings).
+  bool projectSamples = true;
 };
 
 } // namespace mosaic::driver

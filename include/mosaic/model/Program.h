@@ -150,10 +150,14 @@ struct Callable {
   std::vector<Param> params;
   Origin origin = Origin::Unit;
   bool internalLinkage = false; ///< `static` or in an anonymous namespace: reach through a wrapper TU
-  /// Declared in the unit's main header (Program::mainHeader), which is all
-  /// a test includes: other functions of the unit are reached through the
-  /// wrapper TU like static ones.
+  /// Declared in the unit's main header (Program::mainHeader): part of the
+  /// unit's interface (an inline function there belongs to the unit).
   bool declaredInMainHeader = false;
+  /// Declared in a project header of the unit's (the main header, or any
+  /// other one the unit includes, which a test includes too: expat.h for
+  /// xmlparse.c), so a test calls it by name. Other functions of the unit
+  /// are reached through the wrapper TU like static ones.
+  bool declaredInHeader = false;
   bool cLinkage = false;        ///< C function or `extern "C"`
   bool isConst = false;         ///< const member function
   bool isVirtual = false;
@@ -184,7 +188,7 @@ struct Skipped {
 struct Program {
   /// Version of the JSON format written by model/Json.h; bump on any change
   /// of meaning.
-  static constexpr int kFormatVersion = 5;
+  static constexpr int kFormatVersion = 6;
 
   std::string unit;              ///< absolute path of the unit's source file
   /// The unit's own header, when it includes one: same name, header
@@ -219,6 +223,10 @@ struct Program {
   /// needs FASTCALL from internal.h), and the unit's types and callees are
   /// declared in them (json-c's struct json_object, in json_object_private.h).
   std::vector<std::string> unitIncludes;
+  /// Inputs the project's own code gives the unit: string literals of its
+  /// other source files that call the unit (analysis/ProjectSamples.h),
+  /// best first. Seeds for strings and buffers beside the unit's literals.
+  std::vector<std::string> samples;
   /// The callables the user asked to test (--function, --class, or by default
   /// every callable the unit owns). Others are helpers: they build arguments.
   std::vector<CallableId> targets;

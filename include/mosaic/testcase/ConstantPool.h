@@ -20,7 +20,7 @@ public:
   /// its dynamic pool bounded the same way; the size is ours).
   static constexpr size_t kMaxDynamic = 4096;
 
-  /// Adds the literals of every callable of the program.
+  /// Adds the literals of every callable of the program, and its samples.
   void addStatic(const model::Program &program);
   void addInteger(std::int64_t v, bool dynamic);
   void addFloat(double v, bool dynamic);
@@ -43,6 +43,12 @@ public:
   /// with, the bytes of a wider integer that read as text).
   void addToken(const std::string &bytes);
 
+  /// An input the project's own code gives the unit (Program::samples: a
+  /// whole document, expression or number as its tests write it); nullopt
+  /// when there are none.
+  std::optional<std::string> sample(Rng &rng) const;
+  size_t samples() const { return samples_.size(); }
+
   size_t size() const;
   size_t dynamicSize() const { return ints_[1].size() + floats_[1].size() + strings_[1].size() + tokens_[1].size(); }
 
@@ -63,6 +69,7 @@ private:
   // one-byte strings, [1] byte sequences seen compared at run time.
   std::vector<std::string> tokens_[2];
   std::set<std::string> tokenSeen_[2];
+  std::vector<std::string> samples_;
 };
 
 } // namespace mosaic::testcase

@@ -16,6 +16,9 @@ struct FactoryOptions {
   size_t maxLength = 40;            ///< statements in a random test (max test length)
   double nullProbability = 0.1;     ///< a pointer argument is null
   double constantProbability = 0.5; ///< a value comes from the constant pools (seeded-constant use)
+  /// A random string or text buffer is one of the project's samples, when
+  /// it has some (ConstantPool::sample); ours, half of the seeded share.
+  double projectSample = 0.25;
   double dynamicShare = 0.5;        ///< of those, from the dynamic pool when it has values
   double objectReuse = 0.9;         ///< an object argument reuses an existing variable
   double primitiveReuse = 0.5;      ///< a primitive argument reuses an existing variable

@@ -1,0 +1,30 @@
+// What a C API releases: a test must not use a value after handing it to
+// the function that frees it. `XML_ParserFree(p); XML_SetUserData(p, p);`
+// writes into freed memory: no crash where the search runs it, a corrupted
+// heap for every test after it in the suite's process, and a "failure" that
+// is the test's own doing, not the library's.
+#pragma once
+
+#include "mosaic/model/Program.h"
+#include "mosaic/testcase/TestCase.h"
+
+#include <string>
+
+namespace mosaic::testcase {
+
+/// A name that says "this ends a lifetime": it contains free, delete,
+/// destroy, release, dispose, unref or dealloc (case-insensitive). C has no
+/// other way to say so; ours.
+bool isDestroyerName(const std::string &name);
+
+/// A free function of one non-const pointer parameter with such a name
+/// (cJSON_Delete, XML_ParserFree, json_tokener_free): what it is given is
+/// gone after the call.
+bool releasesItsArgument(const model::Program &program, const model::Callable &callable);
+
+/// Removes each call that releases a variable a later statement still uses
+/// (use after free, double free), with whatever depends on its result.
+/// Returns the number of calls removed.
+size_t dropEarlyReleases(TestCase &test, const model::Program &program);
+
+} // namespace mosaic::testcase
