@@ -66,14 +66,26 @@ std::vector<std::string> preprocessorFlags(const std::vector<std::string> &flags
   return out;
 }
 
+// Text a program printed, made safe for a `//` comment: a carriage return
+// or form feed would end the comment (and make code of what follows), and
+// a backslash (or the ??/ trigraph) at its end would splice the next line
+// of code into it. Control characters become '?'.
+std::string commentText(std::string l) {
+  for (char &c : l)
+    if ((static_cast<unsigned char>(c) < 0x20 && c != '\t') || c == 0x7f) c = '?';
+  while (!l.empty() && (l.back() == ' ' || l.back() == '\t')) l.pop_back();
+  if (!l.empty() && (l.back() == '\\' || l.ends_with("?\?/"))) l += '.';
+  return l;
+}
+
 // The comment lines of a failing test: its outcome and report.
 void reportComment(Text &text, const SuiteTest &t) {
-  text.line("  // " + exec::describe(t.result));
+  text.line("  // " + commentText(exec::describe(t.result)));
   std::istringstream report(t.report);
   int shown = 0;
   for (std::string l; std::getline(report, l) && shown < 24; ++shown) {
     if (l.size() > 160) l = l.substr(0, 160) + " ...";
-    text.line("  //   " + l);
+    text.line("  //   " + commentText(l));
   }
 }
 

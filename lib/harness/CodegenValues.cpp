@@ -105,8 +105,9 @@ void Writer::emitNull() {
     if (ty->kind == TypeKind::Pointer || ty->kind == TypeKind::FunctionPointer) {
       builders_ << "  case " << ty->id << ": __mosaic_define(ctx, " << ty->id << ", sizeof(" << t(ty->id)
                 << ")); return MOSAIC_STMT_OK;\n";
-    } else if (cxx_ && (ty->kind == TypeKind::UniquePtr || ty->kind == TypeKind::SharedPtr ||
-                        ty->kind == TypeKind::Optional || ty->kind == TypeKind::StdFunction)) {
+    } else if (cxx_ && catalog_.buildable(ty->id) &&
+               (ty->kind == TypeKind::UniquePtr || ty->kind == TypeKind::SharedPtr ||
+                ty->kind == TypeKind::Optional || ty->kind == TypeKind::StdFunction)) {
       builders_ << "  case " << ty->id << ": __mosaic_adopt(ctx, " << ty->id << ", new " << t(ty->id) << "(), "
                 << deleter(ty->id) << "); return MOSAIC_STMT_OK;\n";
     }

@@ -220,9 +220,17 @@ std::string Catalog::computeWhyNotBuildable(model::TypeId id) const {
   case TypeKind::OutputStream:
     return {};
   case TypeKind::UniquePtr:
+  case TypeKind::Optional: {
+    // An empty one, but destroying it needs the element's definition: a
+    // pimpl's std::unique_ptr<Impl> to a class the unit only declares
+    // (yaml-cpp's Emitter and EmitterState in emit.cpp) cannot be made here.
+    const model::Type &e = program_.type(program_.type(*t.element).value);
+    if (e.kind == TypeKind::Record && !program_.record(*e.recordId).complete)
+      return t.spelling + " of a class the unit only declares";
+    return {};
+  }
   case TypeKind::SharedPtr:
-  case TypeKind::Optional:
-    return {}; // empty
+    return {}; // empty (its deleter is made where it is filled)
   case TypeKind::FunctionPointer:
   case TypeKind::StdFunction: {
     if (t.signature->variadic) return "callback with variadic parameters";

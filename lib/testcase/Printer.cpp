@@ -12,6 +12,11 @@ using model::TypeKind;
 std::string quote(const std::string &bytes) {
   std::string out = "\"";
   for (unsigned char c : bytes) {
+    // "??/" and friends are trigraphs where a strict -std= enables them.
+    if (c == '?' && out.back() == '?') {
+      out += "\\?";
+      continue;
+    }
     switch (c) {
     case '"': out += "\\\""; break;
     case '\\': out += "\\\\"; break;

@@ -209,3 +209,33 @@ TEST(Writer, AFunctionAnotherProjectHeaderDeclaresIsCalledByNameAndAStructNameRe
   EXPECT_NE(text.find("parser_depth(xml_ParserStruct)"), std::string::npos) << text;
   EXPECT_EQ(text.find("mosaic_parser_"), std::string::npos) << text;
 }
+
+TEST(Writer, WhatAFailingTestPrintedCannotBreakOutOfItsComment) {
+  // A carriage return ends a // comment (the rest becomes code); a
+  // backslash at its end splices the next line into it. Either broke the
+  // whole failing suite of json_object.c once (96 tests not compiled). And
+  // "??/" in a string literal is a trigraph under a strict -std=.
+  Unit u("scan.c");
+  const model::Callable &doc = u.callable("scan_document");
+  emit::SuiteTest t;
+  t.test.statements = {
+      Statement{.op = Op::Buffer, .type = u.program.type(doc.params[0].type).value, .bytes = "<a>?\?/</a>"},
+      Statement{.op = Op::EndOf, .type = u.program.type(doc.params[1].type).value, .refs = {0}},
+      Statement{.op = Op::Call, .callable = doc.id, .refs = {0, 1}},
+  };
+  t.result.outcome = exec::Outcome::Crash;
+  t.result.signal = 11;
+  t.result.statement = 2;
+  t.report = "text\rint broken = ;\nends in a backslash \\\nint alsoBroken = ;\ntrigraph ?\?/";
+  emit::UnitBuild build;
+  build.flags = {"-I" + u.dir};
+  const emit::Suite suite = emit::writeSuite(u.program, *u.catalog, {}, {t}, build);
+  const std::string dir = makeTempDir("mosaic-writer");
+  for (const auto &f : suite.files) std::ofstream(std::filesystem::path(dir) / f.name) << f.text;
+  const std::string file = dir + "/" + suite.failingFiles.at(0);
+  auto r = runProcess({driver::toolchain().clangxx, "-fsyntax-only", "-std=c++17", "-trigraphs", "-I" + u.dir, file});
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err << readFile(file);
+  const std::string text = readFile(file);
+  EXPECT_NE(text.find("//   text?int broken = ;"), std::string::npos) << text;
+  EXPECT_NE(text.find("\"<a>?\\?/</a>\""), std::string::npos) << text;
+}
