@@ -45,11 +45,10 @@ struct ProjectSamples {
 /// system's root or a folder right under it, the same from the unit's folder.
 std::string projectRoot(const std::string &unit, const std::vector<std::string> &databaseFiles);
 
-/// Lexes the C and C++ source files under `root` (hidden folders and CMake
-/// build trees skipped, `unit` itself skipped: its literals are mined from
-/// its AST) in path
-/// order, and keeps the narrow string literals of the files that call a
-/// function named in `names`.
+/// Lexes the C and C++ source files under `root` in path order (hidden
+/// folders and CMake build trees skipped, `unit` itself skipped: its
+/// literals are mined from its AST), and keeps the narrow string literals
+/// of the files that call a function named in `names`.
 ProjectSamples mineProjectSamples(const std::string &root, const std::string &unit,
                                   const std::set<std::string> &names, const SampleLimits &limits = {});
 

@@ -3,10 +3,8 @@
 
 #include "mosaic/model/Derive.h"
 #include "mosaic/testcase/Lifetime.h"
-#include "mosaic/support/Text.h"
 
 #include <algorithm>
-#include <cctype>
 #include <optional>
 #include <set>
 #include <string>
@@ -100,12 +98,10 @@ std::vector<Statement> releases(const model::Program &p, const testcase::Catalog
   auto destroyerFor = [&](model::TypeId pointee) -> std::optional<model::CallableId> {
     std::optional<model::CallableId> generic;
     for (const model::Callable &c : p.callables) {
-      if (c.params.size() != 1 || !catalog.callable(c.id) || !testcase::isDestroyerName(c.name))
-        continue;
-      const auto takes = pointeeOf(p, c.params[0].type);
-      if (!takes) continue;
-      if (*takes == pointee) return c.id;
-      if (p.type(*takes).kind == TypeKind::Void && !generic) generic = c.id;
+      if (!catalog.callable(c.id) || !testcase::releasesItsArgument(p, c)) continue;
+      const model::TypeId takes = *pointeeOf(p, c.params[0].type); // a pointer, as releasesItsArgument says
+      if (takes == pointee) return c.id;
+      if (p.type(takes).kind == TypeKind::Void && !generic) generic = c.id;
     }
     return generic;
   };

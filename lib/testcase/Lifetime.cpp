@@ -18,7 +18,7 @@ bool releasesItsArgument(const model::Program &p, const model::Callable &c) {
   if (c.parent || c.kind != model::CallableKind::Function || c.params.size() != 1 || !isDestroyerName(c.name))
     return false;
   const model::Type &t = p.type(p.type(c.params[0].type).value);
-  if (t.kind != model::TypeKind::Pointer || t.pointeeConst || !t.pointee) return false;
+  if (t.kind != model::TypeKind::Pointer || !t.pointee) return false;
   return p.type(p.type(*t.pointee).value).kind != model::TypeKind::FunctionPointer;
 }
 

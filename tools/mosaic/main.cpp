@@ -10,6 +10,9 @@
 
 namespace {
 
+// The same flag on analyze, run and generate (FrontEndOptions::projectSamples).
+constexpr const char *kNoProjectSamples =
+    "Do not seed strings with the literals of the project's files that call the unit (its tests)";
 constexpr const char *kExitCodes = "Exit codes: 0 ok, 1 findings (failing behaviour found), "
                                    "2 usage or input error, 3 internal error.";
 
@@ -32,8 +35,7 @@ int main(int argc, char **argv) {
   auto *cls = analyzeCmd->add_option("--class", analyze.className, "Only this class (its constructors and methods)");
   fn->excludes(cls);
   analyzeCmd->add_option("--json", analyze.jsonOut, "Write the full model as JSON to this file ('-' for stdout)");
-  analyzeCmd->add_flag("!--no-project-samples", analyze.projectSamples,
-                   "Do not seed strings with the literals of the project's files that call the unit (its tests)");
+  analyzeCmd->add_flag("!--no-project-samples", analyze.projectSamples, kNoProjectSamples);
   analyzeCmd->footer(kExitCodes);
 
   RunOptions run;
@@ -60,8 +62,7 @@ int main(int argc, char **argv) {
                    "A fresh process for every test (slower where fork is slow; by default a child runs test after "
                    "test with the unit's globals restored, when the unit allows it)");
   runCmd->add_flag("!--no-progress", run.progress, "No live progress line");
-  runCmd->add_flag("!--no-project-samples", run.unit.projectSamples,
-                   "Do not seed strings with the literals of the project's files that call the unit (its tests)");
+  runCmd->add_flag("!--no-project-samples", run.unit.projectSamples, kNoProjectSamples);
   runCmd->footer(kExitCodes);
 
   GenerateOptions gen;
@@ -91,8 +92,7 @@ int main(int argc, char **argv) {
   genCmd->add_option("--verify-runs", gen.verifyRuns, "Runs of the built suite that must all pass (default 5)");
   genCmd->add_flag("!--no-dynamic-pool", gen.dynamicPool,
                    "Do not seed the search with comparison operands seen at run time");
-  genCmd->add_flag("!--no-project-samples", gen.unit.projectSamples,
-                   "Do not seed strings with the literals of the project's files that call the unit (its tests)");
+  genCmd->add_flag("!--no-project-samples", gen.unit.projectSamples, kNoProjectSamples);
   genCmd->add_option("--tests-per-file", gen.testsPerFile, "Tests per file before a test file is split (default 100)")
       ->check(CLI::PositiveNumber);
   genCmd->add_flag("!--no-progress", gen.progress, "No live progress line");

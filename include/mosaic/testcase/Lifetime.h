@@ -17,9 +17,10 @@ namespace mosaic::testcase {
 /// other way to say so; ours.
 bool isDestroyerName(const std::string &name);
 
-/// A free function of one non-const pointer parameter with such a name
-/// (cJSON_Delete, XML_ParserFree, json_tokener_free): what it is given is
-/// gone after the call.
+/// A free function of one pointer parameter (not to a function) with such
+/// a name (cJSON_Delete, XML_ParserFree, cJSON_free's void *): what it is
+/// given is gone after the call. The one definition of a destroyer: the
+/// search drops early releases by it, and the writer appends releases with it.
 bool releasesItsArgument(const model::Program &program, const model::Callable &callable);
 
 /// Removes each call that releases a variable a later statement still uses
