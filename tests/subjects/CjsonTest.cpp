@@ -174,8 +174,8 @@ TEST(Cjson, OpaqueStructAndItsFactories) {
 // random tests run through the fork server, every test is performed.
 TEST(Cjson, RandomTestingRunsOnCJsonC) {
   if (!subjectReady("cjson")) GTEST_SKIP() << "cjson was not fetched (offline?)";
-  const Json j = runSubject("cjson", "cJSON.c", 10);
-  EXPECT_GT(j["executions"].get<int>(), 500);
+  const Json j = runSubject("cjson", "cJSON.c", 3000);
+  EXPECT_EQ(j["executions"].get<int>(), 3000);
   EXPECT_TRUE(j["harness_errors"].empty()) << j["harness_errors"].dump(2);
   EXPECT_TRUE(j["not_callable"].empty()) << j["not_callable"].dump(2);
   EXPECT_GT(j["branches"]["covered"].get<int>(), 300);
@@ -183,8 +183,8 @@ TEST(Cjson, RandomTestingRunsOnCJsonC) {
 
 TEST(Cjson, RandomTestingRunsOnCJsonUtilsCLinkedWithTheRestOfTheProject) {
   if (!subjectReady("cjson")) GTEST_SKIP() << "cjson was not fetched (offline?)";
-  const Json j = runSubject("cjson", "cJSON_Utils.c", 10);
-  EXPECT_GT(j["executions"].get<int>(), 200);
+  const Json j = runSubject("cjson", "cJSON_Utils.c", 2000);
+  EXPECT_EQ(j["executions"].get<int>(), 2000);
   EXPECT_TRUE(j["harness_errors"].empty()) << j["harness_errors"].dump(2);
   EXPECT_GT(j["branches"]["covered"].get<int>(), 100);
 }

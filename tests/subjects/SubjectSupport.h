@@ -41,12 +41,15 @@ inline void printSummary(const std::string &out) {
     if (!l.empty() && l[0] != ' ') std::cout << l << "\n";
 }
 
-/// `mosaic run --random` on a unit of a subject for `seconds`; its --json
-/// statistics. Fails the calling test when mosaic does not finish with 0 or 1.
-inline nlohmann::json runSubject(const std::string &name, const std::string &unit, int seconds) {
+/// `mosaic run --random` on a unit of a subject for `executions` tests (a
+/// count, not a time: a loaded machine runs the same tests, only slower;
+/// the 300 s budget only stops a hang); its --json statistics. Fails the
+/// calling test when mosaic does not finish with 0 or 1.
+inline nlohmann::json runSubject(const std::string &name, const std::string &unit, int executions) {
   const std::string dir = makeTempDir("mosaic-subject-run");
   auto r = runProcess({MOSAIC_EXE, "run", "-p", subjectDir(name) + "/build", subjectDir(name) + "/src/" + unit,
-                       "--random", "--budget", std::to_string(seconds) + "s", "--seed", "1", "--no-progress",
+                       "--random", "--max-executions", std::to_string(executions), "--budget", "300s", "--seed", "1",
+                       "--no-progress",
                        "--work-dir", subjectDir(name) + "/mosaic", "--json", dir + "/run.json"});
   if (r.exitCode != 0 && r.exitCode != 1)
     throw std::runtime_error("mosaic run failed (" + std::to_string(r.exitCode) + "): " + r.err + r.out);
