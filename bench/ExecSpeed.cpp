@@ -42,7 +42,7 @@ int main(int argc, char **argv) {
   const testcase::Catalog catalog(*program);
   const harness::Toolchain tc = driver::toolchain();
   const std::string work = (std::filesystem::temp_directory_path() / "mosaic-bench").string();
-  auto h = harness::buildHarness(*program, catalog, tc, {work, false, 2});
+  auto h = harness::buildHarness(*program, catalog, tc, {work, false, 2, {}});
   if (!h) {
     std::fprintf(stderr, "%s\n%s\n", h.error().message.c_str(), h.error().detail.c_str());
     return 2;

@@ -109,6 +109,25 @@ private:
   std::set<const clang::FunctionDecl *> seenFunctions_;
 };
 
+/// A const method whose class declares a non-const method of the same name
+/// and parameter types: overload resolution on a non-const object picks
+/// that one (with its own result type), so the const one is only reached
+/// through a const view. Templates are not twins: they are not members the
+/// model calls.
+bool hasNonConstTwin(const clang::CXXMethodDecl &md) {
+  for (const clang::NamedDecl *d : md.getParent()->lookup(md.getDeclName())) {
+    const auto *other = llvm::dyn_cast<clang::CXXMethodDecl>(d);
+    if (!other || other == &md || other->isConst() || other->isStatic() ||
+        other->getNumParams() != md.getNumParams() || other->getRefQualifier() == clang::RQ_RValue)
+      continue;
+    bool same = true;
+    for (unsigned i = 0; same && i < md.getNumParams(); ++i)
+      same = md.getASTContext().hasSameType(md.getParamDecl(i)->getType(), other->getParamDecl(i)->getType());
+    if (same) return true;
+  }
+  return false;
+}
+
 bool isOperatorWorthCalling(clang::OverloadedOperatorKind op) {
   switch (op) {
   case clang::OO_EqualEqual:
@@ -315,6 +334,7 @@ private:
     if (const auto *md = llvm::dyn_cast<clang::CXXMethodDecl>(fd)) {
       c.isConst = md->isConst();
       c.isVirtual = md->isVirtual();
+      c.hasNonConstTwin = c.isConst && hasNonConstTwin(*md);
     }
     if (const auto *ctor = llvm::dyn_cast<clang::CXXConstructorDecl>(fd)) {
       c.isExplicit = ctor->isExplicit();

@@ -179,8 +179,20 @@ clang::QualType TypeMapper::qualify(clang::QualType type, int depth) const {
   clang::QualType named = type;
   if (const auto *e = llvm::dyn_cast<clang::ElaboratedType>(t)) named = e->getNamedType();
   if (const auto *tag = llvm::dyn_cast<clang::TagType>(named.getTypePtr());
-      tag && ctx_.getLangOpts().CPlusPlus && !llvm::isa<clang::TemplateSpecializationType>(named.getTypePtr()))
+      tag && ctx_.getLangOpts().CPlusPlus && !llvm::isa<clang::TemplateSpecializationType>(named.getTypePtr())) {
+    // An explicit specialization or instantiation prints its arguments as
+    // its declaration wrote them, in its own namespace (yaml-cpp's
+    // `template <> struct convert<Node>` inside YAML); outside it only the
+    // canonical ones name it (`YAML::convert<YAML::Node>`).
+    if (const auto *spec = llvm::dyn_cast<clang::ClassTemplateSpecializationDecl>(tag->getDecl());
+        spec && spec->getTemplateArgsAsWritten()) {
+      const clang::QualType canonical = ctx_.getCanonicalType(clang::QualType(tag, 0));
+      const clang::QualType written = ctx_.getTemplateSpecializationType(
+          clang::TemplateName(spec->getSpecializedTemplate()), spec->getTemplateArgs().asArray(), canonical);
+      return with(clang::TypeName::getFullyQualifiedType(written, ctx_, /*WithGlobalNsPrefix=*/false));
+    }
     return with(ctx_.getCanonicalType(clang::QualType(tag, 0)));
+  }
   return clang::TypeName::getFullyQualifiedType(type, ctx_, /*WithGlobalNsPrefix=*/false);
 }
 
@@ -189,7 +201,7 @@ std::string TypeMapper::qualifiedName(const clang::NamedDecl *decl) const {
     // A record's type prints with its template arguments (`ns::Stack<int>`).
     clang::PrintingPolicy p = policy_;
     p.SuppressTagKeyword = true;
-    return resugarStd(clang::TypeName::getFullyQualifiedName(ctx_.getRecordType(rd), ctx_, p, false));
+    return resugarStd(clang::TypeName::getFullyQualifiedName(qualify(ctx_.getRecordType(rd)), ctx_, p, false));
   }
   std::string out;
   llvm::raw_string_ostream os(out);

@@ -3,6 +3,7 @@
 
 #include "mosaic/analysis/FrontEnd.h"
 #include "mosaic/driver/Toolchain.h"
+#include "mosaic/harness/Link.h"
 #include "mosaic/model/Derive.h"
 
 #include <fmt/format.h>
@@ -28,20 +29,19 @@ std::variant<std::unique_ptr<Session>, int> openSession(const SessionOptions &op
     fmt::print(err, "mosaic: error: {}\n", sel.error().message);
     return kExitUsage;
   }
-  s->catalog = std::make_unique<testcase::Catalog>(s->program);
-  for (model::CallableId id : s->program.targets) {
-    if (s->catalog->callable(id)) s->targets.push_back(id);
-    else s->notCallable.emplace_back(s->program.callable(id).signature, s->catalog->whyNotCallable(id));
-  }
-
   harness::BuildOptions build;
   build.workDir = options.workDir.empty() ? (fs::path(options.unit.buildDir) / "mosaic").string() : options.workDir;
   build.sanitize = options.sanitize;
   const auto start = std::chrono::steady_clock::now();
-  auto h = harness::buildHarness(s->program, *s->catalog, toolchain(), build);
+  // The catalog comes with the harness: what does not link is left out.
+  auto h = harness::buildLinkedHarness(s->program, s->catalog, toolchain(), build);
   if (!h) {
     fmt::print(err, "mosaic: error: {}\n{}\n", h.error().message, h.error().detail);
     return kExitUsage;
+  }
+  for (model::CallableId id : s->program.targets) {
+    if (s->catalog->callable(id)) s->targets.push_back(id);
+    else s->notCallable.emplace_back(s->program.callable(id).signature, s->catalog->whyNotCallable(id));
   }
   s->harness = std::move(*h);
   s->buildSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

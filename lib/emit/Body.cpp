@@ -354,6 +354,11 @@ std::string BodyWriter::callExpression(const TestCase &t, size_t i, std::set<mod
     if (const model::Type *vtt = vt ? &p_.type(p_.type(*vt).value) : nullptr;
         !c.isConst && !heap_[r] && vtt && vtt->kind == TypeKind::Pointer && vtt->pointeeConst && vtt->pointee)
       if (auto object = spell(p_.type(*vtt->pointee).value)) receiver = "const_cast<" + *object + " *>(" + receiver + ")";
+    // A const method beside a non-const twin: through a const view, or the
+    // call would pick the twin (harness/CodegenCalls.cpp does the same).
+    if (c.hasNonConstTwin && c.parent)
+      if (auto object = spell(p_.record(*c.parent).type))
+        receiver = "static_cast<const " + *object + (pointer ? " *>(" : " &>(") + receiver + ")";
     const std::string self = pointer ? "(*" + receiver + ")" : receiver;
     if (c.kind == model::CallableKind::Operator) {
       for (const char *op : binaryOperators)

@@ -1,5 +1,6 @@
 // Compiling and linking a harness.
 #include "mosaic/harness/Build.h"
+#include "mosaic/harness/Link.h"
 
 #include "mosaic/abi/Hooks.h"
 #include "mosaic/support/Process.h"
@@ -271,7 +272,7 @@ namespace {
 // Compiles and links the harness in `stage`, the folder that becomes its
 // home once complete. Fills h.notes.
 Expected<bool> buildIn(const model::Program &program, const Toolchain &tc, const BuildOptions &options, Harness &h,
-                       const fs::path &stage) {
+                       const fs::path &stage, LinkFailure *failure) {
   const std::string source = writeFileIfChanged(stage / ("harness" + h.generated.extension), h.generated.source);
   const std::string object = (stage / "harness.o").string();
   const std::string binary = (stage / "harness").string();
@@ -295,7 +296,14 @@ Expected<bool> buildIn(const model::Program &program, const Toolchain &tc, const
   if (l->exitCode != 0 && l->output.find("undefined reference") != std::string::npos &&
       !program.compileDatabase.empty()) {
     // The unit calls into the rest of its project.
-    auto archive = projectArchive(program, stage, options.jobs, h.notes);
+    Expected<std::string> archive = (stage / "libproject.a").string();
+    std::error_code ec;
+    if (!options.reuseProject.empty() && fs::exists(fs::path(options.reuseProject) / "libproject.a") &&
+        fs::exists(fs::path(options.reuseProject) / "project.json")) {
+      for (const char *f : {"libproject.a", "project.json"}) fs::copy_file(fs::path(options.reuseProject) / f, stage / f, ec);
+    } else {
+      archive = projectArchive(program, stage, options.jobs, h.notes);
+    }
     if (!archive) return archive.takeError();
     std::vector<std::string> second = link;
     second.push_back(*archive);
@@ -306,8 +314,12 @@ Expected<bool> buildIn(const model::Program &program, const Toolchain &tc, const
       l = runProcess(second, {stage.string(), {}});
     }
     if (!l) return l.takeError();
-    if (l->exitCode != 0) return compileError("the harness of '" + program.unit + "' does not link", second, *l);
+    if (l->exitCode != 0) {
+      if (failure) failure->unlinked = unlinkedFunctions(l->output);
+      return compileError("the harness of '" + program.unit + "' does not link", second, *l);
+    }
   } else if (l->exitCode != 0) {
+    if (failure) failure->unlinked = unlinkedFunctions(l->output);
     return compileError("the harness of '" + program.unit + "' does not link", first, *l);
   }
   return true;
@@ -316,7 +328,7 @@ Expected<bool> buildIn(const model::Program &program, const Toolchain &tc, const
 } // namespace
 
 Expected<Harness> buildHarness(const model::Program &program, const testcase::Catalog &catalog, const Toolchain &tc,
-                               const BuildOptions &options) {
+                               const BuildOptions &options, LinkFailure *failure) {
   Harness h;
   CodegenOptions codegen;
   for (const std::string &a : program.compileCommand)
@@ -361,7 +373,7 @@ Expected<Harness> buildHarness(const model::Program &program, const testcase::Ca
   fs::remove_all(stage, ec);
   fs::create_directories(stage, ec);
   if (ec) return Error::input("cannot create " + stage.string() + ": " + ec.message());
-  auto built = buildIn(program, tc, options, h, stage);
+  auto built = buildIn(program, tc, options, h, stage, failure);
   if (!built) {
     // Kept for the user to read (the error names the generated source's
     // lines); the next failure replaces it.
@@ -369,6 +381,7 @@ Expected<Harness> buildHarness(const model::Program &program, const testcase::Ca
     const fs::path failed = dir.string() + ".failed";
     fs::remove_all(failed, ec);
     fs::rename(stage, failed, ec);
+    if (failure) failure->projectDir = ec ? std::string() : failed.string();
     if (ec) fs::remove_all(stage, ec);
     else e.detail += (e.detail.empty() || e.detail.back() == '\n' ? "" : "\n") + std::string("(the harness source is kept in ") +
                      failed.string() + ")";

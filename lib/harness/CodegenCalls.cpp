@@ -45,7 +45,8 @@ void Writer::emitCall(const model::Callable &c) {
     const model::TypeId rt = p_.record(*c.parent).type;
     decls << "  " << t(rt) << " *self;\n";
     code << "  self = " << ref(rt) << "(ctx, s->refs[0]);\n  if (!self) " << invalid() << "\n";
-    self = "self->";
+    // A const method beside a non-const twin is reached through a const view.
+    self = c.hasNonConstTwin ? "static_cast<const " + t(rt) + " *>(self)->" : "self->";
   }
   std::vector<std::string> args;
   for (size_t i = 0; i < c.params.size(); ++i) args.push_back(argument(c, i, member ? 1 : 0, decls, code));

@@ -267,6 +267,7 @@ void to_json(Json &j, const Callable &c) {
   flag("declared_in_header", c.declaredInHeader);
   flag("c_linkage", c.cLinkage);
   flag("const", c.isConst);
+  flag("has_non_const_twin", c.hasNonConstTwin);
   flag("virtual", c.isVirtual);
   flag("noexcept", c.isNoexcept);
   flag("inline", c.isInline);
@@ -295,6 +296,7 @@ void from_json(const Json &j, Callable &c) {
   getOr(j, "declared_in_header", c.declaredInHeader);
   getOr(j, "c_linkage", c.cLinkage);
   getOr(j, "const", c.isConst);
+  getOr(j, "has_non_const_twin", c.hasNonConstTwin);
   getOr(j, "virtual", c.isVirtual);
   getOr(j, "noexcept", c.isNoexcept);
   getOr(j, "inline", c.isInline);

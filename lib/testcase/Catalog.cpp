@@ -10,7 +10,7 @@ namespace mosaic::testcase {
 
 using model::TypeKind;
 
-Catalog::Catalog(const model::Program &program) : program_(program) {
+Catalog::Catalog(const model::Program &program, Unlinked unlinked) : program_(program), unlinked_(std::move(unlinked)) {
   for (const model::Record &r : program.records)
     for (const model::Record &other : program.records)
       if (other.id != r.id && derivesFrom(other.id, r.id)) derived_[r.id].push_back(other.id);
@@ -34,15 +34,46 @@ Catalog::Catalog(const model::Program &program) : program_(program) {
 }
 
 std::string Catalog::reasonNotCallable(const model::Callable &c) const {
+  if (unlinked_.contains(c.qualifiedName, c.params.size()))
+    return "declared, but no object the harness links defines it (an inline definition in a header the unit does "
+           "not include?)";
   for (size_t i = 0; i < c.params.size(); ++i) {
     const model::Type &t = program_.type(c.params[i].type);
     if (std::string reason = whyNotBuildable(t.value); !reason.empty())
       return "parameter " + std::to_string(i + 1) + " (" + t.spelling + "): " + reason;
   }
   if (c.kind == model::CallableKind::Constructor && program_.record(*c.parent).abstract) return "abstract class";
+  // What a test makes it must destroy; a result held by value is destroyed too.
+  if (c.kind == model::CallableKind::Constructor)
+    if (std::string why = unlinkedDestructor(*c.parent); !why.empty()) return why;
+  if (const model::Type &r = program_.type(c.result); r.kind == TypeKind::Record && r.recordId) {
+    // A call cannot return an object of a class whose definition it does
+    // not see (yaml-cpp's node.cpp: Node::begin() returns an iterator_base
+    // of a template defined in a header node.cpp does not include).
+    if (!program_.record(*r.recordId).complete) return "result " + r.spelling + ": a class the unit only declares";
+    if (std::string why = unlinkedDestructor(*r.recordId); !why.empty()) return "result " + r.spelling + ": " + why;
+  }
   const bool member = c.kind == model::CallableKind::Method || (c.kind == model::CallableKind::Operator && c.parent);
   if (member && !buildable(program_.record(*c.parent).type))
     return "no way to obtain a " + program_.record(*c.parent).name + " to call it on";
+  return {};
+}
+
+std::string Catalog::unlinkedDestructor(model::RecordId id, int depth) const {
+  if (unlinked_.functions.empty() || depth > 16) return {};
+  const model::Record &r = program_.record(id);
+  // `ns::Stack<int>` is destroyed by `ns::Stack<int>::~Stack`.
+  std::string last = r.name.substr(0, r.name.find('<'));
+  if (auto colon = last.rfind("::"); colon != std::string::npos) last = last.substr(colon + 2);
+  if (unlinked_.contains(r.name + "::~" + last, 0))
+    return "its destructor is declared, but no object the harness links defines it";
+  for (model::RecordId b : r.bases)
+    if (!unlinkedDestructor(b, depth + 1).empty()) return "a base class's destructor is not linked";
+  for (const model::Field &f : r.fields) {
+    const model::Type &ft = program_.type(program_.type(f.type).value);
+    if (!f.isStatic && ft.kind == TypeKind::Record && ft.recordId && !unlinkedDestructor(*ft.recordId, depth + 1).empty())
+      return "the destructor of field '" + f.name + "' is not linked";
+  }
   return {};
 }
 
@@ -251,6 +282,7 @@ std::string Catalog::computeWhyNotBuildable(model::TypeId id) const {
     if (isPrivate(id)) return "defined in " + std::filesystem::path(program_.unit).filename().string() +
                               ": a test cannot name it, only hold pointers the unit hands out";
     if (!cxx || !r.isCxx) return {}; // a C struct or union: field by field
+    if (std::string why = unlinkedDestructor(r.id); !why.empty()) return why;
     if (!r.abstract) {
       for (model::CallableId c : r.constructors)
         if (callable_[c]) return {};

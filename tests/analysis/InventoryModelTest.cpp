@@ -191,6 +191,12 @@ TEST(InventoryModel, ClassTemplatesThroughTheirInstantiations) {
   EXPECT_EQ(callable(p, "shop::Stack<std::string>::pop()").origin, Origin::Unit);
   EXPECT_EQ(callable(p, "shop::Stack<std::string>::push(const std::string &)").origin, Origin::Header);
 
+  // Named with its canonical arguments, as a test outside the namespace must.
+  const Record &label = record(p, "shop::Label<shop::Item>");
+  EXPECT_EQ(p.type(label.type).spelling, "shop::Label<shop::Item>");
+  EXPECT_EQ(callable(p, "shop::Label<shop::Item>::width(const shop::Item &, int)").qualifiedName,
+            "shop::Label<shop::Item>::width");
+
   const Callable &largest = callable(p, "shop::largest<int>(const std::vector<int> &)");
   EXPECT_TRUE(largest.isTemplateInstance);
   EXPECT_EQ(largest.qualifiedName, "shop::largest<int>");

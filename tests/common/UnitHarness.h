@@ -45,7 +45,7 @@ struct UnitHarness {
     (void)model::selectTargets(h->program, {});
     h->catalog = std::make_unique<testcase::Catalog>(h->program);
     const std::string work = std::string(MOSAIC_BINARY_DIR) + "/test-harnesses";
-    auto b = harness::buildHarness(h->program, *h->catalog, testToolchain(), {work, sanitize, 2});
+    auto b = harness::buildHarness(h->program, *h->catalog, testToolchain(), {work, sanitize, 2, {}});
     if (!b) throw std::runtime_error(b.error().message + "\n" + b.error().detail);
     h->built = std::move(*b);
     auto d = model::readDescription(h->built.description);

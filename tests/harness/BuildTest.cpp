@@ -56,16 +56,16 @@ TEST(HarnessBuild, IsCachedUntilAnInputChanges) {
   const model::Program &p = fixtureModel("shapes.c");
   const testcase::Catalog catalog(p);
   const std::string work = makeTempDir("mosaic-build");
-  auto first = harness::buildHarness(p, catalog, testToolchain(), {work, false, 2});
+  auto first = harness::buildHarness(p, catalog, testToolchain(), {work, false, 2, {}});
   ASSERT_TRUE(first) << first.error().message << first.error().detail;
   EXPECT_FALSE(first->cached);
-  auto second = harness::buildHarness(p, catalog, testToolchain(), {work, false, 2});
+  auto second = harness::buildHarness(p, catalog, testToolchain(), {work, false, 2, {}});
   ASSERT_TRUE(second);
   EXPECT_TRUE(second->cached);
   EXPECT_EQ(second->binary, first->binary);
   // Touch an input of the compile (the unit's header): rebuilt.
   std::filesystem::last_write_time(p.mainHeader, std::filesystem::file_time_type::clock::now());
-  auto third = harness::buildHarness(p, catalog, testToolchain(), {work, false, 2});
+  auto third = harness::buildHarness(p, catalog, testToolchain(), {work, false, 2, {}});
   ASSERT_TRUE(third);
   EXPECT_FALSE(third->cached);
 }

@@ -24,6 +24,16 @@ struct BuildOptions {
   std::string workDir;   ///< harnesses live in workDir/<unit>-<hash>/
   bool sanitize = false; ///< an ASan + UBSan harness
   unsigned jobs = 2;     ///< parallel compiles of the project's other units
+  /// A folder holding libproject.a and project.json from an earlier attempt
+  /// of this session (LinkFailure::projectDir): reused, not rebuilt.
+  std::string reuseProject;
+};
+
+/// What a harness that did not link leaves for another attempt
+/// (buildLinkedHarness).
+struct LinkFailure {
+  testcase::Unlinked unlinked; ///< parsed from the linker's full output
+  std::string projectDir;      ///< holds the project archive it built, if any
 };
 
 /// Another translation unit of the project, as its compile command builds it.
@@ -47,8 +57,10 @@ struct Harness {
 /// Builds (or reuses) the harness of `program`'s unit. Fails with an Input
 /// error carrying the compiler's output when the unit or harness does not
 /// compile or link.
+/// `failure`, when given, is filled when the link fails.
 Expected<Harness> buildHarness(const model::Program &program, const testcase::Catalog &catalog,
-                               const Toolchain &toolchain, const BuildOptions &options);
+                               const Toolchain &toolchain, const BuildOptions &options,
+                               LinkFailure *failure = nullptr);
 
 /// The arguments that compile the unit's harness wrapper with the unit's own
 /// flags (exposed for tests): the analysis command without -fsyntax-only,

@@ -160,6 +160,11 @@ struct Callable {
   bool declaredInHeader = false;
   bool cLinkage = false;        ///< C function or `extern "C"`
   bool isConst = false;         ///< const member function
+  /// A const member function whose class also declares a non-const one of
+  /// the same name and parameter types (`node *get(k) const` beside
+  /// `node &get(k)`): called on a non-const object, the non-const one is
+  /// chosen, so a call of this one goes through a const view of the object.
+  bool hasNonConstTwin = false;
   bool isVirtual = false;
   bool isNoexcept = false;
   bool isInline = false;
@@ -188,7 +193,7 @@ struct Skipped {
 struct Program {
   /// Version of the JSON format written by model/Json.h; bump on any change
   /// of meaning.
-  static constexpr int kFormatVersion = 6;
+  static constexpr int kFormatVersion = 7;
 
   std::string unit;              ///< absolute path of the unit's source file
   /// The unit's own header, when it includes one: same name, header

@@ -6,9 +6,12 @@
 #include "mosaic/model/Program.h"
 #include "mosaic/testcase/TestCase.h"
 
+#include <cstddef>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mosaic::testcase {
@@ -21,12 +24,26 @@ enum class Passing {
   Pointer,   ///< a pointer converted: adding const, to void *, derived to base
 };
 
+/// Functions a harness could not link: the unit declares them, but no
+/// object linked with the harness defines them (an inline definition in a
+/// header the unit does not include: yaml-cpp's YAML::Node members, defined
+/// in node/impl.h, seen by memory.cpp only as declarations), and functions
+/// whose definitions call such ones. By qualified name and number of
+/// parameters, as the linker names them; a name covers its overloads of
+/// that arity. A destructor (`ns::T::~T`) makes its class unbuildable.
+struct Unlinked {
+  std::set<std::pair<std::string, size_t>> functions;
+  bool contains(const std::string &qualifiedName, size_t arity) const {
+    return functions.count({qualifiedName, arity}) != 0;
+  }
+};
+
 /// Facts derived once from a program model: which types can be built by
 /// which statements, which variables fit which parameters, which callables a
 /// test can call and why not the others.
 class Catalog {
 public:
-  explicit Catalog(const model::Program &program);
+  explicit Catalog(const model::Program &program, Unlinked unlinked = {});
 
   const model::Program &program() const { return program_; }
 
@@ -96,8 +113,13 @@ private:
   std::string computeWhyNotBuildable(model::TypeId type) const;
   std::string reasonNotCallable(const model::Callable &c) const;
   bool derivesFrom(model::RecordId derived, model::RecordId base) const;
+  /// Why an object of `record` cannot be destroyed in a linked harness (its
+  /// destructor, or one of its bases' or fields', is unlinked); empty when
+  /// it can.
+  std::string unlinkedDestructor(model::RecordId record, int depth = 0) const;
 
   const model::Program &program_;
+  Unlinked unlinked_;
   std::vector<bool> callable_;
   std::vector<std::string> notCallable_;
   std::map<model::RecordId, std::vector<model::RecordId>> derived_;

@@ -1,0 +1,188 @@
+// Leaving out what a harness cannot link (see Link.h).
+#include "mosaic/harness/Link.h"
+
+#include "mosaic/support/Process.h"
+
+#include <fmt/format.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace mosaic::harness {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string trim(std::string s) {
+  const size_t b = s.find_first_not_of(" \t");
+  const size_t e = s.find_last_not_of(" \t");
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+// `ns::T<int>` is destroyed by `ns::T<int>::~T`.
+std::string destructorOf(const std::string &type) {
+  std::string last = type.substr(0, type.find('<'));
+  if (auto colon = last.rfind("::"); colon != std::string::npos) last = last.substr(colon + 2);
+  return type + "::~" + last;
+}
+
+// The text between a marker and the closing quote of a linker message
+// ("undefined reference to `X'", "in function `X':").
+std::optional<std::string> quoted(const std::string &line, const std::string &marker) {
+  const size_t at = line.find(marker);
+  if (at == std::string::npos) return std::nullopt;
+  const size_t begin = at + marker.size();
+  const size_t end = line.rfind('\'');
+  if (end == std::string::npos || end <= begin) return std::nullopt;
+  return line.substr(begin, end - begin);
+}
+
+} // namespace
+
+std::optional<std::pair<std::string, size_t>> functionNameAndArity(const std::string &demangled) {
+  const std::string d = trim(demangled);
+  const size_t close = d.rfind(')');
+  if (close == std::string::npos) return std::nullopt;
+  // Only qualifiers may follow the parameter list.
+  std::istringstream qualifiers(d.substr(close + 1));
+  for (std::string w; qualifiers >> w;)
+    if (w != "const" && w != "volatile" && w != "&" && w != "&&" && w != "const&" && w != "const&&") return std::nullopt;
+  int depth = 0;
+  size_t open = std::string::npos;
+  for (size_t i = close + 1; i-- > 0;) {
+    if (d[i] == ')') ++depth;
+    else if (d[i] == '(' && --depth == 0) {
+      open = i;
+      break;
+    }
+  }
+  if (open == std::string::npos || open == 0) return std::nullopt;
+  std::string name = d.substr(0, open);
+  // A template function's demangled name starts with its result type:
+  // drop what comes before the last space outside brackets (not inside an
+  // operator's own spelling: `operator<`, `operator()`).
+  size_t scanned = name.size();
+  for (size_t at = name.find("operator"); at != std::string::npos; at = name.find("operator", at + 1))
+    if (at == 0 || name[at - 1] == ':' || name[at - 1] == ' ') {
+      scanned = at;
+      break;
+    }
+  int nest = 0;
+  size_t cut = std::string::npos;
+  for (size_t i = 0; i < scanned; ++i) {
+    if (name[i] == '<' || name[i] == '(' || name[i] == '[') ++nest;
+    else if (name[i] == '>' || name[i] == ')' || name[i] == ']') --nest;
+    else if (name[i] == ' ' && nest == 0) cut = i;
+  }
+  if (cut != std::string::npos) name = name.substr(cut + 1);
+  const std::string params = trim(d.substr(open + 1, close - open - 1));
+  size_t arity = 0;
+  if (!params.empty() && params != "void") {
+    arity = 1;
+    nest = 0;
+    for (char c : params) {
+      if (c == '<' || c == '(' || c == '[') ++nest;
+      else if (c == '>' || c == ')' || c == ']') --nest;
+      else if (c == ',' && nest == 0) ++arity;
+    }
+  }
+  if (name.empty()) return std::nullopt;
+  return std::make_pair(name, arity);
+}
+
+testcase::Unlinked unlinkedFunctions(const std::string &linkerOutput) {
+  testcase::Unlinked out;
+  auto add = [&](const std::string &symbol) {
+    for (const char *prefix : {"vtable for ", "typeinfo for ", "VTT for "})
+      if (symbol.rfind(prefix, 0) == 0) {
+        out.functions.insert({destructorOf(trim(symbol.substr(std::string(prefix).size()))), 0});
+        return;
+      }
+    if (auto f = functionNameAndArity(symbol)) out.functions.insert(*f);
+  };
+  std::istringstream in(linkerOutput);
+  for (std::string line; std::getline(in, line);) {
+    if (auto symbol = quoted(line, "undefined reference to `")) add(*symbol);
+    else if (const size_t at = line.find("undefined symbol: "); at != std::string::npos) add(line.substr(at + 18));
+    // The function whose definition needs the missing one (GNU ld names
+    // it; mosaic's own harness functions are not the unit's).
+    else if (auto context = quoted(line, "in function `")) {
+      std::string f = *context;
+      if (f.size() >= 2 && f.compare(f.size() - 2, 2, "':") == 0) f.resize(f.size() - 2);
+      if (f.rfind("__mosaic", 0) != 0) add(f);
+    }
+  }
+  return out;
+}
+
+namespace {
+
+fs::path memoPath(const model::Program &program, const BuildOptions &options) {
+  return fs::absolute(options.workDir) /
+         fmt::format("{}-{:012x}.unlinked", fs::path(program.unit).stem().string(), fnv1a(program.unit) & 0xffffffffffffull);
+}
+
+// One function per line: arity, a tab, the qualified name.
+testcase::Unlinked readMemo(const fs::path &path) {
+  testcase::Unlinked out;
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);)
+    if (const size_t tab = line.find('\t'); tab != std::string::npos && tab > 0 &&
+        line.find_first_not_of("0123456789") == tab)
+      out.functions.insert({line.substr(tab + 1), std::stoul(line.substr(0, tab))});
+  return out;
+}
+
+void writeMemo(const fs::path &path, const testcase::Unlinked &unlinked) {
+  std::error_code ec;
+  if (unlinked.functions.empty()) {
+    fs::remove(path, ec);
+    return;
+  }
+  fs::create_directories(path.parent_path(), ec);
+  std::ofstream out(path);
+  for (const auto &[name, arity] : unlinked.functions) out << arity << '\t' << name << '\n';
+}
+
+// The left-out callables a user knows: the model's own, by signature.
+std::vector<std::string> leftOut(const model::Program &program, const testcase::Unlinked &unlinked) {
+  std::vector<std::string> out;
+  for (const model::Callable &c : program.callables)
+    if (unlinked.contains(c.qualifiedName, c.params.size())) out.push_back(c.signature);
+  return out;
+}
+
+} // namespace
+
+Expected<Harness> buildLinkedHarness(const model::Program &program, std::unique_ptr<testcase::Catalog> &catalog,
+                                     const Toolchain &toolchain, const BuildOptions &options) {
+  const fs::path memo = memoPath(program, options);
+  const testcase::Unlinked remembered = readMemo(memo);
+  testcase::Unlinked unlinked = remembered;
+  BuildOptions attempt = options;
+  for (int k = 1;; ++k) {
+    catalog = std::make_unique<testcase::Catalog>(program, unlinked);
+    LinkFailure failure;
+    auto h = buildHarness(program, *catalog, toolchain, attempt, &failure);
+    if (h) {
+      if (unlinked.functions != remembered.functions) writeMemo(memo, unlinked);
+      if (const auto names = leftOut(program, unlinked); !names.empty()) {
+        std::string shown;
+        for (size_t i = 0; i < names.size() && i < 4; ++i) shown += (i ? ", " : "") + names[i];
+        if (names.size() > 4) shown += fmt::format(" and {} more", names.size() - 4);
+        h->notes.push_back(fmt::format("left out {} callable(s) that no object the harness links defines (inline in a "
+                                       "header the unit does not include?), and what needs them: {} (remembered in {})",
+                                       names.size(), shown, memo.string()));
+      }
+      return h;
+    }
+    const size_t before = unlinked.functions.size();
+    unlinked.functions.insert(failure.unlinked.functions.begin(), failure.unlinked.functions.end());
+    if (k >= kLinkAttempts || unlinked.functions.size() == before) return h;
+    attempt.reuseProject = failure.projectDir;
+  }
+}
+
+} // namespace mosaic::harness
