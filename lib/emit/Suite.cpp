@@ -355,7 +355,11 @@ Suite writeSuite(const model::Program &p, const testcase::Catalog &catalog, cons
       }
       cm << ";-w\")\n";
     }
-    cm << "target_link_libraries(" << unitLib << " PUBLIC " << ident << "_project)\n";
+    // Each calls the other (a class split across files: ticker.cpp's tick()
+    // calls ticker_step.cpp's step()); CMake repeats a cycle of static
+    // libraries on the link line.
+    cm << "target_link_libraries(" << unitLib << " PUBLIC " << ident << "_project)\n"
+       << "target_link_libraries(" << ident << "_project PUBLIC " << unitLib << ")\n";
   }
   for (const std::string &lib : build.linkLibraries) cm << "target_link_libraries(" << unitLib << " PUBLIC " << lib << ")\n";
   const std::vector<std::string> pp = preprocessorFlags(build.flags);

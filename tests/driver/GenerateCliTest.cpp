@@ -223,6 +223,16 @@ TEST(GenerateCli, LeavesOutWhatNoLinkedObjectDefinesAndRemembersIt) {
   EXPECT_EQ(r.err.find("does not link"), std::string::npos) << r.err;
 }
 
+TEST(GenerateCli, TestsAFileOfPrivateMembersThroughTheirClassesPublicOnes) {
+  // ticker_step.cpp defines only Ticker's private step(): Ticker's public
+  // members (in ticker.cpp) are the targets, and they reach step's branches.
+  const std::string dir = makeTempDir("mosaic-generate");
+  const auto j = generate(dir, "ticker_step.cpp", "3000");
+  EXPECT_EQ(j["llvm_cov"]["branches_covered"], j["llvm_cov"]["branches"]) << j.dump(2);
+  EXPECT_NE(readFile(dir + "/suite/ticker_step_test.cpp").find(".tick("), std::string::npos);
+  buildAndRun(dir);
+}
+
 TEST(GenerateCli, EveryAlgorithmRunsAndTheSameSeedGivesTheSameSuite) {
   for (const char *algorithm : {"dynamosa", "mosa", "ws", "mio", "random"}) {
     const std::string dir = makeTempDir("mosaic-generate");
