@@ -21,13 +21,6 @@ std::string trim(std::string s) {
   return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
 }
 
-// `ns::T<int>` is destroyed by `ns::T<int>::~T`.
-std::string destructorOf(const std::string &type) {
-  std::string last = type.substr(0, type.find('<'));
-  if (auto colon = last.rfind("::"); colon != std::string::npos) last = last.substr(colon + 2);
-  return type + "::~" + last;
-}
-
 // The text between a marker and the closing quote of a linker message
 // ("undefined reference to `X'", "in function `X':").
 std::optional<std::string> quoted(const std::string &line, const std::string &marker) {
@@ -97,7 +90,7 @@ testcase::Unlinked unlinkedFunctions(const std::string &linkerOutput) {
   auto add = [&](const std::string &symbol) {
     for (const char *prefix : {"vtable for ", "typeinfo for ", "VTT for "})
       if (symbol.rfind(prefix, 0) == 0) {
-        out.functions.insert({destructorOf(trim(symbol.substr(std::string(prefix).size()))), 0});
+        out.functions.insert({testcase::Unlinked::destructorOf(trim(symbol.substr(std::string(prefix).size()))), 0});
         return;
       }
     if (auto f = functionNameAndArity(symbol)) out.functions.insert(*f);

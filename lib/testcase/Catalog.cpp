@@ -59,13 +59,16 @@ std::string Catalog::reasonNotCallable(const model::Callable &c) const {
   return {};
 }
 
+std::string Unlinked::destructorOf(const std::string &type) {
+  std::string last = type.substr(0, type.find('<'));
+  if (auto colon = last.rfind("::"); colon != std::string::npos) last = last.substr(colon + 2);
+  return type + "::~" + last;
+}
+
 std::string Catalog::unlinkedDestructor(model::RecordId id, int depth) const {
   if (unlinked_.functions.empty() || depth > 16) return {};
   const model::Record &r = program_.record(id);
-  // `ns::Stack<int>` is destroyed by `ns::Stack<int>::~Stack`.
-  std::string last = r.name.substr(0, r.name.find('<'));
-  if (auto colon = last.rfind("::"); colon != std::string::npos) last = last.substr(colon + 2);
-  if (unlinked_.contains(r.name + "::~" + last, 0))
+  if (unlinked_.contains(Unlinked::destructorOf(r.name), 0))
     return "its destructor is declared, but no object the harness links defines it";
   for (model::RecordId b : r.bases)
     if (!unlinkedDestructor(b, depth + 1).empty()) return "a base class's destructor is not linked";

@@ -36,6 +36,9 @@ struct Unlinked {
   bool contains(const std::string &qualifiedName, size_t arity) const {
     return functions.count({qualifiedName, arity}) != 0;
   }
+  /// The name the linker gives the destructor of the class `type`:
+  /// `ns::T<int>` → `ns::T<int>::~T`.
+  static std::string destructorOf(const std::string &type);
 };
 
 /// Facts derived once from a program model: which types can be built by
