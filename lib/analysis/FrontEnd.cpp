@@ -2,6 +2,7 @@
 #include "mosaic/analysis/FrontEnd.h"
 
 #include "CompileDatabase.h"
+#include "CompletingHeaders.h"
 #include "ModelBuilder.h"
 #include "ProjectSamples.h"
 
@@ -139,29 +140,19 @@ void addProjectSamples(model::Program &program, const std::vector<std::string> &
                           " project source files under '" + root + "' that call the unit");
 }
 
-} // namespace
-
-Expected<model::Program> analyzeUnit(const FrontEndOptions &options) {
-  auto command = findUnitCommand(options.buildDir, options.unit);
-  if (!command) return command.takeError();
-
+// Parses the unit with `args` into a fresh model (language, unitIncludes,
+// unitMacros and the AST's part; the caller fills in the rest).
+// A quiet parse is a trial: Clang prints no "N errors generated".
+Expected<model::Program> parseUnit(const UnitCommand &command, std::vector<std::string> args, const std::string &unitArg,
+                                   bool quiet = false) {
+  if (quiet) args.insert(args.begin() + 1, "-fno-caret-diagnostics");
   model::Program program;
-  program.unit = command->file;
-  program.notes = command->notes;
-  std::vector<std::string> args = adjustForClang(command->args, MOSAIC_CLANG_RESOURCE_DIR, program.notes);
-  for (const auto &adjust : {clang::tooling::getClangStripOutputAdjuster(),
-                             clang::tooling::getClangStripDependencyFileAdjuster(),
-                             clang::tooling::getClangSyntaxOnlyAdjuster()})
-    args = adjust(args, command->file);
-  program.compileCommand = args;
-  program.directory = command->directory;
-  program.compileDatabase = command->database;
-
+  program.unit = command.file;
   // Relative paths in the command (-I../include, the file itself) are
   // relative to the entry's directory, as for the project's compiler.
   llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> fs = llvm::vfs::createPhysicalFileSystem();
-  if (fs->setCurrentWorkingDirectory(command->directory))
-    return Error::input("the compile command's directory '" + command->directory + "' does not exist");
+  if (fs->setCurrentWorkingDirectory(command.directory))
+    return Error::input("the compile command's directory '" + command.directory + "' does not exist");
   llvm::IntrusiveRefCntPtr<clang::FileManager> files(new clang::FileManager(clang::FileSystemOptions(), fs));
 
   std::string diagnostics;
@@ -176,11 +167,88 @@ Expected<model::Program> analyzeUnit(const FrontEndOptions &options) {
   diagStream.flush();
   if (!ok || printer.getNumErrors() > 0) {
     const unsigned n = printer.getNumErrors();
-    return Error::input("cannot parse '" + options.unit + "'" +
+    return Error::input("cannot parse '" + unitArg + "'" +
                             (n ? " (" + std::to_string(n) + (n == 1 ? " error" : " errors") + ")" : std::string()),
                         diagnostics);
   }
-  if (program.language.empty()) return Error::internal("the front end ran but built no model for '" + options.unit + "'");
+  if (program.language.empty()) return Error::internal("the front end ran but built no model for '" + unitArg + "'");
+  return program;
+}
+
+// Rounds of CompletingHeaders: a header that completes a class can declare
+// members whose inline definitions are in another (yaml-cpp's emit.cpp needs
+// node/node.h for class Node, then node/impl.h for its members); a third
+// round is for one more such step. Each round is one more parse.
+constexpr int kCompletingRounds = 3;
+
+// Adds the project headers that define what the unit only declares
+// (CompletingHeaders.h), one per round, each kept only when the unit still
+// parses with it and it met some of what it was chosen for. A header that
+// does not parse first (one meant to be included through another) is tried
+// through the headers that include it, at most kIncluderTries of them.
+constexpr size_t kIncluderTries = 2;
+
+void complete(const UnitCommand &command, std::vector<std::string> &args, const std::string &unitArg,
+              model::Program &program) {
+  Needs needs = unitNeeds(program);
+  if (needs.empty()) return;
+  const HeaderIndex index(args, command.directory, command.file, projectRoot(command.file, command.projectFiles));
+  std::set<std::string> tried;
+  for (int round = 0; round < kCompletingRounds && !needs.empty(); ++round) {
+    Needs met;
+    const auto header = index.best(needs, tried, met);
+    if (!header) return;
+    std::vector<std::string> candidates{*header};
+    for (const std::string &h : index.includers(*header, tried))
+      if (candidates.size() <= kIncluderTries) candidates.push_back(h);
+    for (const std::string &h : candidates) {
+      tried.insert(h);
+      std::vector<std::string> with = args;
+      // After the compiler and the headers found before (before any `--`);
+      // joined, one argument: CMake drops a repeated `-include` of a
+      // target's options (the suite's unit library).
+      with.insert(with.begin() + 1 + static_cast<std::ptrdiff_t>(program.completingHeaders.size()), "-include" + h);
+      auto parsed = parseUnit(command, with, unitArg, /*quiet=*/true);
+      if (!parsed) continue;
+      const Needs left = unitNeeds(*parsed);
+      auto gone = [&](const std::set<std::string> &was, const std::set<std::string> &now) {
+        return std::any_of(was.begin(), was.end(), [&](const std::string &n) { return !now.count(n); });
+      };
+      if (!gone(met.classes, left.classes) && !gone(met.members, left.members)) continue;
+      std::vector<std::string> completing = std::move(program.completingHeaders);
+      completing.push_back(h);
+      program = std::move(*parsed);
+      program.completingHeaders = std::move(completing);
+      args = std::move(with);
+      needs = left;
+      break;
+    }
+  }
+}
+
+} // namespace
+
+Expected<model::Program> analyzeUnit(const FrontEndOptions &options) {
+  auto command = findUnitCommand(options.buildDir, options.unit);
+  if (!command) return command.takeError();
+
+  std::vector<std::string> notes = command->notes;
+  std::vector<std::string> args = adjustForClang(command->args, MOSAIC_CLANG_RESOURCE_DIR, notes);
+  for (const auto &adjust : {clang::tooling::getClangStripOutputAdjuster(),
+                             clang::tooling::getClangStripDependencyFileAdjuster(),
+                             clang::tooling::getClangSyntaxOnlyAdjuster()})
+    args = adjust(args, command->file);
+
+  auto parsed = parseUnit(*command, args, options.unit);
+  if (!parsed) return parsed.takeError();
+  model::Program program = std::move(*parsed);
+  if (program.language == "c++") complete(*command, args, options.unit, program);
+  for (const std::string &h : program.completingHeaders)
+    notes.push_back("included '" + h + "' first: it defines what the unit uses but only declares");
+  program.notes.insert(program.notes.begin(), notes.begin(), notes.end());
+  program.compileCommand = args;
+  program.directory = command->directory;
+  program.compileDatabase = command->database;
   if (options.projectSamples) addProjectSamples(program, command->projectFiles);
   return program;
 }

@@ -48,6 +48,13 @@ public:
 
 private:
   bool nameable(model::TypeId type) const;
+  /// Whether a test can name the exception type the harness reported
+  /// (`YAML::ParserException`, `std::out_of_range`, `int`): a standard type,
+  /// a one-word fundamental type, or a complete class of the model defined
+  /// outside the unit file. A class thrown by another file of the project
+  /// that no header of the unit declares is not (yaml-cpp's simplekey.cpp
+  /// never includes exceptions.h).
+  bool catchable(const std::string &exceptionType) const;
   /// A record the unit defines and a header declares: incomplete in a test,
   /// but pointers to it are spelled by name (expat's XML_Parser).
   bool pointable(model::TypeId type) const;

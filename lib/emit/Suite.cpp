@@ -141,9 +141,13 @@ Suite writeSuite(const model::Program &p, const testcase::Catalog &catalog, cons
     // FASTCALL), and the ones after the main header define the types and
     // declare the functions the unit uses (json-c's json_object_private.h
     // defines struct json_object; json_util.h declares json_object_from_file).
+    // Then the headers that define what the unit only declares
+    // (Program::completingHeaders): the unit was analysed and built with them.
     std::vector<std::string> includes = p.unitIncludes;
     if (!p.mainHeader.empty() && std::find(includes.begin(), includes.end(), p.mainHeader) == includes.end())
       includes.push_back(p.mainHeader);
+    for (const std::string &h : p.completingHeaders)
+      if (std::find(includes.begin(), includes.end(), h) == includes.end()) includes.push_back(h);
     if (!includes.empty()) {
       if (!cxx) text.line("extern \"C\" {");
       for (const std::string &h : includes) {

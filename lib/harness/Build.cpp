@@ -126,9 +126,11 @@ std::vector<std::string> absoluteFlags(const std::vector<std::string> &flags, co
     bool done = false;
     for (const char *p : {"-I", "-isystem", "-iquote", "-include", "-idirafter"}) {
       const std::string prefix = p;
+      // Joined (clang and gcc take each joined or separate): CMake drops a
+      // repeated option of a target, so `-include a.h -include b.h` would
+      // lose its second `-include`.
       if (f == prefix && i + 1 < flags.size()) {
-        out.push_back(f);
-        out.push_back(absolute(flags[++i]));
+        out.push_back(f + absolute(flags[++i]));
         done = true;
         break;
       }

@@ -341,6 +341,7 @@ std::string toJson(const Program &p) {
          {"state", p.state},
          {"unit_macros", p.unitMacros},
          {"unit_includes", p.unitIncludes},
+         {"completing_headers", p.completingHeaders},
          {"samples", bytesToJson(p.samples)}};
   // Invalid UTF-8 can only come from names and paths here (literals were
   // handled above); replace rather than throw.
@@ -371,6 +372,7 @@ Expected<Program> programFromJson(const std::string &text) {
     getOr(j, "state", p.state);
     getOr(j, "unit_macros", p.unitMacros);
     getOr(j, "unit_includes", p.unitIncludes);
+    getOr(j, "completing_headers", p.completingHeaders);
     if (auto it = j.find("samples"); it != j.end()) p.samples = bytesFromJson(*it);
     return p;
   } catch (const std::exception &e) {

@@ -239,3 +239,33 @@ TEST(Writer, WhatAFailingTestPrintedCannotBreakOutOfItsComment) {
   EXPECT_NE(text.find("//   text?int broken = ;"), std::string::npos) << text;
   EXPECT_NE(text.find("\"<a>?\\?/</a>\""), std::string::npos) << text;
 }
+
+TEST(Writer, AnExceptionTheTestCannotNameIsExpectedAsAnyException) {
+  // EXPECT_THROW names the type the harness reported. A class that no
+  // header of the unit declares (yaml-cpp's simplekey.cpp saw
+  // YAML::ParserException thrown by scanner.cpp) would not compile: the
+  // test expects any exception and says which one in a comment.
+  Unit u("codec.cpp");
+  const model::Callable &read = u.callable("codec::read_length");
+  const model::TypeId text = read.params.at(0).type, size = u.program.type(read.params.at(1).type).value;
+  for (const std::string type : {"codec::ParseError", "std::out_of_range", "int"}) {
+    emit::SuiteTest t;
+    t.test.statements = {
+        Statement{.op = Op::CString, .type = text, .bytes = "12"},
+        Statement{.op = Op::Primitive, .type = size, .bits = 3},
+        Statement{.op = Op::Call, .callable = read.id, .refs = {0, 1}},
+    };
+    t.threwAt = 2;
+    t.exceptionType = type;
+    const std::string written = writeAndCheck(u, {t});
+    if (type == "codec::ParseError") {
+      EXPECT_NE(written.find("// Throws codec::ParseError, which no header of codec.cpp declares.\n"
+                             "  EXPECT_ANY_THROW(codec::read_length(\"12\", length));"),
+                std::string::npos)
+          << written;
+    } else {
+      EXPECT_NE(written.find("EXPECT_THROW(codec::read_length(\"12\", length), " + type + ");"), std::string::npos)
+          << written;
+    }
+  }
+}

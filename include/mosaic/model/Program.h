@@ -193,7 +193,7 @@ struct Skipped {
 struct Program {
   /// Version of the JSON format written by model/Json.h; bump on any change
   /// of meaning.
-  static constexpr int kFormatVersion = 7;
+  static constexpr int kFormatVersion = 8;
 
   std::string unit;              ///< absolute path of the unit's source file
   /// The unit's own header, when it includes one: same name, header
@@ -228,6 +228,13 @@ struct Program {
   /// needs FASTCALL from internal.h), and the unit's types and callees are
   /// declared in them (json-c's struct json_object, in json_object_private.h).
   std::vector<std::string> unitIncludes;
+  /// Project headers the unit does not include that define what it only
+  /// declares (analysis/CompletingHeaders.h: yaml-cpp's node/impl.h for
+  /// node.cpp), canonical, in the order they were found. The unit was parsed
+  /// with each as `-include` (it is in compileCommand, so the harness and the
+  /// suite's unit library see it too); a test includes them after
+  /// unitIncludes.
+  std::vector<std::string> completingHeaders;
   /// Inputs the project's own code gives the unit: string literals of its
   /// other source files that call the unit (analysis/ProjectSamples.h),
   /// best first. Seeds for strings and buffers beside the unit's literals.
