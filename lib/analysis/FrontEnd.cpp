@@ -181,13 +181,15 @@ Expected<model::Program> parseUnit(const UnitCommand &command, std::vector<std::
 // round is for one more such step. Each round is one more parse.
 constexpr int kCompletingRounds = 3;
 
-// Adds the project headers that define what the unit only declares
-// (CompletingHeaders.h), one per round, each kept only when the unit still
-// parses with it and it met some of what it was chosen for. A header that
-// does not parse first (one meant to be included through another) is tried
-// through the headers that include it, at most kIncluderTries of them.
+// A header that does not parse on its own (one meant to be included through
+// another: yaml-cpp's node/detail/impl.h through yaml.h) is tried through
+// the headers that include it, at most this many of them.
 constexpr size_t kIncluderTries = 2;
 
+// Adds the project headers that define what the unit only declares
+// (CompletingHeaders.h), one per round, each kept only when the unit still
+// parses with it and it met some of what it was chosen for. Only for C++: C
+// has no members, and a C struct the unit only declares is a handle.
 void complete(const UnitCommand &command, std::vector<std::string> &args, const std::string &unitArg,
               model::Program &program) {
   Needs needs = unitNeeds(program);
