@@ -165,8 +165,8 @@ Expected<Harness> buildLinkedHarness(const model::Program &program, std::unique_
         std::string shown;
         for (size_t i = 0; i < names.size() && i < 4; ++i) shown += (i ? ", " : "") + names[i];
         if (names.size() > 4) shown += fmt::format(" and {} more", names.size() - 4);
-        h->notes.push_back(fmt::format("left out {} callable(s) that no object the harness links defines (inline in a "
-                                       "header the unit does not include?), and what needs them: {} (remembered in {})",
+        h->notes.push_back(fmt::format("left out {} callable(s) that no object the harness links defines (in a file "
+                                       "the build does not compile?), and what needs them: {} (remembered in {})",
                                        names.size(), shown, memo.string()));
       }
       return h;

@@ -35,8 +35,7 @@ Catalog::Catalog(const model::Program &program, Unlinked unlinked) : program_(pr
 
 std::string Catalog::reasonNotCallable(const model::Callable &c) const {
   if (unlinked_.contains(c.qualifiedName, c.params.size()))
-    return "declared, but no object the harness links defines it (an inline definition in a header the unit does "
-           "not include?)";
+    return "declared, but no object the harness links defines it (defined in a file the build does not compile?)";
   for (size_t i = 0; i < c.params.size(); ++i) {
     const model::Type &t = program_.type(c.params[i].type);
     if (std::string reason = whyNotBuildable(t.value); !reason.empty())

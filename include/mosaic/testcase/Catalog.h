@@ -25,10 +25,11 @@ enum class Passing {
 };
 
 /// Functions a harness could not link: the unit declares them, but no
-/// object linked with the harness defines them (an inline definition in a
-/// header the unit does not include: yaml-cpp's YAML::Node members, defined
-/// in node/impl.h, seen by memory.cpp only as declarations), and functions
-/// whose definitions call such ones. By qualified name and number of
+/// object linked with the harness defines them (defined in a file the build
+/// does not compile, or inline in a header the front end did not find
+/// (analysis/CompletingHeaders.h): yaml-cpp's `YAML::IsNull`, declared in
+/// node.h and defined nowhere), and functions whose definitions call such
+/// ones. By qualified name and number of
 /// parameters, as the linker names them; a name covers its overloads of
 /// that arity. A destructor (`ns::T::~T`) makes its class unbuildable.
 struct Unlinked {
