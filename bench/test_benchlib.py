@@ -58,5 +58,42 @@ class DropTestsAt(unittest.TestCase):
                          [("/s/unit_test.cpp", "11"), ("/s/unit_test_2.cpp", "4"), ("/s/unit_failing_test.cpp", "9")])
 
 
+WRAPPER = """#include "unit.c"
+__typeof__(int) mosaic_kept_3(__typeof__(int) a0) {
+  return kept(a0);
+}
+__typeof__(int) mosaic_added_4(__typeof__(int) a0) {
+  return added(a0);
+}
+static unsigned char mosaic_saved_0[sizeof(g_added)];
+static unsigned char mosaic_saved_1[sizeof(g_kept)];
+__attribute__((constructor)) static void mosaic_save_state(void) {
+  memcpy(mosaic_saved_0, (const void *)&g_added, sizeof(g_added));
+  memcpy(mosaic_saved_1, (const void *)&g_kept, sizeof(g_kept));
+}"""
+
+
+class DropWrapperLines(unittest.TestCase):
+    def test_removes_the_trampoline_of_a_missing_function_and_the_lines_of_a_missing_variable(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "unit_wrapper.c")
+            with open(path, "w") as f:
+                f.write(WRAPPER)
+            self.assertEqual(bugs.drop_wrapper_lines(path, [6, 8, 11]), {"mosaic_added_4"})
+            text = open(path).read()
+        self.assertNotIn("added(a0)", text)
+        self.assertNotIn("g_added", text)
+        self.assertIn("mosaic_kept_3", text)
+        self.assertIn("memcpy(mosaic_saved_1", text)
+
+    def test_finds_the_tests_that_call_a_removed_trampoline(self):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "unit_test.cpp")
+            with open(path, "w") as f:
+                f.write('extern "C" int mosaic_added_4(int);\n\nTEST(unitTest, A) {\n  a();\n}\n\n'
+                        'TEST(unitTest, B) {\n  EXPECT_EQ(mosaic_added_4(1), 2);\n}\n')
+            self.assertEqual(bugs.tests_calling(path, {"mosaic_added_4"}), [8])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -8,7 +8,9 @@ one version tells the two apart:
 - mosaic: a suite generated (with an ASan + UBSan harness) on either
   version, built with -DMOSAIC_SANITIZE=ON against both versions; a test
   (regression or failing suite, disabled ones included) whose verdict differs
-  between the two builds distinguishes them;
+  between the two builds distinguishes them. What of the suite does not
+  compile against the other version (it names API the fix added) is
+  dropped from that build, and its tests from the comparison;
 - libFuzzer: a crash input found on the buggy version that crashes the buggy
   build and not the fixed one (both with ASan).
 """
@@ -131,11 +133,81 @@ def drop_tests_at(path, lines):
     return len(doomed)
 
 
+# A compile error in a suite's wrapper (the unit library's source).
+WRAPPER_ERROR = re.compile(r"^(/\S+?_wrapper\.c(?:pp)?):(\d+):\d+: error:", re.M)
+# A wrapper function that calls a static function of the unit by name
+# (emit/Suite.cpp: `__typeof__(R) mosaic_NAME_ID(...) {`).
+TRAMPOLINE = re.compile(r"\b(mosaic_\w+_\d+)\(")
+
+
+def drop_wrapper_lines(path, lines):
+    """Removes from a suite's wrapper what names what this version lacks:
+    the trampoline holding an error line (a static function the fix added),
+    or the line itself (saving or restoring a variable the fix added). The
+    names of the trampolines removed."""
+    text = open(path, errors="surrogateescape").read().split("\n")
+    removed, doomed = set(), set()
+    for n in sorted(set(lines)):
+        i = n - 1
+        head = i - 1
+        if i > 0 and text[head].endswith("{") and not text[head].startswith(" "):
+            m = TRAMPOLINE.search(text[head])
+            if m:
+                end = i
+                while end < len(text) and text[end] != "}":
+                    end += 1
+                doomed.update(range(head, end + 1))
+                removed.add(m.group(1))
+                continue
+        doomed.add(i)
+    with open(path, "w", errors="surrogateescape") as f:
+        f.write("\n".join(l for k, l in enumerate(text) if k not in doomed))
+    return removed
+
+
+def tests_calling(path, names):
+    """Lines (1-based) inside the TESTs of a test file that call one of `names`."""
+    lines, inside = [], False
+    for k, l in enumerate(open(path, errors="surrogateescape").read().split("\n")):
+        if l.startswith(("TEST(", "TEST_F(")):
+            inside = True
+        elif l == "}":
+            inside = False
+        if inside and any(n + "(" in l for n in names):
+            lines.append(k + 1)
+    return lines
+
+
+def _prune(suite_dir, log_text, log):
+    """Drops what does not compile on this version (module doc); whether
+    anything was dropped."""
+    wrapper = WRAPPER_ERROR.findall(log_text)
+    tests = TEST_FILE_ERROR.findall(log_text)
+    dropped = False
+    for path in sorted({p for p, _ in wrapper}):
+        names = drop_wrapper_lines(path, [int(line) for p, line in wrapper if p == path])
+        dropped = True
+        for test_file in sorted(glob.glob(os.path.join(suite_dir, "*_test*.cpp"))):
+            at = tests_calling(test_file, names)
+            if at:
+                tests.extend((test_file, str(n)) for n in at)
+        with open(log, "a") as f:
+            f.write(f"# dropped from {path} what this version lacks (trampolines: {', '.join(sorted(names)) or 'none'})\n")
+    for path in sorted({p for p, _ in tests}):
+        n = drop_tests_at(path, [int(line) for p, line in tests if p == path])
+        dropped = dropped or n > 0
+        with open(log, "a") as f:
+            f.write(f"# dropped {n} test(s) of {path} that do not compile on this version\n")
+    return dropped
+
+
 def _verdicts(suite_dir, log, prune=False):
     """Builds a suite with the sanitizers and runs each of its tests alone
     (disabled ones too); {test name: exit code}, or None when it does not build.
-    With `prune`, tests that do not compile (they call what this version
-    lacks) are dropped first, each round logged."""
+    With `prune`, what does not compile (it names what this version lacks)
+    is dropped first, each round logged: the tests with a compile error, the
+    wrapper's trampolines of static functions this version does not have and
+    the tests calling them, the wrapper's lines saving its missing variables."""
     b = os.path.join(suite_dir, "build-sanitize")
     try:
         builds.sh(["cmake", "-S", suite_dir, "-B", b, "-G", "Ninja", "-DMOSAIC_SANITIZE=ON",
@@ -150,13 +222,9 @@ def _verdicts(suite_dir, log, prune=False):
         except builds.StepFailed:
             with open(log, errors="replace") as f:
                 f.seek(start)
-                errors = TEST_FILE_ERROR.findall(f.read())
-            if not prune or not errors or round_ == PRUNE_ROUNDS:
+                built = f.read()
+            if not prune or round_ == PRUNE_ROUNDS or not _prune(suite_dir, built, log):
                 return None
-            for path in sorted({p for p, _ in errors}):
-                n = drop_tests_at(path, [int(line) for p, line in errors if p == path])
-                with open(log, "a") as f:
-                    f.write(f"# dropped {n} test(s) of {path} that do not compile on this version\n")
     env = dict(os.environ, ASAN_OPTIONS="detect_leaks=0")
     verdicts = {}
     for binary in sorted(glob.glob(os.path.join(b, "*_test"))):
