@@ -26,26 +26,29 @@ TEST_F(unitTest, C) {
 """
 
 
+def edited(name, text, edit):
+    """What `edit(path)` returns and leaves in a file `name` holding `text`."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write(text)
+        result = edit(path)
+        with open(path) as f:
+            return result, f.read()
+
+
 class DropTestsAt(unittest.TestCase):
     def test_removes_the_test_holding_an_error_line_with_its_comment(self):
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "unit_test.cpp")
-            with open(path, "w") as f:
-                f.write(SUITE)
-            self.assertEqual(bugs.drop_tests_at(path, [11]), 1)
-            text = open(path).read()
+        removed, text = edited("unit_test.cpp", SUITE, lambda path: bugs.drop_tests_at(path, [11]))
+        self.assertEqual(removed, 1)
         self.assertIn("TEST(unitTest, A)", text)
         self.assertNotIn("b()", text)
         self.assertNotIn("which the other version lacks", text)
         self.assertIn("TEST_F(unitTest, C) {\n  c();\n}", text)
 
     def test_two_errors_in_one_test_remove_it_once(self):
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "unit_test.cpp")
-            with open(path, "w") as f:
-                f.write(SUITE)
-            self.assertEqual(bugs.drop_tests_at(path, [15, 16]), 1)
-            text = open(path).read()
+        removed, text = edited("unit_test.cpp", SUITE, lambda path: bugs.drop_tests_at(path, [15, 16]))
+        self.assertEqual(removed, 1)
         self.assertNotIn("TEST_F", text)
         self.assertIn("TEST(unitTest, B)", text)
 
@@ -75,24 +78,18 @@ __attribute__((constructor)) static void mosaic_save_state(void) {
 
 class DropWrapperLines(unittest.TestCase):
     def test_removes_the_trampoline_of_a_missing_function_and_the_lines_of_a_missing_variable(self):
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "unit_wrapper.c")
-            with open(path, "w") as f:
-                f.write(WRAPPER)
-            self.assertEqual(bugs.drop_wrapper_lines(path, [6, 8, 11]), {"mosaic_added_4"})
-            text = open(path).read()
+        removed, text = edited("unit_wrapper.c", WRAPPER, lambda path: bugs.drop_wrapper_lines(path, [6, 8, 11]))
+        self.assertEqual(removed, {"mosaic_added_4"})
         self.assertNotIn("added(a0)", text)
         self.assertNotIn("g_added", text)
         self.assertIn("mosaic_kept_3", text)
         self.assertIn("memcpy(mosaic_saved_1", text)
 
     def test_finds_the_tests_that_call_a_removed_trampoline(self):
-        with tempfile.TemporaryDirectory() as d:
-            path = os.path.join(d, "unit_test.cpp")
-            with open(path, "w") as f:
-                f.write('extern "C" int mosaic_added_4(int);\n\nTEST(unitTest, A) {\n  a();\n}\n\n'
-                        'TEST(unitTest, B) {\n  EXPECT_EQ(mosaic_added_4(1), 2);\n}\n')
-            self.assertEqual(bugs.tests_calling(path, {"mosaic_added_4"}), [8])
+        text = ('extern "C" int mosaic_added_4(int);\n\nTEST(unitTest, A) {\n  a();\n}\n\n'
+                'TEST(unitTest, B) {\n  EXPECT_EQ(mosaic_added_4(1), 2);\n}\n')
+        lines, _ = edited("unit_test.cpp", text, lambda path: bugs.tests_calling(path, {"mosaic_added_4"}))
+        self.assertEqual(lines, [8])
 
 
 if __name__ == "__main__":

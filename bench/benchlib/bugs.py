@@ -109,13 +109,15 @@ TEST_FILE_ERROR = re.compile(r"^(/\S+?_(?:failing_)?test(?:_\d+)?\.cpp):(\d+):\d
 # fix that adds API breaks only the tests that call it); clang stops
 # reporting after 20 errors per file, hence more than one.
 PRUNE_ROUNDS = 4
+# How a generated test starts (emit/Suite.cpp); it ends at a line "}".
+TEST_START = ("TEST(", "TEST_F(")
 
 
 def drop_tests_at(path, lines):
     """Removes from a generated test file every TEST holding one of `lines`
     (1-based), with the comment lines right above it; how many it removed."""
     text = open(path, errors="surrogateescape").read().split("\n")
-    starts = [i for i, l in enumerate(text) if l.startswith(("TEST(", "TEST_F("))]
+    starts = [i for i, l in enumerate(text) if l.startswith(TEST_START)]
     doomed = {max((s for s in starts if s <= n - 1), default=None) for n in lines} - {None}
     keep, i = [], 0
     while i < len(text):
@@ -169,7 +171,7 @@ def tests_calling(path, names):
     """Lines (1-based) inside the TESTs of a test file that call one of `names`."""
     lines, inside = [], False
     for k, l in enumerate(open(path, errors="surrogateescape").read().split("\n")):
-        if l.startswith(("TEST(", "TEST_F(")):
+        if l.startswith(TEST_START):
             inside = True
         elif l == "}":
             inside = False

@@ -3,13 +3,13 @@
 
 #include "ModelBuilder.h"
 
+#include "mosaic/support/Text.h"
+
 #include <clang/Basic/LangOptions.h>
 #include <clang/Lex/Lexer.h>
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace mosaic::analysis {
 
@@ -45,13 +45,6 @@ std::optional<model::RecordId> recordOf(const model::Program &p, model::TypeId i
 
 bool ownedCallable(const model::Program &p, const model::Callable &c) {
   return c.origin == model::Origin::Unit || c.declaredInMainHeader || (c.parent && p.record(*c.parent).ownedByUnit);
-}
-
-std::string readFile(const fs::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
 }
 
 bool isIdentifier(const clang::Token &t) { return t.is(clang::tok::raw_identifier); }

@@ -75,8 +75,6 @@ public:
   /// meant to be included through yaml.h).
   std::vector<std::string> includers(const std::string &header, const std::set<std::string> &skip) const;
 
-  const std::vector<std::string> &paths() const { return paths_; }
-
 private:
   std::vector<std::string> paths_;
   std::vector<HeaderDefinitions> defs_; ///< by index in paths_

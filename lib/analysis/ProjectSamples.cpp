@@ -1,6 +1,8 @@
 // Input samples from the project's own code (ProjectSamples.h).
 #include "ProjectSamples.h"
 
+#include "mosaic/support/Text.h"
+
 #include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/Basic/FileManager.h>
@@ -15,8 +17,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace mosaic::analysis {
 
@@ -218,11 +218,8 @@ ProjectSamples mineProjectSamples(const std::string &root, const std::string &un
     if (result.filesLexed >= limits.maxFiles) break;
     const auto size = fs::file_size(p, ec);
     if (ec || size > limits.maxFileBytes) continue;
-    std::ifstream in(p, std::ios::binary);
-    std::stringstream text;
-    text << in.rdbuf();
     ++result.filesLexed;
-    if (context.lex(text.str(), names, limits.maxSampleBytes, ranks)) ++result.filesCalling;
+    if (context.lex(readFile(p.string()), names, limits.maxSampleBytes, ranks)) ++result.filesCalling;
   }
 
   // Distinct, best rank first, then thinned evenly within the last rank

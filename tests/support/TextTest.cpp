@@ -2,6 +2,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
 using namespace mosaic;
 
 TEST(EditDistance, CountsInsertDeleteReplace) {
@@ -25,4 +29,13 @@ TEST(JoinOr, ReadsAsEnglish) {
   EXPECT_EQ(joinOr({"a"}), "a");
   EXPECT_EQ(joinOr({"a", "b"}), "a or b");
   EXPECT_EQ(joinOr({"a", "b", "c"}), "a, b or c");
+}
+
+TEST(ReadFile, ReadsEveryByteOrNothing) {
+  const std::string path = (std::filesystem::temp_directory_path() / "mosaic-readfile-test.bin").string();
+  const std::string bytes("a\0b\r\n\xff", 6);
+  std::ofstream(path, std::ios::binary) << bytes;
+  EXPECT_EQ(readFile(path), bytes);
+  std::remove(path.c_str());
+  EXPECT_EQ(readFile(path), "");
 }

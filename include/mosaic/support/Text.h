@@ -22,4 +22,7 @@ std::string lowercase(std::string s);
 /// "a, b or c" for a list of words.
 std::string joinOr(const std::vector<std::string> &words);
 
+/// A file's bytes; empty when it cannot be read.
+std::string readFile(const std::string &path);
+
 } // namespace mosaic
