@@ -308,6 +308,7 @@ static int decode(reader *r, mosaic_stmt *s) {
     break;
   case MOSAIC_OP_AGGREGATE:
   case MOSAIC_OP_ARRAY:
+  case MOSAIC_OP_SUBCLASS:
     s->type = rd32(r);
     rd_refs(r, s);
     break;

@@ -1,6 +1,8 @@
 // Clang types -> model types.
 #include "TypeMapper.h"
 
+#include "PureVirtuals.h"
+
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/AST/QualTypeNames.h>
@@ -695,7 +697,10 @@ void TypeMapper::fillRecord(model::RecordId id, const clang::RecordDecl *rd) {
       if (c->isMoveConstructor() || (c->isCopyConstructor() && c->getParamDecl(0)->getType().getNonReferenceType().isConstQualified()))
         r.moveConstructible = true;
     }
-    if (r.abstract) r.defaultConstructible = r.copyConstructible = r.moveConstructible = false;
+    if (r.abstract) {
+      r.defaultConstructible = r.copyConstructible = r.moveConstructible = false;
+      if (!r.inSystemHeader) collectPureVirtuals(*this, cxx, r);
+    }
     if (const clang::CXXDestructorDecl *d = cxx->getDestructor())
       r.publicDestructor = d->getAccess() == clang::AS_public && !d->isDeleted();
   } else {

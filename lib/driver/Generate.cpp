@@ -288,6 +288,18 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
       testcase::TestCase candidate = testcase::withAlias(c.test, i, s.refs[0]);
       if (keepsGoals(c, candidate)) c.test = std::move(candidate);
     }
+    // A stub's result that no goal needs: its default, which the written
+    // test leaves unsaid (emit/Body).
+    for (size_t i = 0; i < c.test.statements.size() && postLeft(); ++i) {
+      if (c.test.statements[i].op != testcase::Op::Subclass) continue;
+      const std::vector<testcase::Ref> results = c.test.statements[i].refs;
+      for (testcase::Ref r : results) {
+        if (c.test.statements[r].op != testcase::Op::Primitive || c.test.statements[r].bits == 0) continue;
+        testcase::TestCase candidate = c.test;
+        candidate.statements[r].bits = 0;
+        if (keepsGoals(c, candidate)) c.test = std::move(candidate);
+      }
+    }
   }
 
   // Extend: inspectors of the objects' final state, then releases of what

@@ -88,6 +88,28 @@ std::string operatorWord(const std::string &spelling) {
 
 std::string trampolineName(const model::Callable &c) { return "mosaic_" + identifier(simpleName(c.qualifiedName)) + "_" + std::to_string(c.id); }
 
+std::string stubClassName(const model::Program &program, model::RecordId record) {
+  const std::string simple = simpleName(program.record(record).name);
+  // In the test's own style: `xml_tree_walker` -> `StubXmlTreeWalker`.
+  std::string camel;
+  bool upper = true;
+  for (char c : identifier(simple)) {
+    if (c == '_') {
+      upper = true;
+      continue;
+    }
+    camel.push_back(upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c);
+    upper = false;
+  }
+  bool shared = false, taken = false; // another class of that name; a class of the unit named so
+  for (const model::Record &r : program.records) {
+    if (r.id != record && simpleName(r.name) == simple) shared = true;
+    if (simpleName(r.name) == "Stub" + camel) taken = true;
+  }
+  const std::string name = (taken ? "MosaicStub" : "Stub") + camel;
+  return shared ? name + "_" + std::to_string(record) : name;
+}
+
 bool needsTrampoline(const model::Callable &c) {
   if (c.parent || c.kind != model::CallableKind::Function) return false;
   if (c.internalLinkage) return true;
@@ -558,6 +580,17 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
     return (heap_[target] ? names_[target] + "->" : names_[target] + ".") + r.fields.at(s.field).name + " = " +
            expr(s.refs.at(1)) + ";";
   }
+  case Op::Subclass: { // a stub subclass, defined before the tests (Suite), and the results it returns
+    const model::RecordId r = *p_.type(p_.type(s.type).value).recordId;
+    std::string out = stubClassName(p_, r) + " " + name + ";";
+    const auto results = catalog_.stubResults(r);
+    for (size_t k = 0; k < s.refs.size() && k < results.size(); ++k) {
+      const Statement &value = t.statements[s.refs[k]];
+      if (value.op == Op::Primitive && value.bits == 0) continue; // the stub's own default
+      out += "\n  " + name + "." + stubResultName(p_, r, results[k]) + " = " + expr(s.refs[k]) + ";";
+    }
+    return out;
+  }
   case Op::EndOf: { // one past the bytes the begin pointer holds
     auto d = decl(s.type);
     if (!d) return std::nullopt;
@@ -819,7 +852,7 @@ Body BodyWriter::write(const SuiteTest &st, bool withAssertions) {
         const Statement &u = t.statements[j];
         if (std::find(u.refs.begin(), u.refs.end(), static_cast<Ref>(i)) == u.refs.end()) continue;
         inlineIt = (isCall(u.op) && !(u.op == Op::MethodCall && u.refs[0] == i)) || u.op == Op::Aggregate ||
-                   u.op == Op::Array || u.op == Op::Callback;
+                   u.op == Op::Array || u.op == Op::Callback || u.op == Op::Subclass;
         break;
       }
       if (s.op == Op::Null && p_.type(p_.type(s.type).value).kind != TypeKind::Pointer) inlineIt = false;
@@ -885,6 +918,12 @@ Body BodyWriter::write(const SuiteTest &st, bool withAssertions) {
     if (withAssertions)
       for (Line &a : assertions(st, i)) body.lines.push_back(std::move(a));
   }
+  for (const Statement &s : t.statements)
+    if (s.op == Op::Subclass) {
+      const model::RecordId r = *p_.type(p_.type(s.type).value).recordId;
+      if (!stubDefinition(r)) body.unwritable = "a pure virtual of " + p_.record(r).name + " has a type only its unit can name";
+      body.stubs.insert(r);
+    }
   for (model::CallableId c : body.trampolines) {
     const model::Callable &callable = p_.callable(c);
     for (const model::Param &param : callable.params)

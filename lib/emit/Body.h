@@ -18,6 +18,15 @@ std::string trampolineName(const model::Callable &c);
 /// Whether a test calls `c` through the wrapper.
 bool needsTrampoline(const model::Callable &c);
 
+/// The name of the stub subclass of abstract class `record` that tests
+/// derive (`StubEventHandler`; Op::Subclass).
+std::string stubClassName(const model::Program &program, model::RecordId record);
+
+/// The member of that stub that holds what its pure virtual `index` (into
+/// Record::pureVirtuals) returns: `accept_result`, `accept_result2` for a
+/// second overload.
+std::string stubResultName(const model::Program &program, model::RecordId record, size_t index);
+
 /// A written line and what it belongs to (-1: the test's own statements).
 struct Line {
   std::string text;
@@ -30,6 +39,7 @@ struct Body {
   std::string unwritable;
   std::string name;  ///< a readable name (callable and what it shows), not yet unique
   std::set<model::CallableId> trampolines;
+  std::set<model::RecordId> stubs; ///< abstract classes whose stub subclass the test uses
 };
 
 class BodyWriter {
@@ -45,6 +55,11 @@ public:
   /// A declaration of `name` with type `type` ("int x", "cJSON *item").
   std::optional<std::string> declare(model::TypeId type, const std::string &name) const;
   std::string literal(model::TypeId type, std::uint64_t bits) const;
+  /// The definition of the stub subclass of abstract class `record`, one
+  /// line each: every pure virtual overridden to do nothing and return a
+  /// value-initialised result, as the harness did (harness/CodegenSubclass).
+  /// nullopt when a type of some pure virtual cannot be spelled exactly here.
+  std::optional<std::vector<std::string>> stubDefinition(model::RecordId record) const;
 
 private:
   bool nameable(model::TypeId type) const;

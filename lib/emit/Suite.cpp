@@ -179,6 +179,19 @@ Suite writeSuite(const model::Program &p, const testcase::Catalog &catalog, cons
         text.line("extern \"C\" " + result.value_or("void " + trampolineName(c) + "()") + ";");
       }
     if (!first) text.line("");
+    // Stub subclasses of the abstract classes the tests need one of.
+    std::set<model::RecordId> stubs;
+    for (const Written &w : written) stubs.insert(w.body.stubs.begin(), w.body.stubs.end());
+    if (!stubs.empty()) {
+      text.line("namespace {");
+      text.line("");
+      for (model::RecordId r : stubs) {
+        for (const std::string &l : writer.stubDefinition(r).value_or(std::vector<std::string>{})) text.line(l);
+        text.line("");
+      }
+      text.line("} // namespace");
+      text.line("");
+    }
     if (!p.state.empty()) {
       std::string names;
       for (size_t k = 0; k < p.state.size() && k < 4; ++k) names += (k ? ", " : "") + p.state[k];

@@ -82,7 +82,7 @@ std::string Writer::prelude() const {
   o << "\n";
   if (cxx_) {
     o << "#include <cstdint>\n#include <cstdlib>\n#include <cstring>\n#include <new>\n#include <sstream>\n#include <string>\n"
-      << "#include <utility>\n";
+      << "#include <type_traits>\n#include <utility>\n";
     if (options_.exceptions) o << "#include <cxxabi.h>\n#include <exception>\n#include <typeinfo>\n";
   } else {
     o << "#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n";

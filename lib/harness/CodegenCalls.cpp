@@ -151,6 +151,7 @@ void Writer::emitDispatcher() {
             << "  case MOSAIC_OP_ARRAY: return __mosaic_make_array(ctx, s);\n"
             << "  case MOSAIC_OP_FIELD_SET: return __mosaic_field_set(ctx, s);\n"
             << "  case MOSAIC_OP_CALLBACK: return __mosaic_make_callback(ctx, s);\n"
+            << "  case MOSAIC_OP_SUBCLASS: return __mosaic_make_subclass(ctx, s);\n"
             << "  case MOSAIC_OP_CONSTRUCT:\n  case MOSAIC_OP_CALL:\n  case MOSAIC_OP_METHOD_CALL:\n"
             << "    switch (s->callable) {\n";
   for (model::CallableId id : emittedCalls_) {

@@ -32,6 +32,7 @@ void Writer::emitBuilders() {
   emitArray();
   emitFieldSet();
   emitCallbacks();
+  emitSubclasses();
 }
 
 void Writer::emitPrimitive() {

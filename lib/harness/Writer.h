@@ -46,6 +46,7 @@ private:
   void emitArray();
   void emitFieldSet();
   void emitCallbacks();
+  void emitSubclasses(); // (CodegenSubclass.cpp)
   void emitHelpers();
   std::string prelude() const;
   std::string typedefs() const;

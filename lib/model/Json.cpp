@@ -129,6 +129,21 @@ void from_json(const Json &j, Field &f) {
   getOr(j, "static", f.isStatic);
 }
 
+void to_json(Json &j, const PureVirtual &v) {
+  j = Json{{"name", v.name}, {"result", v.result}, {"params", v.params}};
+  if (v.isConst) j["const"] = true;
+  if (v.isNoexcept) j["noexcept"] = true;
+  if (!v.refQualifier.empty()) j["ref_qualifier"] = v.refQualifier;
+}
+void from_json(const Json &j, PureVirtual &v) {
+  getOr(j, "name", v.name);
+  getOr(j, "result", v.result);
+  getOr(j, "params", v.params);
+  getOr(j, "const", v.isConst);
+  getOr(j, "noexcept", v.isNoexcept);
+  getOr(j, "ref_qualifier", v.refQualifier);
+}
+
 void to_json(Json &j, const Record &r) {
   j = Json{{"id", r.id},
            {"name", r.name},
@@ -151,6 +166,10 @@ void to_json(Json &j, const Record &r) {
     j["template_args"] = r.templateArgs;
   }
   if (!r.bases.empty()) j["bases"] = r.bases;
+  if (r.abstract && r.isCxx) {
+    j["pure_virtuals"] = r.pureVirtuals;
+    if (!r.notSubclassable.empty()) j["not_subclassable"] = r.notSubclassable;
+  }
   j["fields"] = r.fields;
   j["constructors"] = r.constructors;
   j["methods"] = r.methods;
@@ -177,6 +196,8 @@ void from_json(const Json &j, Record &r) {
   getOr(j, "template", r.templateName);
   getOr(j, "template_args", r.templateArgs);
   getOr(j, "bases", r.bases);
+  getOr(j, "pure_virtuals", r.pureVirtuals);
+  getOr(j, "not_subclassable", r.notSubclassable);
   getOr(j, "fields", r.fields);
   getOr(j, "constructors", r.constructors);
   getOr(j, "methods", r.methods);

@@ -293,7 +293,10 @@ std::string Catalog::computeWhyNotBuildable(model::TypeId id) const {
     if (!producers(id).empty()) return {};
     for (model::RecordId d : derived(r.id))
       if (buildable(program_.record(d).type)) return {};
-    return "no public constructor, factory or concrete subclass of " + r.name;
+    if (!r.abstract) return "no public constructor, factory or concrete subclass of " + r.name;
+    const std::string stub = whyNotSubclassable(r.id);
+    if (stub.empty()) return {}; // a stub subclass the test derives
+    return "no factory or concrete subclass of the abstract " + r.name + ", and no stub subclass: " + stub;
   }
   case TypeKind::Void:
     return "void";
@@ -398,6 +401,18 @@ std::string Catalog::typeError(const TestCase &t) const {
           (h->pointeeConst && !ty.pointeeConst))
         return "statement " + std::to_string(i) + ": an end of a " + (h ? h->spelling : std::string("non-variable")) +
                " as a " + ty.spelling;
+      break;
+    }
+    case Op::Subclass: {
+      const model::Type &ty = p.type(p.type(s.type).value);
+      if (ty.kind != model::TypeKind::Record || !subclassable(*ty.recordId))
+        return "statement " + std::to_string(i) + ": a stub subclass of " + ty.spelling + ", which cannot have one";
+      const model::Record &rec = p.record(*ty.recordId);
+      const auto results = stubResults(rec.id);
+      if (!s.refs.empty() && s.refs.size() != results.size())
+        return "statement " + std::to_string(i) + " sets " + std::to_string(s.refs.size()) + " results of a stub " + rec.name;
+      for (size_t k = 0; e.empty() && k < s.refs.size(); ++k)
+        e = fitsAt(i, k, rec.pureVirtuals[results[k]].result, "the result of " + rec.name + "::" + rec.pureVirtuals[results[k]].name);
       break;
     }
     case Op::FieldSet: {

@@ -140,6 +140,7 @@ std::string toCode(const model::Program &p, const TestCase &t, const std::string
     case Op::Callback:
       out << decl(s.type) << " = /* a stub returning " << (s.refs.empty() ? "zero" : var(s.refs[0])) << " */;";
       break;
+    case Op::Subclass: out << decl(s.type) << " = /* a stub subclass returning {" << joinRefs(s.refs) << "} */;"; break;
     case Op::EndOf: out << decl(s.type) << " = " << var(s.refs.at(0)) << " + " << endOffset(t, me) << ";"; break;
     }
     out << "\n";

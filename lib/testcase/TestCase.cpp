@@ -8,7 +8,7 @@
 namespace mosaic::testcase {
 
 static_assert(static_cast<int>(Op::Primitive) == MOSAIC_OP_PRIMITIVE && static_cast<int>(Op::Callback) == MOSAIC_OP_CALLBACK &&
-                  static_cast<int>(Op::EndOf) == MOSAIC_OP_END_OF &&
+                  static_cast<int>(Op::EndOf) == MOSAIC_OP_END_OF && static_cast<int>(Op::Subclass) == MOSAIC_OP_SUBCLASS &&
                   static_cast<int>(Op::MethodCall) == MOSAIC_OP_METHOD_CALL,
               "Op must mirror enum mosaic_op");
 
@@ -162,6 +162,7 @@ std::vector<std::uint8_t> encode(const TestCase &t) {
       break;
     case Op::Aggregate:
     case Op::Array:
+    case Op::Subclass:
       put32(out, s.type);
       putRefs(out, s.refs);
       break;
@@ -225,6 +226,7 @@ Expected<TestCase> decode(const std::vector<std::uint8_t> &bytes) {
       break;
     case Op::Aggregate:
     case Op::Array:
+    case Op::Subclass:
       s.type = r.u32();
       s.refs = r.refs();
       break;

@@ -347,6 +347,20 @@ std::optional<Ref> TestFactory::makeRecord(TestCase &t, model::TypeId typeId, in
     for (model::CallableId c : catalog_.producers(typeId))
       if (program_.type(program_.type(program_.callable(c).result).value).kind == TypeKind::Record) ways.push_back(c);
   const bool aggregate = r.complete && (!r.isCxx || (r.aggregate && r.bases.empty())) && !r.abstract;
+  // An abstract class: a stub subclass the test derives, always when
+  // nothing else makes one, else half of the time (a concrete subclass or a
+  // factory runs the project's own overrides).
+  if (r.abstract && catalog_.subclassable(r.id)) {
+    bool concrete = false;
+    for (model::RecordId d : catalog_.derived(r.id)) concrete |= catalog_.buildable(program_.record(d).type);
+    if ((ways.empty() && !concrete) || rng_.chance(0.5)) {
+      Statement s{.op = Op::Subclass, .type = typeId};
+      if (!deep)
+        for (size_t k : catalog_.stubResults(r.id))
+          s.refs.push_back(*make(t, {r.pureVirtuals[k].result, nullptr, true}, depth + 1));
+      return push(t, std::move(s));
+    }
+  }
 
   if (!ways.empty() && (!aggregate || rng_.chance(0.5))) {
     if (auto made = call(t, rng_.pick(ways), depth + 1)) return made;

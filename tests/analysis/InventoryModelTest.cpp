@@ -97,6 +97,13 @@ TEST(InventoryModel, AbstractBaseAndDerivedClass) {
   EXPECT_TRUE(shelf.abstract);
   EXPECT_TRUE(shelf.polymorphic);
   EXPECT_TRUE(shelf.constructors.empty());
+  // What a stub subclass a test derives overrides (Op::Subclass).
+  ASSERT_EQ(shelf.pureVirtuals.size(), 1u);
+  EXPECT_EQ(shelf.pureVirtuals[0].name, "capacity");
+  EXPECT_TRUE(shelf.pureVirtuals[0].isConst);
+  EXPECT_TRUE(shelf.pureVirtuals[0].params.empty());
+  EXPECT_EQ(p.type(shelf.pureVirtuals[0].result).canonical, "unsigned long");
+  EXPECT_EQ(shelf.notSubclassable, "");
   const Record &small = record(p, "shop::SmallShelf");
   EXPECT_FALSE(small.abstract);
   EXPECT_EQ(small.bases, (std::vector<RecordId>{shelf.id}));

@@ -243,6 +243,38 @@ TEST(GenerateCli, IncludesTheHeadersThatDefineWhatTheUnitOnlyDeclares) {
   buildAndRun(dir);
 }
 
+TEST(GenerateCli, DerivesAStubForAnAbstractClassNoFileImplements) {
+  // relay() takes a sig::Listener &, drain() a sig::Sink * (a Listener with
+  // one more pure virtual); no file defines a subclass (yaml-cpp's
+  // SingleDocParser::HandleDocument(EventHandler &)). The tests derive stubs
+  // whose pure virtuals return what the search chose: accept() true and
+  // false, capacity() above and below zero cover every branch.
+  const std::string dir = makeTempDir("mosaic-generate");
+  const auto j = generate(dir, "relay.cpp", "3000");
+  expectEveryBranchCovered(j);
+  const std::string suite = readFile(dir + "/suite/relay_test.cpp");
+  EXPECT_NE(suite.find("class StubListener : public sig::Listener {"), std::string::npos) << suite;
+  EXPECT_NE(suite.find("bool accept(int) const override { return accept_result; }"), std::string::npos) << suite;
+  EXPECT_NE(suite.find("void onEnd() noexcept override {}"), std::string::npos) << suite;
+  EXPECT_NE(suite.find("const std::string &label() const override {"), std::string::npos) << suite;
+  EXPECT_NE(suite.find("class StubSink : public sig::Sink {"), std::string::npos) << suite;
+  EXPECT_NE(suite.find(".accept_result = true;"), std::string::npos) << suite;
+  EXPECT_TRUE(std::regex_search(suite, std::regex(R"(\.capacity_result = -?[1-9][0-9]*;)"))) << suite;
+  buildAndRun(dir);
+  // A class no subclass can construct says why nothing can stand in for it.
+  auto analyze = runProcess({MOSAIC_EXE, "analyze", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "relay.cpp", "--json", "-"});
+  ASSERT_EQ(analyze.exitCode, 0) << analyze.err;
+  const auto model = nlohmann::json::parse(analyze.out);
+  bool sealed = false;
+  for (const auto &r : model["records"])
+    if (r["name"] == "sig::Sealed") {
+      sealed = true;
+      EXPECT_EQ(r["not_subclassable"], "no constructor without arguments that a subclass can call") << r.dump(2);
+      EXPECT_EQ(r["pure_virtuals"].size(), 1u) << r.dump(2);
+    }
+  EXPECT_TRUE(sealed);
+}
+
 TEST(GenerateCli, TestsAFileOfPrivateMembersThroughTheirClassesPublicOnes) {
   // ticker_step.cpp defines only Ticker's private step(): Ticker's public
   // members (in ticker.cpp) are the targets, and they reach step's branches.

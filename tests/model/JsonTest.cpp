@@ -51,7 +51,13 @@ Program sampleProgram() {
   r.factories = {1};
   r.bases = {0};
   r.location = {"/src/unit.h", 3, 9};
-  p.records = {r};
+  Record shape = r;
+  shape.id = 1;
+  shape.name = "ns::Shape";
+  shape.abstract = true;
+  shape.pureVirtuals = {PureVirtual{"area", 0, {0, 1}, true, true, "&"}};
+  shape.notSubclassable = "the class is final";
+  p.records = {r, shape};
 
   Enum e;
   e.id = 0;
@@ -104,6 +110,8 @@ TEST(ModelJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(back->callables[1].params[0].pairedWith, 1u);
   EXPECT_EQ(back->types[3].signature, (Signature{0, {0}, false}));
   EXPECT_EQ(back->records[0].fields[0].bitWidth, 3u);
+  EXPECT_EQ(back->records[1].pureVirtuals, p.records[1].pureVirtuals);
+  EXPECT_EQ(back->records[1].notSubclassable, "the class is final");
   EXPECT_EQ(back->enums[0].enumerators[0], (Enumerator{"ns::Color::Red", -1}));
   EXPECT_EQ(back->skipped[0].parent, 0u);
   EXPECT_EQ(back->state, (std::vector<std::string>{"counter", "ns::last_error"}));
@@ -111,7 +119,7 @@ TEST(ModelJson, RoundTripKeepsEveryField) {
 
 TEST(ModelJson, WritesStableNames) {
   const std::string text = toJson(sampleProgram());
-  EXPECT_NE(text.find("\"format\": 8"), std::string::npos);
+  EXPECT_NE(text.find("\"format\": 9"), std::string::npos);
   EXPECT_NE(text.find("\"kind\": \"static_method\""), std::string::npos);
   EXPECT_NE(text.find("\"role\": \"buffer\""), std::string::npos);
   EXPECT_NE(text.find("\"kind\": \"function_pointer\""), std::string::npos);

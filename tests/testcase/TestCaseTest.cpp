@@ -63,6 +63,23 @@ TEST(Wire, AnEndPointsPastTheBytesOfItsBuffer) {
   EXPECT_EQ(endOffset(t, 14), 0u);
 }
 
+TEST(Wire, AStubSubclassCarriesTheResultsItReturns) {
+  TestCase t;
+  t.statements = {
+      Statement{.op = Op::Primitive, .type = 3, .bits = 1},
+      Statement{.op = Op::Subclass, .type = 12, .refs = {0, 0}}, // two results set
+      Statement{.op = Op::Subclass, .type = 12},                 // every result value-initialised
+  };
+  const auto bytes = encode(t);
+  // Header 8, primitive 1 + 4 + 8, then op, type, count and refs.
+  EXPECT_EQ(bytes.size(), 8u + 13u + (1u + 4u + 4u + 8u) + (1u + 4u + 4u));
+  auto back = decode(bytes);
+  ASSERT_TRUE(back) << back.error().message;
+  EXPECT_EQ(*back, t);
+  // Removing the value removes the stub that returns it.
+  EXPECT_EQ(withoutStatement(t, 0).statements.size(), 1u);
+}
+
 TEST(Wire, RejectsGarbageAndTruncation) {
   EXPECT_FALSE(decode({1, 2, 3}));
   auto bytes = encode(everyOp());

@@ -16,6 +16,7 @@
  *   FIELD_SET            u32 type (the record), u32 field, u32 receiver, u32 value
  *   CALLBACK             u32 type, u32 ref (of the value to return, or MOSAIC_NO_REF)
  *   END_OF               u32 type, u32 ref (a pointer to bytes), u32 offset in bytes
+ *   SUBCLASS             u32 type (an abstract class), u32 n, u32 ref * n (the results its stub returns)
  *
  * Statement i defines variable i; a ref names an earlier statement. Types
  * and callables are ids of the unit's program model. */
@@ -47,7 +48,8 @@ enum mosaic_op {
   MOSAIC_OP_METHOD_CALL = 11,/* a method on a receiver */
   MOSAIC_OP_FIELD_SET = 12,  /* receiver.field = value */
   MOSAIC_OP_CALLBACK = 13,   /* a callback stub that returns a value */
-  MOSAIC_OP_END_OF = 14      /* the pointer ref plus offset bytes: the end of a (begin, end) pair */
+  MOSAIC_OP_END_OF = 14,     /* the pointer ref plus offset bytes: the end of a (begin, end) pair */
+  MOSAIC_OP_SUBCLASS = 15    /* an object of a stub subclass of an abstract class: pure virtuals return the values */
 };
 
 #ifdef __cplusplus

@@ -56,6 +56,19 @@ struct Field {
 
 enum class RecordTag { Struct, Class, Union };
 
+/// A pure virtual member function that a concrete subclass of an abstract
+/// class must override: the class's own, or a base's that nothing between
+/// overrides. A test derives a stub subclass from these (Op::Subclass).
+struct PureVirtual {
+  std::string name;          ///< unqualified (`OnNull`, `operator()`)
+  TypeId result = 0;
+  std::vector<TypeId> params;
+  bool isConst = false;
+  bool isNoexcept = false;
+  std::string refQualifier;  ///< "", "&" or "&&"
+  bool operator==(const PureVirtual &) const = default;
+};
+
 /// A struct, union or class, with how a test can obtain one.
 struct Record {
   RecordId id = 0;
@@ -77,6 +90,12 @@ struct Record {
   /// (a C struct or union, or a C++ aggregate).
   bool aggregate = false;
   bool abstract = false;
+  /// For an abstract C++ class: what a stub subclass overrides, and why
+  /// none can be written (empty when one can: a constructor without
+  /// arguments that a subclass reaches, a destructor that is not private,
+  /// not final, no pure virtual conversion operator).
+  std::vector<PureVirtual> pureVirtuals;
+  std::string notSubclassable;
   bool polymorphic = false;
   bool defaultConstructible = false;
   bool copyConstructible = false;
@@ -193,7 +212,7 @@ struct Skipped {
 struct Program {
   /// Version of the JSON format written by model/Json.h; bump on any change
   /// of meaning.
-  static constexpr int kFormatVersion = 8;
+  static constexpr int kFormatVersion = 9;
 
   std::string unit;              ///< absolute path of the unit's source file
   /// The unit's own header, when it includes one: same name, header

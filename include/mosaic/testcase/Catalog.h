@@ -71,6 +71,19 @@ public:
   /// Callables whose result fits `type` (factories, producers of values).
   const std::vector<model::CallableId> &producers(model::TypeId type) const;
 
+  /// Why a test cannot derive a stub subclass of `record` (Op::Subclass:
+  /// each pure virtual overridden to return a default value); empty when it
+  /// can. Only abstract C++ classes qualify; every type in a pure virtual's
+  /// signature must be one a test can spell, and each result one the stub
+  /// can default-construct.
+  std::string whyNotSubclassable(model::RecordId record) const;
+  bool subclassable(model::RecordId record) const { return whyNotSubclassable(record).empty(); }
+  /// The pure virtuals of `record` whose result a test sets on its stub
+  /// (a scalar, returned by value), as indices into Record::pureVirtuals:
+  /// a Subclass statement refers to one value for each, in this order, or to
+  /// none (every result value-initialised).
+  std::vector<size_t> stubResults(model::RecordId record) const;
+
   /// Records derived from `record` (directly or not).
   const std::vector<model::RecordId> &derived(model::RecordId record) const;
 

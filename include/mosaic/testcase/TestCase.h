@@ -33,6 +33,8 @@ enum class Op : std::uint8_t {
   FieldSet = 12, ///< refs[0].field(`field`) = refs[1]
   Callback = 13, ///< a stub of function type `type` returning refs[0] (or a zero value)
   EndOf = 14,    ///< pointer one past the bytes of refs[0] (a Buffer or string): endOffset() bytes on
+  Subclass = 15, ///< an object of a stub subclass of abstract class `type`; its pure virtuals return the values
+                 ///< `refs` (one per Catalog::stubResults, or none) and value-initialised results otherwise
 };
 
 struct Statement {
