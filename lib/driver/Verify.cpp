@@ -77,11 +77,25 @@ bool compileFindings(const emit::Suite &suite, const std::string &output, Findin
   return mapped;
 }
 
+std::vector<std::pair<std::string, double>> slowTests(const nlohmann::json &j, double seconds) {
+  std::vector<std::pair<std::string, double>> out;
+  for (const auto &ts : j.value("testsuites", nlohmann::json::array()))
+    for (const auto &t : ts.value("testsuite", nlohmann::json::array())) {
+      if (t.contains("failures") || !t.contains("time") || !t["time"].is_string()) continue;
+      // GoogleTest writes "71.393s".
+      const std::string time = t["time"].get<std::string>();
+      char *end = nullptr;
+      const double s = std::strtod(time.c_str(), &end);
+      if (end != time.c_str() && s > seconds) out.emplace_back(ts.value("name", "") + "." + t.value("name", ""), s);
+    }
+  return out;
+}
+
 // A run of a test binary: which tests failed, at which lines. False when
 // the binary did not run at all (no report, no test started): then there
 // is nothing to conclude from it.
 bool runFindings(const emit::Suite &suite, const std::string &jsonPath, const ProcessResult &r, bool failingSuite,
-                 Findings &f) {
+                 Findings &f, double slowSeconds = 0) {
   std::ifstream in(jsonPath);
   nlohmann::json j;
   bool parsed = false;
@@ -112,6 +126,14 @@ bool runFindings(const emit::Suite &suite, const std::string &jsonPath, const Pr
     }
     return started;
   }
+  if (!failingSuite && slowSeconds > 0)
+    for (const auto &[name, seconds] : slowTests(j, slowSeconds))
+      if (auto it = suite.tests.find(name); it != suite.tests.end() && !it->second.failing) {
+        f.removeTests.insert({false, it->second.test});
+        f.runErrors[it->second.test] =
+            fmt::format("took {:.1f} s in the suite, over {} s: slow only outside mosaic's sandbox (its memory limit?)",
+                        seconds, slowSeconds);
+      }
   static const std::regex where(R"(([^\s:]+):(\d+))");
   for (const auto &ts : j.value("testsuites", nlohmann::json::array())) {
     for (const auto &t : ts.value("testsuite", nlohmann::json::array())) {
@@ -222,6 +244,14 @@ LlvmCoverage measureCoverage(const model::Program &program, const std::string &o
 
 } // namespace
 
+std::vector<std::pair<std::string, double>> slowTests(const std::string &report, double seconds) {
+  try {
+    return slowTests(nlohmann::json::parse(report), seconds);
+  } catch (const std::exception &) {
+    return {};
+  }
+}
+
 VerifyResult verifySuite(const model::Program &program, const testcase::Catalog &catalog,
                          std::vector<emit::SuiteTest> &passing, std::vector<emit::SuiteTest> &failing,
                          const emit::UnitBuild &build, const VerifyOptions &options, std::ostream &log) {
@@ -304,7 +334,7 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
           f.died.clear();
           auto r = runSuiteBinary(buildDir / (target + "_test"), suiteSeconds.c_str(), args, buildDir);
           ++v.runs;
-          if (!r || !runFindings(suite, json, *r, false, f)) {
+          if (!r || !runFindings(suite, json, *r, false, f, o.slowTestSeconds)) {
             v.error = "the test binary did not run: " + (r ? r->output.substr(0, 4000) : r.error().message);
             return v;
           }
@@ -326,7 +356,7 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
           fs::remove(json, ec);
           auto r = runSuiteBinary(buildDir / (target + "_test"), "60",
                                   {"--gtest_filter=" + name, "--gtest_output=json:" + json}, buildDir);
-          if (!r || !runFindings(suite, json, *r, false, f)) {
+          if (!r || !runFindings(suite, json, *r, false, f, o.slowTestSeconds)) {
             v.error = "the test binary did not run: " + (r ? r->output.substr(0, 4000) : r.error().message);
             return v;
           }

@@ -48,6 +48,15 @@ struct VerifyOptions {
   int runs = 5;
   bool coverage = true;
   emit::WriteOptions write; ///< how the suite is written (canonical spelling may be turned on)
+  /// A passing-suite test that takes longer than this in one run is
+  /// removed. mosaic ran it within the search's per-test timeout (100 ms
+  /// of CPU by default), so it is slow only outside mosaic's sandbox:
+  /// pugixml's `xml_text::set(1.53f, 2147483647)` (snprintf with that
+  /// precision) is quick under the sandbox's 1 GiB address-space limit and
+  /// took 71 s and 8 GB in the suite.
+  /// Ours: a hundred times that timeout, for an unoptimised build on a busy
+  /// machine.
+  double slowTestSeconds = 10;
 };
 
 /// Writes the suite into options.outDir, builds it, runs it, repairs it;
@@ -55,6 +64,11 @@ struct VerifyOptions {
 VerifyResult verifySuite(const model::Program &program, const testcase::Catalog &catalog,
                          std::vector<emit::SuiteTest> &passing, std::vector<emit::SuiteTest> &failing,
                          const emit::UnitBuild &build, const VerifyOptions &options, std::ostream &log);
+
+/// The tests of a GoogleTest JSON report (`--gtest_output=json`) that
+/// passed but took longer than `seconds`, as `Suite.Test` with the seconds
+/// each took; empty for a report that does not parse.
+std::vector<std::pair<std::string, double>> slowTests(const std::string &report, double seconds);
 
 /// Writes the suite's files without building them.
 void writeFiles(const emit::Suite &suite, const std::string &outDir);
