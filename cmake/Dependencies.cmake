@@ -14,6 +14,10 @@ if(NOT EXISTS "${MOSAIC_CLANG_RESOURCE_DIR}/include/stddef.h")
 endif()
 find_program(MOSAIC_CLANG clang-19 HINTS ${LLVM_TOOLS_BINARY_DIR} REQUIRED)
 find_program(MOSAIC_CLANGXX clang++-19 HINTS ${LLVM_TOOLS_BINARY_DIR} REQUIRED)
+# Verification measures a written suite's coverage with these (clang's
+# source-based coverage), independently of mosaic's own instrumentation.
+find_program(MOSAIC_LLVM_PROFDATA NAMES llvm-profdata-19 llvm-profdata HINTS ${LLVM_TOOLS_BINARY_DIR} REQUIRED)
+find_program(MOSAIC_LLVM_COV NAMES llvm-cov-19 llvm-cov HINTS ${LLVM_TOOLS_BINARY_DIR} REQUIRED)
 
 find_package(PkgConfig REQUIRED)
 # Neither libz3-dev nor libgit2-dev ships a CMake config.

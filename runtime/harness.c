@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 
 typedef struct mosaic_var_slot {
@@ -347,8 +348,19 @@ static int decode(reader *r, mosaic_stmt *s) {
   return !r->bad;
 }
 
+/* Nanoseconds since `start`, saturated to what mosaic_stmt_record.nanos holds. */
+static uint32_t elapsed_nanos(const struct timespec *start) {
+  struct timespec now;
+  int64_t ns;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  ns = (int64_t)(now.tv_sec - start->tv_sec) * 1000000000 + (now.tv_nsec - start->tv_nsec);
+  if (ns < 0) return 0;
+  return ns > (int64_t)UINT32_MAX ? UINT32_MAX : (uint32_t)ns;
+}
+
 int mosaic_rt_run_test(const uint8_t *data, uint32_t len) {
   mosaic_trace_header *t = mosaic_rt_trace;
+  struct timespec started;
   mosaic_stmt s;
   reader r;
   uint32_t count, i;
@@ -377,7 +389,9 @@ int mosaic_rt_run_test(const uint8_t *data, uint32_t len) {
     t->current_stmt = (int32_t)i;
     t->stmt_count = i + 1;
     rec->obs_begin = t->obs_len;
+    clock_gettime(CLOCK_MONOTONIC, &started);
     status = __mosaic_unit_exec(&context, &s, i);
+    rec->nanos = elapsed_nanos(&started);
     rec->status = (uint32_t)status;
     rec->obs_end = t->obs_len;
     if (status != MOSAIC_STMT_OK) {

@@ -1,26 +1,22 @@
 // `mosaic run`.
 #include "mosaic/driver/Run.h"
 
-#include "Failures.h"
+#include "Executors.h"
+#include "Interrupt.h"
+#include "Progress.h"
 #include "RunReport.h"
 #include "Session.h"
-#include "mosaic/exec/ForkServer.h"
-#include "mosaic/testcase/Printer.h"
+#include "mosaic/search/Observers.h"
+#include "mosaic/search/Secondary.h"
+#include "mosaic/stages/Failures.h"
 #include "mosaic/testcase/TestFactory.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 #include <unistd.h>
 
-#include <array>
-#include <chrono>
-#include <csignal>
-#include <cstring>
-#include <map>
 
 namespace mosaic::driver {
-
-using Clock = std::chrono::steady_clock;
 
 std::optional<double> parseDuration(const std::string &text) {
   size_t used = 0;
@@ -41,9 +37,20 @@ std::optional<double> parseDuration(const std::string &text) {
 
 namespace {
 
-volatile std::sig_atomic_t interrupted = 0;
-void onInterrupt(int) { interrupted = 1; }
-
+// Tests the harness could not perform: a disagreement between the test
+// factory and the harness generator, i.e. a bug of mosaic's. The first
+// five are kept for the report, with the statement it could not perform.
+class HarnessErrors final : public search::EvaluationObserver {
+public:
+  void evaluated(const search::Evaluator &, const search::Evaluation &ev) override {
+    if (ev.run.outcome() != exec::Outcome::HarnessError || kept.size() >= 5) return;
+    int invalid = -1;
+    for (size_t k = 0; k < ev.run.statements.size(); ++k)
+      if (ev.run.statements[k].status == MOSAIC_STMT_INVALID) invalid = static_cast<int>(k);
+    kept.emplace_back(ev.test, invalid);
+  }
+  std::vector<std::pair<testcase::TestCase, int>> kept;
+};
 
 } // namespace
 
@@ -52,90 +59,59 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
   if (auto *code = std::get_if<int>(&opened)) return *code;
   Session &session = *std::get<std::unique_ptr<Session>>(opened);
   const model::Program &p = session.program;
-  const model::UnitDescription &description = session.description;
-  exec::ForkServer &server = *session.server;
-  const std::vector<model::CallableId> &targets = session.targets;
-
   printSession(session, out);
-  if (targets.empty()) {
+  if (session.targets.empty()) {
     fmt::print(err, "mosaic: error: no target can be called yet\n");
     return kExitUsage;
   }
-  exec::Limits limits = testLimits(options.timeoutMs, options.memoryMb, options.isolate);
+  const exec::Limits limits = testLimits(options.timeoutMs, options.memoryMb, options.isolate);
 
+  // Random testing through the same evaluator as the search: it goes on
+  // after every goal is covered (failures are what `run` is for).
   Rng rng(options.seed);
   testcase::ConstantPool pool;
   pool.addStatic(p);
   testcase::TestFactory factory(*session.catalog, pool, rng);
-  Coverage coverage(description);
-  std::array<std::uint64_t, exec::kOutcomeCount> outcomes{};
-  std::map<std::string, Crash> crashes;
-  std::uint64_t executions = 0, errors = 0;
-  // Tests the harness could not perform: a disagreement between the test
-  // factory and the harness generator, i.e. a bug of mosaic's. Kept for the
-  // report.
-  std::vector<std::pair<testcase::TestCase, int>> harnessErrors;
+  const search::Goals goals(session.description);
+  const auto shorter = search::shorterTest();
+  search::Archive archive(goals.size(), *shorter);
+  ServerExecutor executor(*session.server, limits);
+  stages::Work work;
+  InterruptGuard interrupt;
+  search::Budget budget;
+  budget.seconds = options.budgetSeconds;
+  budget.maxExecutions = options.maxExecutions;
+  budget.stop = interrupt.flag();
+  budget.stopWhenCovered = false;
+  search::Evaluator evaluator(goals, archive, executor, budget);
+  search::DynamicPoolFeeder feeder(pool);
+  search::OutcomeCounter outcomes;
+  stages::FailureRecorder failures(p, work.failures);
+  HarnessErrors harnessErrors;
+  ProgressLine progress(err, options.progress && isatty(STDERR_FILENO), options.budgetSeconds,
+                        [&] { return work.failures.size(); });
+  for (search::EvaluationObserver *o :
+       std::initializer_list<search::EvaluationObserver *>{&feeder, &outcomes, &failures, &harnessErrors, &progress})
+    evaluator.addObserver(*o);
+  search::Variation variation(*session.catalog, factory, rng, session.targets);
+  search::makeAlgorithm(search::AlgorithmKind::Random, evaluator, variation, rng, {})->run();
+  evaluator.finish();
+  const double elapsed = budget.elapsed();
+  interrupt.release();
+  if (evaluator.gaveUp()) // the harness keeps dying at start: report what we have
+    fmt::print(err, "mosaic: error: {}\n", executor.lastError());
 
-  interrupted = 0;
-  auto previous = std::signal(SIGINT, onInterrupt);
-  const bool tty = options.progress && isatty(STDERR_FILENO);
-  const auto runStart = Clock::now();
-  const auto deadline = runStart + std::chrono::duration<double>(options.budgetSeconds);
-  auto lastProgress = runStart;
-  auto progress = [&](bool final) {
-    const double elapsed = std::chrono::duration<double>(Clock::now() - runStart).count();
-    const std::string line = fmt::format(
-        "[{:5.1f}s/{:.0f}s] {} execs ({:.0f}/s) | branches {}/{} | lines {}/{} | failures {}", elapsed,
-        options.budgetSeconds, executions, elapsed > 0 ? executions / elapsed : 0.0, coverage.sides(), description.sides,
-        coverage.lines(), description.lineCount(), crashes.size());
-    if (tty) fmt::print(err, "\r{}\x1b[K{}", line, final ? "\n" : "");
-    else if (!final || Clock::now() - lastProgress > std::chrono::seconds(1)) fmt::print(err, "{}\n", line);
-  };
+  exec::Limits alone = limits;
+  alone.persistent = false;
+  ServerExecutor isolated(*session.server, alone);
+  stages::Context context{p, *session.catalog, goals, executor, isolated, nullptr, {}};
+  stages::minimiseFailures()->run(work, context);
 
-  while (!interrupted && Clock::now() < deadline && (options.maxExecutions == 0 || executions < options.maxExecutions)) {
-    testcase::TestCase test = factory.randomTest(targets);
-    if (test.statements.empty()) continue;
-    auto r = server.run(testcase::encode(test), limits);
-    if (!r) {
-      if (++errors > 20) { // the harness keeps dying at start: give up with what we have
-        fmt::print(err, "\nmosaic: error: {}\n", r.error().message);
-        break;
-      }
-      continue;
-    }
-    ++executions;
-    ++outcomes[static_cast<size_t>(r->outcome)];
-    const exec::Trace &trace = server.trace();
-    coverage.add(trace);
-    harvest(trace, pool, &test);
-    if (r->outcome == exec::Outcome::HarnessError && harnessErrors.size() < 5) {
-      int invalid = -1;
-      const auto stmts = trace.statements();
-      for (size_t k = 0; k < stmts.size(); ++k)
-        if (stmts[k].status == MOSAIC_STMT_INVALID) invalid = static_cast<int>(k);
-      harnessErrors.emplace_back(test, invalid);
-    }
-    if (isFailure(r->outcome)) recordFailure(crashes, p, test, *r, trace);
-    if (Clock::now() - lastProgress > std::chrono::milliseconds(tty ? 250 : 5000)) {
-      progress(false);
-      lastProgress = Clock::now();
-    }
-  }
-  progress(true);
-  std::signal(SIGINT, previous);
-  const double elapsed = std::chrono::duration<double>(Clock::now() - runStart).count();
-
-  int minimiseRuns = 0;
-  for (auto &[key, c] : crashes) {
-    minimiseRuns = 0;
-    minimiseFailure(p, server, limits, c, minimiseRuns);
-  }
-
-  RunResults results{options,    p,           description, coverage, executions, elapsed,
-                     outcomes,   crashes,     harnessErrors, session.notCallable};
+  RunResults results{options,  p,       goals,          archive,         evaluator.executions(), elapsed,
+                     outcomes.counts(), work.failures, harnessErrors.kept, session.notCallable};
   printResults(results, out);
   if (!options.jsonOut.empty()) writeResults(results, session, options.jsonOut);
-  return crashes.empty() ? kExitOk : kExitFindings;
+  return work.failures.empty() ? kExitOk : kExitFindings;
 }
 
 } // namespace mosaic::driver

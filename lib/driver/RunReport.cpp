@@ -1,6 +1,7 @@
 // Printing and writing what `mosaic run` found.
 #include "RunReport.h"
 
+#include "mosaic/search/Search.h"
 #include "mosaic/testcase/Printer.h"
 
 #include <fmt/format.h>
@@ -19,23 +20,18 @@ double percent(std::size_t a, std::size_t b) { return b ? 100.0 * a / b : 0.0; }
 } // namespace
 
 void printResults(const RunResults &r, std::ostream &out) {
-  const model::UnitDescription &d = r.description;
   fmt::print(out, "executions   {} in {:.1f} s ({:.0f}/s), seed {}\n", r.executions, r.elapsed, rate(r),
              r.options.seed);
-  fmt::print(out, "branches     {} of {} sides ({:.1f}%)\n", r.coverage.sides(), d.sides,
-             percent(r.coverage.sides(), d.sides));
-  fmt::print(out, "lines        {} of {} ({:.1f}%)\n", r.coverage.lines(), d.lineCount(),
-             percent(r.coverage.lines(), d.lineCount()));
-  fmt::print(out, "blocks       {} of {} ({:.1f}%)\n", r.coverage.blocks(), d.blocks,
-             percent(r.coverage.blocks(), d.blocks));
+  for (const search::CriterionCoverage &c : search::coverageByCriterion(r.goals, r.archive))
+    fmt::print(out, "{:<12} {} of {} ({:.1f}%)\n", c.criterion->plural(), c.covered, c.total, percent(c.covered, c.total));
   std::vector<std::string> counts;
   for (int o = 0; o < exec::kOutcomeCount; ++o)
     if (r.outcomes[o]) counts.push_back(fmt::format("{} {}", exec::toString(static_cast<exec::Outcome>(o)), r.outcomes[o]));
   fmt::print(out, "outcomes     {}\n", fmt::join(counts, ", "));
   fmt::print(out, "failures     {}\n",
-             r.crashes.empty() ? std::string("none") : std::to_string(r.crashes.size()) + " distinct");
+             r.failures.empty() ? std::string("none") : std::to_string(r.failures.size()) + " distinct");
   int n = 0;
-  for (const auto &[key, c] : r.crashes) {
+  for (const auto &[key, c] : r.failures) {
     if (c.reproducible)
       fmt::print(out, "  {}. {} in {} (seen {} times); a minimal test of {} statements:\n", ++n,
                  exec::describe(c.result), c.where, c.count, c.test.statements.size());
@@ -62,13 +58,12 @@ void writeResults(const RunResults &r, const Session &session, const std::string
                   {"build_seconds", session.buildSeconds},
                   {"sanitize", r.options.sanitize},
                   {"restarts", session.server->restarts()}};
-  j["branches"] = {{"covered", r.coverage.sides()}, {"total", r.description.sides}};
-  j["lines"] = {{"covered", r.coverage.lines()}, {"total", r.description.lineCount()}};
-  j["blocks"] = {{"covered", r.coverage.blocks()}, {"total", r.description.blocks}};
+  for (const search::CriterionCoverage &c : search::coverageByCriterion(r.goals, r.archive))
+    j["goals"][std::string(c.criterion->name())] = {{"covered", c.covered}, {"total", c.total}};
   for (int o = 0; o < exec::kOutcomeCount; ++o)
     j["outcomes"][exec::toString(static_cast<exec::Outcome>(o))] = r.outcomes[o];
   j["failures"] = Json::array();
-  for (const auto &[key, c] : r.crashes)
+  for (const auto &[key, c] : r.failures)
     j["failures"].push_back({{"outcome", exec::toString(c.result.outcome)},
                              {"signal", c.result.signal},
                              {"exit_code", c.result.exitCode},

@@ -4,6 +4,9 @@
 #include "Session.h"
 #include "mosaic/driver/Run.h"
 #include "mosaic/exec/Outcome.h"
+#include "mosaic/search/Archive.h"
+#include "mosaic/search/Goals.h"
+#include "mosaic/stages/Stage.h"
 #include "mosaic/testcase/TestCase.h"
 
 #include <array>
@@ -15,24 +18,15 @@
 
 namespace mosaic::driver {
 
-struct Crash {
-  testcase::TestCase test;
-  exec::RunResult result;
-  std::string where; // the callable at the faulting statement
-  std::string output;
-  std::uint64_t count = 0;
-  bool reproducible = true; // in a fresh process of its own
-};
-
 struct RunResults {
   const RunOptions &options;
   const model::Program &program;
-  const model::UnitDescription &description;
-  const Coverage &coverage;
+  const search::Goals &goals;
+  const search::Archive &archive; ///< what the runs covered
   std::uint64_t executions = 0;
   double elapsed = 0;
   const std::array<std::uint64_t, exec::kOutcomeCount> &outcomes;
-  const std::map<std::string, Crash> &crashes; ///< by crashKey()
+  const std::map<std::string, stages::Failure> &failures; ///< by stages::failureKey()
   const std::vector<std::pair<testcase::TestCase, int>> &harnessErrors; ///< with the invalid statement
   const std::vector<std::pair<std::string, std::string>> &notCallable;
 };

@@ -67,29 +67,6 @@ std::variant<std::unique_ptr<Session>, int> openSession(const SessionOptions &op
   return s;
 }
 
-Coverage::Coverage(const model::UnitDescription &d)
-    : blocks_(d.blocks), sides_(d.sides), blockLines_(d.blocks) {
-  for (const auto &f : d.functions)
-    for (const auto &b : f.blocks)
-      if (b.id < blockLines_.size()) blockLines_[b.id] = b.lines;
-}
-
-void Coverage::add(const exec::Trace &trace) {
-  const auto hit = trace.blocks();
-  for (size_t b = 0; b < hit.size() && b < blocks_.size(); ++b)
-    if (hit[b] && !blocks_[b]) {
-      blocks_[b] = true;
-      ++blocksCovered_;
-      lines_.insert(blockLines_[b].begin(), blockLines_[b].end());
-    }
-  const auto dist = trace.sides();
-  for (size_t s = 0; s < dist.size() && s < sides_.size(); ++s)
-    if (dist[s] == 1.0 && !sides_[s]) { // 1 + distance 0: taken
-      sides_[s] = true;
-      ++sidesCovered_;
-    }
-}
-
 void printSession(const Session &session, std::ostream &out) {
   const model::Program &p = session.program;
   fmt::print(out, "unit         {} ({})\n", p.unit, p.language == "c" ? "C" : "C++");

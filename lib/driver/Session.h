@@ -49,21 +49,4 @@ void printSession(const Session &session, std::ostream &out);
 /// Per-test limits from the command line's --timeout, --memory, --isolate.
 exec::Limits testLimits(std::uint32_t timeoutMs, std::uint32_t memoryMb, bool isolate);
 
-/// Branch sides, blocks and lines covered so far, from mosaic's own trace.
-class Coverage {
-public:
-  explicit Coverage(const model::UnitDescription &description);
-  /// Adds what the last test covered.
-  void add(const exec::Trace &trace);
-  std::size_t sides() const { return sidesCovered_; }
-  std::size_t blocks() const { return blocksCovered_; }
-  std::size_t lines() const { return lines_.size(); }
-
-private:
-  std::vector<bool> blocks_, sides_;
-  std::vector<std::vector<std::uint32_t>> blockLines_;
-  std::set<std::uint32_t> lines_;
-  std::size_t blocksCovered_ = 0, sidesCovered_ = 0;
-};
-
 } // namespace mosaic::driver

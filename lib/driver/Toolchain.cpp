@@ -10,6 +10,8 @@ harness::Toolchain toolchain() {
   t.passPlugin = MOSAIC_PASS_PLUGIN;
   t.runtime = MOSAIC_RUNTIME_LIB;
   t.abiInclude = MOSAIC_ABI_INCLUDE;
+  t.llvmProfdata = MOSAIC_LLVM_PROFDATA;
+  t.llvmCov = MOSAIC_LLVM_COV;
   return t;
 }
 

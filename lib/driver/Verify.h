@@ -44,7 +44,7 @@ struct VerifyResult {
 
 struct VerifyOptions {
   std::string outDir;
-  std::string clang, clangxx;
+  harness::Toolchain toolchain; ///< the compilers, llvm-profdata and llvm-cov
   int runs = 5;
   bool coverage = true;
   emit::WriteOptions write; ///< how the suite is written (canonical spelling may be turned on)
@@ -59,16 +59,15 @@ struct VerifyOptions {
   double slowTestSeconds = 10;
 };
 
-/// Writes the suite into options.outDir, builds it, runs it, repairs it;
+/// The verify stage: writes the suite into options.outDir, builds it, runs
+/// it `runs` times and once test by test, drops assertions that fail or
+/// flake, removes tests that do not compile, still fail, or take over
+/// `slowTestSeconds`, disables failing-suite tests that pass, and repeats
+/// until a round changes nothing (at most 20); then measures coverage.
 /// `passing` and `failing` are edited to what was finally written.
 VerifyResult verifySuite(const model::Program &program, const testcase::Catalog &catalog,
                          std::vector<emit::SuiteTest> &passing, std::vector<emit::SuiteTest> &failing,
                          const emit::UnitBuild &build, const VerifyOptions &options, std::ostream &log);
-
-/// The tests of a GoogleTest JSON report (`--gtest_output=json`) that
-/// passed but took longer than `seconds`, as `Suite.Test` with the seconds
-/// each took; empty for a report that does not parse.
-std::vector<std::pair<std::string, double>> slowTests(const std::string &report, double seconds);
 
 /// Writes the suite's files without building them.
 void writeFiles(const emit::Suite &suite, const std::string &outDir);

@@ -5,10 +5,9 @@
 
 namespace mosaic::search {
 
-bool Archive::better(const testcase::TestCase &candidate, const Execution &candidateRun,
-                     const testcase::TestCase &current, const Execution &currentRun) {
-  if (currentRun.erroneous() != candidateRun.erroneous()) return currentRun.erroneous();
-  return candidate.statements.size() < current.statements.size();
+bool Archive::better(size_t goal, const Scored &candidate, const Scored &current) const {
+  if (current.run.erroneous() != candidate.run.erroneous()) return current.run.erroneous();
+  return secondary_.compare(goal, candidate, current) < 0;
 }
 
 std::vector<size_t> Archive::update(const std::shared_ptr<const testcase::TestCase> &test,
@@ -21,7 +20,7 @@ std::vector<size_t> Archive::update(const std::shared_ptr<const testcase::TestCa
       s = {test, run};
       ++count_;
       fresh.push_back(g);
-    } else if (better(*test, *run, *s.test, *s.run)) {
+    } else if (better(g, {*test, *run}, {*s.test, *s.run})) {
       s = {test, run};
     }
   }

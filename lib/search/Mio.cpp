@@ -103,12 +103,17 @@ private:
       counters_[g] = 0;
       return;
     }
-    auto worst = std::min_element(pop.begin(), pop.end(), [](const Member &a, const Member &b) {
+    // The worst member: the lowest heuristic, then the one the secondary
+    // objective likes least.
+    const SecondaryObjective &secondary = e_.archive().secondary();
+    auto prefers = [&](const Member &a, const Member &b) {
+      return secondary.compare(g, {a.individual->test, *a.individual->run}, {b.individual->test, *b.individual->run});
+    };
+    auto worst = std::min_element(pop.begin(), pop.end(), [&](const Member &a, const Member &b) {
       if (a.h != b.h) return a.h < b.h;
-      return a.individual->test.statements.size() > b.individual->test.statements.size();
+      return prefers(a, b) > 0;
     });
-    if (m.h > worst->h ||
-        (m.h == worst->h && m.individual->test.statements.size() < worst->individual->test.statements.size())) {
+    if (m.h > worst->h || (m.h == worst->h && prefers(m, *worst) < 0)) {
       *worst = std::move(m);
       counters_[g] = 0;
     }

@@ -55,8 +55,8 @@ private:
   }
   void releaseDependents(size_t g) {
     const Goal &goal = e_.goals()[g];
-    if (goal.kind != GoalKind::Branch) return;
-    for (size_t d : e_.goals().dependents(goal.side)) release(d);
+    if (!goal.side) return;
+    for (size_t d : e_.goals().dependents(*goal.side)) release(d);
   }
 
   // The goals the ranking looks at: current and not yet covered. When
@@ -120,12 +120,13 @@ private:
       return all;
     }
     FitnessMatrix f(all.size(), std::vector<double>(goals.size()));
-    std::vector<size_t> lengths(all.size());
-    for (size_t i = 0; i < all.size(); ++i) {
-      lengths[i] = all[i].test.statements.size();
+    for (size_t i = 0; i < all.size(); ++i)
       for (size_t k = 0; k < goals.size(); ++k) f[i][k] = e_.goals().fitness(goals[k], *all[i].run);
-    }
-    const auto fronts = preferenceSort(f, lengths, o_.population, rng_);
+    const SecondaryObjective &secondary = e_.archive().secondary();
+    const TieBreak tieBreak = [&](size_t column, size_t a, size_t b) {
+      return secondary.compare(goals[column], {all[a].test, *all[a].run}, {all[b].test, *all[b].run});
+    };
+    const auto fronts = preferenceSort(f, tieBreak, o_.population, rng_);
     const size_t remain = std::max(o_.population, fronts.empty() ? 0 : fronts[0].size());
     std::vector<Individual> next;
     std::vector<size_t> ranks;

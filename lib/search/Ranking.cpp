@@ -16,8 +16,8 @@ bool dominates(const std::vector<double> &a, const std::vector<double> &b) {
   return better;
 }
 
-std::vector<std::vector<size_t>> preferenceSort(const FitnessMatrix &f, const std::vector<size_t> &lengths,
-                                                size_t population, Rng &rng) {
+std::vector<std::vector<size_t>> preferenceSort(const FitnessMatrix &f, const TieBreak &tieBreak, size_t population,
+                                                Rng &rng) {
   const size_t n = f.size();
   std::vector<std::vector<size_t>> fronts;
   if (n == 0) return fronts;
@@ -27,9 +27,13 @@ std::vector<std::vector<size_t>> preferenceSort(const FitnessMatrix &f, const st
   for (size_t g = 0; g < goals; ++g) {
     size_t best = 0;
     for (size_t i = 1; i < n; ++i) {
-      if (f[i][g] < f[best][g] || (f[i][g] == f[best][g] && lengths[i] < lengths[best]) ||
-          (f[i][g] == f[best][g] && lengths[i] == lengths[best] && rng.chance(0.5)))
+      if (f[i][g] < f[best][g]) {
         best = i;
+        continue;
+      }
+      if (f[i][g] != f[best][g]) continue;
+      const int tie = tieBreak(g, i, best);
+      if (tie < 0 || (tie == 0 && rng.chance(0.5))) best = i;
     }
     if (!inFirst[best]) {
       inFirst[best] = true;

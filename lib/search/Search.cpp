@@ -36,22 +36,28 @@ double Budget::used(std::uint64_t executions) const {
   return std::clamp(u, 0.0, 1.0);
 }
 
-Evaluator::Evaluator(const Goals &goals, Archive &archive, Executor executor, Budget budget)
-    : goals_(goals), archive_(archive), executor_(std::move(executor)), budget_(budget) {}
+Evaluator::Evaluator(const Goals &goals, Archive &archive, Executor &executor, Budget budget)
+    : goals_(goals), archive_(archive), executor_(executor), budget_(budget) {}
+
+bool Evaluator::gaveUp() const { return failures_ > 20 && failures_ > executions_; }
 
 bool Evaluator::done() const {
   if (budget_.stop && *budget_.stop) return true;
   if (budget_.maxExecutions && executions_ >= budget_.maxExecutions) return true;
-  if (archive_.coveredCount() == goals_.size()) return true;
-  // A harness that cannot run anything: stop rather than spin.
-  if (failures_ > 20 && failures_ > executions_) return true;
+  if (budget_.stopWhenCovered && archive_.coveredCount() == goals_.size()) return true;
+  if (gaveUp()) return true; // a harness that cannot run anything: stop rather than spin
   return budget_.elapsed() >= budget_.seconds;
+}
+
+void Evaluator::notify(const testcase::TestCase &test, const Execution &run, bool searching) {
+  const Evaluation ev{test, run, executor_.trace(), searching};
+  for (EvaluationObserver *o : observers_) o->evaluated(*this, ev);
 }
 
 std::shared_ptr<const Execution> Evaluator::evaluate(const testcase::TestCase &test) {
   fresh_.clear();
   if (done() || test.statements.empty()) return nullptr;
-  auto run = executor_(test);
+  auto run = executor_.run(test);
   if (!run) {
     ++failures_;
     return nullptr;
@@ -59,8 +65,30 @@ std::shared_ptr<const Execution> Evaluator::evaluate(const testcase::TestCase &t
   ++executions_;
   auto shared = std::make_shared<const Execution>(std::move(*run));
   fresh_ = archive_.update(std::make_shared<const testcase::TestCase>(test), shared, goals_.coveredBy(*shared));
-  if (onEvaluated) onEvaluated(*this);
+  notify(test, *shared, true);
   return shared;
+}
+
+std::optional<Execution> Evaluator::execute(const testcase::TestCase &test) {
+  auto run = executor_.run(test);
+  if (run) notify(test, *run, false);
+  return run;
+}
+
+void Evaluator::finish() {
+  for (EvaluationObserver *o : observers_) o->finished(*this);
+}
+
+std::vector<CriterionCoverage> coverageByCriterion(const Goals &goals, const Archive &archive) {
+  std::vector<CriterionCoverage> out;
+  for (const auto &c : goals.criteria()) out.push_back({c.get(), 0, 0});
+  for (size_t g = 0; g < goals.size(); ++g)
+    for (CriterionCoverage &c : out)
+      if (goals[g].criterion == c.criterion) {
+        ++c.total;
+        c.covered += archive.covered(g);
+      }
+  return out;
 }
 
 std::unique_ptr<Algorithm> makeAlgorithm(AlgorithmKind kind, Evaluator &evaluator, Variation &variation, Rng &rng,

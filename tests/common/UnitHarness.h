@@ -9,6 +9,7 @@
 #include "mosaic/model/Derive.h"
 #include "mosaic/model/Description.h"
 #include "mosaic/testcase/TestCase.h"
+#include "common/UnitModel.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -21,13 +22,6 @@
 namespace mosaic::test {
 
 inline harness::Toolchain testToolchain() { return driver::toolchain(); }
-
-/// An argument of a hand-written call: an integer (also bool, char, enum),
-/// a double, a C string, a byte buffer, or null.
-struct Bytes {
-  std::string data;
-};
-using Arg = std::variant<std::int64_t, double, std::string, Bytes, std::nullptr_t>;
 
 struct UnitHarness {
   model::Program program;
@@ -75,32 +69,7 @@ struct UnitHarness {
   }
 
   void appendCall(testcase::TestCase &t, const std::string &name, const std::vector<Arg> &args) const {
-    using testcase::Op;
-    const model::Callable &c = callable(name);
-    if (args.size() != c.params.size()) throw std::runtime_error("wrong argument count for " + name);
-    testcase::Statement call{.op = Op::Call, .callable = c.id};
-    for (size_t i = 0; i < args.size(); ++i) {
-      const model::TypeId type = program.type(c.params[i].type).value;
-      testcase::Statement s{.type = type};
-      if (auto *v = std::get_if<std::int64_t>(&args[i])) {
-        s.op = Op::Primitive;
-        s.bits = static_cast<std::uint64_t>(*v);
-      } else if (auto *d = std::get_if<double>(&args[i])) {
-        s.op = Op::Primitive;
-        s.bits = testcase::bitsOf(*d);
-      } else if (auto *str = std::get_if<std::string>(&args[i])) {
-        s.op = Op::CString;
-        s.bytes = *str;
-      } else if (auto *b = std::get_if<Bytes>(&args[i])) {
-        s.op = Op::Buffer;
-        s.bytes = b->data;
-      } else {
-        s.op = Op::Null;
-      }
-      t.statements.push_back(std::move(s));
-      call.refs.push_back(static_cast<testcase::Ref>(t.statements.size() - 1));
-    }
-    t.statements.push_back(std::move(call));
+    test::appendCall(program, t, name, args);
   }
 
   exec::RunResult run(const testcase::TestCase &t, exec::Limits limits = {}) {

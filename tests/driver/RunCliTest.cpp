@@ -24,8 +24,8 @@ TEST(RunCli, RandomTestingReportsCoverageOutcomesAndFailures) {
   const auto j = nlohmann::json::parse(readFile(dir + "/run.json"));
   EXPECT_EQ(j["executions"], 400);
   EXPECT_EQ(j["seed"], 5);
-  EXPECT_GT(j["branches"]["covered"].get<int>(), 10);
-  EXPECT_EQ(j["branches"]["total"], 37);
+  EXPECT_GT(j["goals"]["branch"]["covered"].get<int>(), 10);
+  EXPECT_EQ(j["goals"]["branch"]["total"], 37);
   EXPECT_TRUE(j["harness_errors"].empty()) << j["harness_errors"].dump(2);
   EXPECT_FALSE(j["failures"].empty());
   bool assertion = false;
@@ -43,7 +43,7 @@ TEST(RunCli, TheSameSeedGivesTheSameRun) {
                          "150", "--budget", "60s", "--seed", "9", "--timeout", "1000", "--work-dir", dir, "--json",
                          dir + "/" + name, "--no-progress"});
     auto j = nlohmann::json::parse(readFile(dir + "/" + name));
-    return std::make_tuple(j["branches"], j["lines"], j["outcomes"]);
+    return std::make_tuple(j["goals"], j["outcomes"]);
   };
   EXPECT_EQ(once("a.json"), once("b.json"));
 }
@@ -59,7 +59,7 @@ TEST(RunCli, ASanitizedHarnessHasTheSameBranchesAsAPlainOne) {
     cmd.insert(cmd.end(), extra.begin(), extra.end());
     auto r = runProcess(cmd);
     EXPECT_TRUE(r.exitCode == 0 || r.exitCode == 1) << r.err;
-    return nlohmann::json::parse(readFile(dir + "/run.json"))["branches"]["total"].get<int>();
+    return nlohmann::json::parse(readFile(dir + "/run.json"))["goals"]["branch"]["total"].get<int>();
   };
   EXPECT_EQ(total({"--sanitize"}), 37);
   EXPECT_EQ(total({}), 37);

@@ -39,7 +39,7 @@ Execution run(std::vector<double> sides, std::vector<std::uint8_t> blocks) {
 
 size_t goalOfLine(const Goals &g, std::uint32_t line) {
   for (size_t i = 0; i < g.size(); ++i)
-    if (g[i].kind == GoalKind::Line && g[i].line == line) return i;
+    if (g[i].criterion->name() == "line" && g[i].line == line) return i;
   return SIZE_MAX;
 }
 
@@ -48,9 +48,9 @@ size_t goalOfLine(const Goals &g, std::uint32_t line) {
 TEST(Goals, OneGoalPerSidePerLinePerFunction) {
   const auto d = description();
   Goals g(d);
-  EXPECT_EQ(g.count(GoalKind::Branch), 4u);
-  EXPECT_EQ(g.count(GoalKind::Line), 4u);
-  EXPECT_EQ(g.count(GoalKind::Function), 1u);
+  EXPECT_EQ(g.count("branch"), 4u);
+  EXPECT_EQ(g.count("line"), 4u);
+  EXPECT_EQ(g.count("function"), 1u);
   EXPECT_EQ(g[g.goalOfSide(0)].label, "f.c:10:7 true (f)");
   EXPECT_EQ(g[g.goalOfSide(3)].label, "f.c:11:9 false (f)");
 }
@@ -104,8 +104,9 @@ TEST(Archive, KeepsTheShortestErrorFreeTestPerGoal) {
   };
   auto clean = std::make_shared<const Execution>();
   auto crashed = std::make_shared<Execution>();
-  crashed->outcome = exec::Outcome::Crash;
-  Archive a(3);
+  crashed->result.outcome = exec::Outcome::Crash;
+  const auto shorter = shorterTest();
+  Archive a(3, *shorter);
   EXPECT_EQ(a.update(test(5), crashed, {0, 1}), (std::vector<size_t>{0, 1}));
   EXPECT_EQ(a.coveredCount(), 2u);
   // A longer clean test replaces a crashing one.

@@ -18,7 +18,7 @@ extern "C" {
 #endif
 
 #define MOSAIC_TRACE_MAGIC 0x4d4f5341u /* "MOSA" */
-#define MOSAIC_TRACE_VERSION 1u
+#define MOSAIC_TRACE_VERSION 2u /* 2: mosaic_stmt_record.nanos */
 
 /* Sizes of the bounded areas (entries or bytes). Chosen to stay well under a
  * megabyte in all: enough for small units' tests, and what overflows is
@@ -45,7 +45,8 @@ typedef struct mosaic_stmt_record {
   uint32_t status;    /* enum mosaic_stmt_status */
   uint32_t obs_begin; /* its observations: bytes [obs_begin, obs_end) */
   uint32_t obs_end;
-  uint32_t reserved;
+  uint32_t nanos;     /* wall time the statement took (CLOCK_MONOTONIC), saturated at
+                         UINT32_MAX (4.29 s); 0 when it did not finish */
 } mosaic_stmt_record;
 
 /* One integer (or pointer, or float as bits) comparison the unit made. */

@@ -3,10 +3,13 @@
 #pragma once
 
 #include "mosaic/driver/Options.h"
+#include "mosaic/search/Criteria.h"
+#include "mosaic/search/Search.h"
 
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace mosaic::driver {
 
@@ -14,6 +17,9 @@ struct GenerateOptions {
   AnalyzeOptions unit;             ///< -p, UNIT, --function, --class
   std::string outDir;              ///< -o: where the suite is written
   std::string algorithm = "dynamosa"; ///< --algorithm
+  std::vector<std::string> criteria = search::defaultCriteria(); ///< --criteria
+  std::string secondary = "length"; ///< --secondary: the tie-break between equally fit tests
+  search::SearchOptions search;     ///< --population, --crossover-rate, ...
   double budgetSeconds = 60;       ///< --budget: the search's wall time
   std::uint64_t maxExecutions = 0; ///< --max-executions (0: no limit)
   std::uint64_t seed = 1;          ///< --seed: the same seed gives the same suite

@@ -1,10 +1,12 @@
 // The archive (ALGORITHMS.md §1.4): per goal, the best test that covers it.
 // A test replaces the stored one when the stored one failed or threw and it
-// does not, or, equally clean, when it is strictly shorter (EvoSuite's
-// Archive.isBetterThanCurrent with the TOTAL_LENGTH secondary objective).
+// does not, or, equally clean, when the secondary objective prefers it
+// (EvoSuite's Archive.isBetterThanCurrent; with TOTAL_LENGTH, the strictly
+// shorter test).
 #pragma once
 
 #include "mosaic/search/Execution.h"
+#include "mosaic/search/Secondary.h"
 #include "mosaic/testcase/TestCase.h"
 
 #include <memory>
@@ -20,7 +22,8 @@ struct Solution {
 
 class Archive {
 public:
-  explicit Archive(size_t goals) : best_(goals) {}
+  /// An archive of `goals` goals; `secondary` must outlive it.
+  Archive(size_t goals, const SecondaryObjective &secondary) : best_(goals), secondary_(secondary) {}
 
   /// Offers a run's covered goals; returns the goals covered for the first time.
   std::vector<size_t> update(const std::shared_ptr<const testcase::TestCase> &test,
@@ -33,12 +36,13 @@ public:
   /// The distinct tests stored, in the order of their first goal.
   std::vector<Solution> solutions() const;
 
-  /// Whether `candidate` should replace `current` for a goal.
-  static bool better(const testcase::TestCase &candidate, const Execution &candidateRun,
-                     const testcase::TestCase &current, const Execution &currentRun);
+  const SecondaryObjective &secondary() const { return secondary_; }
+  /// Whether `candidate` should replace `current` for goal `goal`.
+  bool better(size_t goal, const Scored &candidate, const Scored &current) const;
 
 private:
   std::vector<Solution> best_;
+  const SecondaryObjective &secondary_;
   size_t count_ = 0;
 };
 

@@ -1,13 +1,18 @@
-// What the search keeps of one run of a test: its outcome and the coverage
-// and branch distances of its trace, copied out of the shared memory (the
-// trace is overwritten by the next run).
+// What mosaic keeps of one run of a test: how it ended, and what its trace
+// showed (coverage, branch distances, statement outcomes, observations),
+// copied out of the shared memory (the trace is overwritten by the next
+// run). Criteria, secondary objectives and the post-search stages read
+// runs only through this type; the fork server's raw trace reaches only
+// evaluation observers (Search.h), while the run is fresh.
 #pragma once
 
 #include "mosaic/exec/Outcome.h"
+#include "mosaic/exec/Trace.h"
 
 #include <cstdint>
-#include <functional>
+#include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace mosaic::testcase {
@@ -16,28 +21,61 @@ struct TestCase;
 
 namespace mosaic::search {
 
+/// One statement's outcome (abi/Trace.h: mosaic_stmt_record).
+struct StatementRun {
+  std::uint8_t status = MOSAIC_STMT_NOT_RUN; ///< enum mosaic_stmt_status
+  std::uint32_t nanos = 0;                   ///< wall time it took (0 when it did not finish)
+};
+
 struct Execution {
-  exec::Outcome outcome = exec::Outcome::Ok;
-  /// The statement the test stopped at: where it crashed, or the statement
+  /// How the run ended: outcome, signal, exit code, the statement it ended
+  /// at (-1 outside statements), its duration.
+  exec::RunResult result;
+  exec::Outcome outcome() const { return result.outcome; }
+  /// The statement the test stopped at: where it failed, or the statement
   /// that threw a C++ exception or needed an object behind a null pointer;
   /// -1 when it ran to its end.
   int stoppedAt = -1;
-  bool threw = false;                ///< stopped by an exception (or a null object): Outcome is still Ok
+  bool threw = false;                ///< stopped by an exception (or a null object): the outcome is still Ok
+  /// The C++ exception type that stopped it (`std::out_of_range`), "" when none.
+  std::string exceptionType;
   std::vector<double> sides;         ///< per branch side: 0 = not evaluated, else 1 + minimum distance
   std::vector<std::uint8_t> blocks;  ///< per block: 1 when it ran
+  std::vector<StatementRun> statements; ///< per statement started
+  /// The values the harness observed (results, out-parameters, fields), in
+  /// statement order; filled only when the executor was asked to
+  /// (ExecutorOptions::observations): parsing them costs on every run.
+  std::vector<exec::Observation> observations;
   /// Goals' memo of the approach level + ν(distance) of each block
-  /// (Goals::fitness), filled a function at a time on first use; NaN: not
-  /// computed yet. An execution's trace never changes, so neither does it.
+  /// (Reach), filled a function at a time on first use; NaN: not computed
+  /// yet. An execution's trace never changes, so neither does it.
   mutable std::vector<double> approach;
 
   /// The program failed (crash, abort, timeout, exit, sanitizer, memory).
-  bool failed() const { return outcome != exec::Outcome::Ok && outcome != exec::Outcome::HarnessError; }
+  bool failed() const { return outcome() != exec::Outcome::Ok && outcome() != exec::Outcome::HarnessError; }
   /// EvoSuite's "exception or timeout": the archive prefers tests without.
-  bool erroneous() const { return failed() || threw || outcome == exec::Outcome::HarnessError; }
+  bool erroneous() const { return failed() || threw || outcome() == exec::Outcome::HarnessError; }
 };
 
-/// Runs a test and returns what the search needs of its trace; nullopt when
-/// it could not be run at all (the harness keeps dying).
-using Executor = std::function<std::optional<Execution>(const testcase::TestCase &)>;
+/// What an executor copies out of a trace besides coverage and outcomes.
+struct ExecutorOptions {
+  bool observations = false;
+};
+
+/// Builds the Execution of a run from its result and its trace.
+Execution toExecution(const exec::RunResult &result, const exec::Trace &trace, const ExecutorOptions &options);
+
+/// Runs tests. The search reaches the program only through an Executor; so
+/// do the post-search stages, whose unit tests use a fake one.
+class Executor {
+public:
+  virtual ~Executor() = default;
+  /// Runs `test`; nullopt when it could not be run at all (the harness
+  /// keeps dying).
+  virtual std::optional<Execution> run(const testcase::TestCase &test) = 0;
+  /// The raw trace of the last run, valid until the next one; nullptr for
+  /// an executor that has none (a fake).
+  virtual const exec::Trace *trace() const { return nullptr; }
+};
 
 } // namespace mosaic::search

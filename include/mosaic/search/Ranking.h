@@ -6,6 +6,7 @@
 #include "mosaic/support/Random.h"
 
 #include <cstddef>
+#include <functional>
 #include <vector>
 
 namespace mosaic::search {
@@ -15,11 +16,16 @@ using FitnessMatrix = std::vector<std::vector<double>>;
 /// Whether a is at least as good as b on every goal and better on one.
 bool dominates(const std::vector<double> &a, const std::vector<double> &b);
 
+/// For the goal of column `column`, which of individuals a and b (equally
+/// fit for it) is better: negative a, positive b, 0 neither (the secondary
+/// objective, Secondary.h).
+using TieBreak = std::function<int(size_t column, size_t a, size_t b)>;
+
 /// Preference sorting (RankBasedPreferenceSorting): front 0 holds, for each
-/// goal, its best individual (ties to the shorter by `lengths`, then a coin
+/// goal, its best individual (ties to the better by `tieBreak`, then a coin
 /// flip); the rest are ranked by non-dominated sorting until `population`
 /// individuals have a rank, or all put in front 1 when front 0 alone fills it.
-std::vector<std::vector<size_t>> preferenceSort(const FitnessMatrix &fitness, const std::vector<size_t> &lengths,
+std::vector<std::vector<size_t>> preferenceSort(const FitnessMatrix &fitness, const TieBreak &tieBreak,
                                                 size_t population, Rng &rng);
 
 /// Pareto fronts of `members` (fast non-dominated sorting), stopping once at

@@ -29,38 +29,101 @@ struct Budget {
   double seconds = 60;               ///< issue 5's default (EvoSuite's search budget is 60 s too)
   std::uint64_t maxExecutions = 0;   ///< 0: no limit
   const volatile std::sig_atomic_t *stop = nullptr;
+  /// Stop once every goal is covered (`generate`); `run` goes on, for failures.
+  bool stopWhenCovered = true;
 
   double elapsed() const;
   /// Fraction of the budget used, in [0, 1] (time or executions, whichever is further).
   double used(std::uint64_t executions) const;
 };
 
-/// Runs tests, counts them, and offers every run to the archive.
+class Evaluator;
+
+/// One run of a test, as evaluation observers see it.
+struct Evaluation {
+  const testcase::TestCase &test;
+  const Execution &run;
+  /// The raw trace of the run, while it is fresh (comparison operands,
+  /// captured output); nullptr when the executor has none.
+  const exec::Trace *trace = nullptr;
+  /// A run of the search (counted, offered to the archive), or one made on
+  /// behalf of a later stage (Evaluator::execute: minimising, extending).
+  bool searching = true;
+};
+
+/// Watches every run the evaluator makes: progress lines, coverage over
+/// time, failure recording, the dynamic constant pool. Written once, used
+/// by every algorithm and subcommand.
+class EvaluationObserver {
+public:
+  virtual ~EvaluationObserver() = default;
+  /// After each run, in the order observers were added.
+  virtual void evaluated(const Evaluator &evaluator, const Evaluation &evaluation) = 0;
+  /// Once, when the search has ended (Evaluator::finish).
+  virtual void finished(const Evaluator &evaluator) { (void)evaluator; }
+};
+
+/// Runs tests, counts them, offers every run of the search to the archive,
+/// and tells the observers.
 class Evaluator {
 public:
-  Evaluator(const Goals &goals, Archive &archive, Executor executor, Budget budget);
+  /// `executor` and `archive` must outlive the evaluator.
+  Evaluator(const Goals &goals, Archive &archive, Executor &executor, Budget budget);
 
-  /// Runs `test`; nullptr when it could not be run.
+  /// Runs `test` for the search; nullptr when the budget is spent, the test
+  /// is empty, or it could not be run.
   std::shared_ptr<const Execution> evaluate(const testcase::TestCase &test);
+  /// Runs `test` on behalf of a later stage: not counted against the
+  /// budget nor offered to the archive, but observed (a failure it meets
+  /// is recorded like any other).
+  std::optional<Execution> execute(const testcase::TestCase &test);
+  /// Tells the observers the search has ended.
+  void finish();
+  void addObserver(EvaluationObserver &observer) { observers_.push_back(&observer); }
 
   bool done() const;
+  /// The harness could not run tests (more than 20 in a row failed to run
+  /// and fewer ran than failed): the search stopped rather than spin.
+  bool gaveUp() const;
   std::uint64_t executions() const { return executions_; }
   /// Goals covered for the first time by the last evaluation.
   const std::vector<size_t> &newlyCovered() const { return fresh_; }
   const Goals &goals() const { return goals_; }
   Archive &archive() { return archive_; }
+  const Archive &archive() const { return archive_; }
   const Budget &budget() const { return budget_; }
-  /// Called after every evaluation (progress lines, coverage over time).
-  std::function<void(const Evaluator &)> onEvaluated;
+  Executor &executor() { return executor_; }
 
 private:
+  void notify(const testcase::TestCase &test, const Execution &run, bool searching);
+
   const Goals &goals_;
   Archive &archive_;
-  Executor executor_;
+  Executor &executor_;
   Budget budget_;
   std::uint64_t executions_ = 0, failures_ = 0;
   std::vector<size_t> fresh_;
+  std::vector<EvaluationObserver *> observers_;
 };
+
+/// The executor later stages use: runs through Evaluator::execute, so that
+/// the observers see them.
+class ObservedExecutor final : public Executor {
+public:
+  explicit ObservedExecutor(Evaluator &evaluator) : e_(evaluator) {}
+  std::optional<Execution> run(const testcase::TestCase &test) override { return e_.execute(test); }
+  const exec::Trace *trace() const override { return e_.executor().trace(); }
+
+private:
+  Evaluator &e_;
+};
+
+/// Per criterion: goals covered by the archive and goals in all.
+struct CriterionCoverage {
+  const Criterion *criterion = nullptr;
+  size_t covered = 0, total = 0;
+};
+std::vector<CriterionCoverage> coverageByCriterion(const Goals &goals, const Archive &archive);
 
 /// Parameters; EvoSuite's defaults (ALGORITHMS.md §1.6, §2) unless noted.
 struct SearchOptions {

@@ -1,41 +1,33 @@
-// Failures and the dynamic pool (see Failures.h).
-#include "Failures.h"
-
-#include <fmt/format.h>
+// Observers shared by every subcommand (Observers.h).
+#include "mosaic/search/Observers.h"
 
 #include <algorithm>
 #include <set>
+#include <string>
 
-namespace mosaic::driver {
+namespace mosaic::search {
 
-// What identifies a failure: its outcome (and signal) and the callable it
-// happened in.
-std::string crashKey(const exec::RunResult &r, const std::string &where) {
-  return fmt::format("{}/{}/{}", exec::toString(r.outcome), r.signal, where);
-}
-
-std::string whereOf(const model::Program &p, const testcase::TestCase &t, int statement) {
-  if (statement < 0 || static_cast<size_t>(statement) >= t.statements.size()) return "(after the last statement)";
-  const testcase::Statement &s = t.statements[statement];
-  if (s.op == testcase::Op::Call || s.op == testcase::Op::MethodCall || s.op == testcase::Op::Construct)
-    return p.callable(s.callable).qualifiedName;
-  return "(building a value)";
-}
-
-bool isFailure(exec::Outcome o) {
-  return o != exec::Outcome::Ok && o != exec::Outcome::HarnessError;
-}
-
-void recordFailure(std::map<std::string, Crash> &crashes, const model::Program &p, const testcase::TestCase &t,
-                   const exec::RunResult &r, const exec::Trace &trace) {
-  const std::string where = whereOf(p, t, r.statement);
-  Crash &c = crashes[crashKey(r, where)];
-  if (c.count++ == 0 || t.statements.size() < c.test.statements.size()) {
-    c.test = t;
-    c.result = r;
-    c.where = where;
-    c.output = std::string(trace.output());
+void CoverageTimeline::evaluated(const Evaluator &e, const Evaluation &ev) {
+  if (!ev.searching) return;
+  const double elapsed = e.budget().elapsed();
+  const Archive &archive = e.archive();
+  if (archive.coveredCount() != coveredSeen_) {
+    coveredSeen_ = archive.coveredCount();
+    for (size_t g = 0; g < firstCovered_.size(); ++g)
+      if (firstCovered_[g] < 0 && archive.covered(g)) firstCovered_[g] = elapsed;
   }
+  if (elapsed >= nextSample_) {
+    samples_.push_back({elapsed, e.executions(), archive.coveredCount()});
+    nextSample_ = elapsed + 1.0; // one sample a second
+  }
+}
+
+void CoverageTimeline::finished(const Evaluator &e) {
+  samples_.push_back({e.budget().elapsed(), e.executions(), e.archive().coveredCount()});
+}
+
+void DynamicPoolFeeder::evaluated(const Evaluator &, const Evaluation &ev) {
+  if (ev.trace) harvest(*ev.trace, pool_, &ev.test);
 }
 
 namespace {
@@ -103,28 +95,4 @@ void harvest(const exec::Trace &trace, testcase::ConstantPool &pool, const testc
   }
 }
 
-// Confirms a failure in a fresh process of its own (a persistent child may
-// carry state from earlier tests), then removes statements from the end
-// backwards while the failure stays the same (delta debugging in its
-// simplest form).
-void minimiseFailure(const model::Program &p, exec::ForkServer &server, exec::Limits limits, Crash &crash, int &runs) {
-  constexpr int kMaxRuns = 200; // per failure; ours
-  limits.persistent = false;
-  const std::string key = crashKey(crash.result, crash.where);
-  auto same = [&](const testcase::TestCase &t) {
-    ++runs;
-    auto r = server.run(testcase::encode(t), limits);
-    return r && crashKey(*r, whereOf(p, t, r->statement)) == key;
-  };
-  if (!same(crash.test)) {
-    crash.reproducible = false;
-    return;
-  }
-  for (size_t i = crash.test.statements.size(); i-- > 0 && runs < kMaxRuns;) {
-    if (i >= crash.test.statements.size()) continue;
-    testcase::TestCase candidate = testcase::withoutStatement(crash.test, i);
-    if (!candidate.statements.empty() && same(candidate)) crash.test = std::move(candidate);
-  }
-}
-
-} // namespace mosaic::driver
+} // namespace mosaic::search

@@ -1,5 +1,5 @@
 // Inspectors and releases appended to finished tests (Inspect.h).
-#include "Inspect.h"
+#include "mosaic/testcase/Inspect.h"
 
 #include "mosaic/model/Derive.h"
 #include "mosaic/testcase/Lifetime.h"
@@ -9,12 +9,9 @@
 #include <set>
 #include <string>
 
-namespace mosaic::driver {
+namespace mosaic::testcase {
 
 using model::TypeKind;
-using testcase::Op;
-using testcase::Ref;
-using testcase::Statement;
 
 namespace {
 
@@ -148,4 +145,4 @@ std::vector<Statement> releases(const model::Program &p, const testcase::Catalog
   return out;
 }
 
-} // namespace mosaic::driver
+} // namespace mosaic::testcase

@@ -2,7 +2,7 @@
 // inspectors (const getters whose results become assertions on the
 // objects' final state) and releases (the unit's own destroyer called on
 // what the API handed back). Each is kept only if the extended test still
-// runs cleanly (Generate checks by re-executing).
+// runs cleanly (stages::extend checks by re-executing).
 #pragma once
 
 #include "mosaic/model/Program.h"
@@ -11,7 +11,7 @@
 
 #include <vector>
 
-namespace mosaic::driver {
+namespace mosaic::testcase {
 
 /// Calls of public, const, parameterless methods returning a value the
 /// harness observes (a scalar, a string, a C string) on each object the
@@ -35,4 +35,4 @@ std::vector<testcase::Statement> inspectors(const model::Program &program, const
 std::vector<testcase::Statement> releases(const model::Program &program, const testcase::Catalog &catalog,
                                           const testcase::TestCase &test);
 
-} // namespace mosaic::driver
+} // namespace mosaic::testcase

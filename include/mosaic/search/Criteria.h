@@ -1,0 +1,32 @@
+// The criteria mosaic knows, by name, in their canonical order: the order
+// of a function's goals, whatever order the user lists them in.
+#pragma once
+
+#include "mosaic/search/Criterion.h"
+#include "mosaic/support/Expected.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mosaic::search {
+
+using CriterionList = std::vector<std::unique_ptr<const Criterion>>;
+
+/// Every criterion's name, canonical order first to last.
+const std::vector<std::string> &criterionNames();
+/// The criteria on by default (issue 5: all three).
+std::vector<std::string> defaultCriteria();
+/// The named criteria in canonical order, duplicates once; an Input error
+/// naming the known ones for a name that is none of them, or for none at all.
+Expected<CriterionList> makeCriteria(const std::vector<std::string> &names);
+
+// The three criteria of issue 5 (ALGORITHMS.md §1.1):
+/// Every function entered (EvoSuite's METHOD coverage, by calls direct or not).
+std::unique_ptr<const Criterion> functionCriterion();
+/// Every branch side and switch case taken; fitness approach level + ν(branch distance).
+std::unique_ptr<const Criterion> branchCriterion();
+/// Every source line of a block run; fitness the best over its blocks of reaching one.
+std::unique_ptr<const Criterion> lineCriterion();
+
+} // namespace mosaic::search

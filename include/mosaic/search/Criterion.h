@@ -1,0 +1,61 @@
+// A coverage criterion: a kind of goal the search works on (ALGORITHMS.md
+// §1.1, §6). Branch, line and function coverage are three implementations
+// (Criteria.h); a new criterion is a new implementation, and neither the
+// algorithms nor the reports change for it: they see goals, their fitness
+// and the criterion's name.
+#pragma once
+
+#include "mosaic/search/Execution.h"
+#include "mosaic/search/Reach.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace mosaic::search {
+
+class Criterion;
+
+struct Goal {
+  const Criterion *criterion = nullptr; ///< whose goal it is (set by Goals)
+  std::uint32_t function = 0;           ///< index into UnitDescription::functions
+  /// The branch side this goal stands for: covering it means the side was
+  /// taken, which releases the goals control dependent on it (DynaMOSA).
+  std::optional<std::uint32_t> side;
+  std::uint32_t line = 0;               ///< the source line it is reported at
+  /// The blocks it sits at. In DynaMOSA's goal graph (§1.5) a goal is
+  /// current from the start when one of them runs whenever its function
+  /// does; otherwise it is released when a branch side one of them is
+  /// control dependent on is covered.
+  std::vector<std::uint32_t> blocks;
+  /// Current from the start, whatever its blocks (a function's entry).
+  bool initial = false;
+  std::string label;                    ///< "cJSON.c:57:9 true (parse_value)", "cJSON.c:60", "parse_value()"
+};
+
+class Criterion {
+public:
+  virtual ~Criterion() = default;
+  /// Its name on the command line (--criteria) and in JSON: "branch".
+  virtual std::string_view name() const = 0;
+  /// Its goals in reports and progress lines: "branches".
+  virtual std::string_view plural() const = 0;
+  /// Appends the goals of function `function` of the description, in a
+  /// fixed order (goals are numbered in that order; the search is
+  /// deterministic for a seed only if it is).
+  virtual void goals(std::uint32_t function, const Reach &reach, std::vector<Goal> &out) const = 0;
+  /// Whether run `e` covers `goal`.
+  virtual bool covered(const Goal &goal, const Execution &e) const = 0;
+  /// Fitness of `goal` for run `e`: 0 when covered, larger is farther.
+  virtual double fitness(const Goal &goal, const Execution &e, const Reach &reach) const = 0;
+  /// The fitness of `goal` for a run that never entered its function
+  /// (MIO keeps no test that tells nothing about a goal).
+  virtual double notCalled(const Goal &goal, const Reach &reach) const { return reach.notCalled(goal.function); }
+  /// Whether a regression test's comment lists the goals of this criterion
+  /// it was kept for (lines are too many to list).
+  virtual bool listedInTests() const { return true; }
+};
+
+} // namespace mosaic::search

@@ -1,0 +1,67 @@
+// Evaluation observers every subcommand shares: coverage over time, the
+// count of each outcome, and the dynamic constant pool. (Failure recording
+// is in lib/stages, progress lines in the driver.)
+#pragma once
+
+#include "mosaic/exec/Outcome.h"
+#include "mosaic/search/Search.h"
+#include "mosaic/testcase/ConstantPool.h"
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+namespace mosaic::search {
+
+/// Goals covered over time: a sample a second of the search, one at its
+/// end, and when each goal was first covered.
+class CoverageTimeline final : public EvaluationObserver {
+public:
+  struct Sample {
+    double seconds = 0;
+    std::uint64_t executions = 0;
+    size_t covered = 0;
+  };
+  explicit CoverageTimeline(size_t goals) : firstCovered_(goals, -1.0) {}
+  void evaluated(const Evaluator &evaluator, const Evaluation &evaluation) override;
+  void finished(const Evaluator &evaluator) override;
+
+  const std::vector<Sample> &samples() const { return samples_; }
+  /// Per goal: seconds into the search when it was first covered; -1: never.
+  const std::vector<double> &firstCovered() const { return firstCovered_; }
+
+private:
+  std::vector<Sample> samples_;
+  std::vector<double> firstCovered_;
+  size_t coveredSeen_ = 0;
+  double nextSample_ = 0;
+};
+
+/// How many runs ended in each outcome (search and later stages alike).
+class OutcomeCounter final : public EvaluationObserver {
+public:
+  void evaluated(const Evaluator &, const Evaluation &evaluation) override {
+    ++counts_[static_cast<size_t>(evaluation.run.outcome())];
+  }
+  const std::array<std::uint64_t, exec::kOutcomeCount> &counts() const { return counts_; }
+
+private:
+  std::array<std::uint64_t, exec::kOutcomeCount> counts_{};
+};
+
+/// Feeds what the unit compared its inputs with into the dynamic pool
+/// (ALGORITHMS.md §1.6, EvoSuite's dynamic constant seeding). Operands
+/// equal to a value the test itself supplied are left out (the input side).
+class DynamicPoolFeeder final : public EvaluationObserver {
+public:
+  explicit DynamicPoolFeeder(testcase::ConstantPool &pool) : pool_(pool) {}
+  void evaluated(const Evaluator &, const Evaluation &evaluation) override;
+
+private:
+  testcase::ConstantPool &pool_;
+};
+
+/// The harvest itself, for one trace.
+void harvest(const exec::Trace &trace, testcase::ConstantPool &pool, const testcase::TestCase *test = nullptr);
+
+} // namespace mosaic::search

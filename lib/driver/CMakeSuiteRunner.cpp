@@ -1,0 +1,146 @@
+// Building and running a written suite with CMake, and its llvm-cov
+// coverage (SuiteRunner.h).
+#include "SuiteRunner.h"
+
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+namespace mosaic::driver {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string readAll(const fs::path &path) {
+  std::ifstream in(path);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+class CMakeSuiteRunner final : public SuiteRunner {
+public:
+  CMakeSuiteRunner(const model::Program &program, const VerifyOptions &options)
+      : p_(program), o_(options), buildDir_(fs::path(options.outDir) / "build") {}
+
+  Expected<SuiteBuild> build(const emit::Suite &suite) override {
+    writeFiles(suite, o_.outDir);
+    if (!configured_) {
+      // Every error reported (not the first 20): each round removes all the
+      // tests that do not compile.
+      auto c = runProcess({"cmake", "-S", o_.outDir, "-B", buildDir_.string(), "-G", "Ninja",
+                           "-DCMAKE_C_COMPILER=" + o_.toolchain.clang, "-DCMAKE_CXX_COMPILER=" + o_.toolchain.clangxx,
+                           "-DCMAKE_CXX_FLAGS=-ferror-limit=0"});
+      if (!c) return c.takeError();
+      if (c->exitCode != 0) return Error::internal(c->output);
+      configured_ = true;
+    }
+    auto b = runProcess({"cmake", "--build", buildDir_.string(), "--", "-k", "0"});
+    if (!b) return b.takeError();
+    return SuiteBuild{b->exitCode == 0, b->output};
+  }
+
+  // Line-buffered (stdbuf), so that a test the timeout kills has its
+  // "[ RUN ]" line in the output (buffered, expat's hanging test was never
+  // named, and every round hung again).
+  Expected<SuiteRun> run(const std::string &binary, const std::vector<std::string> &gtestArgs,
+                         const std::string &seconds, const std::string &reportName) override {
+    const fs::path report = buildDir_ / reportName;
+    std::error_code ec;
+    fs::remove(report, ec);
+    std::vector<std::string> argv{"stdbuf", "-oL", "timeout", seconds, (buildDir_ / binary).string(),
+                                  "--gtest_output=json:" + report.string()};
+    argv.insert(argv.end(), gtestArgs.begin(), gtestArgs.end());
+    auto r = runProcess(argv, {buildDir_.string(), {}});
+    if (!r) return r.takeError();
+    return SuiteRun{*r, fs::exists(report, ec) ? readAll(report) : std::string()};
+  }
+
+  LlvmCoverage coverage(const std::string &binaryName, const std::vector<std::string> &tests) override;
+
+private:
+  const model::Program &p_;
+  VerifyOptions o_;
+  fs::path buildDir_;
+  bool configured_ = false;
+};
+
+// A Debug build with clang's source-based coverage (-DMOSAIC_COVERAGE=ON),
+// the suite run once (or test by test when it fails there), the profiles
+// merged and the unit's file summarised by llvm-cov.
+LlvmCoverage CMakeSuiteRunner::coverage(const std::string &binaryName, const std::vector<std::string> &tests) {
+  LlvmCoverage c;
+  const fs::path dir = fs::path(o_.outDir) / "build-coverage";
+  auto configure = runProcess({"cmake", "-S", o_.outDir, "-B", dir.string(), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Debug",
+                               "-DMOSAIC_COVERAGE=ON", "-DCMAKE_C_COMPILER=" + o_.toolchain.clang,
+                               "-DCMAKE_CXX_COMPILER=" + o_.toolchain.clangxx});
+  auto build = configure && configure->exitCode == 0 ? runProcess({"cmake", "--build", dir.string(), "--target", binaryName})
+                                                      : configure;
+  if (!build || build->exitCode != 0) {
+    c.error = "the coverage build failed";
+    return c;
+  }
+  const fs::path profiles = dir / "profiles";
+  const std::string data = (dir / "suite.profdata").string();
+  std::error_code ec;
+  fs::remove_all(profiles, ec);
+  fs::create_directories(profiles, ec);
+  const std::string binary = (dir / binaryName).string();
+  // 600 s for the whole suite, 60 s a test alone: ours, as the rounds of
+  // verification (Verify.cpp).
+  auto whole = runProcess({"timeout", "600", binary}, {dir.string(), {{"LLVM_PROFILE_FILE", (profiles / "suite.profraw").string()}}});
+  if (!whole || whole->exitCode != 0) {
+    // A test died in this build: each test in a process of its own, so
+    // that the others still count.
+    fs::remove_all(profiles, ec);
+    fs::create_directories(profiles, ec);
+    for (const std::string &name : tests) {
+      auto r = runProcess({"timeout", "60", binary, "--gtest_filter=" + name},
+                          {dir.string(), {{"LLVM_PROFILE_FILE", (profiles / "%p.profraw").string()}}});
+      if (!r || r->exitCode != 0) c.failedInCoverageBuild.push_back(name);
+    }
+  }
+  std::vector<std::string> merge{o_.toolchain.llvmProfdata, "merge", "-sparse"};
+  for (const auto &f : fs::directory_iterator(profiles, ec))
+    if (f.path().extension() == ".profraw") merge.push_back(f.path().string());
+  merge.insert(merge.end(), {"-o", data});
+  auto merged = runProcess(merge);
+  if (!merged || merged->exitCode != 0) {
+    c.error = "llvm-profdata failed";
+    return c;
+  }
+  auto report = runProcess({o_.toolchain.llvmCov, "export", "-summary-only", "-instr-profile=" + data, binary, p_.unit});
+  if (!report || report->exitCode != 0) {
+    c.error = "llvm-cov failed";
+    return c;
+  }
+  try {
+    // llvm-cov's JSON goes to stdout; runProcess interleaves stderr, so
+    // parse from the first brace.
+    const auto start = report->output.find('{');
+    const nlohmann::json j = nlohmann::json::parse(report->output.substr(start == std::string::npos ? 0 : start));
+    for (const auto &file : j.at("data").at(0).at("files")) {
+      if (fs::weakly_canonical(file.value("filename", ""), ec) != fs::weakly_canonical(p_.unit, ec)) continue;
+      const auto &s = file.at("summary");
+      c.branches = s.at("branches").at("count").get<std::size_t>();
+      c.branchesCovered = s.at("branches").at("covered").get<std::size_t>();
+      c.lines = s.at("lines").at("count").get<std::size_t>();
+      c.linesCovered = s.at("lines").at("covered").get<std::size_t>();
+      c.functions = s.at("functions").at("count").get<std::size_t>();
+      c.functionsCovered = s.at("functions").at("covered").get<std::size_t>();
+      c.measured = true;
+    }
+    if (!c.measured) c.error = "llvm-cov reported nothing for " + p_.unit;
+  } catch (const std::exception &e) {
+    c.error = std::string("unreadable llvm-cov output: ") + e.what();
+  }
+  return c;
+}
+
+} // namespace
+
+std::unique_ptr<SuiteRunner> cmakeSuiteRunner(const model::Program &program, const VerifyOptions &options) {
+  return std::make_unique<CMakeSuiteRunner>(program, options);
+}
+
+} // namespace mosaic::driver

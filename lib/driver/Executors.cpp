@@ -1,0 +1,17 @@
+// Running a test on the fork server (Executors.h).
+#include "Executors.h"
+
+#include "mosaic/testcase/TestCase.h"
+
+namespace mosaic::driver {
+
+std::optional<search::Execution> ServerExecutor::run(const testcase::TestCase &test) {
+  auto r = server_.run(testcase::encode(test), limits_);
+  if (!r) {
+    lastError_ = r.error().message;
+    return std::nullopt;
+  }
+  return search::toExecution(*r, server_.trace(), options_);
+}
+
+} // namespace mosaic::driver

@@ -1,0 +1,28 @@
+// The search's Executor over the unit's fork server.
+#pragma once
+
+#include "mosaic/exec/ForkServer.h"
+#include "mosaic/search/Execution.h"
+
+#include <string>
+
+namespace mosaic::driver {
+
+/// Runs tests on a fork server under fixed limits.
+class ServerExecutor final : public search::Executor {
+public:
+  ServerExecutor(exec::ForkServer &server, exec::Limits limits, search::ExecutorOptions options = {})
+      : server_(server), limits_(limits), options_(options) {}
+  std::optional<search::Execution> run(const testcase::TestCase &test) override;
+  const exec::Trace *trace() const override { return &server_.trace(); }
+  /// Why the last test that could not run did not ("" when all ran).
+  const std::string &lastError() const { return lastError_; }
+
+private:
+  exec::ForkServer &server_;
+  exec::Limits limits_;
+  search::ExecutorOptions options_;
+  std::string lastError_;
+};
+
+} // namespace mosaic::driver

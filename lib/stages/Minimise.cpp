@@ -1,0 +1,63 @@
+// Minimise: the fewest statements that still cover a test's goals (Stage.h).
+#include "Keeps.h"
+
+namespace mosaic::stages {
+
+namespace {
+
+class Minimise final : public Stage {
+public:
+  std::string_view name() const override { return "minimise"; }
+
+  void run(Work &work, Context &c) override {
+    for (Candidate &k : work.passing) {
+      dropStatements(work, c, k);
+      unaliasCopies(work, c, k);
+      defaultStubResults(work, c, k);
+    }
+  }
+
+private:
+  // Statements from the end backwards, each dropped with what depends on it.
+  static void dropStatements(Work &work, Context &c, Candidate &k) {
+    for (size_t i = k.test.statements.size(); i-- > 0 && !c.deadline.passed();) {
+      if (i >= k.test.statements.size()) continue;
+      testcase::TestCase candidate = testcase::withoutStatement(k.test, i);
+      if (!candidate.statements.empty() && keepsGoals(c, work, k, candidate)) k.test = std::move(candidate);
+    }
+  }
+
+  // A copy or move of an object, used instead of the object itself.
+  static void unaliasCopies(Work &work, Context &c, Candidate &k) {
+    for (size_t i = k.test.statements.size(); i-- > 0 && !c.deadline.passed();) {
+      if (i >= k.test.statements.size()) continue;
+      const testcase::Statement &s = k.test.statements[i];
+      if (s.op != testcase::Op::Construct || s.refs.size() != 1) continue;
+      const model::Callable &ctor = c.program.callable(s.callable);
+      if (!ctor.isCopyConstructor && !ctor.isMoveConstructor) continue;
+      testcase::TestCase candidate = testcase::withAlias(k.test, i, s.refs[0]);
+      if (keepsGoals(c, work, k, candidate)) k.test = std::move(candidate);
+    }
+  }
+
+  // A stub's result that no goal needs: its default, which the written
+  // test leaves unsaid (emit/Body).
+  static void defaultStubResults(Work &work, Context &c, Candidate &k) {
+    for (size_t i = 0; i < k.test.statements.size() && !c.deadline.passed(); ++i) {
+      if (k.test.statements[i].op != testcase::Op::Subclass) continue;
+      const std::vector<testcase::Ref> results = k.test.statements[i].refs;
+      for (testcase::Ref r : results) {
+        if (k.test.statements[r].op != testcase::Op::Primitive || k.test.statements[r].bits == 0) continue;
+        testcase::TestCase candidate = k.test;
+        candidate.statements[r].bits = 0;
+        if (keepsGoals(c, work, k, candidate)) k.test = std::move(candidate);
+      }
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Stage> minimise() { return std::make_unique<Minimise>(); }
+
+} // namespace mosaic::stages

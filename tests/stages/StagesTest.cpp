@@ -1,0 +1,223 @@
+// The post-search stages on tests of a real fixture model (shapes.c),
+// with fake executors that make up each run (no harness build): what each
+// stage keeps, removes and counts, as its contract in Stage.h says.
+#include "common/UnitModel.h"
+#include "mosaic/search/Goals.h"
+#include "mosaic/search/Search.h"
+#include "mosaic/stages/Failures.h"
+#include "mosaic/stages/Stage.h"
+#include "mosaic/testcase/Printer.h"
+
+#include <gtest/gtest.h>
+
+using namespace mosaic;
+using namespace mosaic::test;
+
+namespace {
+
+const std::string kFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/";
+
+bool calls(const model::Program &p, const testcase::TestCase &t, const std::string &name) {
+  for (const testcase::Statement &s : t.statements)
+    if ((s.op == testcase::Op::Call || s.op == testcase::Op::MethodCall) && p.callable(s.callable).name == name)
+      return true;
+  return false;
+}
+
+// fourBlocks() as the shapes.c tests drive it: c0 when a test calls is_name,
+// c1 when it calls check_magic.
+search::Execution runOf(const model::Program &p, const testcase::TestCase &t) {
+  return fourBlocksRun(calls(p, t, "is_name"), calls(p, t, "check_magic"));
+}
+
+class Stages : public ::testing::Test {
+protected:
+  void SetUp() override { m = UnitModel::make(MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c"); }
+
+  const model::Program &p() const { return m->program; }
+  testcase::TestCase test(const std::vector<std::pair<std::string, std::vector<Arg>>> &callsOf) const {
+    testcase::TestCase t;
+    for (const auto &[name, args] : callsOf) appendCall(m->program, t, name, args);
+    return t;
+  }
+  stages::Context context(search::Executor &run, search::Executor &isolated, search::Executor *fresh = nullptr) {
+    return stages::Context{m->program, *m->catalog, goals, run, isolated, fresh, {}};
+  }
+
+  std::unique_ptr<UnitModel> m;
+  const model::UnitDescription description = fourBlocks();
+  const search::Goals goals{description};
+};
+
+} // namespace
+
+TEST_F(Stages, ReduceKeepsATestOnlyForGoalsTheOthersMissAndAFailingTestsCleanPrefix) {
+  FakeExecutor executor([&](const testcase::TestCase &t) { return std::optional(runOf(p(), t)); });
+  stages::Work work;
+  auto solution = [&](testcase::TestCase t, search::Execution e) {
+    work.archived.push_back({std::make_shared<const testcase::TestCase>(std::move(t)),
+                             std::make_shared<const search::Execution>(std::move(e))});
+  };
+  const testcase::TestCase a = test({{"is_name", {std::string("a")}}});
+  solution(a, runOf(p(), a));
+  // Covers side 2 but crashes after it: its prefix stands in for it.
+  const testcase::TestCase f =
+      test({{"is_name", {std::string("x")}}, {"check_magic", {std::int64_t{2}}}, {"square_area", {nullptr}}});
+  search::Execution crashed = runOf(p(), f);
+  crashed.result.outcome = exec::Outcome::Crash;
+  crashed.result.statement = crashed.stoppedAt = 5;
+  solution(f, crashed);
+  const testcase::TestCase b = test({{"check_magic", {std::int64_t{1}}}});
+  solution(b, runOf(p(), b));
+  solution(b, runOf(p(), b)); // the same goals again: dropped
+  work.firstCovered.assign(goals.size(), 1.5);
+
+  auto c = context(executor, executor);
+  stages::reduce()->run(work, c);
+  EXPECT_EQ(executor.runs, 1); // the failing test's prefix
+  ASSERT_EQ(work.passing.size(), 3u);
+  // Most goals first: the prefix (7: the function, sides 0 and 2, four lines).
+  EXPECT_EQ(work.passing[0].test.statements.size(), 5u) << testcase::toCode(p(), work.passing[0].test);
+  EXPECT_FALSE(calls(p(), work.passing[0].test, "square_area"));
+  EXPECT_EQ(work.passing[0].goals.size(), 7u);
+  EXPECT_EQ(work.passing[1].test, a);
+  EXPECT_EQ(work.passing[1].goals, std::vector<size_t>{goals.goalOfSide(3)});
+  EXPECT_EQ(work.passing[2].goals, std::vector<size_t>{goals.goalOfSide(1)});
+  EXPECT_DOUBLE_EQ(work.passing[2].foundAt, 1.5);
+}
+
+TEST_F(Stages, MinimiseDropsWhatNoGoalNeedsUntilTheDeadline) {
+  FakeExecutor executor([&](const testcase::TestCase &t) { return std::optional(runOf(p(), t)); });
+  const testcase::TestCase full =
+      test({{"registry_new", {std::int64_t{4}}}, {"is_name", {std::string("a")}}, {"check_magic", {std::int64_t{7}}}});
+  stages::Work work;
+  work.passing.push_back({.test = full, .goals = {goals.goalOfSide(2)}});
+  work.passing.push_back({.test = full, .goals = {goals.goalOfSide(2)}});
+  auto c = context(executor, executor);
+  auto minimise = stages::minimise();
+  minimise->run(work, c);
+  EXPECT_FALSE(calls(p(), work.passing[0].test, "registry_new")) << testcase::toCode(p(), work.passing[0].test);
+  EXPECT_EQ(work.passing[0].test.statements.size(), 4u);
+  EXPECT_EQ(work.passing[0].goals, std::vector<size_t>{goals.goalOfSide(2)});
+  EXPECT_EQ(work.counts.minimiseRuns, executor.runs);
+
+  // Past its deadline it runs nothing.
+  stages::Work late;
+  late.passing.push_back({.test = full, .goals = {goals.goalOfSide(2)}});
+  c.deadline = stages::Deadline::in(0);
+  const int before = executor.runs;
+  minimise->run(late, c);
+  EXPECT_EQ(executor.runs, before);
+  EXPECT_EQ(late.passing[0].test, full);
+}
+
+TEST_F(Stages, ExtendAppendsAReleaseOnlyWhenTheTestStillRunsCleanly) {
+  bool releaseCrashes = false;
+  FakeExecutor executor([&](const testcase::TestCase &t) {
+    search::Execution e = runOf(p(), t);
+    if (releaseCrashes && calls(p(), t, "registry_free")) e.result.outcome = exec::Outcome::Abort;
+    return std::optional(e);
+  });
+  const testcase::TestCase made = test({{"registry_new", {std::int64_t{4}}}});
+  auto c = context(executor, executor);
+  stages::Work work;
+  work.passing.push_back({.test = made, .goals = {0}});
+  stages::extend()->run(work, c);
+  ASSERT_EQ(work.passing[0].test.statements.size(), 3u) << testcase::toCode(p(), work.passing[0].test);
+  EXPECT_TRUE(calls(p(), work.passing[0].test, "registry_free"));
+  EXPECT_EQ(work.passing[0].appendedFrom, 2u);
+  EXPECT_EQ(work.counts.releases, 1);
+
+  releaseCrashes = true;
+  stages::Work refused;
+  refused.passing.push_back({.test = made, .goals = {0}});
+  stages::extend()->run(refused, c);
+  EXPECT_EQ(refused.passing[0].test, made);
+  EXPECT_EQ(refused.counts.releases, 0);
+}
+
+TEST_F(Stages, ObserveKeepsWhatEveryRunAgreesOnAndDropsWhatFails) {
+  auto observation = [](std::int16_t field, std::int64_t value) {
+    exec::Observation o;
+    o.statement = 1;
+    o.kind = MOSAIC_OBS_INT;
+    o.field = field;
+    o.integer = value;
+    return o;
+  };
+  const testcase::TestCase good = test({{"is_name", {std::string("a")}}});
+  const testcase::TestCase bad = test({{"check_magic", {std::int64_t{3}}}});
+  FakeExecutor isolated([&](const testcase::TestCase &t) {
+    search::Execution e = runOf(p(), t);
+    if (t == bad) e.result.outcome = exec::Outcome::Timeout;
+    e.observations = {observation(-1, 1), observation(0, 7)};
+    return std::optional(e);
+  });
+  FakeExecutor fresh([&](const testcase::TestCase &t) {
+    search::Execution e = runOf(p(), t);
+    e.observations = {observation(-1, 1), observation(0, 8)}; // field 0 differs in another layout
+    return std::optional(e);
+  });
+  auto c = context(isolated, isolated, &fresh);
+  stages::Work work;
+  work.passing.push_back({.test = good, .goals = {0}});
+  work.passing.push_back({.test = bad, .goals = {0}});
+  stages::observe()->run(work, c);
+  ASSERT_EQ(work.passing.size(), 1u);
+  EXPECT_EQ(work.counts.unstable, 1);
+  ASSERT_EQ(work.passing[0].observations.size(), 1u);
+  EXPECT_EQ(work.passing[0].observations[0].field, -1);
+  EXPECT_EQ(isolated.runs, 3); // two runs of `good`, one of `bad`
+  EXPECT_EQ(fresh.runs, 1);
+}
+
+TEST_F(Stages, FailuresAreRecordedByKeyThenConfirmedAndMinimisedAlone) {
+  // Any test calling is_name crashes there; nothing else fails.
+  auto crashAtIsName = [&](const testcase::TestCase &t) {
+    search::Execution e = runOf(p(), t);
+    for (size_t i = 0; i < t.statements.size(); ++i)
+      if (t.statements[i].op == testcase::Op::Call && p().callable(t.statements[i].callable).name == "is_name") {
+        e.result.outcome = exec::Outcome::Crash;
+        e.result.signal = 11;
+        e.result.statement = e.stoppedAt = static_cast<int>(i);
+        break;
+      }
+    return std::optional(e);
+  };
+  FakeExecutor executor(crashAtIsName);
+  stages::Work work;
+  const search::Goals &g = goals;
+  const auto shorter = search::shorterTest();
+  search::Archive archive(g.size(), *shorter);
+  search::Evaluator evaluator(g, archive, executor, search::Budget{});
+  stages::FailureRecorder recorder(p(), work.failures);
+  evaluator.addObserver(recorder);
+  const testcase::TestCase longer =
+      test({{"registry_new", {std::int64_t{4}}}, {"check_magic", {std::int64_t{1}}}, {"is_name", {nullptr}}});
+  const testcase::TestCase shortest = test({{"check_magic", {std::int64_t{1}}}, {"is_name", {nullptr}}});
+  evaluator.evaluate(longer);
+  evaluator.evaluate(shortest);
+  evaluator.evaluate(test({{"check_magic", {std::int64_t{5}}}}));
+  ASSERT_EQ(work.failures.size(), 1u);
+  const stages::Failure &f = work.failures.begin()->second;
+  EXPECT_EQ(work.failures.begin()->first, "crash/11/is_name");
+  EXPECT_EQ(f.count, 2u);
+  EXPECT_EQ(f.test, shortest);
+
+  // A failure that does not happen again alone is not reproducible.
+  stages::Failure ghost;
+  ghost.test = test({{"check_magic", {std::int64_t{9}}}});
+  ghost.result.outcome = exec::Outcome::Abort;
+  ghost.result.statement = 1;
+  ghost.where = "check_magic";
+  work.failures["abort/0/check_magic"] = ghost;
+
+  FakeExecutor isolated(crashAtIsName);
+  auto c = context(executor, isolated);
+  stages::minimiseFailures()->run(work, c);
+  const stages::Failure &minimal = work.failures.at("crash/11/is_name");
+  EXPECT_TRUE(minimal.reproducible);
+  EXPECT_EQ(minimal.test, test({{"is_name", {nullptr}}})) << testcase::toCode(p(), minimal.test);
+  EXPECT_FALSE(work.failures.at("abort/0/check_magic").reproducible);
+  EXPECT_EQ(work.counts.failureRuns, isolated.runs);
+}
