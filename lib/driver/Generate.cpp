@@ -216,7 +216,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   if (options.dynamicPool) evaluator.addObserver(feeder);
   for (search::EvaluationObserver *o : std::initializer_list<search::EvaluationObserver *>{&outcomes, &failures, &timeline, &progress})
     evaluator.addObserver(*o);
-  search::Variation variation(*session.catalog, factory, rng, session.targets);
+  search::Variation variation(*session.catalog, factory, rng, session.targets, options.variation);
   search::makeAlgorithm(*algorithm, evaluator, variation, rng, options.search)->run();
   evaluator.finish();
   SearchSummary summary{*algorithm, budget.elapsed(), evaluator.executions(), interrupt.raised(), 0};

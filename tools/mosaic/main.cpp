@@ -1,102 +1,82 @@
-// mosaic: the command-line tool. Flags -> Options -> driver; nothing else.
+// mosaic: the command-line tool. The flag table (driver/Flags.h) -> a CLI11
+// parser -> Options -> driver; nothing else.
 #include "mosaic/driver/Analyze.h"
-#include "mosaic/driver/Options.h"
+#include "mosaic/driver/Flags.h"
 #include "mosaic/driver/Generate.h"
+#include "mosaic/driver/Options.h"
 #include "mosaic/driver/Run.h"
 
 #include <CLI/CLI.hpp>
 
 #include <iostream>
+#include <map>
 
 namespace {
 
-// The same flag on analyze, run and generate (FrontEndOptions::projectSamples).
-constexpr const char *kNoProjectSamples =
-    "Do not seed strings with the literals of the project's files that call the unit (its tests)";
+using namespace mosaic::driver;
+
 constexpr const char *kExitCodes = "Exit codes: 0 ok, 1 findings (failing behaviour found), "
                                    "2 usage or input error, 3 internal error.";
+
+struct Subcommand {
+  Command command;
+  const char *description;
+};
+
+const Subcommand kSubcommands[] = {
+    {kAnalyze, "Parse a unit with the project's flags and show its program model: what a generated test can call and "
+               "build, and what is skipped and why."},
+    {kRun, "Build the unit's instrumented harness once and run random tests through the fork server until the budget "
+           "ends: executions per second, coverage, outcomes, failures with a minimal test each."},
+    {kGenerate, "Search for tests of a unit (DynaMOSA by default) and write them as a GoogleTest suite with a "
+                "CMakeLists.txt; then build it, run it 5 times, repair or remove what fails, and measure its coverage "
+                "with llvm-cov."},
+};
+
+// The help line of a flag: its sentence and, where the options hold one,
+// its default.
+std::string helpOf(const Flag &f, Command command) {
+  const std::string def = f.defaultFor(command);
+  return def.empty() ? f.help : f.help + " (default " + def + ")";
+}
+
+// Adds `command`'s flags to `app`; each value given is kept as typed in
+// `given`, to be stored through the table once parsing is done.
+void addFlags(CLI::App &app, Command command, std::map<const Flag *, std::string> &given) {
+  std::map<std::string, CLI::Option *> byName;
+  for (const Flag *f : flagsOf(command)) {
+    CLI::Option *o = nullptr;
+    if (f->shape == FlagShape::Switch) {
+      o = app.add_flag_callback(f->names, [f, &given] { given[f] = ""; }, helpOf(*f, command));
+    } else {
+      o = app.add_option_function<std::string>(
+          f->names, [f, &given](const std::string &v) { given[f] = v; }, helpOf(*f, command));
+      if (!f->value.empty()) o->type_name(f->value);
+    }
+    if (f->required) o->required();
+    if (!f->group.empty()) o->group(f->group);
+    byName[f->longName()] = o;
+  }
+  for (const Flag *f : flagsOf(command))
+    if (!f->excludes.empty() && byName.count(f->excludes)) byName[f->longName()]->excludes(byName[f->excludes]);
+}
 
 } // namespace
 
 int main(int argc, char **argv) {
-  using namespace mosaic::driver;
   CLI::App app{"mosaic: unit tests for C and C++, generated from your build."};
   app.footer(kExitCodes);
   app.set_version_flag("--version", std::string("mosaic " MOSAIC_VERSION " (LLVM " MOSAIC_LLVM_VERSION ")"));
   app.require_subcommand(1);
 
-  AnalyzeOptions analyze;
-  CLI::App *analyzeCmd =
-      app.add_subcommand("analyze", "Parse a unit with the project's flags and show its program model: "
-                                    "what a generated test can call and build, and what is skipped and why.");
-  analyzeCmd->add_option("-p,--build-dir", analyze.buildDir, "Folder with compile_commands.json")->required();
-  analyzeCmd->add_option("unit", analyze.unit, "Source file of the unit to analyse")->required();
-  auto *fn = analyzeCmd->add_option("--function", analyze.function, "Only this function (name or qualified name)");
-  auto *cls = analyzeCmd->add_option("--class", analyze.className, "Only this class (its constructors and methods)");
-  fn->excludes(cls);
-  analyzeCmd->add_option("--json", analyze.jsonOut, "Write the full model as JSON to this file ('-' for stdout)");
-  analyzeCmd->add_flag("!--no-project-samples", analyze.projectSamples, kNoProjectSamples);
-  analyzeCmd->footer(kExitCodes);
-
-  RunOptions run;
-  std::string budget = "30s";
-  CLI::App *runCmd = app.add_subcommand(
-      "run", "Build the unit's instrumented harness once and run random tests through the fork server until the "
-             "budget ends: executions per second, coverage, outcomes, failures with a minimal test each.");
-  runCmd->add_option("-p,--build-dir", run.unit.buildDir, "Folder with compile_commands.json")->required();
-  runCmd->add_option("unit", run.unit.unit, "Source file of the unit")->required();
-  auto *rfn = runCmd->add_option("--function", run.unit.function, "Only call this function");
-  auto *rcls = runCmd->add_option("--class", run.unit.className, "Only call this class's constructors and methods");
-  rfn->excludes(rcls);
-  bool random = true;
-  runCmd->add_flag("--random", random, "Random testing (the only strategy of `run`; `generate` searches)");
-  runCmd->add_option("--budget", budget, "Time budget: 30s, 2m, 1h (default 30s)");
-  runCmd->add_option("--max-executions", run.maxExecutions, "Stop after this many tests");
-  runCmd->add_option("--seed", run.seed, "Random seed (default 1): the same seed gives the same tests");
-  runCmd->add_option("--json", run.jsonOut, "Write the statistics as JSON to this file");
-  runCmd->add_option("--work-dir", run.workDir, "Where harnesses are built and cached (default BUILD_DIR/mosaic)");
-  runCmd->add_option("--timeout", run.timeoutMs, "Per-test CPU-time limit in milliseconds (default 1000; sleeping tests end at 10x, at least 1 s)");
-  runCmd->add_option("--memory", run.memoryMb, "Per-test memory limit in MiB (default 1024)");
-  runCmd->add_flag("--sanitize", run.sanitize, "Build the harness with AddressSanitizer and UBSan");
-  runCmd->add_flag("--isolate", run.isolate,
-                   "A fresh process for every test (slower where fork is slow; by default a child runs test after "
-                   "test with the unit's globals restored, when the unit allows it)");
-  runCmd->add_flag("!--no-progress", run.progress, "No live progress line");
-  runCmd->add_flag("!--no-project-samples", run.unit.projectSamples, kNoProjectSamples);
-  runCmd->footer(kExitCodes);
-
-  GenerateOptions gen;
-  std::string genBudget = "60s";
-  CLI::App *genCmd = app.add_subcommand(
-      "generate", "Search for tests of a unit (DynaMOSA by default) and write them as a GoogleTest suite with a "
-                  "CMakeLists.txt; then build it, run it 5 times, repair or remove what fails, and measure its "
-                  "coverage with llvm-cov.");
-  genCmd->add_option("-p,--build-dir", gen.unit.buildDir, "Folder with compile_commands.json")->required();
-  genCmd->add_option("unit", gen.unit.unit, "Source file of the unit")->required();
-  genCmd->add_option("-o,--output", gen.outDir, "Folder to write the suite to")->required();
-  auto *gfn = genCmd->add_option("--function", gen.unit.function, "Only test this function");
-  auto *gcls = genCmd->add_option("--class", gen.unit.className, "Only test this class's constructors and methods");
-  gfn->excludes(gcls);
-  genCmd->add_option("--algorithm", gen.algorithm, "dynamosa (default), mosa, ws, mio or random");
-  genCmd->add_option("--budget", genBudget, "Search time: 60s (default), 2m, 1h");
-  genCmd->add_option("--max-executions", gen.maxExecutions, "Stop the search after this many tests");
-  genCmd->add_option("--seed", gen.seed, "Random seed (default 1): the same seed gives the same suite");
-  genCmd->add_option("--json", gen.jsonOut, "Write statistics as JSON to this file");
-  genCmd->add_option("--work-dir", gen.workDir, "Where harnesses are built and cached (default BUILD_DIR/mosaic)");
-  genCmd->add_option("--timeout", gen.timeoutMs, "Per-test CPU-time limit in milliseconds (default 100; sleeping tests end at 10x, at least 1 s)");
-  genCmd->add_option("--memory", gen.memoryMb, "Per-test memory limit in MiB (default 1024)");
-  genCmd->add_flag("--isolate", gen.isolate, "A fresh process for every test");
-  genCmd->add_flag("--sanitize", gen.sanitize,
-                   "Build the harness with AddressSanitizer and UBSan: memory errors go to the failing suite");
-  genCmd->add_flag("!--no-verify", gen.verify, "Write the suite without building and running it");
-  genCmd->add_option("--verify-runs", gen.verifyRuns, "Runs of the built suite that must all pass (default 5)");
-  genCmd->add_flag("!--no-dynamic-pool", gen.dynamicPool,
-                   "Do not seed the search with comparison operands seen at run time");
-  genCmd->add_flag("!--no-project-samples", gen.unit.projectSamples, kNoProjectSamples);
-  genCmd->add_option("--tests-per-file", gen.testsPerFile, "Tests per file before a test file is split (default 100)")
-      ->check(CLI::PositiveNumber);
-  genCmd->add_flag("!--no-progress", gen.progress, "No live progress line");
-  genCmd->footer(kExitCodes);
+  std::map<Command, CLI::App *> commands;
+  std::map<Command, std::map<const Flag *, std::string>> given;
+  for (const Subcommand &s : kSubcommands) {
+    CLI::App *sub = app.add_subcommand(commandName(s.command), s.description);
+    sub->footer(kExitCodes);
+    addFlags(*sub, s.command, given[s.command]);
+    commands[s.command] = sub;
+  }
 
   try {
     app.parse(argc, argv);
@@ -105,24 +85,19 @@ int main(int argc, char **argv) {
     return code == 0 ? kExitOk : kExitUsage;
   }
 
-  if (analyzeCmd->parsed()) return runAnalyze(analyze, std::cout, std::cerr);
-  if (runCmd->parsed()) {
-    const auto seconds = parseDuration(budget);
-    if (!seconds) {
-      std::cerr << "mosaic: error: --budget '" << budget << "' is not a duration (30s, 2m, 1h)\n";
-      return kExitUsage;
+  CommandLine options;
+  for (const auto &[command, sub] : commands) {
+    if (!sub->parsed()) continue;
+    for (const auto &[flag, value] : given[command])
+      if (auto error = flag->set(options, command, value)) {
+        std::cerr << "mosaic: error: " << *error << "\n";
+        return kExitUsage;
+      }
+    switch (command) {
+    case kAnalyze: return runAnalyze(options.analyze, std::cout, std::cerr);
+    case kRun: return runRandom(options.run, std::cout, std::cerr);
+    case kGenerate: return generate(options.generate, std::cout, std::cerr);
     }
-    run.budgetSeconds = *seconds;
-    return runRandom(run, std::cout, std::cerr);
-  }
-  if (genCmd->parsed()) {
-    const auto seconds = parseDuration(genBudget);
-    if (!seconds) {
-      std::cerr << "mosaic: error: --budget '" << genBudget << "' is not a duration (60s, 2m, 1h)\n";
-      return kExitUsage;
-    }
-    gen.budgetSeconds = *seconds;
-    return generate(gen, std::cout, std::cerr);
   }
   return kExitUsage;
 }

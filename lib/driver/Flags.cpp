@@ -1,0 +1,341 @@
+// The flag table (Flags.h).
+#include "mosaic/driver/Flags.h"
+
+#include "mosaic/abi/Trace.h"
+
+#include <fmt/format.h>
+
+#include <charconv>
+#include <limits>
+
+namespace mosaic::driver {
+
+namespace {
+
+using Error = std::optional<std::string>;
+
+// Where a flag's value lives, per subcommand.
+AnalyzeOptions &unitOf(CommandLine &c, Command k) {
+  return k == kAnalyze ? c.analyze : k == kRun ? c.run.unit : c.generate.unit;
+}
+RunOptions &runOf(CommandLine &c, Command k) { return k == kRun ? c.run : c.generate; }
+
+std::string showNumber(double v) { return fmt::format("{:.4g}", v); }
+
+Flag text(Flag f, std::function<std::string *(CommandLine &, Command)> get) {
+  f.set = [get](CommandLine &c, Command k, const std::string &v) -> Error {
+    *get(c, k) = v;
+    return std::nullopt;
+  };
+  f.show = [get](const CommandLine &c, Command k) {
+    CommandLine copy = c;
+    return *get(copy, k);
+  };
+  return f;
+}
+
+template <class T>
+Flag whole(Flag f, std::function<T *(CommandLine &, Command)> get, T low, T high) {
+  f.set = [get, low, high, name = f.longName()](CommandLine &c, Command k, const std::string &v) -> Error {
+    T x{};
+    const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
+    if (ec != std::errc() || end != v.data() + v.size())
+      return fmt::format("{} '{}' is not a whole number", name, v);
+    if (x < low || x > high) return fmt::format("{} {} is out of range: {} to {}", name, v, low, high);
+    *get(c, k) = x;
+    return std::nullopt;
+  };
+  f.show = [get](const CommandLine &c, Command k) {
+    CommandLine copy = c;
+    return std::to_string(*get(copy, k));
+  };
+  return f;
+}
+
+Flag real(Flag f, std::function<double *(CommandLine &, Command)> get, double low, double high) {
+  f.set = [get, low, high, name = f.longName()](CommandLine &c, Command k, const std::string &v) -> Error {
+    size_t used = 0;
+    double x = 0;
+    try {
+      x = std::stod(v, &used);
+    } catch (...) {
+      used = 0;
+    }
+    if (used == 0 || used != v.size()) return fmt::format("{} '{}' is not a number", name, v);
+    if (!(x >= low && x <= high))
+      return fmt::format("{} {} is out of range: {} to {}", name, v, showNumber(low), showNumber(high));
+    *get(c, k) = x;
+    return std::nullopt;
+  };
+  f.show = [get](const CommandLine &c, Command k) {
+    CommandLine copy = c;
+    return showNumber(*get(copy, k));
+  };
+  return f;
+}
+
+Flag duration(Flag f, std::function<double *(CommandLine &, Command)> get) {
+  f.set = [get, name = f.longName()](CommandLine &c, Command k, const std::string &v) -> Error {
+    const auto seconds = parseDuration(v);
+    if (!seconds) return fmt::format("{} '{}' is not a duration (30s, 2m, 1h)", name, v);
+    *get(c, k) = *seconds;
+    return std::nullopt;
+  };
+  f.show = [get](const CommandLine &c, Command k) {
+    CommandLine copy = c;
+    return showNumber(*get(copy, k)) + "s";
+  };
+  return f;
+}
+
+Flag list(Flag f, std::function<std::vector<std::string> *(CommandLine &, Command)> get) {
+  f.set = [get](CommandLine &c, Command k, const std::string &v) -> Error {
+    std::vector<std::string> items;
+    size_t start = 0;
+    while (start <= v.size()) {
+      const size_t comma = v.find(',', start);
+      const std::string item = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+      if (!item.empty()) items.push_back(item);
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    *get(c, k) = std::move(items);
+    return std::nullopt;
+  };
+  f.show = [get](const CommandLine &c, Command k) {
+    CommandLine copy = c;
+    std::string out;
+    for (const std::string &item : *get(copy, k)) out += (out.empty() ? "" : ",") + item;
+    return out;
+  };
+  return f;
+}
+
+// A switch that stores `on` into a bool.
+Flag toggle(Flag f, std::function<bool *(CommandLine &, Command)> get, bool on) {
+  f.shape = FlagShape::Switch;
+  f.set = [get, on](CommandLine &c, Command k, const std::string &) -> Error {
+    *get(c, k) = on;
+    return std::nullopt;
+  };
+  f.show = [](const CommandLine &, Command) { return std::string(); };
+  return f;
+}
+
+constexpr unsigned kAll = kAnalyze | kRun | kGenerate;
+constexpr unsigned kSearching = kRun | kGenerate;
+constexpr std::uint32_t kMaxU32 = std::numeric_limits<std::uint32_t>::max();
+constexpr std::uint64_t kMaxU64 = std::numeric_limits<std::uint64_t>::max();
+const std::string kSearch = "Search parameters";
+
+GenerateOptions &gen(CommandLine &c, Command) { return c.generate; }
+
+std::vector<Flag> makeTable() {
+  std::vector<Flag> t;
+  // The unit.
+  t.push_back(text({.names = "-p,--build-dir", .value = "DIR", .commands = kAll,
+                    .help = "Folder with compile_commands.json (or the JSON file itself)", .required = true},
+                   [](CommandLine &c, Command k) { return &unitOf(c, k).buildDir; }));
+  t.push_back(text({.names = "unit", .value = "UNIT", .shape = FlagShape::Positional, .commands = kAll,
+                    .help = "Source file of the unit", .required = true},
+                   [](CommandLine &c, Command k) { return &unitOf(c, k).unit; }));
+  t.push_back(text({.names = "-o,--output", .value = "DIR", .commands = kGenerate,
+                    .help = "Folder to write the suite to", .required = true},
+                   [](CommandLine &c, Command k) { return &gen(c, k).outDir; }));
+  t.push_back(text({.names = "--function", .value = "NAME", .commands = kAll,
+                    .help = "Only this function (name or qualified name, every overload)", .excludes = "--class"},
+                   [](CommandLine &c, Command k) { return &unitOf(c, k).function; }));
+  t.push_back(text({.names = "--class", .value = "NAME", .commands = kAll,
+                    .help = "Only this class (its constructors and methods)"},
+                   [](CommandLine &c, Command k) { return &unitOf(c, k).className; }));
+  t.push_back(text({.names = "--json", .value = "FILE", .commands = kAnalyze,
+                    .help = "Write the full model as JSON to this file ('-' for stdout)"},
+                   [](CommandLine &c, Command k) { return &unitOf(c, k).jsonOut; }));
+  t.push_back(toggle({.names = "--no-project-samples", .commands = kAll,
+                      .help = "Do not seed strings with the literals of the project's files that call the unit (its "
+                              "tests)"},
+                     [](CommandLine &c, Command k) { return &unitOf(c, k).projectSamples; }, false));
+  // The search.
+  // Accepted and ignored: random testing is the only strategy of `run`.
+  t.push_back({.names = "--random", .shape = FlagShape::Switch, .commands = kRun,
+               .help = "Random testing (the only strategy of `run`; `generate` searches)",
+               .set = [](CommandLine &, Command, const std::string &) -> Error { return std::nullopt; },
+               .show = [](const CommandLine &, Command) { return std::string(); }});
+  t.push_back(text({.names = "--algorithm", .value = "NAME", .commands = kGenerate,
+                    .help = "The search: dynamosa, mosa, ws (whole suite), mio or random"},
+                   [](CommandLine &c, Command k) { return &gen(c, k).algorithm; }));
+  t.push_back(list({.names = "--criteria", .value = "LIST", .commands = kGenerate,
+                    .help = "Coverage criteria whose goals the search works on: function, branch, line"},
+                   [](CommandLine &c, Command k) { return &gen(c, k).criteria; }));
+  t.push_back(text({.names = "--secondary", .value = "NAME", .commands = kGenerate,
+                    .help = "Which of two equally fit tests is better: length (the shorter)"},
+                   [](CommandLine &c, Command k) { return &gen(c, k).secondary; }));
+  t.push_back(duration({.names = "--budget", .value = "TIME", .commands = kSearching,
+                        .help = "Search time: 30s, 2m, 1h"},
+                       [](CommandLine &c, Command k) { return &runOf(c, k).budgetSeconds; }));
+  t.push_back(whole<std::uint64_t>({.names = "--max-executions", .value = "N", .commands = kSearching,
+                                    .help = "Stop after this many tests (0: no limit)"},
+                                   [](CommandLine &c, Command k) { return &runOf(c, k).maxExecutions; }, 0, kMaxU64));
+  t.push_back(whole<std::uint64_t>({.names = "--seed", .value = "N", .commands = kSearching,
+                                    .help = "Random seed: the same seed gives the same tests"},
+                                   [](CommandLine &c, Command k) { return &runOf(c, k).seed; }, 0, kMaxU64));
+  t.push_back(text({.names = "--json", .value = "FILE", .commands = kSearching,
+                    .help = "Write the statistics as JSON to this file"},
+                   [](CommandLine &c, Command k) { return &runOf(c, k).jsonOut; }));
+  t.push_back(text({.names = "--work-dir", .value = "DIR", .commands = kSearching,
+                    .help = "Where harnesses are built and cached (default BUILD_DIR/mosaic)"},
+                   [](CommandLine &c, Command k) { return &runOf(c, k).workDir; }));
+  // The sandbox.
+  t.push_back(whole<std::uint32_t>({.names = "--timeout", .value = "MS", .commands = kSearching,
+                                    .help = "Per-test CPU-time limit in milliseconds (a test that sleeps ends at 10x, "
+                                            "at least 1 s)"},
+                                   [](CommandLine &c, Command k) { return &runOf(c, k).timeoutMs; }, 1, kMaxU32));
+  t.push_back(whole<std::uint32_t>({.names = "--memory", .value = "MIB", .commands = kSearching,
+                                    .help = "Per-test memory limit in MiB"},
+                                   [](CommandLine &c, Command k) { return &runOf(c, k).memoryMb; }, 1, kMaxU32));
+  t.push_back(toggle({.names = "--sanitize", .commands = kSearching,
+                      .help = "Build the harness with AddressSanitizer and UBSan: memory errors are failures"},
+                     [](CommandLine &c, Command k) { return &runOf(c, k).sanitize; }, true));
+  t.push_back(toggle({.names = "--isolate", .commands = kSearching,
+                      .help = "A fresh process for every test (by default a child runs test after test with the "
+                              "unit's globals restored, when the unit allows it)"},
+                     [](CommandLine &c, Command k) { return &runOf(c, k).isolate; }, true));
+  t.push_back(toggle({.names = "--no-progress", .commands = kSearching, .help = "No live progress line"},
+                     [](CommandLine &c, Command k) { return &runOf(c, k).progress; }, false));
+  // After the search.
+  t.push_back(toggle({.names = "--no-verify", .commands = kGenerate,
+                      .help = "Write the suite without building and running it"},
+                     [](CommandLine &c, Command k) { return &gen(c, k).verify; }, false));
+  t.push_back(whole<int>({.names = "--verify-runs", .value = "N", .commands = kGenerate,
+                          .help = "Runs of the built suite that must all pass"},
+                         [](CommandLine &c, Command k) { return &gen(c, k).verifyRuns; }, 1, 1000));
+  t.push_back(whole<std::size_t>({.names = "--tests-per-file", .value = "N", .commands = kGenerate,
+                                  .help = "Tests per file before a test file is split"},
+                                 [](CommandLine &c, Command k) { return &gen(c, k).testsPerFile; }, 1,
+                                 std::numeric_limits<std::size_t>::max()));
+  t.push_back(toggle({.names = "--no-dynamic-pool", .commands = kGenerate,
+                      .help = "Do not seed the search with comparison operands seen at run time"},
+                     [](CommandLine &c, Command k) { return &gen(c, k).dynamicPool; }, false));
+
+  // Search parameters (EvoSuite's defaults unless the options say otherwise).
+  auto sized = [&](const char *names, const char *help, size_t search::SearchOptions::*field, size_t low) {
+    t.push_back(whole<size_t>({.names = names, .value = "N", .commands = kGenerate, .help = help, .group = kSearch},
+                              [field](CommandLine &c, Command) { return &(c.generate.search.*field); }, low,
+                              std::numeric_limits<size_t>::max()));
+  };
+  auto rate = [&](const char *names, const char *help, double search::SearchOptions::*field, double low, double high) {
+    t.push_back(real({.names = names, .value = "X", .commands = kGenerate, .help = help, .group = kSearch},
+                     [field](CommandLine &c, Command) { return &(c.generate.search.*field); }, low, high));
+  };
+  sized("--population", "Tests per generation (MOSA, DynaMOSA) or suites (whole suite)",
+        &search::SearchOptions::population, 2);
+  rate("--crossover-rate", "Probability of crossing two parents", &search::SearchOptions::crossoverRate, 0, 1);
+  sized("--tournament-size", "Rounds of tournament selection (MOSA, DynaMOSA)", &search::SearchOptions::tournamentSize, 1);
+  rate("--rank-bias", "Bias of rank selection (whole suite)", &search::SearchOptions::rankBias, 1.000001, 2);
+  rate("--test-insertion", "Share of the population added as fresh or archive tests per generation",
+       &search::SearchOptions::testInsertion, 0, 1);
+  sized("--max-suite-size", "Tests per suite (whole suite)", &search::SearchOptions::maxSuiteSize, 1);
+  sized("--initial-suite-size", "Initial suites hold 1 to this many tests (whole suite)",
+        &search::SearchOptions::initialSuiteMax, 1);
+  rate("--mio-random-start", "MIO: probability of a random test at the start", &search::SearchOptions::mioRandomStart, 0,
+       1);
+  rate("--mio-random-focus", "MIO: the same in the focused phase", &search::SearchOptions::mioRandomFocus, 0, 1);
+  sized("--mio-size-start", "MIO: tests kept per goal at the start", &search::SearchOptions::mioSizeStart, 1);
+  sized("--mio-size-focus", "MIO: the same in the focused phase", &search::SearchOptions::mioSizeFocus, 1);
+  sized("--mio-mutations-start", "MIO: mutations of a sampled test at the start",
+        &search::SearchOptions::mioMutationsStart, 1);
+  sized("--mio-mutations-focus", "MIO: the same in the focused phase", &search::SearchOptions::mioMutationsFocus, 1);
+  rate("--mio-focus", "MIO: share of the budget after which the focused phase starts", &search::SearchOptions::mioFocus,
+       0.000001, 1);
+  auto variation = [&](const char *names, const char *help, double search::VariationOptions::*field, double low,
+                       double high) {
+    t.push_back(real({.names = names, .value = "X", .commands = kGenerate, .help = help, .group = kSearch},
+                     [field](CommandLine &c, Command) { return &(c.generate.variation.*field); }, low, high));
+  };
+  variation("--p-delete", "Mutation: probability of deleting statements", &search::VariationOptions::deleteProbability,
+            0, 1);
+  variation("--p-change", "Mutation: probability of changing statements", &search::VariationOptions::changeProbability,
+            0, 1);
+  variation("--p-insert", "Mutation: probability of inserting statements", &search::VariationOptions::insertProbability,
+            0, 1);
+  variation("--insertion-alpha", "Mutation: insert again while a random number is below alpha^count",
+            &search::VariationOptions::insertionAlpha, 0, 0.999);
+  variation("--p-insert-unit", "Mutation: an inserted call is on the unit (else on an existing variable)",
+            &search::VariationOptions::insertUnit, 0, 1);
+  variation("--p-random-value", "Mutation: a changed value is drawn afresh (else moved by a delta)",
+            &search::VariationOptions::randomPerturbation, 0, 1);
+  variation("--max-delta", "Mutation: integer deltas are N(0,1) times this", &search::VariationOptions::maxDelta, 0, 1e9);
+  variation("--p-new-argument", "Mutation: a changed argument is a new value (else another variable)",
+            &search::VariationOptions::newArgument, 0, 1);
+  variation("--p-text-edit", "Mutation: a changed string gets a token edit (else a character delta)",
+            &search::VariationOptions::textEdit, 0, 1);
+  t.push_back(whole<size_t>({.names = "--max-text-length", .value = "N", .commands = kGenerate,
+                             .help = "Strings and buffers grow no longer", .group = kSearch},
+                            [](CommandLine &c, Command) { return &c.generate.variation.maxTextLength; }, 1,
+                            std::size_t{1} << 20));
+  t.push_back(whole<size_t>({.names = "--max-test-length", .value = "N", .commands = kGenerate,
+                             .help = "Tests are chopped beyond this many statements", .group = kSearch},
+                            [](CommandLine &c, Command) { return &c.generate.variation.maxLength; }, 1,
+                            MOSAIC_STMT_CAPACITY));
+  return t;
+}
+
+std::string cell(std::string s) {
+  std::string out;
+  for (char ch : s) out += ch == '|' ? std::string("\\|") : std::string(1, ch);
+  return out;
+}
+
+} // namespace
+
+const char *commandName(Command command) {
+  switch (command) {
+  case kAnalyze: return "analyze";
+  case kRun: return "run";
+  case kGenerate: return "generate";
+  }
+  return "?";
+}
+
+std::string Flag::longName() const {
+  const size_t comma = names.rfind(',');
+  return comma == std::string::npos ? names : names.substr(comma + 1);
+}
+
+std::string Flag::defaultFor(Command command) const { return show ? show(CommandLine{}, command) : std::string(); }
+
+const std::vector<Flag> &flagTable() {
+  static const std::vector<Flag> table = makeTable();
+  return table;
+}
+
+std::vector<const Flag *> flagsOf(Command command) {
+  std::vector<const Flag *> out;
+  for (const Flag &f : flagTable())
+    if (f.commands & command) out.push_back(&f);
+  return out;
+}
+
+std::string flagsMarkdown(Command command) {
+  std::string out = "| flag | value | default | what |\n|---|---|---|---|\n";
+  for (const Flag *f : flagsOf(command)) {
+    std::string names;
+    size_t start = 0;
+    while (start <= f->names.size()) {
+      const size_t comma = f->names.find(',', start);
+      names += (names.empty() ? "" : ", ") + std::string("`") +
+               f->names.substr(start, comma == std::string::npos ? std::string::npos : comma - start) + "`";
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    std::string what = f->help;
+    if (f->required) what += " (required)";
+    if (!f->group.empty()) what = f->group + ": " + what;
+    const std::string def = f->defaultFor(command);
+    out += fmt::format("| {} | {} | {} | {} |\n", names, f->value.empty() ? "" : "`" + f->value + "`",
+                       def.empty() ? "" : "`" + def + "`", cell(what));
+  }
+  return out;
+}
+
+} // namespace mosaic::driver
