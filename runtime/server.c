@@ -1,23 +1,23 @@
-/* The fork server: one child per test, in a sandbox, with a closed outcome. */
+/* The fork server's protocol: the hello, then per request one test run in a
+ * child (fresh, or a persistent one that runs test after test), watched for
+ * its CPU time, its output captured, and a closed outcome as the reply. The
+ * children's sandbox is set up in sandbox.c. */
 #define _GNU_SOURCE
 #include "internal.h"
+#include "sandbox.h"
 
 #include "mosaic/abi/Harness.h"
 #include "mosaic/abi/Protocol.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <poll.h>
-#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -37,10 +37,7 @@ typedef struct server {
   mosaic_trace_header *trace;
   int ctl, status, devnull;
   uint32_t features;
-  char scratch[4096];
-  char cgroup[256];  /* the pids cgroup directory, or "" */
-  uint32_t pids_max; /* the limit written there last */
-  struct timespec scratch_mtime;
+  mosaic_sandbox box;
   child_proc child;
 } server;
 
@@ -81,140 +78,6 @@ static int64_t cpu_us(pid_t pid) {
   return (int64_t)ts.tv_sec * 1000000 + (int64_t)ts.tv_nsec / 1000;
 }
 
-static void write_file(const char *path, const char *text) {
-  int fd = open(path, O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  if (write(fd, text, strlen(text)) < 0) { /* best effort */
-  }
-  close(fd);
-}
-
-/* A pids cgroup for the children (v1 `pids` hierarchy, or v2 when the
- * controller is enabled): forks past the limit fail, and every process of
- * a test can be found and killed. Root is not bound by RLIMIT_NPROC, so
- * this is what contains a fork loop there. */
-static void setup_cgroup(server *s) {
-  static const char *roots[] = {"/sys/fs/cgroup/pids", "/sys/fs/cgroup"};
-  size_t i;
-  for (i = 0; i < sizeof roots / sizeof roots[0]; ++i) {
-    char probe[512];
-    snprintf(s->cgroup, sizeof s->cgroup, "%s/mosaic-%d", roots[i], (int)getpid());
-    if (mkdir(s->cgroup, 0755) != 0 && errno != EEXIST) continue;
-    snprintf(probe, sizeof probe, "%s/pids.max", s->cgroup);
-    if (access(probe, W_OK) == 0) {
-      /* The server joins it: its children are born inside. */
-      char me[32];
-      snprintf(probe, sizeof probe, "%s/cgroup.procs", s->cgroup);
-      snprintf(me, sizeof me, "%d", (int)getpid());
-      write_file(probe, me);
-      s->features |= MOSAIC_FEATURE_CGROUP_PIDS;
-      return;
-    }
-    rmdir(s->cgroup);
-  }
-  s->cgroup[0] = '\0';
-}
-
-static void cgroup_set_limit(server *s, uint32_t max) {
-  char path[512], value[32];
-  /* The server and a persistent child count too. */
-  const uint32_t limit = (max ? max : 64u) + 2u;
-  if (!s->cgroup[0] || limit == s->pids_max) return;
-  snprintf(path, sizeof path, "%s/pids.max", s->cgroup);
-  snprintf(value, sizeof value, "%u", limit);
-  write_file(path, value);
-  s->pids_max = limit;
-}
-
-/* Kills every process in the cgroup but the server and its persistent
- * child (grandchildren that left the process group with setsid). */
-static void cgroup_kill_all(server *s) {
-  char path[512];
-  FILE *f;
-  int pid;
-  if (!s->cgroup[0]) return;
-  snprintf(path, sizeof path, "%s/cgroup.procs", s->cgroup);
-  f = fopen(path, "re");
-  if (!f) return;
-  while (fscanf(f, "%d", &pid) == 1)
-    if (pid > 0 && pid != getpid() && pid != s->child.pid) kill(pid, SIGKILL);
-  fclose(f);
-}
-
-/* Whether a test left processes behind in the cgroup (beyond server and child). */
-static int cgroup_extra_processes(server *s) {
-  char path[512], buf[32];
-  int fd;
-  ssize_t n;
-  if (!s->cgroup[0]) return 0;
-  snprintf(path, sizeof path, "%s/pids.current", s->cgroup);
-  fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0) return 0;
-  buf[n] = 0;
-  return atoi(buf) > 2;
-}
-
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
-  (void)st, (void)flag;
-  if (ftw->level == 0) return 0; /* keep the scratch directory itself */
-  (void)remove(path);             /* what cannot go stays: the walk goes on */
-  return 0;
-}
-
-/* Empties the scratch directory when a test wrote into it. */
-static void clean_scratch(server *s) {
-  DIR *d;
-  struct dirent *e;
-  struct stat st;
-  int empty = 1;
-  /* Untouched since the last look: nothing to do (one stat instead of a listing). */
-  if (stat(s->scratch, &st) == 0 && st.st_mtim.tv_sec == s->scratch_mtime.tv_sec &&
-      st.st_mtim.tv_nsec == s->scratch_mtime.tv_nsec)
-    return;
-  d = opendir(s->scratch);
-  if (!d) return;
-  while ((e = readdir(d)) != NULL)
-    if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) {
-      empty = 0;
-      break;
-    }
-  closedir(d);
-  if (!empty) {
-    chmod(s->scratch, 0700);
-    nftw(s->scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
-  }
-  if (stat(s->scratch, &st) == 0) s->scratch_mtime = st.st_mtim;
-}
-
-static void set_limit(int resource, uint64_t value) {
-  struct rlimit r;
-  r.rlim_cur = r.rlim_max = (rlim_t)value;
-  setrlimit(resource, &r);
-}
-
-/* The globals of the unit as they were after static initialisation: a
- * persistent child puts them back before each test. */
-static void **snapshot_data;
-
-static void take_snapshot(void) {
-  uint32_t n, i;
-  const mosaic_global *g = mosaic_rt_unit_globals(&n);
-  snapshot_data = (void **)calloc(n ? n : 1, sizeof(void *));
-  for (i = 0; i < n; ++i) {
-    snapshot_data[i] = malloc(g[i].size ? g[i].size : 1);
-    memcpy(snapshot_data[i], g[i].address, g[i].size);
-  }
-}
-
-static void restore_snapshot(void) {
-  uint32_t n, i;
-  const mosaic_global *g = mosaic_rt_unit_globals(&n);
-  for (i = 0; i < n; ++i) memcpy(g[i].address, snapshot_data[i], g[i].size);
-}
-
 /* In the child: the sandbox, then one test, or (persistent) test after test
  * as the server says "run". Never returns. */
 static void child(server *s, const mosaic_request *req, int out, int cmd, int done) {
@@ -231,11 +94,7 @@ static void child(server *s, const mosaic_request *req, int out, int cmd, int do
     cmd = 3, done = 4;
   }
   syscall(SYS_close_range, cmd >= 0 ? 5u : 3u, ~0u, 0u);
-  if (chdir(s->scratch) != 0) _exit(MOSAIC_EXIT_HARNESS_ERROR);
-  set_limit(RLIMIT_CORE, 0);
-  if (req->memory_mb) set_limit(RLIMIT_AS, (uint64_t)req->memory_mb << 20);
-  if (req->file_size_mb) set_limit(RLIMIT_FSIZE, (uint64_t)req->file_size_mb << 20);
-  if (req->max_processes) set_limit(RLIMIT_NPROC, req->max_processes);
+  if (mosaic_rt_sandbox_enter(&s->box, req) != 0) _exit(MOSAIC_EXIT_HARNESS_ERROR);
   signal(SIGPIPE, SIG_DFL);
   signal(SIGXFSZ, SIG_DFL);
   setvbuf(stdout, NULL, _IONBF, 0);
@@ -249,7 +108,7 @@ static void child(server *s, const mosaic_request *req, int out, int cmd, int do
   for (;;) {
     char go;
     if (read(cmd, &go, 1) != 1) _exit(0);
-    restore_snapshot();
+    mosaic_rt_snapshot_restore();
     mosaic_rt_reset_scopes();
     errno = 0;
     rc = mosaic_rt_run_test((const uint8_t *)t + t->input_off, t->input_len);
@@ -262,7 +121,7 @@ static void child(server *s, const mosaic_request *req, int out, int cmd, int do
 /* Appends what the child printed to the trace's output area (bounded). */
 static int pump_output(server *s, int fd) {
   mosaic_trace_header *t = s->trace;
-  char sink[4096];
+  char sink[4096]; /* past the area's end, read and dropped a page at a time (ours) */
   for (;;) {
     ssize_t n;
     const uint32_t room = MOSAIC_OUTPUT_BYTES - t->output_len;
@@ -320,7 +179,7 @@ static void end_child(server *s, int *status) {
   kill(c->pid, SIGKILL);
   while (waitpid(c->pid, status, 0) < 0 && errno == EINTR) {
   }
-  cgroup_kill_all(s);
+  mosaic_rt_sandbox_kill_strays(&s->box, c->pid);
   while (waitpid(-1, NULL, WNOHANG) > 0) {
   }
   pump_output(s, c->out);
@@ -356,7 +215,7 @@ static void classify(server *s, int status, int timed_out, mosaic_reply *reply) 
     if (code == MOSAIC_EXIT_FINISHED && t->finished) reply->outcome = MOSAIC_OUTCOME_OK;
     else if (code == MOSAIC_EXIT_HARNESS_ERROR && !t->finished) reply->outcome = MOSAIC_OUTCOME_HARNESS_ERROR;
     else if (code == MOSAIC_EXIT_OUT_OF_MEMORY) reply->outcome = MOSAIC_OUTCOME_OUT_OF_MEMORY;
-    else if (code == MOSAIC_EXIT_SANITIZER && memmem((char *)t + t->output_off, t->output_len, "Sanitizer", 9) != NULL)
+    else if (code == MOSAIC_EXIT_SANITIZER && memmem((char *)t + t->output_off, t->output_len, "Sanitizer", 9 /* its length */) != NULL)
       reply->outcome = MOSAIC_OUTCOME_SANITIZER;
     else reply->outcome = MOSAIC_OUTCOME_EXIT;
   }
@@ -371,13 +230,14 @@ static mosaic_reply run_one(server *s, const mosaic_request *req) {
                          (s->features & MOSAIC_FEATURE_PERSISTENT);
   uint64_t start, deadline, wall_end;
   int64_t cpu_start = 0;
+  /* 1 s when the host sends none, as exec::Limits::timeoutMs (ours). */
   const uint32_t timeout_ms = req->timeout_ms ? req->timeout_ms : 1000u;
   const int64_t cpu_limit = (int64_t)timeout_ms * 1000;
   memset(&reply, 0, sizeof reply);
   reply.magic = MOSAIC_PROTOCOL_MAGIC;
   reply.statement = -1;
   t->output_len = t->output_dropped = 0;
-  cgroup_set_limit(s, req->max_processes);
+  mosaic_rt_sandbox_set_pids_limit(&s->box, req->max_processes);
   start = now_us();
   if (c->pid > 0 && (!persistent || c->persistent != persistent)) retire_child(s);
   if (c->pid <= 0) {
@@ -420,7 +280,7 @@ static mosaic_reply run_one(server *s, const mosaic_request *req) {
       deadline = now + (uint64_t)(cpu_limit - used);
       if (deadline > wall_end) deadline = wall_end;
     }
-    wait_ms = (int)((deadline - now + 999u) / 1000u);
+    wait_ms = (int)((deadline - now + 999u) / 1000u); /* microseconds, rounded up to milliseconds */
     if (c->pidfd >= 0) {
       i_pid = nfds;
       fds[nfds].fd = c->pidfd, fds[nfds].events = POLLIN, fds[nfds].revents = 0, ++nfds;
@@ -428,7 +288,7 @@ static mosaic_reply run_one(server *s, const mosaic_request *req) {
       c->pid = -c->pid; /* reaped */
       break;
     } else if (wait_ms > 1) {
-      wait_ms = 1; /* no pidfd: look at the child every millisecond */
+      wait_ms = 1; /* no pidfd: look at the child every millisecond (ours) */
     }
     if (c->done >= 0) {
       i_done = nfds;
@@ -453,7 +313,7 @@ static mosaic_reply run_one(server *s, const mosaic_request *req) {
     pump_output(s, c->out);
     reply.outcome = done_rc == 0 ? MOSAIC_OUTCOME_OK : MOSAIC_OUTCOME_HARNESS_ERROR;
     reply.duration_us = (uint32_t)(now_us() - start);
-    if (++c->tests >= MOSAIC_PERSISTENT_TESTS || cgroup_extra_processes(s)) retire_child(s);
+    if (++c->tests >= MOSAIC_PERSISTENT_TESTS || mosaic_rt_sandbox_has_strays(&s->box)) retire_child(s);
   } else {
     if (c->pid < 0) c->pid = -c->pid; /* reaped above: end_child must not wait again */
     else if (!timed_out) waitpid(c->pid, &status, 0);
@@ -468,7 +328,7 @@ static mosaic_reply run_one(server *s, const mosaic_request *req) {
     }
     classify(s, status, timed_out, &reply);
   }
-  clean_scratch(s);
+  mosaic_rt_sandbox_clean_scratch(&s->box);
   return reply;
 }
 
@@ -477,8 +337,9 @@ int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
   struct stat st;
   mosaic_hello hello;
   mosaic_request req;
-  const char *scratch = getenv(MOSAIC_ENV_SCRATCH);
   void *mem;
+  /* Exit code 2: the server cannot start (no trace it can use, no scratch
+   * directory, the host gone before the hello); ours. */
   memset(&s, 0, sizeof s);
   s.ctl = ctl_fd;
   s.status = status_fd;
@@ -493,7 +354,7 @@ int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
 
   signal(SIGPIPE, SIG_IGN);
   prctl(PR_SET_CHILD_SUBREAPER, 1);
-  if (unshare(CLONE_NEWNET) == 0) s.features |= MOSAIC_FEATURE_NET_NAMESPACE;
+  s.features |= mosaic_rt_sandbox_unshare_network();
   {
     int fd = pidfd_open_(getpid());
     if (fd >= 0) {
@@ -501,23 +362,17 @@ int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
       close(fd);
     }
   }
-  setup_cgroup(&s);
+  s.features |= mosaic_rt_sandbox_join_cgroup(&s.box);
   s.child.pid = -1;
   s.child.pidfd = s.child.out = s.child.cmd = s.child.done = -1;
   /* A persistent child needs globals it can put back: none owning heap
    * memory through C++ constructors, none per thread. */
   if (!(mosaic_rt_unit_flags() & (MOSAIC_UNIT_DYNAMIC_INIT | MOSAIC_UNIT_THREAD_LOCAL))) {
-    take_snapshot();
+    mosaic_rt_snapshot_take();
     s.features |= MOSAIC_FEATURE_PERSISTENT;
   }
   s.devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-  if (scratch && *scratch) {
-    snprintf(s.scratch, sizeof s.scratch, "%s", scratch);
-    mkdir(s.scratch, 0700);
-  } else {
-    snprintf(s.scratch, sizeof s.scratch, "%s/mosaic-scratch-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (!mkdtemp(s.scratch)) return 2;
-  }
+  if (mosaic_rt_sandbox_make_scratch(&s.box, getenv(MOSAIC_ENV_SCRATCH)) != 0) return 2;
 
   memset(&hello, 0, sizeof hello);
   hello.magic = MOSAIC_PROTOCOL_MAGIC;
@@ -535,12 +390,6 @@ int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
     if (write_all(status_fd, &reply, sizeof reply) != 0) break;
   }
   retire_child(&s);
-  s.scratch_mtime.tv_sec = -1;
-  clean_scratch(&s);
-  if (!scratch || !*scratch) rmdir(s.scratch);
-  if (s.cgroup[0]) {
-    cgroup_kill_all(&s);
-    rmdir(s.cgroup);
-  }
+  mosaic_rt_sandbox_close(&s.box);
   return 0;
 }

@@ -1,5 +1,9 @@
 // Writing one test case as C++ statements (internal to lib/emit): variable
-// names, literals, arguments, assertions.
+// names, literals, arguments, assertions. BodyWriter's members are defined
+// by concern: Body.cpp (set-up, write), BodyTypes.cpp (spelling types and
+// literals), BodyNames.cpp (names), BodyExpressions.cpp (values and calls),
+// BodyStatements.cpp (statements), BodyAssertions.cpp (assertions) and
+// Subclass.cpp (stub subclasses); BodyParts.h holds what they share.
 #pragma once
 
 #include "mosaic/emit/Suite.h"
@@ -62,6 +66,7 @@ public:
   std::optional<std::vector<std::string>> stubDefinition(model::RecordId record) const;
 
 private:
+  // BodyTypes.cpp
   bool nameable(model::TypeId type) const;
   /// Whether a test can name the exception type the harness reported
   /// (`YAML::ParserException`, `std::out_of_range`, `int`): a standard type,
@@ -73,16 +78,20 @@ private:
   /// A record the unit defines and a header declares: incomplete in a test,
   /// but pointers to it are spelled by name (expat's XML_Parser).
   bool pointable(model::TypeId type) const;
-  bool bindsMutableReference(const testcase::TestCase &t, testcase::Ref i) const;
+  // BodyNames.cpp
   std::string identifierFor(const testcase::TestCase &t, size_t index) const;
+  std::string testName(const SuiteTest &st, bool failing) const;
+  // BodyExpressions.cpp
+  bool bindsMutableReference(const testcase::TestCase &t, testcase::Ref i) const;
   std::string argument(const testcase::TestCase &t, testcase::Ref ref, model::TypeId param, bool move);
   std::string expr(testcase::Ref ref) const;
   std::string callExpression(const testcase::TestCase &t, size_t index, std::set<model::CallableId> &trampolines);
+  // BodyStatements.cpp
   std::optional<std::string> statement(const testcase::TestCase &t, size_t index, std::set<model::CallableId> &trampolines,
                                        std::string &why);
+  // BodyAssertions.cpp
   std::vector<Line> assertions(const SuiteTest &st, size_t index);
   std::optional<std::string> assertion(const testcase::TestCase &t, size_t index, const exec::Observation &o);
-  std::string testName(const SuiteTest &st, bool failing) const;
 
   const model::Program &p_;
   const testcase::Catalog &catalog_;

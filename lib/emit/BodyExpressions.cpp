@@ -1,0 +1,122 @@
+// Values and calls as C++ expressions: a variable (through `*` when it
+// holds an object made with new), an argument converted as the harness
+// passed it, a call with its receiver, operator or trampoline.
+#include "BodyParts.h"
+
+#include "mosaic/model/Derive.h"
+
+namespace mosaic::emit {
+
+using model::TypeKind;
+using testcase::Op;
+using testcase::Ref;
+using testcase::Statement;
+using testcase::TestCase;
+
+namespace {
+
+// The overloaded operators a test writes between their operands (`a == b`).
+const char *binaryOperators[] = {"==", "!=", "<", "<=", ">", ">="};
+
+} // namespace
+
+std::string BodyWriter::expr(Ref r) const {
+  if (r >= names_.size()) return "/*?*/";
+  return heap_[r] ? "(*" + names_[r] + ")" : names_[r];
+}
+
+std::string BodyWriter::argument(const TestCase &t, Ref ref, model::TypeId param, bool move) {
+  const auto vt = testcase::variableType(p_, t, ref);
+  const std::string e = expr(ref);
+  if (!vt) return e;
+  const auto how = catalog_.fits(*vt, param);
+  if (!how) return e;
+  switch (*how) {
+  case testcase::Passing::Same:
+  case testcase::Passing::Derived: return move && !inlined_[ref] ? "std::move(" + e + ")" : e;
+  case testcase::Passing::Deref: return "*" + e;
+  case testcase::Passing::Pointer: {
+    const model::Type &pt = p_.type(p_.type(param).value);
+    if (pt.pointee && p_.type(p_.type(*pt.pointee).value).kind == TypeKind::Void) return e;
+    if (inlined_[ref] && t.statements[ref].op == Op::Null) return e;
+    if (spell(*vt) == spell(pt.id)) return e;
+    // T * to const T * converts implicitly: no cast to read past.
+    const model::Type &from = p_.type(p_.type(*vt).value);
+    if (from.kind == TypeKind::Pointer && from.pointee && pt.pointee &&
+        p_.type(*from.pointee).value == p_.type(*pt.pointee).value && (pt.pointeeConst || !from.pointeeConst))
+      return e;
+    auto s = spell(pt.id);
+    return s ? "(" + *s + ")" + e : e;
+  }
+  }
+  return e;
+}
+
+// Whether value `i` is passed to a non-const lvalue reference (pugixml's
+// `size_t &out_length`): a literal cannot bind there, a variable must.
+bool BodyWriter::bindsMutableReference(const TestCase &t, Ref i) const {
+  for (const Statement &u : t.statements) {
+    if (!isCall(u.op)) continue;
+    const model::Callable &c = p_.callable(u.callable);
+    const size_t offset = u.op == Op::MethodCall ? 1 : 0;
+    for (size_t k = offset; k < u.refs.size() && k - offset < c.params.size(); ++k) {
+      if (u.refs[k] != i) continue;
+      const model::Type &p = p_.type(c.params[k - offset].type);
+      if (p.kind == TypeKind::Reference && !p.pointeeConst && !p.isRvalue) return true;
+    }
+  }
+  return false;
+}
+
+std::string BodyWriter::callExpression(const TestCase &t, size_t i, std::set<model::CallableId> &trampolines) {
+  const Statement &s = t.statements[i];
+  const model::Callable &c = p_.callable(s.callable);
+  const size_t offset = s.op == Op::MethodCall ? 1 : 0;
+  std::vector<std::string> args;
+  for (size_t k = 0; k < c.params.size() && k + offset < s.refs.size(); ++k) {
+    std::string arg = argument(t, s.refs[k + offset], c.params[k].type, model::passedByMove(p_, c.params[k].type));
+    // A literal picks no overload by itself (nullptr, 5ULL): it is cast to
+    // the parameter's type.
+    if (cxx_ && inlined_[s.refs[k + offset]] && overloaded_.count(c.qualifiedName) &&
+        (t.statements[s.refs[k + offset]].op == Op::Null || t.statements[s.refs[k + offset]].op == Op::Primitive))
+      if (auto type = spell(c.params[k].type)) arg = "static_cast<" + *type + ">(" + arg + ")";
+    args.push_back(std::move(arg));
+  }
+  std::string joined;
+  for (size_t k = 0; k < args.size(); ++k) joined += (k ? ", " : "") + args[k];
+  if (s.op == Op::Construct) return joined;
+  if (s.op == Op::MethodCall) {
+    const Ref r = s.refs.at(0);
+    const auto vt = testcase::variableType(p_, t, r);
+    const bool pointer = heap_[r] || (vt && p_.type(p_.type(*vt).value).kind == TypeKind::Pointer);
+    std::string receiver = heap_[r] ? names_[r] : expr(r);
+    // A pointer to const the unit handed out, used for a non-const method:
+    // the harness casts the const away, and so does the test.
+    if (const model::Type *vtt = vt ? &p_.type(p_.type(*vt).value) : nullptr;
+        !c.isConst && !heap_[r] && vtt && vtt->kind == TypeKind::Pointer && vtt->pointeeConst && vtt->pointee)
+      if (auto object = spell(p_.type(*vtt->pointee).value)) receiver = "const_cast<" + *object + " *>(" + receiver + ")";
+    // A const method beside a non-const twin: through a const view, or the
+    // call would pick the twin (harness/CodegenCalls.cpp does the same).
+    if (c.hasNonConstTwin && c.parent)
+      if (auto object = spell(p_.record(*c.parent).type))
+        receiver = "static_cast<const " + *object + (pointer ? " *>(" : " &>(") + receiver + ")";
+    const std::string self = pointer ? "(*" + receiver + ")" : receiver;
+    if (c.kind == model::CallableKind::Operator) {
+      for (const char *op : binaryOperators)
+        if (c.operatorSpelling == op && args.size() == 1) return self + " " + op + " " + args[0];
+      if (c.operatorSpelling == "[]" && args.size() == 1) return self + "[" + args[0] + "]";
+      if (c.operatorSpelling == "()") return self + "(" + joined + ")";
+    }
+    return receiver + (pointer ? "->" : ".") + model::memberName(p_, c) + "(" + joined + ")";
+  }
+  if (c.kind == model::CallableKind::Operator && args.size() == 2)
+    for (const char *op : binaryOperators)
+      if (c.operatorSpelling == op) return args[0] + " " + op + " " + args[1];
+  if (needsTrampoline(c)) {
+    trampolines.insert(c.id);
+    return trampolineName(c) + "(" + joined + ")";
+  }
+  return c.qualifiedName + "(" + joined + ")";
+}
+
+} // namespace mosaic::emit

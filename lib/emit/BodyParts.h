@@ -1,0 +1,38 @@
+// What the files that write one test case share (private to Body*.cpp in
+// lib/emit): facts about a test's statements and how names are made.
+#pragma once
+
+#include "Body.h"
+
+#include <optional>
+#include <set>
+#include <string>
+
+namespace mosaic::emit {
+
+/// Whether `op` calls something: a function, a method or a constructor.
+inline bool isCall(testcase::Op op) {
+  return op == testcase::Op::Call || op == testcase::Op::MethodCall || op == testcase::Op::Construct;
+}
+
+/// The first statement before `end` that takes the address of statement i.
+inline std::optional<size_t> addressTakenAt(const testcase::TestCase &t, size_t i, size_t end) {
+  for (size_t j = i + 1; j < end; ++j)
+    if (t.statements[j].op == testcase::Op::AddressOf && t.statements[j].refs.at(0) == i) return j;
+  return std::nullopt;
+}
+
+/// The last component of a qualified name, without template arguments
+/// (BodyNames.cpp, as are the two below).
+std::string simpleName(std::string name);
+
+/// `raw` as a C identifier: every other character becomes '_', trailing
+/// '_' go, and a "v" goes before a leading digit (or is the whole name).
+std::string identifier(const std::string &raw);
+
+/// The names no variable of a test may take: C and C++ keywords, what a
+/// test file declares or includes, and the simple names of the program's
+/// callables, records, enums, enumerators and type aliases.
+std::set<std::string> reservedNames(const model::Program &program);
+
+} // namespace mosaic::emit

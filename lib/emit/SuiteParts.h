@@ -1,0 +1,67 @@
+// What the files that write a suite share (private to lib/emit): Suite.cpp
+// writes the tests' bodies and hands them to TestFile.cpp (the test files),
+// Wrapper.cpp (the wrapper translation unit) and CMakeFile.cpp (the
+// CMakeLists.txt).
+#pragma once
+
+#include "Body.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace mosaic::emit {
+
+/// Lines of a file being written, with what each belongs to.
+class Text {
+public:
+  void line(const std::string &text, std::optional<Site> site = std::nullopt) {
+    lines_.push_back(text);
+    if (site) sites_[static_cast<int>(lines_.size())] = *site;
+  }
+  std::string str() const {
+    std::string out;
+    for (const std::string &l : lines_) out += l + "\n";
+    return out;
+  }
+  std::map<int, Site> &sites() { return sites_; }
+
+private:
+  std::vector<std::string> lines_;
+  std::map<int, Site> sites_;
+};
+
+/// A test whose body could be written.
+struct Written {
+  Body body;
+  Site site;
+  const SuiteTest *test;
+};
+
+/// What every part of one suite knows.
+struct SuiteContext {
+  const model::Program &program;
+  const BodyWriter &writer;
+  bool cxx;                ///< the unit is C++ (else C)
+  std::string wrapperFile; ///< <stem>_wrapper.cpp or .c
+  /// The wrapper's function that puts the unit's state back (Program::state).
+  std::string restoreName;
+};
+
+/// Writes the test files of both kinds into `suite` (files, sites, tests,
+/// testFiles, failingFiles): at most options.testsPerFile tests a file, at
+/// least one file of each kind.
+void writeTestFiles(const SuiteContext &context, const std::vector<Written> &written, const WriteOptions &options,
+                    Suite &suite);
+
+/// The wrapper translation unit: the unit itself, a trampoline for each
+/// function in `trampolines`, and the saving and restoring of its state.
+File writeWrapper(const SuiteContext &context, const std::set<model::CallableId> &trampolines);
+
+/// The CMakeLists.txt that builds `suite`'s test files (already in
+/// suite.testFiles and suite.failingFiles) against the unit.
+File writeCMakeFile(const SuiteContext &context, const Suite &suite, const UnitBuild &build);
+
+} // namespace mosaic::emit

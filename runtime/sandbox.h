@@ -1,0 +1,74 @@
+/* The fork server's sandbox (private to the runtime; sandbox.c): a network
+ * namespace, a pids cgroup, resource limits and a scratch directory for the
+ * children, and the snapshot of the unit's globals a persistent child puts
+ * back before each test. Every symbol is prefixed mosaic_rt_: the runtime is
+ * linked into the unit's own harness. */
+#ifndef MOSAIC_RUNTIME_SANDBOX_H
+#define MOSAIC_RUNTIME_SANDBOX_H
+
+#include "mosaic/abi/Protocol.h"
+
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+typedef struct mosaic_sandbox {
+  char scratch[4096];            /* the children's working directory (PATH_MAX) */
+  int scratch_made;              /* made here (mkdtemp): removed at the end */
+  struct timespec scratch_mtime; /* its modification time after the last clean-up */
+  char cgroup[256];              /* the pids cgroup directory, or "" (ours: room for
+                                  * /sys/fs/cgroup/pids/mosaic-PID) */
+  uint32_t pids_max;             /* the limit written there last */
+} mosaic_sandbox;
+
+/* --- In the server, once. */
+
+/* A network namespace of its own for the server and so its children (no
+ * network): MOSAIC_FEATURE_NET_NAMESPACE, or 0 where it cannot have one. */
+uint32_t mosaic_rt_sandbox_unshare_network(void);
+
+/* A pids cgroup (v1 `pids` hierarchy, or v2 when the controller is
+ * enabled) the server joins, so that its children are born inside:
+ * MOSAIC_FEATURE_CGROUP_PIDS, or 0 and box->cgroup "" where there is none. */
+uint32_t mosaic_rt_sandbox_join_cgroup(mosaic_sandbox *box);
+
+/* The children's working directory: `dir` when given (made if missing),
+ * else a fresh one under TMPDIR. 0, or -1 when none could be made. */
+int mosaic_rt_sandbox_make_scratch(mosaic_sandbox *box, const char *dir);
+
+/* Saves the unit's globals as they are now (after static initialisation). */
+void mosaic_rt_snapshot_take(void);
+
+/* After the last test (no child left): empties the scratch directory,
+ * removes it if made here, kills what is left in the cgroup and removes it. */
+void mosaic_rt_sandbox_close(mosaic_sandbox *box);
+
+/* --- In the server, per test. */
+
+/* Bounds the processes in the cgroup: `max_processes` a test may have (0:
+ * the host's default), plus the server and a persistent child. */
+void mosaic_rt_sandbox_set_pids_limit(mosaic_sandbox *box, uint32_t max_processes);
+
+/* Kills every process in the cgroup but the server and `keep` (its
+ * persistent child; -1: none): grandchildren that left the process group
+ * with setsid. */
+void mosaic_rt_sandbox_kill_strays(const mosaic_sandbox *box, pid_t keep);
+
+/* Whether a test left processes behind in the cgroup (beyond the server
+ * and its child). */
+int mosaic_rt_sandbox_has_strays(const mosaic_sandbox *box);
+
+/* Empties the scratch directory when a test wrote into it. */
+void mosaic_rt_sandbox_clean_scratch(mosaic_sandbox *box);
+
+/* --- In a child. */
+
+/* Enters the scratch directory and sets the request's limits (no core
+ * files; RLIMIT_AS, RLIMIT_FSIZE and RLIMIT_NPROC when given). 0, or -1
+ * when the scratch directory cannot be entered. */
+int mosaic_rt_sandbox_enter(const mosaic_sandbox *box, const mosaic_request *req);
+
+/* Puts the unit's globals back as mosaic_rt_snapshot_take saved them. */
+void mosaic_rt_snapshot_restore(void);
+
+#endif
