@@ -43,32 +43,7 @@ bool Writer::trivial(model::TypeId v) const {
   return !cxx_ && (ty.kind == TypeKind::Record || ty.kind == TypeKind::Array);
 }
 
-bool Writer::observable(model::TypeId v) const {
-  const model::Type &ty = p_.type(p_.type(v).value);
-  switch (ty.kind) {
-  case TypeKind::Bool:
-  case TypeKind::Char:
-  case TypeKind::Integer:
-  case TypeKind::Floating:
-  case TypeKind::Enum:
-  case TypeKind::Pointer:
-  case TypeKind::String:
-  case TypeKind::StringView:
-    return ty.kind != TypeKind::Integer || ty.bits <= 64;
-  case TypeKind::Record: {
-    const model::Record &r = p_.record(*ty.recordId);
-    if (!r.complete) return false;
-    for (const model::Field &f : r.fields) {
-      const model::Type &ft = p_.type(p_.type(f.type).value);
-      if (f.isStatic || f.access != model::Access::Public || f.name.empty()) continue;
-      if (catalog_.isScalar(ft.id) || ft.kind == TypeKind::Pointer) return true;
-    }
-    return false;
-  }
-  default:
-    return false;
-  }
-}
+bool Writer::observable(model::TypeId v) const { return catalog_.observable(v); }
 
 std::string Writer::prelude() const {
   std::ostringstream o;

@@ -143,6 +143,33 @@ bool Catalog::isPrivate(model::TypeId id) const {
   return t.kind == TypeKind::Record && program_.record(*t.recordId).location.file == program_.unit;
 }
 
+bool Catalog::observable(model::TypeId v) const {
+  const model::Type &ty = program_.type(program_.type(v).value);
+  switch (ty.kind) {
+  case TypeKind::Bool:
+  case TypeKind::Char:
+  case TypeKind::Integer:
+  case TypeKind::Floating:
+  case TypeKind::Enum:
+  case TypeKind::Pointer:
+  case TypeKind::String:
+  case TypeKind::StringView:
+    return ty.kind != TypeKind::Integer || ty.bits <= 64;
+  case TypeKind::Record: {
+    const model::Record &r = program_.record(*ty.recordId);
+    if (!r.complete) return false;
+    for (const model::Field &f : r.fields) {
+      const model::Type &ft = program_.type(program_.type(f.type).value);
+      if (f.isStatic || f.access != model::Access::Public || f.name.empty()) continue;
+      if (isScalar(ft.id) || ft.kind == TypeKind::Pointer) return true;
+    }
+    return false;
+  }
+  default:
+    return false;
+  }
+}
+
 bool Catalog::isScalar(model::TypeId id) const {
   switch (program_.type(program_.type(id).value).kind) {
   case TypeKind::Bool:

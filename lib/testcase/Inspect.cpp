@@ -15,12 +15,6 @@ using model::TypeKind;
 
 namespace {
 
-bool observable(const model::Program &p, const testcase::Catalog &catalog, model::TypeId type) {
-  const model::Type &t = p.type(p.type(type).value);
-  return catalog.isScalar(t.id) || t.kind == TypeKind::String || t.kind == TypeKind::StringView ||
-         catalog.isCharPointer(t.id);
-}
-
 // The record a variable of `type` is, or points to.
 std::optional<model::RecordId> objectRecord(const model::Program &p, model::TypeId type) {
   const model::Type &t = p.type(p.type(type).value);
@@ -74,7 +68,7 @@ std::vector<Statement> inspectors(const model::Program &p, const testcase::Catal
       if (added == perObject || out.size() == total) break;
       const model::Callable &c = p.callable(m);
       if (c.kind != model::CallableKind::Method || !c.isConst || !c.params.empty() || !catalog.callable(m) ||
-          !observable(p, catalog, c.result))
+          !catalog.observable(c.result))
         continue;
       Statement call;
       call.op = Op::MethodCall;

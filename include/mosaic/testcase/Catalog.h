@@ -125,6 +125,13 @@ public:
   bool isScalar(model::TypeId type) const;
   /// A plain char pointer (char *, const char *): C strings.
   bool isCharPointer(model::TypeId type) const;
+  /// Whether the harness observes a value of `type` (its value type): a
+  /// scalar of at most 64 bits, a pointer (null or not; a C string's text),
+  /// std::string and std::string_view, or a complete record with a public,
+  /// named scalar or pointer field (its fields). The one rule for what a
+  /// test can assert on: the harness generator observes these after calls,
+  /// and the extender appends getters only of these (Inspect.h).
+  bool observable(model::TypeId type) const;
 
 private:
   std::string computeWhyNotBuildable(model::TypeId type) const;

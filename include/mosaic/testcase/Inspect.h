@@ -14,7 +14,7 @@
 namespace mosaic::testcase {
 
 /// Calls of public, const, parameterless methods returning a value the
-/// harness observes (a scalar, a string, a C string) on each object the
+/// harness observes (Catalog::observable) on each object the
 /// test built or called methods on, at most `perObject` per object and
 /// `total` in all, in declaration order. EvoSuite's inspector assertions.
 std::vector<testcase::Statement> inspectors(const model::Program &program, const testcase::Catalog &catalog,
