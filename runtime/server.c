@@ -221,50 +221,38 @@ static void classify(server *s, int status, int timed_out, mosaic_reply *reply) 
   }
 }
 
-static mosaic_reply run_one(server *s, const mosaic_request *req) {
-  mosaic_trace_header *t = s->trace;
+/* Makes sure a child is ready for the test: a persistent one is told to go
+ * (replaced when it died between tests), otherwise one is forked. -1 when
+ * none could be started; *fresh is set when the child is new. */
+static int ready_child(server *s, const mosaic_request *req, int persistent, uint32_t *fresh) {
   child_proc *c = &s->child;
-  mosaic_reply reply;
-  int status = 0, timed_out = 0, done_rc = -1, open_out = 1;
-  const int persistent = (req->flags & MOSAIC_REQ_PERSISTENT) && !(req->flags & MOSAIC_REQ_ISOLATE) &&
-                         (s->features & MOSAIC_FEATURE_PERSISTENT);
-  uint64_t start, deadline, wall_end;
-  int64_t cpu_start = 0;
-  /* 1 s when the host sends none, as exec::Limits::timeoutMs (ours). */
-  const uint32_t timeout_ms = req->timeout_ms ? req->timeout_ms : 1000u;
-  const int64_t cpu_limit = (int64_t)timeout_ms * 1000;
-  memset(&reply, 0, sizeof reply);
-  reply.magic = MOSAIC_PROTOCOL_MAGIC;
-  reply.statement = -1;
-  t->output_len = t->output_dropped = 0;
-  mosaic_rt_sandbox_set_pids_limit(&s->box, req->max_processes);
-  start = now_us();
+  int status = 0;
   if (c->pid > 0 && (!persistent || c->persistent != persistent)) retire_child(s);
   if (c->pid <= 0) {
-    if (start_child(s, req, persistent) != 0) {
-      reply.outcome = MOSAIC_OUTCOME_HARNESS_ERROR;
-      return reply;
-    }
-    reply.fresh = 1;
+    if (start_child(s, req, persistent) != 0) return -1;
+    *fresh = 1;
   }
   if (persistent) {
     char go = 'r';
     if (write(c->cmd, &go, 1) != 1) { /* it died between tests: a fresh one */
       end_child(s, &status);
-      if (start_child(s, req, 1) != 0 || write(c->cmd, &go, 1) != 1) {
-        reply.outcome = MOSAIC_OUTCOME_HARNESS_ERROR;
-        return reply;
-      }
-      reply.fresh = 1;
+      if (start_child(s, req, 1) != 0 || write(c->cmd, &go, 1) != 1) return -1;
+      *fresh = 1;
     }
   }
-  /* A child that was already running counts its CPU time from here; a
-   * fresh one from its fork. The first look is when the limit has passed
-   * in wall-clock time, which it cannot have passed in CPU time before. */
-  if (!reply.fresh) cpu_start = cpu_us(c->pid);
-  deadline = start + (uint64_t)cpu_limit;
-  wall_end = start + MOSAIC_WALL_LIMIT_MS(timeout_ms) * 1000u;
+  return 0;
+}
 
+/* Waits until the child finishes the test (a persistent one reports on
+ * `done`: *done_rc), ends (*status, or c->pid negated when reaped here), or
+ * uses up its CPU time (`cpu_limit` microseconds from `cpu_start`) or its
+ * wall-clock time (until `wall_end`), pumping its output meanwhile. Returns
+ * 1 when it timed out. */
+static int wait_child(server *s, uint64_t start, int64_t cpu_start, int64_t cpu_limit, uint64_t wall_end, int *status,
+                      int *done_rc) {
+  child_proc *c = &s->child;
+  int open_out = 1;
+  uint64_t deadline = start + (uint64_t)cpu_limit;
   for (;;) {
     struct pollfd fds[3];
     int nfds = 0, wait_ms, i_done = -1, i_pid = -1, i_out = -1;
@@ -272,10 +260,7 @@ static mosaic_reply run_one(server *s, const mosaic_request *req) {
     if (now >= deadline) {
       const int64_t cpu = cpu_us(c->pid);
       const int64_t used = cpu - cpu_start;
-      if (cpu < 0 || cpu_start < 0 || used >= cpu_limit || now >= wall_end) {
-        timed_out = 1;
-        break;
-      }
+      if (cpu < 0 || cpu_start < 0 || used >= cpu_limit || now >= wall_end) return 1;
       /* Look again when the rest of its CPU time could have been used. */
       deadline = now + (uint64_t)(cpu_limit - used);
       if (deadline > wall_end) deadline = wall_end;
@@ -284,9 +269,9 @@ static mosaic_reply run_one(server *s, const mosaic_request *req) {
     if (c->pidfd >= 0) {
       i_pid = nfds;
       fds[nfds].fd = c->pidfd, fds[nfds].events = POLLIN, fds[nfds].revents = 0, ++nfds;
-    } else if (waitpid(c->pid, &status, WNOHANG) == c->pid) {
+    } else if (waitpid(c->pid, status, WNOHANG) == c->pid) {
       c->pid = -c->pid; /* reaped */
-      break;
+      return 0;
     } else if (wait_ms > 1) {
       wait_ms = 1; /* no pidfd: look at the child every millisecond (ours) */
     }
@@ -298,14 +283,43 @@ static mosaic_reply run_one(server *s, const mosaic_request *req) {
       i_out = nfds;
       fds[nfds].fd = c->out, fds[nfds].events = POLLIN, fds[nfds].revents = 0, ++nfds;
     }
-    if (poll(fds, (nfds_t)nfds, wait_ms) < 0 && errno != EINTR) break;
+    if (poll(fds, (nfds_t)nfds, wait_ms) < 0 && errno != EINTR) return 0;
     if (i_out >= 0 && (fds[i_out].revents & (POLLIN | POLLHUP))) open_out = pump_output(s, c->out);
     if (i_done >= 0 && (fds[i_done].revents & POLLIN)) {
-      if (read(c->done, &done_rc, sizeof done_rc) == (ssize_t)sizeof done_rc) break;
-      done_rc = -1; /* the pipe closed: the child is gone; its status tells */
+      if (read(c->done, done_rc, sizeof *done_rc) == (ssize_t)sizeof *done_rc) return 0;
+      *done_rc = -1; /* the pipe closed: the child is gone; its status tells */
     }
-    if (i_pid >= 0 && (fds[i_pid].revents & POLLIN)) break;
+    if (i_pid >= 0 && (fds[i_pid].revents & POLLIN)) return 0;
   }
+}
+
+static mosaic_reply run_one(server *s, const mosaic_request *req) {
+  mosaic_trace_header *t = s->trace;
+  child_proc *c = &s->child;
+  mosaic_reply reply;
+  int status = 0, timed_out = 0, done_rc = -1;
+  const int persistent = (req->flags & MOSAIC_REQ_PERSISTENT) && !(req->flags & MOSAIC_REQ_ISOLATE) &&
+                         (s->features & MOSAIC_FEATURE_PERSISTENT);
+  uint64_t start;
+  int64_t cpu_start = 0;
+  /* 1 s when the host sends none, as exec::Limits::timeoutMs (ours). */
+  const uint32_t timeout_ms = req->timeout_ms ? req->timeout_ms : 1000u;
+  memset(&reply, 0, sizeof reply);
+  reply.magic = MOSAIC_PROTOCOL_MAGIC;
+  reply.statement = -1;
+  t->output_len = t->output_dropped = 0;
+  mosaic_rt_sandbox_set_pids_limit(&s->box, req->max_processes);
+  start = now_us();
+  if (ready_child(s, req, persistent, &reply.fresh) != 0) {
+    reply.outcome = MOSAIC_OUTCOME_HARNESS_ERROR;
+    return reply;
+  }
+  /* A child that was already running counts its CPU time from here; a
+   * fresh one from its fork. The first look is when the limit has passed
+   * in wall-clock time, which it cannot have passed in CPU time before. */
+  if (!reply.fresh) cpu_start = cpu_us(c->pid);
+  timed_out = wait_child(s, start, cpu_start, (int64_t)timeout_ms * 1000, start + MOSAIC_WALL_LIMIT_MS(timeout_ms) * 1000u,
+                         &status, &done_rc);
   reply.statement = t->current_stmt;
 
   if (done_rc >= 0) {

@@ -130,9 +130,8 @@ const std::string kSearch = "Search parameters";
 
 GenerateOptions &gen(CommandLine &c, Command) { return c.generate; }
 
-std::vector<Flag> makeTable() {
-  std::vector<Flag> t;
-  // The unit.
+// The unit and what of it is tested.
+void unitFlags(std::vector<Flag> &t) {
   t.push_back(text({.names = "-p,--build-dir", .value = "DIR", .commands = kAll,
                     .help = "Folder with compile_commands.json (or the JSON file itself)", .required = true},
                    [](CommandLine &c, Command k) { return &unitOf(c, k).buildDir; }));
@@ -155,7 +154,10 @@ std::vector<Flag> makeTable() {
                       .help = "Do not seed strings with the literals of the project's files that call the unit (its "
                               "tests)"},
                      [](CommandLine &c, Command k) { return &unitOf(c, k).projectSamples; }, false));
-  // The search.
+}
+
+// The search: its strategy, its budget, its seed and outputs.
+void searchFlags(std::vector<Flag> &t) {
   // Accepted and ignored: random testing is the only strategy of `run`.
   t.push_back({.names = "--random", .shape = FlagShape::Switch, .commands = kRun,
                .help = "Random testing (the only strategy of `run`; `generate` searches)",
@@ -185,7 +187,10 @@ std::vector<Flag> makeTable() {
   t.push_back(text({.names = "--work-dir", .value = "DIR", .commands = kSearching,
                     .help = "Where harnesses are built and cached (default BUILD_DIR/mosaic)"},
                    [](CommandLine &c, Command k) { return &runOf(c, k).workDir; }));
-  // The sandbox.
+}
+
+// The sandbox each test runs in.
+void sandboxFlags(std::vector<Flag> &t) {
   t.push_back(whole<std::uint32_t>({.names = "--timeout", .value = "MS", .commands = kSearching,
                                     .help = "Per-test CPU-time limit in milliseconds (a test that sleeps ends at 10x, "
                                             "at least 1 s)"},
@@ -202,7 +207,10 @@ std::vector<Flag> makeTable() {
                      [](CommandLine &c, Command k) { return &runOf(c, k).isolate; }, true));
   t.push_back(toggle({.names = "--no-progress", .commands = kSearching, .help = "No live progress line"},
                      [](CommandLine &c, Command k) { return &runOf(c, k).progress; }, false));
-  // After the search.
+}
+
+// After the search: writing and verifying the suite.
+void suiteFlags(std::vector<Flag> &t) {
   t.push_back(toggle({.names = "--no-verify", .commands = kGenerate,
                       .help = "Write the suite without building and running it"},
                      [](CommandLine &c, Command k) { return &gen(c, k).verify; }, false));
@@ -216,8 +224,10 @@ std::vector<Flag> makeTable() {
   t.push_back(toggle({.names = "--no-dynamic-pool", .commands = kGenerate,
                       .help = "Do not seed the search with comparison operands seen at run time"},
                      [](CommandLine &c, Command k) { return &gen(c, k).dynamicPool; }, false));
+}
 
-  // Search parameters (EvoSuite's defaults unless the options say otherwise).
+// Search parameters (EvoSuite's defaults unless the options say otherwise).
+void searchParameters(std::vector<Flag> &t) {
   auto sized = [&](const char *names, const char *help, size_t search::SearchOptions::*field, size_t low) {
     t.push_back(whole<size_t>({.names = names, .value = "N", .commands = kGenerate, .help = help, .group = kSearch},
                               [field](CommandLine &c, Command) { return &(c.generate.search.*field); }, low,
@@ -247,6 +257,10 @@ std::vector<Flag> makeTable() {
   sized("--mio-mutations-focus", "MIO: the same in the focused phase", &search::SearchOptions::mioMutationsFocus, 1);
   rate("--mio-focus", "MIO: share of the budget after which the focused phase starts", &search::SearchOptions::mioFocus,
        0.000001, 1);
+}
+
+// Variation parameters (EvoSuite's defaults unless the options say otherwise).
+void variationParameters(std::vector<Flag> &t) {
   auto variation = [&](const char *names, const char *help, double search::VariationOptions::*field, double low,
                        double high) {
     t.push_back(real({.names = names, .value = "X", .commands = kGenerate, .help = help, .group = kSearch},
@@ -277,6 +291,16 @@ std::vector<Flag> makeTable() {
                              .help = "Tests are chopped beyond this many statements", .group = kSearch},
                             [](CommandLine &c, Command) { return &c.generate.variation.maxLength; }, 1,
                             MOSAIC_STMT_CAPACITY));
+}
+
+std::vector<Flag> makeTable() {
+  std::vector<Flag> t;
+  unitFlags(t);
+  searchFlags(t);
+  sandboxFlags(t);
+  suiteFlags(t);
+  searchParameters(t);
+  variationParameters(t);
   return t;
 }
 

@@ -159,76 +159,82 @@ void writeJson(const GenerateOptions &options, const model::Program &p, const Se
   std::ofstream(options.jsonOut) << j.dump(2) << "\n";
 }
 
-} // namespace
-
-int generate(const GenerateOptions &options, std::ostream &out, std::ostream &err) {
-  const auto algorithm = search::parseAlgorithm(options.algorithm);
-  if (!algorithm) {
-    fmt::print(err, "mosaic: error: unknown algorithm '{}' (dynamosa, mosa, ws, mio, random)\n", options.algorithm);
-    return kExitUsage;
-  }
-  auto criteria = search::makeCriteria(options.criteria);
-  if (!criteria) {
-    fmt::print(err, "mosaic: error: {}\n", criteria.error().message);
-    return kExitUsage;
-  }
-  if (options.outDir.empty()) {
-    fmt::print(err, "mosaic: error: no output folder (-o)\n");
-    return kExitUsage;
-  }
-  auto opened = openSession({options.unit, options.workDir, options.sanitize, options.memoryMb}, err);
-  if (auto *code = std::get_if<int>(&opened)) return *code;
-  Session &session = *std::get<std::unique_ptr<Session>>(opened);
-  const model::Program &p = session.program;
-  printSession(session, out);
-  if (session.targets.empty()) {
-    fmt::print(err, "mosaic: error: no target can be called\n");
-    return kExitUsage;
-  }
-  const search::Goals goals(session.description, std::move(*criteria));
-  auto secondary = search::makeSecondary(options.secondary, goals);
-  if (!secondary) {
-    fmt::print(err, "mosaic: error: {}\n", secondary.error().message);
-    return kExitUsage;
+// The search and everything that watches it, alive until the report is
+// written (the stages run through its evaluator; the report reads its
+// archive, timeline and outcome counts).
+class UnitSearch {
+public:
+  UnitSearch(Session &session, const GenerateOptions &options, const search::Goals &goals,
+             const search::SecondaryObjective &secondary, stages::Work &work, std::ostream &err)
+      : options_(options), session_(session), limits_(testLimits(options.timeoutMs, options.memoryMb, options.isolate)),
+        rng_(options.seed), pool_(staticPool(session.program)), factory_(*session.catalog, pool_, rng_),
+        archive_(goals.size(), secondary), executor_(*session.server, limits_),
+        evaluator_(goals, archive_, executor_, budget(options, interrupt_)), feeder_(pool_),
+        failures_(session.program, work.failures), timeline_(goals.size()),
+        progress_(err, options.progress && isatty(STDERR_FILENO), options.budgetSeconds,
+                  [&work] { return work.failures.size(); }) {
+    if (options.dynamicPool) evaluator_.addObserver(feeder_);
+    for (search::EvaluationObserver *o :
+         std::initializer_list<search::EvaluationObserver *>{&outcomes_, &failures_, &timeline_, &progress_})
+      evaluator_.addObserver(*o);
   }
 
-  // The search, and what watches it.
-  const exec::Limits limits = testLimits(options.timeoutMs, options.memoryMb, options.isolate);
-  Rng rng(options.seed);
-  testcase::ConstantPool pool;
-  pool.addStatic(p);
-  testcase::TestFactory factory(*session.catalog, pool, rng);
-  search::Archive archive(goals.size(), **secondary);
-  ServerExecutor executor(*session.server, limits);
-  stages::Work work;
-  InterruptGuard interrupt;
-  search::Budget budget;
-  budget.seconds = options.budgetSeconds;
-  budget.maxExecutions = options.maxExecutions;
-  budget.stop = interrupt.flag();
-  search::Evaluator evaluator(goals, archive, executor, budget);
-  search::DynamicPoolFeeder feeder(pool);
-  search::OutcomeCounter outcomes;
-  stages::FailureRecorder failures(p, work.failures);
-  search::CoverageTimeline timeline(goals.size());
-  ProgressLine progress(err, options.progress && isatty(STDERR_FILENO), options.budgetSeconds,
-                        [&] { return work.failures.size(); });
-  if (options.dynamicPool) evaluator.addObserver(feeder);
-  for (search::EvaluationObserver *o : std::initializer_list<search::EvaluationObserver *>{&outcomes, &failures, &timeline, &progress})
-    evaluator.addObserver(*o);
-  search::Variation variation(*session.catalog, factory, rng, session.targets, options.variation);
-  search::makeAlgorithm(*algorithm, evaluator, variation, rng, options.search)->run();
-  evaluator.finish();
-  SearchSummary summary{*algorithm, budget.elapsed(), evaluator.executions(), interrupt.raised(), 0};
-  interrupt.release();
-  if (summary.interrupted) fmt::print(err, "mosaic: interrupted: writing the suite found so far\n");
+  /// Searches until the budget ends or Ctrl-C; then Ctrl-C ends mosaic again.
+  SearchSummary run(search::AlgorithmKind algorithm, std::ostream &err) {
+    search::Variation variation(*session_.catalog, factory_, rng_, session_.targets, options_.variation);
+    search::makeAlgorithm(algorithm, evaluator_, variation, rng_, options_.search)->run();
+    evaluator_.finish();
+    SearchSummary summary{algorithm, evaluator_.budget().elapsed(), evaluator_.executions(), interrupt_.raised(),
+                          archive_.solutions().size()};
+    interrupt_.release();
+    if (summary.interrupted) fmt::print(err, "mosaic: interrupted: writing the suite found so far\n");
+    return summary;
+  }
 
-  // The stages: from the archive to the tests the suite keeps.
-  work.archived = archive.solutions();
-  work.firstCovered = timeline.firstCovered();
-  summary.archived = work.archived.size();
-  search::ObservedExecutor searchRuns(evaluator);
-  exec::Limits alone = limits;
+  search::Evaluator &evaluator() { return evaluator_; }
+  const search::Archive &archive() const { return archive_; }
+  const search::CoverageTimeline &timeline() const { return timeline_; }
+  const search::OutcomeCounter &outcomes() const { return outcomes_; }
+  const exec::Limits &limits() const { return limits_; }
+
+private:
+  static testcase::ConstantPool staticPool(const model::Program &p) {
+    testcase::ConstantPool pool;
+    pool.addStatic(p);
+    return pool;
+  }
+  static search::Budget budget(const GenerateOptions &options, const InterruptGuard &interrupt) {
+    search::Budget b;
+    b.seconds = options.budgetSeconds;
+    b.maxExecutions = options.maxExecutions;
+    b.stop = interrupt.flag();
+    return b;
+  }
+
+  const GenerateOptions &options_;
+  Session &session_;
+  exec::Limits limits_;
+  Rng rng_;
+  testcase::ConstantPool pool_;
+  testcase::TestFactory factory_;
+  search::Archive archive_;
+  ServerExecutor executor_;
+  InterruptGuard interrupt_;
+  search::Evaluator evaluator_;
+  search::DynamicPoolFeeder feeder_;
+  search::OutcomeCounter outcomes_;
+  stages::FailureRecorder failures_;
+  search::CoverageTimeline timeline_;
+  ProgressLine progress_;
+};
+
+// The stages of `generate`, from the archive to the tests the suite keeps.
+void runStages(Session &session, const GenerateOptions &options, const search::Goals &goals, UnitSearch &search,
+               stages::Work &work) {
+  work.archived = search.archive().solutions();
+  work.firstCovered = search.timeline().firstCovered();
+  search::ObservedExecutor searchRuns(search.evaluator());
+  exec::Limits alone = search.limits();
   alone.persistent = false;
   ServerExecutor isolated(*session.server, alone, {.observations = true});
   exec::ServerOptions freshOptions;
@@ -242,7 +248,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   // Minimising and extending get at most half the search's time again, and
   // at least 10 s (ours).
   const double postBudget = std::max(10.0, options.budgetSeconds * 0.5);
-  stages::Context context{p,        *session.catalog, goals, searchRuns, isolated, fresh ? &*fresh : nullptr,
+  stages::Context context{session.program, *session.catalog, goals, searchRuns, isolated, fresh ? &*fresh : nullptr,
                           stages::Deadline::in(postBudget)};
   std::vector<std::unique_ptr<stages::Stage>> pipeline;
   pipeline.push_back(stages::reduce());
@@ -251,10 +257,12 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   pipeline.push_back(stages::observe());
   pipeline.push_back(stages::minimiseFailures());
   stages::runStages(pipeline, work, context);
+}
 
-  // The writer, then verification.
-  std::vector<emit::SuiteTest> passing, failing;
-  toSuiteTests(work, goals, passing, failing);
+// The writer, then (unless --no-verify) the verify stage.
+VerifyResult writeSuite(const Session &session, const GenerateOptions &options, std::vector<emit::SuiteTest> &passing,
+                        std::vector<emit::SuiteTest> &failing, std::ostream &err) {
+  const model::Program &p = session.program;
   emit::UnitBuild build;
   build.flags = harness::unitFlags(p);
   for (const harness::ProjectUnit &u : session.harness.project) build.project.push_back({u.file, u.flags});
@@ -264,17 +272,63 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   VerifyResult verified;
   if (options.verify) {
     fmt::print(err, "building and running the suite ({} runs)...\n", options.verifyRuns);
-    verified = verifySuite(p, *session.catalog, passing, failing, build,
-                           {options.outDir, toolchain(), options.verifyRuns, true, write}, err);
-  } else {
-    const emit::Suite suite = emit::writeSuite(p, *session.catalog, passing, failing, build, write);
-    writeFiles(suite, options.outDir);
-    verified.tests = suite.tests;
+    return verifySuite(p, *session.catalog, passing, failing, build,
+                       {options.outDir, toolchain(), options.verifyRuns, true, write}, err);
+  }
+  const emit::Suite suite = emit::writeSuite(p, *session.catalog, passing, failing, build, write);
+  writeFiles(suite, options.outDir);
+  verified.tests = suite.tests;
+  return verified;
+}
+
+// Options that are wrong whatever the unit: the exit code, or nullopt.
+std::optional<int> badOptions(const GenerateOptions &options, std::ostream &err) {
+  if (!search::parseAlgorithm(options.algorithm)) {
+    fmt::print(err, "mosaic: error: unknown algorithm '{}' (dynamosa, mosa, ws, mio, random)\n", options.algorithm);
+    return kExitUsage;
+  }
+  if (auto criteria = search::makeCriteria(options.criteria); !criteria) {
+    fmt::print(err, "mosaic: error: {}\n", criteria.error().message);
+    return kExitUsage;
+  }
+  if (options.outDir.empty()) {
+    fmt::print(err, "mosaic: error: no output folder (-o)\n");
+    return kExitUsage;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
+int generate(const GenerateOptions &options, std::ostream &out, std::ostream &err) {
+  if (auto code = badOptions(options, err)) return *code;
+  auto opened = openSession({options.unit, options.workDir, options.sanitize, options.memoryMb}, err);
+  if (auto *code = std::get_if<int>(&opened)) return *code;
+  Session &session = *std::get<std::unique_ptr<Session>>(opened);
+  printSession(session, out);
+  if (session.targets.empty()) {
+    fmt::print(err, "mosaic: error: no target can be called\n");
+    return kExitUsage;
+  }
+  const search::Goals goals(session.description, std::move(*search::makeCriteria(options.criteria)));
+  auto secondary = search::makeSecondary(options.secondary, goals);
+  if (!secondary) {
+    fmt::print(err, "mosaic: error: {}\n", secondary.error().message);
+    return kExitUsage;
   }
 
-  printReport(options, summary, goals, archive, work, failing.size(), verified, out);
+  stages::Work work;
+  UnitSearch search(session, options, goals, **secondary, work, err);
+  const SearchSummary summary = search.run(*search::parseAlgorithm(options.algorithm), err);
+  runStages(session, options, goals, search, work);
+  std::vector<emit::SuiteTest> passing, failing;
+  toSuiteTests(work, goals, passing, failing);
+  const VerifyResult verified = writeSuite(session, options, passing, failing, err);
+
+  printReport(options, summary, goals, search.archive(), work, failing.size(), verified, out);
   if (!options.jsonOut.empty())
-    writeJson(options, p, summary, goals, archive, timeline, outcomes, work, passing, failing.size(), verified);
+    writeJson(options, session.program, summary, goals, search.archive(), search.timeline(), search.outcomes(), work,
+              passing, failing.size(), verified);
   if (options.verify && !verified.built) return kExitInternal;
   return failing.empty() ? kExitOk : kExitFindings;
 }

@@ -9,6 +9,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <optional>
 #include <set>
 
 namespace mosaic::driver {
@@ -30,152 +31,200 @@ VerifyResult verifySuite(const model::Program &program, const testcase::Catalog 
   return verifyWith(*runner, program, catalog, passing, failing, build, o, log);
 }
 
-VerifyResult verifyWith(SuiteRunner &runner, const model::Program &program, const testcase::Catalog &catalog,
-                        std::vector<emit::SuiteTest> &passing, std::vector<emit::SuiteTest> &failing,
-                        const emit::UnitBuild &build, const VerifyOptions &o, std::ostream &log) {
-  VerifyResult v;
-  emit::WriteOptions write = o.write;
-  std::set<size_t> repairedTests;
-  int written = -1, removedCompile = 0;
-  for (int round = 0; round < 20; ++round) {
-    for (auto &t : passing) t.dropped.resize(t.observations.size(), false);
-    const emit::Suite suite = emit::writeSuite(program, catalog, passing, failing, build, write);
-    // Drop what cannot be written at all; it never reaches the files.
-    if (!suite.unwritable.empty()) {
-      std::set<std::pair<bool, size_t>> gone;
-      for (const auto &[site, why] : suite.unwritable) {
-        gone.insert({site.failing, site.test});
-        fmt::print(log, "  not written: {}\n", why);
-      }
-      for (auto it = gone.rbegin(); it != gone.rend(); ++it)
-        (it->first ? failing : passing).erase((it->first ? failing : passing).begin() + static_cast<std::ptrdiff_t>(it->second));
-      continue;
-    }
-    if (written < 0) written = static_cast<int>(passing.size());
-    v.tests = suite.tests;
-    auto b = runner.build(suite);
-    if (!b) {
-      v.error = b.error().message;
-      return v;
-    }
-    Findings f;
-    if (!b->ok) {
-      if (!compileFindings(suite, b->output, f)) {
-        if (!write.canonicalSpelling) {
-          write.canonicalSpelling = true; // the spelled names may not exist outside the unit
+namespace {
+
+// The state of one verification: the rounds of writing, building, running
+// and repairing the suite until a round changes nothing.
+class Repair {
+public:
+  Repair(SuiteRunner &runner, const model::Program &program, const testcase::Catalog &catalog,
+         std::vector<emit::SuiteTest> &passing, std::vector<emit::SuiteTest> &failing, const emit::UnitBuild &build,
+         const VerifyOptions &o, std::ostream &log)
+      : runner_(runner), p_(program), catalog_(catalog), passing_(passing), failing_(failing), build_(build), o_(o),
+        log_(log), write_(o.write) {}
+
+  VerifyResult run() {
+    constexpr int kRounds = 20; // ours: every round so far settled within a handful
+    for (int round = 0; round < kRounds && !v_.built; ++round) {
+      for (auto &t : passing_) t.dropped.resize(t.observations.size(), false);
+      const emit::Suite suite = emit::writeSuite(p_, catalog_, passing_, failing_, build_, write_);
+      if (dropUnwritable(suite)) continue;
+      if (written_ < 0) written_ = static_cast<int>(passing_.size());
+      v_.tests = suite.tests;
+      auto b = runner_.build(suite);
+      if (!b) return failed(b.error().message);
+      Findings f;
+      if (!b->ok) {
+        if (!compileFindings(suite, b->output, f)) {
+          if (write_.canonicalSpelling) return failed(b->output.substr(0, 8000));
+          write_.canonicalSpelling = true; // the spelled names may not exist outside the unit
           continue;
         }
-        v.error = b->output.substr(0, 8000);
-        return v;
+        logCompileErrors(suite, f);
+      } else {
+        if (auto error = runSuite(suite, f)) return failed(*error);
+        for (auto it = f.disable.begin(); it != f.disable.end();)
+          if (failing_[*it].disabled) it = f.disable.erase(it);
+          else ++it;
+        if (f.removeTests.empty() && f.dropAssertions.empty() && f.disable.empty()) settle(suite, f);
+        if (v_.built) break;
       }
-      fmt::print(log, "  {} tests do not compile: removed\n", f.removeTests.size());
-      for (const auto &[site, error] : f.compileErrors)
-        fmt::print(log, "    {}: {}\n", testName(suite, site.first, site.second), error);
-      for (const auto &[failingSuite, index] : f.removeTests) removedCompile += failingSuite ? 0 : 1;
-    } else {
-      const std::string &target = suite.ident;
-      // Each test ran within the search's per-test timeout (100 ms of CPU
-      // by default); two seconds a test (ours: twenty times that, for a
-      // busy machine) is ample. A test that hangs only here (another
-      // memory layout) then costs a minute or two a round, not ten.
-      const std::string suiteSeconds = std::to_string(std::min<size_t>(600, 60 + 2 * suite.tests.size()));
-      for (int run = 0; run < o.runs; ++run) {
-        // A binary that dies takes the tests after the dying one with it:
-        // it runs again without the tests that died so far, so that one
-        // round finds them all (expat's xmlparse.c: 20 rounds of one death
-        // each did not settle).
-        std::string skip;
-        for (size_t again = 0; again <= suite.tests.size(); ++again) {
-          std::vector<std::string> args;
-          if (!skip.empty()) args.push_back("--gtest_filter=-" + skip);
-          f.died.clear();
-          auto r = runner.run(target + "_test", args, suiteSeconds, fmt::format("run-{}.json", run));
-          ++v.runs;
-          if (!r || !runFindings(suite, r->report, r->process, false, f, o.slowTestSeconds)) {
-            v.error = "the test binary did not run: " + (r ? r->process.output.substr(0, 4000) : r.error().message);
-            return v;
-          }
-          if (f.died.empty()) break;
-          skip += (skip.empty() ? "" : ":") + f.died;
-        }
-        // A test that failed or hung is removed now: the suite changes, and
-        // the runs start again (a hang no longer costs five timeouts a round).
-        if (!f.removeTests.empty()) break;
-      }
-      // Once more with every test in a process of its own, as CTest runs
-      // them (gtest_discover_tests): a test that passed only after the
-      // others, or only on their leftovers in memory, shows here.
-      if (f.removeTests.empty() && f.dropAssertions.empty())
-        for (const auto &[name, site] : suite.tests) {
-          if (site.failing) continue;
-          auto r = runner.run(target + "_test", {"--gtest_filter=" + name}, "60", "alone.json");
-          if (!r || !runFindings(suite, r->report, r->process, false, f, o.slowTestSeconds)) {
-            v.error = "the test binary did not run: " + (r ? r->process.output.substr(0, 4000) : r.error().message);
-            return v;
-          }
-        }
-      auto r = runner.run(target + "_failing_test", {}, "900", "failing.json");
-      if (!r || !runFindings(suite, r->report, r->process, true, f)) {
-        v.error = "the test binary did not run: " + (r ? r->process.output.substr(0, 4000) : r.error().message);
-        return v;
-      }
-      for (auto it = f.disable.begin(); it != f.disable.end();)
-        if (failing[*it].disabled) it = f.disable.erase(it);
-        else ++it;
-      if (f.removeTests.empty() && f.dropAssertions.empty() && f.disable.empty()) {
-        v.built = true;
-        v.written = written;
-        v.passed = static_cast<int>(passing.size());
-        v.failingWritten = static_cast<int>(failing.size());
-        for (const auto &t : failing) v.failingDisabled += t.disabled;
-        v.repaired = static_cast<int>(repairedTests.size());
-        if (o.coverage) {
-          std::vector<std::string> names;
-          for (const auto &[name, site] : suite.tests)
-            if (!site.failing) names.push_back(name);
-          v.coverage = runner.coverage(target + "_test", names);
-          // A test that dies when built for coverage (-O0) but passes at the
-          // unit's own flags depends on undefined behaviour: a user's Debug
-          // build would fail it. Removed, and the suite verified again.
-          for (const std::string &name : v.coverage.failedInCoverageBuild) {
-            const auto it = suite.tests.find(name);
-            if (it == suite.tests.end() || it->second.failing) continue;
-            f.removeTests.insert({false, it->second.test});
-            f.runErrors[it->second.test] = "fails when built for coverage (-O0), passes at the unit's flags";
-          }
-          if (!f.removeTests.empty()) v.built = false;
-        }
-        if (v.built) break;
-      }
+      apply(suite, f);
     }
+    v_.written = written_ < 0 ? 0 : written_;
+    v_.compiled = v_.written - removedCompile_;
+    if (!v_.built && v_.error.empty()) v_.error = "the suite did not settle after 20 rounds of repairs";
+    return v_;
+  }
+
+private:
+  VerifyResult failed(std::string error) {
+    v_.error = std::move(error);
+    return v_;
+  }
+
+  // Drops what cannot be written at all; it never reaches the files.
+  bool dropUnwritable(const emit::Suite &suite) {
+    if (suite.unwritable.empty()) return false;
+    std::set<std::pair<bool, size_t>> gone;
+    for (const auto &[site, why] : suite.unwritable) {
+      gone.insert({site.failing, site.test});
+      fmt::print(log_, "  not written: {}\n", why);
+    }
+    for (auto it = gone.rbegin(); it != gone.rend(); ++it)
+      (it->first ? failing_ : passing_).erase((it->first ? failing_ : passing_).begin() + static_cast<std::ptrdiff_t>(it->second));
+    return true;
+  }
+
+  void logCompileErrors(const emit::Suite &suite, const Findings &f) {
+    fmt::print(log_, "  {} tests do not compile: removed\n", f.removeTests.size());
+    for (const auto &[site, error] : f.compileErrors)
+      fmt::print(log_, "    {}: {}\n", testName(suite, site.first, site.second), error);
+    for (const auto &[failingSuite, index] : f.removeTests) removedCompile_ += failingSuite ? 0 : 1;
+  }
+
+  // A run of a test binary whose findings join `f`; an error when it did not run.
+  std::optional<std::string> runBinary(const emit::Suite &suite, const std::string &binary,
+                                       const std::vector<std::string> &args, const std::string &seconds,
+                                       const std::string &report, bool failingSuite, Findings &f) {
+    auto r = runner_.run(binary, args, seconds, report);
+    if (!r || !runFindings(suite, r->report, r->process, failingSuite, f, failingSuite ? 0 : o_.slowTestSeconds))
+      return "the test binary did not run: " + (r ? r->process.output.substr(0, 4000) : r.error().message);
+    return std::nullopt;
+  }
+
+  // The passing suite `runs` times, then each test alone, then the failing suite.
+  std::optional<std::string> runSuite(const emit::Suite &suite, Findings &f) {
+    const std::string passingBinary = suite.ident + "_test";
+    // Each test ran within the search's per-test timeout (100 ms of CPU
+    // by default); two seconds a test (ours: twenty times that, for a
+    // busy machine) is ample. A test that hangs only here (another
+    // memory layout) then costs a minute or two a round, not ten.
+    const std::string suiteSeconds = std::to_string(std::min<size_t>(600, 60 + 2 * suite.tests.size()));
+    for (int run = 0; run < o_.runs; ++run) {
+      // A binary that dies takes the tests after the dying one with it:
+      // it runs again without the tests that died so far, so that one
+      // round finds them all (expat's xmlparse.c: 20 rounds of one death
+      // each did not settle).
+      std::string skip;
+      for (size_t again = 0; again <= suite.tests.size(); ++again) {
+        std::vector<std::string> args;
+        if (!skip.empty()) args.push_back("--gtest_filter=-" + skip);
+        f.died.clear();
+        ++v_.runs;
+        if (auto error = runBinary(suite, passingBinary, args, suiteSeconds, fmt::format("run-{}.json", run), false, f))
+          return error;
+        if (f.died.empty()) break;
+        skip += (skip.empty() ? "" : ":") + f.died;
+      }
+      // A test that failed or hung is removed now: the suite changes, and
+      // the runs start again (a hang no longer costs five timeouts a round).
+      if (!f.removeTests.empty()) break;
+    }
+    // Once more with every test in a process of its own, as CTest runs
+    // them (gtest_discover_tests): a test that passed only after the
+    // others, or only on their leftovers in memory, shows here. 60 s a
+    // test alone, 900 s for the failing suite: ours, as above.
+    if (f.removeTests.empty() && f.dropAssertions.empty())
+      for (const auto &[name, site] : suite.tests) {
+        if (site.failing) continue;
+        if (auto error = runBinary(suite, passingBinary, {"--gtest_filter=" + name}, "60", "alone.json", false, f))
+          return error;
+      }
+    return runBinary(suite, suite.ident + "_failing_test", {}, "900", "failing.json", true, f);
+  }
+
+  // A round found nothing wrong: the counts, and the coverage build.
+  void settle(const emit::Suite &suite, Findings &f) {
+    v_.built = true;
+    v_.written = written_;
+    v_.passed = static_cast<int>(passing_.size());
+    v_.failingWritten = static_cast<int>(failing_.size());
+    for (const auto &t : failing_) v_.failingDisabled += t.disabled;
+    v_.repaired = static_cast<int>(repairedTests_.size());
+    if (!o_.coverage) return;
+    std::vector<std::string> names;
+    for (const auto &[name, site] : suite.tests)
+      if (!site.failing) names.push_back(name);
+    v_.coverage = runner_.coverage(suite.ident + "_test", names);
+    // A test that dies when built for coverage (-O0) but passes at the
+    // unit's own flags depends on undefined behaviour: a user's Debug
+    // build would fail it. Removed, and the suite verified again.
+    for (const std::string &name : v_.coverage.failedInCoverageBuild) {
+      const auto it = suite.tests.find(name);
+      if (it == suite.tests.end() || it->second.failing) continue;
+      f.removeTests.insert({false, it->second.test});
+      f.runErrors[it->second.test] = "fails when built for coverage (-O0), passes at the unit's flags";
+    }
+    if (!f.removeTests.empty()) v_.built = false;
+  }
+
+  // Drops the failing assertions, disables and removes tests as found.
+  void apply(const emit::Suite &suite, const Findings &f) {
     // Why tests that passed in the harness fail here (a behaviour the
     // harness did not show: another layout, another process).
     for (const auto &[test, error] : f.runErrors)
-      fmt::print(log, "  removed, fails in the suite: {}: {}\n", testName(suite, false, test), error);
+      fmt::print(log_, "  removed, fails in the suite: {}: {}\n", testName(suite, false, test), error);
     for (const auto &[test, observation] : f.dropAssertions) {
-      passing[test].dropped[static_cast<size_t>(observation)] = true;
-      ++v.flakyAssertions;
-      repairedTests.insert(test);
+      passing_[test].dropped[static_cast<size_t>(observation)] = true;
+      ++v_.flakyAssertions;
+      repairedTests_.insert(test);
     }
-    for (size_t t : f.disable) failing[t].disabled = true;
+    for (size_t t : f.disable) failing_[t].disabled = true;
     for (auto it = f.removeTests.rbegin(); it != f.removeTests.rend(); ++it) {
       if (it->first) {
-        failing.erase(failing.begin() + static_cast<std::ptrdiff_t>(it->second));
-      } else {
-        passing.erase(passing.begin() + static_cast<std::ptrdiff_t>(it->second));
-        ++v.removed;
-        // Indices after it shift down.
-        std::set<size_t> shifted;
-        for (size_t k : repairedTests)
-          if (k != it->second) shifted.insert(k > it->second ? k - 1 : k);
-        repairedTests = std::move(shifted);
+        failing_.erase(failing_.begin() + static_cast<std::ptrdiff_t>(it->second));
+        continue;
       }
+      passing_.erase(passing_.begin() + static_cast<std::ptrdiff_t>(it->second));
+      ++v_.removed;
+      // Indices after it shift down.
+      std::set<size_t> shifted;
+      for (size_t k : repairedTests_)
+        if (k != it->second) shifted.insert(k > it->second ? k - 1 : k);
+      repairedTests_ = std::move(shifted);
     }
   }
-  v.written = written < 0 ? 0 : written;
-  v.compiled = v.written - removedCompile;
-  if (!v.built && v.error.empty()) v.error = "the suite did not settle after 20 rounds of repairs";
-  return v;
+
+  SuiteRunner &runner_;
+  const model::Program &p_;
+  const testcase::Catalog &catalog_;
+  std::vector<emit::SuiteTest> &passing_, &failing_;
+  const emit::UnitBuild &build_;
+  const VerifyOptions &o_;
+  std::ostream &log_;
+  emit::WriteOptions write_;
+  VerifyResult v_;
+  std::set<size_t> repairedTests_;
+  int written_ = -1, removedCompile_ = 0;
+};
+
+} // namespace
+
+VerifyResult verifyWith(SuiteRunner &runner, const model::Program &program, const testcase::Catalog &catalog,
+                        std::vector<emit::SuiteTest> &passing, std::vector<emit::SuiteTest> &failing,
+                        const emit::UnitBuild &build, const VerifyOptions &o, std::ostream &log) {
+  return Repair(runner, program, catalog, passing, failing, build, o, log).run();
 }
 
 } // namespace mosaic::driver
