@@ -241,6 +241,7 @@ void searchParameters(std::vector<Flag> &t) {
         &search::SearchOptions::population, 2);
   rate("--crossover-rate", "Probability of crossing two parents", &search::SearchOptions::crossoverRate, 0, 1);
   sized("--tournament-size", "Rounds of tournament selection (MOSA, DynaMOSA)", &search::SearchOptions::tournamentSize, 1);
+  // Rank selection's formula needs 1 < bias <= 2 (ALGORITHMS.md §1.6).
   rate("--rank-bias", "Bias of rank selection (whole suite)", &search::SearchOptions::rankBias, 1.000001, 2);
   rate("--test-insertion", "Share of the population added as fresh or archive tests per generation",
        &search::SearchOptions::testInsertion, 0, 1);
@@ -255,6 +256,7 @@ void searchParameters(std::vector<Flag> &t) {
   sized("--mio-mutations-start", "MIO: mutations of a sampled test at the start",
         &search::SearchOptions::mioMutationsStart, 1);
   sized("--mio-mutations-focus", "MIO: the same in the focused phase", &search::SearchOptions::mioMutationsFocus, 1);
+  // MIO divides by the focus point: above 0.
   rate("--mio-focus", "MIO: share of the budget after which the focused phase starts", &search::SearchOptions::mioFocus,
        0.000001, 1);
 }
@@ -272,6 +274,7 @@ void variationParameters(std::vector<Flag> &t) {
             0, 1);
   variation("--p-insert", "Mutation: probability of inserting statements", &search::VariationOptions::insertProbability,
             0, 1);
+  // Below 1, or insertion never stops.
   variation("--insertion-alpha", "Mutation: insert again while a random number is below alpha^count",
             &search::VariationOptions::insertionAlpha, 0, 0.999);
   variation("--p-insert-unit", "Mutation: an inserted call is on the unit (else on an existing variable)",
@@ -283,6 +286,7 @@ void variationParameters(std::vector<Flag> &t) {
             &search::VariationOptions::newArgument, 0, 1);
   variation("--p-text-edit", "Mutation: a changed string gets a token edit (else a character delta)",
             &search::VariationOptions::textEdit, 0, 1);
+  // Up to 1 MiB: the wire format's input area (MOSAIC_INPUT_BYTES) holds a test.
   t.push_back(whole<size_t>({.names = "--max-text-length", .value = "N", .commands = kGenerate,
                              .help = "Strings and buffers grow no longer", .group = kSearch},
                             [](CommandLine &c, Command) { return &c.generate.variation.maxTextLength; }, 1,

@@ -43,7 +43,8 @@ namespace {
 class HarnessErrors final : public search::EvaluationObserver {
 public:
   void evaluated(const search::Evaluator &, const search::Evaluation &ev) override {
-    if (ev.run.outcome() != exec::Outcome::HarnessError || kept.size() >= 5) return;
+    constexpr size_t kKept = 5; // ours: enough to see the pattern in the report
+    if (ev.run.outcome() != exec::Outcome::HarnessError || kept.size() >= kKept) return;
     int invalid = -1;
     for (size_t k = 0; k < ev.run.statements.size(); ++k)
       if (ev.run.statements[k].status == MOSAIC_STMT_INVALID) invalid = static_cast<int>(k);

@@ -140,7 +140,7 @@ bool runFindings(const emit::Suite &suite, const std::string &report, const Proc
       if (!onAssertion) {
         f.removeTests.insert({false, it->second.test});
         const std::string text = t["failures"].empty() ? std::string() : t["failures"][0].value("failure", "");
-        std::string brief = text.substr(0, 300);
+        std::string brief = text.substr(0, 300); // ours: the failure's first lines, for the log
         std::replace(brief.begin(), brief.end(), '\n', ' ');
         f.runErrors[it->second.test] = brief;
       } else

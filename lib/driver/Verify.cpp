@@ -56,6 +56,7 @@ public:
       Findings f;
       if (!b->ok) {
         if (!compileFindings(suite, b->output, f)) {
+          // The compiler's first 8,000 characters (ours: its first errors).
           if (write_.canonicalSpelling) return failed(b->output.substr(0, 8000));
           write_.canonicalSpelling = true; // the spelled names may not exist outside the unit
           continue;
@@ -109,7 +110,7 @@ private:
                                        const std::string &report, bool failingSuite, Findings &f) {
     auto r = runner_.run(binary, args, seconds, report);
     if (!r || !runFindings(suite, r->report, r->process, failingSuite, f, failingSuite ? 0 : o_.slowTestSeconds))
-      return "the test binary did not run: " + (r ? r->process.output.substr(0, 4000) : r.error().message);
+      return "the test binary did not run: " + (r ? r->process.output.substr(0, 4000) /* ours */ : r.error().message);
     return std::nullopt;
   }
 

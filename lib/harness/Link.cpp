@@ -162,9 +162,10 @@ Expected<Harness> buildLinkedHarness(const model::Program &program, std::unique_
     if (h) {
       if (unlinked.functions != remembered.functions) writeMemo(memo, unlinked);
       if (const auto names = leftOut(program, unlinked); !names.empty()) {
+        constexpr size_t kNamed = 4; // ours: a note line, not a list
         std::string shown;
-        for (size_t i = 0; i < names.size() && i < 4; ++i) shown += (i ? ", " : "") + names[i];
-        if (names.size() > 4) shown += fmt::format(" and {} more", names.size() - 4);
+        for (size_t i = 0; i < names.size() && i < kNamed; ++i) shown += (i ? ", " : "") + names[i];
+        if (names.size() > kNamed) shown += fmt::format(" and {} more", names.size() - kNamed);
         h->notes.push_back(fmt::format("left out {} callable(s) that no object the harness links defines (in a file "
                                        "the build does not compile?), and what needs them: {} (remembered in {})",
                                        names.size(), shown, memo.string()));

@@ -39,6 +39,8 @@ double Budget::used(std::uint64_t executions) const {
 Evaluator::Evaluator(const Goals &goals, Archive &archive, Executor &executor, Budget budget)
     : goals_(goals), archive_(archive), executor_(executor), budget_(budget) {}
 
+// Ours: 20 tests in a row that could not run at all (the server restarts
+// once per test) mean a harness that dies at start.
 bool Evaluator::gaveUp() const { return failures_ > 20 && failures_ > executions_; }
 
 bool Evaluator::done() const {

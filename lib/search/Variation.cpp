@@ -200,6 +200,7 @@ bool Variation::changePrimitive(Statement &s) {
     case 0: d += rng_.gaussian() * options_.maxDelta; break;
     case 1: d += rng_.gaussian(); break;
     default: {
+      // EvoSuite's chopPrecision with Randomness.nextInt(15) digits.
       const double scale = std::pow(10.0, static_cast<double>(rng_.uniform(0, 14)));
       d = std::round(d * scale) / scale;
     }

@@ -95,7 +95,7 @@ std::optional<Ref> TestFactory::call(TestCase &t, model::CallableId id, int dept
           args[i] = push(t, std::move(b));
         } else {
           Statement a{.op = Op::Array, .type = pt.id};
-          count = static_cast<size_t>(rng_.uniform(0, 4));
+          count = static_cast<size_t>(rng_.uniform(0, 4)); // ours: small arrays, empty ones included
           for (size_t k = 0; k < count; ++k) {
             auto e = value(t, {pointee.id, nullptr, true}, depth + 1);
             if (!e) return std::nullopt;
@@ -162,6 +162,8 @@ std::uint64_t TestFactory::randomScalarBits(const model::Type &type) {
     return static_cast<std::uint64_t>(rng_.uniform(32, 126));
   case TypeKind::Enum: {
     const model::Enum &e = program_.enums.at(*type.enumId);
+    // Ours: mostly a declared enumerator; at times a value near them that
+    // none names (-1 to 16), which C code often range-checks.
     if (!e.enumerators.empty() && rng_.chance(0.9)) return static_cast<std::uint64_t>(rng_.pick(e.enumerators).value);
     return static_cast<std::uint64_t>(rng_.uniform(-1, 16));
   }
@@ -181,7 +183,7 @@ std::uint64_t TestFactory::randomScalarBits(const model::Type &type) {
     if (auto p = fromPool ? pool_.integer(rng_, options_.dynamicShare) : std::nullopt) {
       v = *p;
     } else if (rng_.chance(0.1)) {
-      // Boundary values of the type.
+      // Boundary values of the type, one time in ten (ours).
       const std::int64_t small[] = {0, 1, -1};
       v = rng_.chance(0.5) ? small[rng_.index(3)]
           : type.isSigned ? (rng_.chance(0.5) ? -(std::int64_t{1} << (type.bits - 1)) : (std::int64_t{1} << (type.bits - 1)) - 1)
@@ -320,13 +322,15 @@ std::optional<Ref> TestFactory::makePointer(TestCase &t, const Need &need, int d
   // pointer) is only ever made by the unit: never field by field.
   const bool valueBuildable = catalog_.buildable(pointee.id) && pointee.kind != TypeKind::Void &&
                               !(producers.size() && catalog_.isPrivate(pointee.id));
+  // Ours: three times in four from a producer (the API's own way to make
+  // one) when the value could also be built field by field.
   if (!producers.empty() && (!valueBuildable || rng_.chance(0.75))) {
     if (auto r = call(t, rng_.pick(producers), depth + 1)) return r;
   }
   if (!valueBuildable) return need.allowNull ? std::optional<Ref>(null()) : std::nullopt;
   if (catalog_.isScalar(pointee.id) && catalog_.arrayElement(pointee.id) && rng_.chance(0.5)) {
     Statement s{.op = Op::Array, .type = type.id};
-    const size_t n = static_cast<size_t>(rng_.uniform(1, 4));
+    const size_t n = static_cast<size_t>(rng_.uniform(1, 4)); // ours: a few elements
     for (size_t i = 0; i < n; ++i) s.refs.push_back(*make(t, {pointee.id, nullptr, true}, depth + 1));
     return push(t, std::move(s));
   }
