@@ -66,6 +66,17 @@ public:
   std::optional<std::vector<std::string>> stubDefinition(model::RecordId record) const;
 
 private:
+  // Body.cpp: the phases of write().
+  void resetVariables(size_t n);
+  void countUses(const SuiteTest &st, size_t n, bool withAssertions);
+  void nameValues(const SuiteTest &st, size_t n, std::set<model::CallableId> &trampolines);
+  void inlineIntoAggregate(const testcase::TestCase &t, size_t index, size_t n);
+  bool literalInPlace(const SuiteTest &st, size_t index, size_t n) const;
+  std::string uniqueName(const testcase::TestCase &t, size_t index, std::set<std::string> &taken) const;
+  bool writeStatements(const SuiteTest &st, size_t n, bool withAssertions, Body &body);
+  void writeThrowingCall(const SuiteTest &st, size_t index, bool withAssertions, Body &body);
+  void requireStubs(const testcase::TestCase &t, Body &body) const;
+  void requireTrampolines(Body &body) const;
   // BodyTypes.cpp
   bool nameable(model::TypeId type) const;
   /// Whether a test can name the exception type the harness reported
