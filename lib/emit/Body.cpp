@@ -25,16 +25,35 @@ BodyWriter::BodyWriter(const model::Program &program, const testcase::Catalog &c
     if (count > 1) overloaded_.insert(name);
 }
 
+// One test's body: its name, its values named or written in place, its
+// statements with their assertions, and what the file around it must hold.
 Body BodyWriter::write(const SuiteTest &st, bool withAssertions) {
   Body body;
   const TestCase &t = st.test;
   const size_t n = st.threwAt >= 0 ? std::min(t.statements.size(), static_cast<size_t>(st.threwAt) + 1) : t.statements.size();
+  resetVariables(n);
+  body.name = testName(st, !withAssertions);
+  countUses(st, n, withAssertions);
+  nameValues(st, n, body.trampolines);
+  if (!writeStatements(st, n, withAssertions, body)) return body;
+  requireStubs(t, body);
+  requireTrampolines(body);
+  return body;
+}
+
+// Forgets the previous test's variables: n of them, none named or used yet.
+void BodyWriter::resetVariables(size_t n) {
   names_.assign(n, "");
   heap_.assign(n, false);
   inlined_.assign(n, false);
   inspector_.assign(n, false);
   uses_.assign(n, 0);
-  body.name = testName(st, !withAssertions);
+}
+
+// Counts how often each of the first n values is read: by a later statement,
+// or by an assertion on it.
+void BodyWriter::countUses(const SuiteTest &st, size_t n, bool withAssertions) {
+  const TestCase &t = st.test;
   for (size_t i = 0; i < n; ++i)
     for (Ref r : t.statements[i].refs)
       if (r != testcase::kNoRef && r < n) ++uses_[r];
@@ -44,51 +63,19 @@ Body BodyWriter::write(const SuiteTest &st, bool withAssertions) {
       if (st.observations[k].statement < n && st.observations[k].target == MOSAIC_OBS_RESULT &&
           !(k < st.dropped.size() && st.dropped[k]))
         ++uses_[st.observations[k].statement];
+}
 
-  // Names, and which values are written in place.
+// Names each value, or decides it is written in place (a literal, an array
+// inside its aggregate, an inspector call inside its assertion).
+void BodyWriter::nameValues(const SuiteTest &st, size_t n, std::set<model::CallableId> &trampolines) {
+  const TestCase &t = st.test;
   std::set<std::string> taken;
   for (size_t i = 0; i < n; ++i) {
     const Statement &s = t.statements[i];
     if (s.op == Op::Construct) heap_[i] = !p_.record(*p_.callable(s.callable).parent).publicDestructor;
-    bool inlineIt = false;
-    // A scalar whose address is never taken reads best as its literal,
-    // wherever it is used.
-    if (s.op == Op::Primitive && uses_[i] > 1) {
-      inlineIt = true;
-      for (size_t j = i + 1; j < n && inlineIt; ++j) {
-        const Statement &u = t.statements[j];
-        if (std::find(u.refs.begin(), u.refs.end(), static_cast<Ref>(i)) == u.refs.end()) continue;
-        if (u.op == Op::AddressOf || u.op == Op::FieldSet || (u.op == Op::MethodCall && u.refs[0] == i)) inlineIt = false;
-      }
-      for (const exec::Observation &o : st.observations)
-        if (o.statement == i) inlineIt = false;
-    }
-    // An array built only to fill an array member is written inside the
-    // aggregate.
-    if (s.op == Op::Array && uses_[i] == 1)
-      for (size_t j = i + 1; j < n; ++j)
-        if (t.statements[j].op == Op::Aggregate &&
-            std::find(t.statements[j].refs.begin(), t.statements[j].refs.end(), static_cast<Ref>(i)) != t.statements[j].refs.end()) {
-          inlined_[i] = true;
-          std::string elements;
-          for (size_t e = 0; e < s.refs.size(); ++e) elements += (e ? ", " : "") + expr(s.refs[e]);
-          names_[i] = "{" + elements + "}";
-        }
+    if (s.op == Op::Array && uses_[i] == 1) inlineIntoAggregate(t, i, n);
     if (inlined_[i]) continue;
-    if (!inlineIt && uses_[i] == 1 && (s.op == Op::Primitive || s.op == Op::Null ||
-                          (s.op == Op::CString && p_.type(p_.type(s.type).value).pointeeConst))) {
-      // Only where it is an argument or an element, not where its address is taken.
-      for (size_t j = i + 1; j < n; ++j) {
-        const Statement &u = t.statements[j];
-        if (std::find(u.refs.begin(), u.refs.end(), static_cast<Ref>(i)) == u.refs.end()) continue;
-        inlineIt = (isCall(u.op) && !(u.op == Op::MethodCall && u.refs[0] == i)) || u.op == Op::Aggregate ||
-                   u.op == Op::Array || u.op == Op::Callback || u.op == Op::Subclass;
-        break;
-      }
-      if (s.op == Op::Null && p_.type(p_.type(s.type).value).kind != TypeKind::Pointer) inlineIt = false;
-    }
-    if (inlineIt && bindsMutableReference(t, static_cast<Ref>(i))) inlineIt = false;
-    if (inlineIt) {
+    if (literalInPlace(st, i, n)) {
       inlined_[i] = true;
       if (s.op == Op::Primitive) names_[i] = literal(s.type, s.bits);
       else if (s.op == Op::Null) names_[i] = "nullptr";
@@ -98,39 +85,83 @@ Body BodyWriter::write(const SuiteTest &st, bool withAssertions) {
     if (i >= st.appendedFrom && s.op == Op::MethodCall && uses_[i] <= 1) {
       // An inspector: its call is the subject of its assertion.
       inspector_[i] = true;
-      names_[i] = callExpression(t, i, body.trampolines);
+      names_[i] = callExpression(t, i, trampolines);
       continue;
     }
     if ((s.op == Op::Call || s.op == Op::MethodCall) && (uses_[i] == 0 || !catalog_.resultVariable(s.callable)))
       continue; // a call whose result nobody reads declares nothing
-    std::string base = identifier(identifierFor(t, i));
-    if (reserved_.count(base)) base += "_";
-    std::string name = base;
-    for (int k = 2; taken.count(name); ++k) name = base + std::to_string(k);
-    taken.insert(name);
-    names_[i] = name;
+    names_[i] = uniqueName(t, i, taken);
   }
+}
 
+// An array built only to fill an array member is written inside the
+// aggregate: marks array i (used once) inlined, named by its elements in braces.
+void BodyWriter::inlineIntoAggregate(const TestCase &t, size_t i, size_t n) {
+  const Statement &s = t.statements[i];
+  for (size_t j = i + 1; j < n; ++j)
+    if (t.statements[j].op == Op::Aggregate &&
+        std::find(t.statements[j].refs.begin(), t.statements[j].refs.end(), static_cast<Ref>(i)) != t.statements[j].refs.end()) {
+      inlined_[i] = true;
+      std::string elements;
+      for (size_t e = 0; e < s.refs.size(); ++e) elements += (e ? ", " : "") + expr(s.refs[e]);
+      names_[i] = "{" + elements + "}";
+    }
+}
+
+// Whether value i, a scalar, null or constant C string, is written as its
+// literal where it is used rather than declared.
+bool BodyWriter::literalInPlace(const SuiteTest &st, size_t i, size_t n) const {
+  const TestCase &t = st.test;
+  const Statement &s = t.statements[i];
+  bool inlineIt = false;
+  // A scalar whose address is never taken reads best as its literal,
+  // wherever it is used.
+  if (s.op == Op::Primitive && uses_[i] > 1) {
+    inlineIt = true;
+    for (size_t j = i + 1; j < n && inlineIt; ++j) {
+      const Statement &u = t.statements[j];
+      if (std::find(u.refs.begin(), u.refs.end(), static_cast<Ref>(i)) == u.refs.end()) continue;
+      if (u.op == Op::AddressOf || u.op == Op::FieldSet || (u.op == Op::MethodCall && u.refs[0] == i)) inlineIt = false;
+    }
+    for (const exec::Observation &o : st.observations)
+      if (o.statement == i) inlineIt = false;
+  }
+  if (!inlineIt && uses_[i] == 1 && (s.op == Op::Primitive || s.op == Op::Null ||
+                        (s.op == Op::CString && p_.type(p_.type(s.type).value).pointeeConst))) {
+    // Only where it is an argument or an element, not where its address is taken.
+    for (size_t j = i + 1; j < n; ++j) {
+      const Statement &u = t.statements[j];
+      if (std::find(u.refs.begin(), u.refs.end(), static_cast<Ref>(i)) == u.refs.end()) continue;
+      inlineIt = (isCall(u.op) && !(u.op == Op::MethodCall && u.refs[0] == i)) || u.op == Op::Aggregate ||
+                 u.op == Op::Array || u.op == Op::Callback || u.op == Op::Subclass;
+      break;
+    }
+    if (s.op == Op::Null && p_.type(p_.type(s.type).value).kind != TypeKind::Pointer) inlineIt = false;
+  }
+  if (inlineIt && bindsMutableReference(t, static_cast<Ref>(i))) inlineIt = false;
+  return inlineIt;
+}
+
+// A name for value i no keyword, declaration or earlier value of the test
+// has taken (`item`, `item2`); takes it.
+std::string BodyWriter::uniqueName(const TestCase &t, size_t i, std::set<std::string> &taken) const {
+  std::string base = identifier(identifierFor(t, i));
+  if (reserved_.count(base)) base += "_";
+  std::string name = base;
+  for (int k = 2; taken.count(name); ++k) name = base + std::to_string(k);
+  taken.insert(name);
+  return name;
+}
+
+// Writes the first n statements, each followed by its assertions, up to the
+// call that threw; false (and body.unwritable) when one cannot be written.
+bool BodyWriter::writeStatements(const SuiteTest &st, size_t n, bool withAssertions, Body &body) {
+  const TestCase &t = st.test;
   for (size_t i = 0; i < n; ++i) {
     if (inlined_[i]) continue;
     const Statement &s = t.statements[i];
     if (static_cast<int>(i) == st.threwAt && isCall(s.op)) {
-      std::string call = callExpression(t, i, body.trampolines);
-      if (s.op == Op::Construct) {
-        const std::string type = p_.record(*p_.callable(s.callable).parent).name;
-        call = type + "(" + call + ")";
-      }
-      const std::string &ty = st.exceptionType;
-      if (!withAssertions) {
-        body.lines.push_back({call + ";", -1});
-      } else if (catchable(ty)) {
-        body.lines.push_back({"EXPECT_THROW(" + call + ", " + ty + ");", -1});
-      } else {
-        if (!ty.empty() && ty != "unknown")
-          body.lines.push_back({"// Throws " + ty + ", which no header of " + p_.unit.substr(p_.unit.rfind('/') + 1) +
-                                    " declares.", -1});
-        body.lines.push_back({"EXPECT_ANY_THROW(" + call + ");", -1});
-      }
+      writeThrowingCall(st, i, withAssertions, body);
       break;
     }
     if (inspector_[i]) {
@@ -142,25 +173,57 @@ Body BodyWriter::write(const SuiteTest &st, bool withAssertions) {
     auto line = statement(t, i, body.trampolines, why);
     if (!line) {
       body.unwritable = why.empty() ? "statement " + std::to_string(i) + " cannot be written" : why;
-      return body;
+      return false;
     }
     body.lines.push_back({*line, -1});
     if (withAssertions)
       for (Line &a : assertions(st, i)) body.lines.push_back(std::move(a));
   }
+  return true;
+}
+
+// Writes call i, the one that threw: expecting its exception, by type when
+// the test can name it.
+void BodyWriter::writeThrowingCall(const SuiteTest &st, size_t i, bool withAssertions, Body &body) {
+  const Statement &s = st.test.statements[i];
+  std::string call = callExpression(st.test, i, body.trampolines);
+  if (s.op == Op::Construct) {
+    const std::string type = p_.record(*p_.callable(s.callable).parent).name;
+    call = type + "(" + call + ")";
+  }
+  const std::string &ty = st.exceptionType;
+  if (!withAssertions) {
+    body.lines.push_back({call + ";", -1});
+  } else if (catchable(ty)) {
+    body.lines.push_back({"EXPECT_THROW(" + call + ", " + ty + ");", -1});
+  } else {
+    if (!ty.empty() && ty != "unknown")
+      body.lines.push_back({"// Throws " + ty + ", which no header of " + p_.unit.substr(p_.unit.rfind('/') + 1) +
+                                " declares.", -1});
+    body.lines.push_back({"EXPECT_ANY_THROW(" + call + ");", -1});
+  }
+}
+
+// Records the stub subclasses the test uses; unwritable when one has a pure
+// virtual whose types only its unit can name.
+void BodyWriter::requireStubs(const TestCase &t, Body &body) const {
   for (const Statement &s : t.statements)
     if (s.op == Op::Subclass) {
       const model::RecordId r = *p_.type(p_.type(s.type).value).recordId;
       if (!stubDefinition(r)) body.unwritable = "a pure virtual of " + p_.record(r).name + " has a type only its unit can name";
       body.stubs.insert(r);
     }
+}
+
+// Unwritable when a callable the test reaches through a trampoline has a
+// parameter or result type only its unit can name.
+void BodyWriter::requireTrampolines(Body &body) const {
   for (model::CallableId c : body.trampolines) {
     const model::Callable &callable = p_.callable(c);
     for (const model::Param &param : callable.params)
       if (!spell(param.type)) body.unwritable = "a parameter of " + callable.name + " has a type only its unit can name";
     if (!spell(callable.result)) body.unwritable = "the result of " + callable.name + " has a type only its unit can name";
   }
-  return body;
 }
 
 } // namespace mosaic::emit

@@ -66,6 +66,17 @@ public:
   std::optional<std::vector<std::string>> stubDefinition(model::RecordId record) const;
 
 private:
+  // Body.cpp: the phases of write().
+  void resetVariables(size_t n);
+  void countUses(const SuiteTest &st, size_t n, bool withAssertions);
+  void nameValues(const SuiteTest &st, size_t n, std::set<model::CallableId> &trampolines);
+  void inlineIntoAggregate(const testcase::TestCase &t, size_t index, size_t n);
+  bool literalInPlace(const SuiteTest &st, size_t index, size_t n) const;
+  std::string uniqueName(const testcase::TestCase &t, size_t index, std::set<std::string> &taken) const;
+  bool writeStatements(const SuiteTest &st, size_t n, bool withAssertions, Body &body);
+  void writeThrowingCall(const SuiteTest &st, size_t index, bool withAssertions, Body &body);
+  void requireStubs(const testcase::TestCase &t, Body &body) const;
+  void requireTrampolines(Body &body) const;
   // BodyTypes.cpp
   bool nameable(model::TypeId type) const;
   /// Whether a test can name the exception type the harness reported
@@ -87,8 +98,35 @@ private:
   std::string expr(testcase::Ref ref) const;
   std::string callExpression(const testcase::TestCase &t, size_t index, std::set<model::CallableId> &trampolines);
   // BodyStatements.cpp
+  /// One statement being written, and what its writers share.
+  struct StatementSite {
+    const testcase::TestCase &t;
+    size_t i;                      ///< its index in t
+    const testcase::Statement &s;  ///< t.statements[i]
+    const std::string &name;       ///< its variable's name
+    std::string &why;              ///< why it cannot be written, when it cannot
+    bool addressTaken;             ///< a char array written as its bytes plus a pointer to them
+    std::string arrayName;         ///< the array's name: `name`, or `name_bytes` when addressTaken
+  };
   std::optional<std::string> statement(const testcase::TestCase &t, size_t index, std::set<model::CallableId> &trampolines,
                                        std::string &why);
+  std::optional<std::string> declareVariable(const StatementSite &at, model::TypeId type) const;
+  std::optional<std::string> pointerTo(const StatementSite &at, const std::string &array) const;
+  std::optional<std::string> primitiveStatement(const StatementSite &at) const;
+  std::optional<std::string> cStringStatement(const StatementSite &at) const;
+  std::optional<std::string> stdStringStatement(const StatementSite &at) const;
+  std::optional<std::string> bufferStatement(const StatementSite &at) const;
+  std::optional<std::string> nullStatement(const StatementSite &at) const;
+  std::optional<std::string> aggregateStatement(const StatementSite &at);
+  std::optional<std::string> arrayFieldValue(const StatementSite &at, const model::Field &field, testcase::Ref ref);
+  std::optional<std::string> addressOfStatement(const StatementSite &at) const;
+  std::optional<std::string> arrayStatement(const StatementSite &at);
+  std::optional<std::string> constructStatement(const StatementSite &at, std::set<model::CallableId> &trampolines);
+  std::optional<std::string> callStatement(const StatementSite &at, std::set<model::CallableId> &trampolines);
+  std::optional<std::string> fieldSetStatement(const StatementSite &at) const;
+  std::optional<std::string> subclassStatement(const StatementSite &at) const;
+  std::optional<std::string> endOfStatement(const StatementSite &at) const;
+  std::optional<std::string> callbackStatement(const StatementSite &at) const;
   // BodyAssertions.cpp
   std::vector<Line> assertions(const SuiteTest &st, size_t index);
   std::optional<std::string> assertion(const testcase::TestCase &t, size_t index, const exec::Observation &o);

@@ -35,50 +35,76 @@ std::string Writer::argument(const model::Callable &c, size_t i, size_t offset, 
   return "*" + a;
 }
 
+// The function that performs a call of `c` (__mosaic_call_<id>): fetches
+// its receiver and arguments, calls, keeps the result, observes.
 void Writer::emitCall(const model::Callable &c) {
-  const bool member = c.parent && (c.kind == CallableKind::Method || c.kind == CallableKind::Operator);
+  const bool member = hasReceiver(c);
   const size_t expected = c.params.size() + (member ? 1 : 0);
-  std::ostringstream decls, code, observe;
+  std::ostringstream decls, code;
   decls << "  int ok = 1;\n";
-  std::string self;
-  if (member) {
-    const model::TypeId rt = p_.record(*c.parent).type;
-    decls << "  " << t(rt) << " *self;\n";
-    code << "  self = " << ref(rt) << "(ctx, s->refs[0]);\n  if (!self) " << invalid() << "\n";
-    // A const method beside a non-const twin is reached through a const view.
-    self = c.hasNonConstTwin ? "static_cast<const " + t(rt) + " *>(self)->" : "self->";
-  }
+  const std::string self = member ? receiver(c, decls, code) : "";
   std::vector<std::string> args;
   for (size_t i = 0; i < c.params.size(); ++i) args.push_back(argument(c, i, member ? 1 : 0, decls, code));
+  const std::string call = callExpression(c, self, args);
+  std::ostringstream perform;
+  const std::optional<model::TypeId> out = performCall(c, call, decls, perform);
+  const std::string observe = observations(c, out);
+  calls_ << callFunction(c, expected, decls.str(), code.str(), perform.str(), observe);
+  emittedCalls_.push_back(c.id);
+}
+
+// Whether `c` is called on an object: a method or member operator, whose
+// receiver is the statement's first reference.
+bool Writer::hasReceiver(const model::Callable &c) {
+  return c.parent && (c.kind == CallableKind::Method || c.kind == CallableKind::Operator);
+}
+
+// Declares and fetches the receiver `self` into `decls`/`code`; returns the
+// prefix that calls a member on it.
+std::string Writer::receiver(const model::Callable &c, std::ostringstream &decls, std::ostringstream &code) {
+  const model::TypeId rt = p_.record(*c.parent).type;
+  decls << "  " << t(rt) << " *self;\n";
+  code << "  self = " << ref(rt) << "(ctx, s->refs[0]);\n  if (!self) " << invalid() << "\n";
+  // A const method beside a non-const twin is reached through a const view.
+  return c.hasNonConstTwin ? "static_cast<const " + t(rt) + " *>(self)->" : "self->";
+}
+
+// The call of `c` with `args`: a new-expression for a constructor, a member
+// call through `self` for a method, else by qualified name.
+std::string Writer::callExpression(const model::Callable &c, const std::string &self, const std::vector<std::string> &args) {
   std::string call;
   if (c.kind == CallableKind::Constructor) call = "new " + t(p_.record(*c.parent).type) + "(";
-  else if (member) call = self + model::memberName(p_, c) + "(";
+  else if (hasReceiver(c)) call = self + model::memberName(p_, c) + "(";
   else call = c.qualifiedName + "(";
   for (size_t i = 0; i < args.size(); ++i) call += (i ? ", " : "") + args[i];
   call += ")";
+  return call;
+}
 
-  // Perform, and hold the result in the statement's variable.
-  std::ostringstream perform;
+// Perform, and hold the result in the statement's variable: writes `call`
+// into `perform` (and, in C, the result's declarations into `decls`);
+// returns the value type `out` points to, nullopt when there is no `out`.
+std::optional<model::TypeId> Writer::performCall(const model::Callable &c, const std::string &call,
+                                                 std::ostringstream &decls, std::ostringstream &perform) {
   const std::optional<model::TypeId> var = catalog_.resultVariable(c.id);
-  const std::string outVar = "out";
-  bool haveOut = false;
-  model::TypeId observed = 0;
   if (c.kind == CallableKind::Constructor) {
     const model::TypeId rt = p_.record(*c.parent).type;
     perform << "    " << t(rt) << " *out = " << call << ";\n"
             << "    __mosaic_adopt(ctx, " << rt << ", out, " << deleter(rt) << ");\n";
-    haveOut = true;
-    observed = rt;
-  } else if (!var) {
+    return rt;
+  }
+  if (!var) {
     perform << "    " << (p_.type(c.result).kind == TypeKind::Void ? "" : "(void)") << call << ";\n";
-  } else if (p_.type(*var).kind == TypeKind::Reference) {
+    return std::nullopt;
+  }
+  if (p_.type(*var).kind == TypeKind::Reference) {
     const model::TypeId rv = p_.type(*var).value;
     references_.insert(*var);
     perform << "    " << t(rv) << " *out = (" << t(rv) << " *)&(" << call << ");\n"
             << "    *(void **)__mosaic_define(ctx, " << *var << ", sizeof(void *)) = (void *)out;\n";
-    haveOut = true;
-    observed = rv;
-  } else if (trivial(*var)) {
+    return rv;
+  }
+  if (trivial(*var)) {
     if (cxx_) {
       perform << "    " << t(*var) << " *out = (" << t(*var) << " *)__mosaic_define(ctx, " << *var << ", sizeof(" << t(*var)
               << "));\n    *out = " << call << ";\n";
@@ -87,18 +113,20 @@ void Writer::emitCall(const model::Callable &c) {
       perform << "  r = " << call << ";\n  out = (" << t(*var) << " *)__mosaic_define(ctx, " << *var
               << ", sizeof r);\n  memcpy(out, &r, sizeof r);\n";
     }
-    haveOut = true;
-    observed = *var;
-  } else {
-    perform << "    " << t(*var) << " *out = new " << t(*var) << "(" << call << ");\n"
-            << "    __mosaic_adopt(ctx, " << *var << ", out, " << deleter(*var) << ");\n";
-    haveOut = true;
-    observed = *var;
+    return *var;
   }
+  perform << "    " << t(*var) << " *out = new " << t(*var) << "(" << call << ");\n"
+          << "    __mosaic_adopt(ctx, " << *var << ", out, " << deleter(*var) << ");\n";
+  return *var;
+}
 
-  // What is worth asserting on afterwards: the result, and what the callee
-  // wrote through its pointer and reference parameters.
-  if (haveOut && observable(observed)) observe << "    " << observer(observed) << "(ctx, MOSAIC_OBS_RESULT, " << outVar << ");\n";
+// What is worth asserting on afterwards: the result (the variable `out`,
+// when there is one, pointing to a value of type *out), and what the callee
+// wrote through its pointer and reference parameters. "" when nothing is.
+std::string Writer::observations(const model::Callable &c, std::optional<model::TypeId> out) {
+  std::ostringstream observe;
+  const std::string outVar = "out";
+  if (out && observable(*out)) observe << "    " << observer(*out) << "(ctx, MOSAIC_OBS_RESULT, " << outVar << ");\n";
   for (size_t i = 0; i < c.params.size(); ++i) {
     const model::Param &param = c.params[i];
     const model::Type &declared = p_.type(param.type);
@@ -111,19 +139,26 @@ void Writer::emitCall(const model::Callable &c) {
     else
       observe << "    " << observer(pointee) << "(ctx, MOSAIC_OBS_ARG0 + " << i << ", " << a << ");\n";
   }
+  return observe.str();
+}
 
+// The whole function __mosaic_call_<id>: its declarations, the check of its
+// `expected` references, the fetching code, then the call and observations,
+// guarded by a try when C++ exceptions are on.
+std::string Writer::callFunction(const model::Callable &c, size_t expected, const std::string &decls,
+                                 const std::string &code, const std::string &perform, const std::string &observe) const {
   std::ostringstream body;
   body << "/* " << c.signature << " */\n"
        << "static int __mosaic_call_" << c.id << "(mosaic_ctx *ctx, const mosaic_stmt *s) {\n"
-       << decls.str() << "  (void)ok;\n"
+       << decls << "  (void)ok;\n"
        << "  if (s->nrefs != " << expected << ") " << invalid() << "\n"
-       << code.str();
+       << code;
   const bool guard = cxx_ && options_.exceptions;
   if (guard) body << "  try {\n";
   else if (cxx_) body << "  {\n";
-  body << perform.str();
-  if (!observe.str().empty()) {
-    body << "    if (MOSAIC_OBSERVE_BEGIN(ctx)) {\n" << observe.str() << "    }\n    __mosaic_observe_end(ctx);\n";
+  body << perform;
+  if (!observe.empty()) {
+    body << "    if (MOSAIC_OBSERVE_BEGIN(ctx)) {\n" << observe << "    }\n    __mosaic_observe_end(ctx);\n";
   }
   if (guard) {
     body << "  } catch (const std::exception &e) {\n"
@@ -133,8 +168,7 @@ void Writer::emitCall(const model::Callable &c) {
     body << "  }\n";
   }
   body << "  return MOSAIC_STMT_OK;\n}\n\n";
-  calls_ << body.str();
-  emittedCalls_.push_back(c.id);
+  return body.str();
 }
 
 void Writer::emitDispatcher() {

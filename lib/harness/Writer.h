@@ -4,6 +4,7 @@
 
 #include "mosaic/harness/Codegen.h"
 
+#include <optional>
 #include <set>
 #include <sstream>
 #include <string>
@@ -31,8 +32,16 @@ private:
 
   // Parts (CodegenCalls.cpp).
   void emitCall(const model::Callable &c);
+  static bool hasReceiver(const model::Callable &c);
+  std::string receiver(const model::Callable &c, std::ostringstream &decls, std::ostringstream &code);
   std::string argument(const model::Callable &c, size_t i, size_t offset, std::ostringstream &decls,
                        std::ostringstream &code);
+  std::string callExpression(const model::Callable &c, const std::string &self, const std::vector<std::string> &args);
+  std::optional<model::TypeId> performCall(const model::Callable &c, const std::string &call, std::ostringstream &decls,
+                                           std::ostringstream &perform);
+  std::string observations(const model::Callable &c, std::optional<model::TypeId> out);
+  std::string callFunction(const model::Callable &c, size_t expected, const std::string &decls, const std::string &code,
+                           const std::string &perform, const std::string &observe) const;
   void emitDispatcher();
 
   // Parts (CodegenValues.cpp).

@@ -346,116 +346,169 @@ std::string Catalog::computeWhyNotBuildable(model::TypeId id) const {
 
 namespace mosaic::testcase {
 
+// The first ill-typed statement's error: dispatches each statement to the
+// check of its op.
 std::string Catalog::typeError(const TestCase &t) const {
-  const model::Program &p = program_;
-  auto fitsAt = [&](size_t i, size_t k, model::TypeId want, const std::string &where) -> std::string {
-    const Ref r = t.statements[i].refs[k];
-    if (r == kNoRef) return "";
-    if (r >= i) return "statement " + std::to_string(i) + " refers to statement " + std::to_string(r) + ", not earlier";
-    const auto have = variableType(p, t, r);
-    if (!have) return "statement " + std::to_string(i) + " refers to statement " + std::to_string(r) + ", no variable";
-    if (fits(*have, want)) return "";
-    return "statement " + std::to_string(i) + " passes a " + p.type(*have).spelling + " (statement " +
-           std::to_string(r) + ") as " + where + " of type " + p.type(want).spelling;
-  };
   for (size_t i = 0; i < t.statements.size(); ++i) {
-    const Statement &s = t.statements[i];
     std::string e;
-    switch (s.op) {
+    switch (t.statements[i].op) {
     case Op::Construct:
     case Op::Call:
-    case Op::MethodCall: {
-      const model::Callable &c = p.callable(s.callable);
-      const size_t self = s.op == Op::MethodCall ? 1 : 0;
-      if (s.refs.size() != c.params.size() + self)
-        return "statement " + std::to_string(i) + " calls " + c.qualifiedName + " with " + std::to_string(s.refs.size()) +
-               " arguments";
-      if (self) e = fitsAt(i, 0, p.record(*c.parent).type, "the receiver");
-      for (size_t k = 0; e.empty() && k < c.params.size(); ++k)
-        e = fitsAt(i, k + self, c.params[k].type, "parameter " + std::to_string(k + 1) + " of " + c.qualifiedName);
-      break;
-    }
-    case Op::Aggregate: {
-      const model::Type &ty = p.type(p.type(s.type).value);
-      if (ty.kind != model::TypeKind::Record) return "statement " + std::to_string(i) + ": an aggregate of a non-record";
-      const model::Record &rec = p.record(*ty.recordId);
-      const auto fields = aggregateFields(rec.id);
-      if (s.refs.empty()) break; // zero-initialised
-      if (!fields || fields->size() != s.refs.size())
-        return "statement " + std::to_string(i) + " lists " + std::to_string(s.refs.size()) + " fields of " + rec.name;
-      for (size_t k = 0; e.empty() && k < fields->size(); ++k) {
-        const model::Field &f = rec.fields[(*fields)[k]];
-        if (p.type(p.type(f.type).value).kind == model::TypeKind::Array) continue; // filled from an Array
-        e = fitsAt(i, k, f.type, "field " + f.name + " of " + rec.name);
-      }
-      break;
-    }
-    case Op::AddressOf: {
-      const model::Type &ty = p.type(p.type(s.type).value);
-      if (ty.kind != model::TypeKind::Pointer || s.refs.size() != 1)
-        return "statement " + std::to_string(i) + ": an address that is not a pointer";
-      const Ref r = s.refs[0];
-      if (r >= i) return "statement " + std::to_string(i) + " takes the address of a later statement";
-      const auto have = variableType(p, t, r);
-      // &x as a pointer to x's type, to void, or (C++) to a base of it.
-      const model::Type *h = have ? &p.type(p.type(*have).value) : nullptr;
-      const model::Type &pointee = p.type(p.type(*ty.pointee).value);
-      const bool ok = h && (h->id == pointee.id || pointee.kind == model::TypeKind::Void ||
-                            (h->kind == model::TypeKind::Record && pointee.kind == model::TypeKind::Record &&
-                             derivesFrom(*h->recordId, *pointee.recordId)));
-      if (ok && !ty.pointeeConst && readOnly(*have))
-        return "statement " + std::to_string(i) + " takes a " + ty.spelling + " to a constant " + p.type(*have).spelling;
-      if (!ok)
-        return "statement " + std::to_string(i) + " takes the address of a " +
-               (have ? p.type(*have).spelling : std::string("non-variable")) + " as a " + ty.spelling;
-      break;
-    }
-    case Op::Array: {
-      const model::Type &ty = p.type(p.type(s.type).value);
-      const auto element = ty.kind == model::TypeKind::Array ? ty.element : ty.pointee;
-      if (!element) return "statement " + std::to_string(i) + ": an array without an element type";
-      for (size_t k = 0; e.empty() && k < s.refs.size(); ++k) e = fitsAt(i, k, *element, "an element");
-      break;
-    }
-    case Op::EndOf: {
-      // One past the bytes of an earlier pointer to the same element type.
-      const model::Type &ty = p.type(p.type(s.type).value);
-      if (ty.kind != model::TypeKind::Pointer || s.refs.size() != 1 || s.refs[0] >= i)
-        return "statement " + std::to_string(i) + ": an end that is not a pointer past an earlier one";
-      const auto have = variableType(p, t, s.refs[0]);
-      const model::Type *h = have ? &p.type(p.type(*have).value) : nullptr;
-      if (!h || h->kind != model::TypeKind::Pointer || p.type(*h->pointee).value != p.type(*ty.pointee).value ||
-          (h->pointeeConst && !ty.pointeeConst))
-        return "statement " + std::to_string(i) + ": an end of a " + (h ? h->spelling : std::string("non-variable")) +
-               " as a " + ty.spelling;
-      break;
-    }
-    case Op::Subclass: {
-      const model::Type &ty = p.type(p.type(s.type).value);
-      if (ty.kind != model::TypeKind::Record || !subclassable(*ty.recordId))
-        return "statement " + std::to_string(i) + ": a stub subclass of " + ty.spelling + ", which cannot have one";
-      const model::Record &rec = p.record(*ty.recordId);
-      const auto results = stubResults(rec.id);
-      if (!s.refs.empty() && s.refs.size() != results.size())
-        return "statement " + std::to_string(i) + " sets " + std::to_string(s.refs.size()) + " results of a stub " + rec.name;
-      for (size_t k = 0; e.empty() && k < s.refs.size(); ++k)
-        e = fitsAt(i, k, rec.pureVirtuals[results[k]].result, "the result of " + rec.name + "::" + rec.pureVirtuals[results[k]].name);
-      break;
-    }
-    case Op::FieldSet: {
-      const model::Type &ty = p.type(p.type(s.type).value);
-      if (ty.kind != model::TypeKind::Record || s.refs.size() != 2) break;
-      const model::Record &rec = p.record(*ty.recordId);
-      if (s.field >= rec.fields.size()) return "statement " + std::to_string(i) + " sets a field that does not exist";
-      e = fitsAt(i, 1, rec.fields[s.field].type, "field " + rec.fields[s.field].name + " of " + rec.name);
-      break;
-    }
-    default:
-      for (Ref r : s.refs)
-        if (r != kNoRef && r >= i) return "statement " + std::to_string(i) + " refers to a later statement";
+    case Op::MethodCall: e = callTypeError(t, i); break;
+    case Op::Aggregate: e = aggregateTypeError(t, i); break;
+    case Op::AddressOf: e = addressOfTypeError(t, i); break;
+    case Op::Array: e = arrayTypeError(t, i); break;
+    case Op::EndOf: e = endOfTypeError(t, i); break;
+    case Op::Subclass: e = subclassTypeError(t, i); break;
+    case Op::FieldSet: e = fieldSetTypeError(t, i); break;
+    default: e = laterReferenceError(t, i);
     }
     if (!e.empty()) return e;
   }
+  return "";
+}
+
+// Reference k of statement i must name an earlier variable that fits type
+// `want` (`where` it is used, for the message); "" when it does or is no
+// reference.
+std::string Catalog::referenceTypeError(const TestCase &t, size_t i, size_t k, model::TypeId want,
+                                        const std::string &where) const {
+  const model::Program &p = program_;
+  const Ref r = t.statements[i].refs[k];
+  if (r == kNoRef) return "";
+  if (r >= i) return "statement " + std::to_string(i) + " refers to statement " + std::to_string(r) + ", not earlier";
+  const auto have = variableType(p, t, r);
+  if (!have) return "statement " + std::to_string(i) + " refers to statement " + std::to_string(r) + ", no variable";
+  if (fits(*have, want)) return "";
+  return "statement " + std::to_string(i) + " passes a " + p.type(*have).spelling + " (statement " +
+         std::to_string(r) + ") as " + where + " of type " + p.type(want).spelling;
+}
+
+// A call or construction: as many arguments as parameters (and a receiver
+// for a method), each fitting.
+std::string Catalog::callTypeError(const TestCase &t, size_t i) const {
+  const model::Program &p = program_;
+  const Statement &s = t.statements[i];
+  std::string e;
+  const model::Callable &c = p.callable(s.callable);
+  const size_t self = s.op == Op::MethodCall ? 1 : 0;
+  if (s.refs.size() != c.params.size() + self)
+    return "statement " + std::to_string(i) + " calls " + c.qualifiedName + " with " + std::to_string(s.refs.size()) +
+           " arguments";
+  if (self) e = referenceTypeError(t, i, 0, p.record(*c.parent).type, "the receiver");
+  for (size_t k = 0; e.empty() && k < c.params.size(); ++k)
+    e = referenceTypeError(t, i, k + self, c.params[k].type, "parameter " + std::to_string(k + 1) + " of " + c.qualifiedName);
+  return e;
+}
+
+// An aggregate: of a record, zero-initialised or with a value fitting each
+// field of its field list.
+std::string Catalog::aggregateTypeError(const TestCase &t, size_t i) const {
+  const model::Program &p = program_;
+  const Statement &s = t.statements[i];
+  std::string e;
+  const model::Type &ty = p.type(p.type(s.type).value);
+  if (ty.kind != model::TypeKind::Record) return "statement " + std::to_string(i) + ": an aggregate of a non-record";
+  const model::Record &rec = p.record(*ty.recordId);
+  const auto fields = aggregateFields(rec.id);
+  if (s.refs.empty()) return ""; // zero-initialised
+  if (!fields || fields->size() != s.refs.size())
+    return "statement " + std::to_string(i) + " lists " + std::to_string(s.refs.size()) + " fields of " + rec.name;
+  for (size_t k = 0; e.empty() && k < fields->size(); ++k) {
+    const model::Field &f = rec.fields[(*fields)[k]];
+    if (p.type(p.type(f.type).value).kind == model::TypeKind::Array) continue; // filled from an Array
+    e = referenceTypeError(t, i, k, f.type, "field " + f.name + " of " + rec.name);
+  }
+  return e;
+}
+
+// An address: a pointer to an earlier variable's type, to void, or (C++) to
+// a base of it, and not to non-const for a constant.
+std::string Catalog::addressOfTypeError(const TestCase &t, size_t i) const {
+  const model::Program &p = program_;
+  const Statement &s = t.statements[i];
+  const model::Type &ty = p.type(p.type(s.type).value);
+  if (ty.kind != model::TypeKind::Pointer || s.refs.size() != 1)
+    return "statement " + std::to_string(i) + ": an address that is not a pointer";
+  const Ref r = s.refs[0];
+  if (r >= i) return "statement " + std::to_string(i) + " takes the address of a later statement";
+  const auto have = variableType(p, t, r);
+  // &x as a pointer to x's type, to void, or (C++) to a base of it.
+  const model::Type *h = have ? &p.type(p.type(*have).value) : nullptr;
+  const model::Type &pointee = p.type(p.type(*ty.pointee).value);
+  const bool ok = h && (h->id == pointee.id || pointee.kind == model::TypeKind::Void ||
+                        (h->kind == model::TypeKind::Record && pointee.kind == model::TypeKind::Record &&
+                         derivesFrom(*h->recordId, *pointee.recordId)));
+  if (ok && !ty.pointeeConst && readOnly(*have))
+    return "statement " + std::to_string(i) + " takes a " + ty.spelling + " to a constant " + p.type(*have).spelling;
+  if (!ok)
+    return "statement " + std::to_string(i) + " takes the address of a " +
+           (have ? p.type(*have).spelling : std::string("non-variable")) + " as a " + ty.spelling;
+  return "";
+}
+
+// An array: of an element type, each element fitting it.
+std::string Catalog::arrayTypeError(const TestCase &t, size_t i) const {
+  const model::Program &p = program_;
+  const Statement &s = t.statements[i];
+  std::string e;
+  const model::Type &ty = p.type(p.type(s.type).value);
+  const auto element = ty.kind == model::TypeKind::Array ? ty.element : ty.pointee;
+  if (!element) return "statement " + std::to_string(i) + ": an array without an element type";
+  for (size_t k = 0; e.empty() && k < s.refs.size(); ++k) e = referenceTypeError(t, i, k, *element, "an element");
+  return e;
+}
+
+// An end: one past the bytes of an earlier pointer to the same element type.
+std::string Catalog::endOfTypeError(const TestCase &t, size_t i) const {
+  const model::Program &p = program_;
+  const Statement &s = t.statements[i];
+  const model::Type &ty = p.type(p.type(s.type).value);
+  if (ty.kind != model::TypeKind::Pointer || s.refs.size() != 1 || s.refs[0] >= i)
+    return "statement " + std::to_string(i) + ": an end that is not a pointer past an earlier one";
+  const auto have = variableType(p, t, s.refs[0]);
+  const model::Type *h = have ? &p.type(p.type(*have).value) : nullptr;
+  if (!h || h->kind != model::TypeKind::Pointer || p.type(*h->pointee).value != p.type(*ty.pointee).value ||
+      (h->pointeeConst && !ty.pointeeConst))
+    return "statement " + std::to_string(i) + ": an end of a " + (h ? h->spelling : std::string("non-variable")) +
+           " as a " + ty.spelling;
+  return "";
+}
+
+// A stub subclass: of a subclassable record, with none or all of its
+// results, each fitting its pure virtual's result type.
+std::string Catalog::subclassTypeError(const TestCase &t, size_t i) const {
+  const model::Program &p = program_;
+  const Statement &s = t.statements[i];
+  std::string e;
+  const model::Type &ty = p.type(p.type(s.type).value);
+  if (ty.kind != model::TypeKind::Record || !subclassable(*ty.recordId))
+    return "statement " + std::to_string(i) + ": a stub subclass of " + ty.spelling + ", which cannot have one";
+  const model::Record &rec = p.record(*ty.recordId);
+  const auto results = stubResults(rec.id);
+  if (!s.refs.empty() && s.refs.size() != results.size())
+    return "statement " + std::to_string(i) + " sets " + std::to_string(s.refs.size()) + " results of a stub " + rec.name;
+  for (size_t k = 0; e.empty() && k < s.refs.size(); ++k)
+    e = referenceTypeError(t, i, k, rec.pureVirtuals[results[k]].result,
+                           "the result of " + rec.name + "::" + rec.pureVirtuals[results[k]].name);
+  return e;
+}
+
+// A field set: of a field that exists, to a value fitting it.
+std::string Catalog::fieldSetTypeError(const TestCase &t, size_t i) const {
+  const model::Program &p = program_;
+  const Statement &s = t.statements[i];
+  const model::Type &ty = p.type(p.type(s.type).value);
+  if (ty.kind != model::TypeKind::Record || s.refs.size() != 2) return "";
+  const model::Record &rec = p.record(*ty.recordId);
+  if (s.field >= rec.fields.size()) return "statement " + std::to_string(i) + " sets a field that does not exist";
+  return referenceTypeError(t, i, 1, rec.fields[s.field].type, "field " + rec.fields[s.field].name + " of " + rec.name);
+}
+
+// Any other statement: no reference to itself or a later statement.
+std::string Catalog::laterReferenceError(const TestCase &t, size_t i) const {
+  for (Ref r : t.statements[i].refs)
+    if (r != kNoRef && r >= i) return "statement " + std::to_string(i) + " refers to a later statement";
   return "";
 }
 

@@ -141,6 +141,18 @@ private:
   /// destructor, or one of its bases' or fields', is unlinked); empty when
   /// it can.
   std::string unlinkedDestructor(model::RecordId record, int depth = 0) const;
+  // typeError()'s checks, one per op (or group of ops): "" when statement i
+  // of `test` is well-typed.
+  std::string referenceTypeError(const TestCase &test, size_t i, size_t k, model::TypeId want,
+                                 const std::string &where) const;
+  std::string callTypeError(const TestCase &test, size_t i) const;
+  std::string aggregateTypeError(const TestCase &test, size_t i) const;
+  std::string addressOfTypeError(const TestCase &test, size_t i) const;
+  std::string arrayTypeError(const TestCase &test, size_t i) const;
+  std::string endOfTypeError(const TestCase &test, size_t i) const;
+  std::string subclassTypeError(const TestCase &test, size_t i) const;
+  std::string fieldSetTypeError(const TestCase &test, size_t i) const;
+  std::string laterReferenceError(const TestCase &test, size_t i) const;
 
   const model::Program &program_;
   Unlinked unlinked_;
