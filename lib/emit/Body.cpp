@@ -10,12 +10,6 @@
 
 namespace mosaic::emit {
 
-using model::TypeKind;
-using testcase::Op;
-using testcase::Ref;
-using testcase::Statement;
-using testcase::TestCase;
-
 BodyWriter::BodyWriter(const model::Program &program, const testcase::Catalog &catalog, const WriteOptions &options)
     : p_(program), catalog_(catalog), options_(options), cxx_(program.language == "c++"),
       reserved_(reservedNames(program)) {

@@ -8,12 +8,6 @@
 
 namespace mosaic::emit {
 
-using model::TypeKind;
-using testcase::Op;
-using testcase::Ref;
-using testcase::Statement;
-using testcase::TestCase;
-
 std::optional<std::string> BodyWriter::assertion(const TestCase &t, size_t i, const exec::Observation &o) {
   const Statement &s = t.statements[i];
   std::string subject;

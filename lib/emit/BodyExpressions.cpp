@@ -7,12 +7,6 @@
 
 namespace mosaic::emit {
 
-using model::TypeKind;
-using testcase::Op;
-using testcase::Ref;
-using testcase::Statement;
-using testcase::TestCase;
-
 namespace {
 
 // The overloaded operators a test writes between their operands (`a == b`).

@@ -11,11 +11,6 @@
 
 namespace mosaic::emit {
 
-using model::TypeKind;
-using testcase::Op;
-using testcase::Statement;
-using testcase::TestCase;
-
 namespace {
 
 // C and C++ keywords and the names a test file declares or includes: never

@@ -10,6 +10,13 @@
 
 namespace mosaic::emit {
 
+// The names every Body*.cpp file uses.
+using model::TypeKind;
+using testcase::Op;
+using testcase::Ref;
+using testcase::Statement;
+using testcase::TestCase;
+
 /// Whether `op` calls something: a function, a method or a constructor.
 inline bool isCall(testcase::Op op) {
   return op == testcase::Op::Call || op == testcase::Op::MethodCall || op == testcase::Op::Construct;

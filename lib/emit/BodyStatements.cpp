@@ -10,12 +10,6 @@
 
 namespace mosaic::emit {
 
-using model::TypeKind;
-using testcase::Op;
-using testcase::Ref;
-using testcase::Statement;
-using testcase::TestCase;
-
 namespace {
 
 // "1 byte", "12 bytes".

@@ -14,8 +14,6 @@
 
 namespace mosaic::emit {
 
-using model::TypeKind;
-
 bool BodyWriter::nameable(model::TypeId id) const {
   const model::Type &t = p_.type(p_.type(id).value);
   if (t.kind == TypeKind::Record) return p_.record(*t.recordId).location.file != p_.unit;

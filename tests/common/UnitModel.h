@@ -102,7 +102,7 @@ private:
   Decide decide_;
 };
 
-/// One function `f` of four blocks:
+/// One function `f` of four blocks (f.c, lines 10 to 14):
 ///   b0: if (c0) -> b1 else -> b2        sides 0 (true), 1 (false)
 ///   b1: if (c1) -> b3 else -> b2        sides 2 (true), 3 (false); b1 depends on side 0
 ///   b3: ...      -> b2                   b3 depends on side 2

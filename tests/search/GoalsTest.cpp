@@ -1,5 +1,6 @@
 // Goals, fitness and the DynaMOSA goal graph on a hand-made description
 // with exact expectations; the archive's replacement rule.
+#include "common/UnitModel.h"
 #include "mosaic/search/Archive.h"
 #include "mosaic/search/Goals.h"
 
@@ -10,25 +11,7 @@ using namespace mosaic::search;
 
 namespace {
 
-// f:  b0: if (c0) -> b1 else -> b2        sides 0 (true), 1 (false)
-//     b1: if (c1) -> b3 else -> b2        sides 2 (true), 3 (false); b1 depends on side 0
-//     b3: ...      -> b2                   b3 depends on side 2
-//     b2: return                           post-dominates the entry
-model::UnitDescription description() {
-  model::UnitDescription d;
-  d.unit = "/src/f.c";
-  d.blocks = 4;
-  d.sides = 4;
-  model::FunctionInfo f;
-  f.name = "f";
-  f.entry = 0;
-  f.diameter = 3;
-  f.blocks = {{0, {10}, {1, 2}, {}}, {1, {11}, {3, 2}, {0}}, {2, {14}, {}, {}}, {3, {12}, {2}, {2}}};
-  f.branches = {{0, false, 10, 7, {{0, 1, std::nullopt, false}, {1, 2, std::nullopt, false}}},
-                {1, false, 11, 9, {{2, 3, std::nullopt, false}, {3, 2, std::nullopt, false}}}};
-  d.functions.push_back(f);
-  return d;
-}
+model::UnitDescription description() { return test::fourBlocks(); }
 
 Execution run(std::vector<double> sides, std::vector<std::uint8_t> blocks) {
   Execution e;
