@@ -1,6 +1,7 @@
-/* The fork server's sandbox: a network namespace, a pids cgroup, resource
- * limits and a scratch directory for the children, and the snapshot of the
- * unit's globals a persistent child restores (sandbox.h). */
+/* The fork server's sandbox: network and mount namespaces, a pids cgroup,
+ * resource limits and a scratch directory for the children, and the
+ * snapshots of the unit's globals and of the process state a persistent
+ * child restores (sandbox.h). */
 #define _GNU_SOURCE
 #include "sandbox.h"
 
@@ -15,41 +16,55 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
+#include <sys/syscall.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static void write_file(const char *path, const char *text) {
-  int fd = open(path, O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  if (write(fd, text, strlen(text)) < 0) { /* best effort */
-  }
-  close(fd);
-}
 
 uint32_t mosaic_rt_sandbox_unshare_network(void) {
   return unshare(CLONE_NEWNET) == 0 ? MOSAIC_FEATURE_NET_NAMESPACE : 0u;
 }
 
+void mosaic_rt_sandbox_init(mosaic_sandbox *box) {
+  memset(box, 0, sizeof *box);
+  box->pids_max_fd = box->pids_current_fd = box->procs_fd = -1;
+}
+
+/* Opens `name` in the cgroup directory. */
+static int open_cgroup_file(const mosaic_sandbox *box, const char *name, int flags) {
+  char path[512]; /* the cgroup's path (256) and a file name */
+  snprintf(path, sizeof path, "%s/%s", box->cgroup, name);
+  return open(path, flags | O_CLOEXEC);
+}
+
 /* Forks past the limit fail, and every process of a test can be found and
  * killed. Root is not bound by RLIMIT_NPROC, so this is what contains a
  * fork loop there. */
-uint32_t mosaic_rt_sandbox_join_cgroup(mosaic_sandbox *box) {
+uint32_t mosaic_rt_sandbox_join_cgroup(mosaic_sandbox *box, const char *id) {
   static const char *roots[] = {"/sys/fs/cgroup/pids", "/sys/fs/cgroup"};
+  char own[32]; /* a pid in decimal */
   size_t i;
+  snprintf(own, sizeof own, "%d", (int)getpid());
+  if (!id || !*id) id = own;
   for (i = 0; i < sizeof roots / sizeof roots[0]; ++i) {
-    char probe[512]; /* the cgroup's path (256) and a file name */
-    snprintf(box->cgroup, sizeof box->cgroup, "%s/mosaic-%d", roots[i], (int)getpid());
+    int procs;
+    snprintf(box->cgroup, sizeof box->cgroup, "%s/mosaic-%s", roots[i], id);
     if (mkdir(box->cgroup, 0755) != 0 && errno != EEXIST) continue;
-    snprintf(probe, sizeof probe, "%s/pids.max", box->cgroup);
-    if (access(probe, W_OK) == 0) {
-      /* The server joins it: its children are born inside. */
-      char me[32]; /* a pid in decimal */
-      snprintf(probe, sizeof probe, "%s/cgroup.procs", box->cgroup);
-      snprintf(me, sizeof me, "%d", (int)getpid());
-      write_file(probe, me);
+    box->pids_max_fd = open_cgroup_file(box, "pids.max", O_WRONLY);
+    procs = open_cgroup_file(box, "cgroup.procs", O_WRONLY);
+    if (box->pids_max_fd >= 0 && procs >= 0) {
+      /* The server joins it: its children are born inside. "0": the writer. */
+      if (write(procs, "0", 1) < 0) { /* best effort: then the limit still counts the children */
+      }
+      close(procs);
+      box->pids_current_fd = open_cgroup_file(box, "pids.current", O_RDONLY);
+      box->procs_fd = open_cgroup_file(box, "cgroup.procs", O_RDONLY);
       return MOSAIC_FEATURE_CGROUP_PIDS;
     }
+    if (procs >= 0) close(procs);
+    if (box->pids_max_fd >= 0) close(box->pids_max_fd);
+    box->pids_max_fd = -1;
     rmdir(box->cgroup);
   }
   box->cgroup[0] = '\0';
@@ -57,49 +72,79 @@ uint32_t mosaic_rt_sandbox_join_cgroup(mosaic_sandbox *box) {
 }
 
 void mosaic_rt_sandbox_set_pids_limit(mosaic_sandbox *box, uint32_t max) {
-  char path[512], value[32];
+  char value[32]; /* a count in decimal */
+  int n;
   /* 64 by default, as exec::Limits::maxProcesses; the server and a
    * persistent child count too. */
   const uint32_t limit = (max ? max : 64u) + 2u;
-  if (!box->cgroup[0] || limit == box->pids_max) return;
-  snprintf(path, sizeof path, "%s/pids.max", box->cgroup);
-  snprintf(value, sizeof value, "%u", limit);
-  write_file(path, value);
-  box->pids_max = limit;
+  if (box->pids_max_fd < 0 || limit == box->pids_max) return;
+  n = snprintf(value, sizeof value, "%u", limit);
+  if (pwrite(box->pids_max_fd, value, (size_t)n, 0) == n) box->pids_max = limit;
+}
+
+/* The PIDs in the cgroup (as this process's PID namespace sees them) into
+ * `pids`, at most `room`; how many. Read with read(2) into the stack. */
+static size_t cgroup_pids(const mosaic_sandbox *box, pid_t *pids, size_t room) {
+  char buf[8192]; /* enough for the 66 processes a test may have and more (ours) */
+  ssize_t len;
+  size_t n = 0;
+  char *p, *end;
+  if (box->procs_fd < 0) return 0;
+  len = pread(box->procs_fd, buf, sizeof buf - 1, 0);
+  if (len <= 0) return 0;
+  buf[len] = '\0';
+  for (p = buf; n < room; p = end) {
+    const long pid = strtol(p, &end, 10);
+    if (end == p) break;
+    if (pid > 0) pids[n++] = (pid_t)pid;
+  }
+  return n;
 }
 
 void mosaic_rt_sandbox_kill_strays(const mosaic_sandbox *box, pid_t keep) {
-  char path[512];
-  FILE *f;
-  int pid;
-  if (!box->cgroup[0]) return;
-  snprintf(path, sizeof path, "%s/cgroup.procs", box->cgroup);
-  f = fopen(path, "re");
-  if (!f) return;
-  while (fscanf(f, "%d", &pid) == 1)
-    if (pid > 0 && pid != getpid() && pid != keep) kill(pid, SIGKILL);
-  fclose(f);
+  pid_t pids[1024]; /* ours: far more than the pids limit lets live */
+  const size_t n = cgroup_pids(box, pids, sizeof pids / sizeof pids[0]);
+  size_t i;
+  for (i = 0; i < n; ++i)
+    if (pids[i] != getpid() && pids[i] != keep) kill(pids[i], SIGKILL);
 }
 
 int mosaic_rt_sandbox_has_strays(const mosaic_sandbox *box) {
-  char path[512], buf[32];
-  int fd;
+  char buf[32]; /* a count in decimal */
   ssize_t n;
-  if (!box->cgroup[0]) return 0;
-  snprintf(path, sizeof path, "%s/pids.current", box->cgroup);
-  fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return 0;
-  n = read(fd, buf, sizeof buf - 1);
-  close(fd);
+  if (box->pids_current_fd < 0) return 0;
+  n = pread(box->pids_current_fd, buf, sizeof buf - 1, 0);
   if (n <= 0) return 0;
   buf[n] = 0;
   return atoi(buf) > 2; /* the server and its child */
 }
 
+/* Makes every mount of this (new) namespace read-only, then mounts what
+ * the tests may write: a tmpfs on /tmp and on /dev/shm (64 MiB of files
+ * each at most: ours, the 16 MiB a file may have, as
+ * exec::Limits::fileSizeMb, a few times over). */
+uint32_t mosaic_rt_sandbox_unshare_files(void) {
+  struct mount_attr readonly;
+  if (unshare(CLONE_NEWNS) != 0) return 0u;
+  /* From here on nothing mounted here reaches the host's namespace. */
+  if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) != 0) return 0u;
+  memset(&readonly, 0, sizeof readonly);
+  readonly.attr_set = MOUNT_ATTR_RDONLY;
+  if (mount_setattr(AT_FDCWD, "/", AT_RECURSIVE, &readonly, sizeof readonly) != 0) return 0u;
+  if (mount("mosaic-tmp", "/tmp", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=1777") != 0) return 0u;
+  (void)mount("mosaic-shm", "/dev/shm", "tmpfs", MS_NOSUID | MS_NODEV, "size=64m,mode=1777");
+  /* A /proc of the server's PID namespace, so that /proc/self and getpid()
+   * agree in a test. */
+  if (getpid() == 1) (void)mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, NULL);
+  setenv("TMPDIR", "/tmp", 1);
+  return MOSAIC_FEATURE_FS_SANDBOX;
+}
+
 int mosaic_rt_sandbox_make_scratch(mosaic_sandbox *box, const char *dir) {
   if (dir && *dir) {
     snprintf(box->scratch, sizeof box->scratch, "%s", dir);
-    mkdir(box->scratch, 0700);
+    if (mkdir(box->scratch, 0700) == 0) box->scratch_made = 1;
+    else if (errno != EEXIST) return -1;
     return 0;
   }
   snprintf(box->scratch, sizeof box->scratch, "%s/mosaic-scratch-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
@@ -144,10 +189,7 @@ void mosaic_rt_sandbox_close(mosaic_sandbox *box) {
   box->scratch_mtime.tv_sec = -1; /* no stat matches: the directory is looked at */
   mosaic_rt_sandbox_clean_scratch(box);
   if (box->scratch_made) rmdir(box->scratch);
-  if (box->cgroup[0]) {
-    mosaic_rt_sandbox_kill_strays(box, -1);
-    rmdir(box->cgroup);
-  }
+  if (box->cgroup[0]) mosaic_rt_sandbox_kill_strays(box, -1);
 }
 
 static void set_limit(int resource, uint64_t value) {
@@ -182,4 +224,49 @@ void mosaic_rt_snapshot_restore(void) {
   uint32_t n, i;
   const mosaic_global *g = mosaic_rt_unit_globals(&n);
   for (i = 0; i < n; ++i) memcpy(g[i].address, snapshot_data[i], g[i].size);
+}
+
+/* A persistent child's process state as it started (sandbox.h). */
+static char **saved_environment;
+static mode_t saved_umask;
+static sigset_t saved_mask;
+static int saved_out_fd = -1, saved_in_fd = -1, kept_fds = 3;
+
+void mosaic_rt_child_state_save(int saved_out, int saved_in, int keep_fds) {
+  size_t n = 0, i;
+  while (environ[n]) ++n;
+  saved_environment = (char **)calloc(n + 1, sizeof(char *));
+  for (i = 0; i < n && saved_environment; ++i) saved_environment[i] = strdup(environ[i]);
+  saved_umask = umask(022);
+  umask(saved_umask);
+  sigprocmask(SIG_SETMASK, NULL, &saved_mask);
+  saved_out_fd = saved_out;
+  saved_in_fd = saved_in;
+  kept_fds = keep_fds;
+}
+
+void mosaic_rt_child_state_restore(const mosaic_sandbox *box) {
+  size_t i;
+  if (chdir(box->scratch) != 0) { /* the scratch directory is the server's: it is there */
+  }
+  umask(saved_umask);
+  sigprocmask(SIG_SETMASK, &saved_mask, NULL);
+  /* setenv copies: what a test writes into a string getenv returned never
+   * reaches the saved environment. */
+  clearenv();
+  for (i = 0; saved_environment && saved_environment[i]; ++i) {
+    const char *eq = strchr(saved_environment[i], '=');
+    char name[256]; /* ours: longer names are not put back */
+    size_t len;
+    if (!eq || (len = (size_t)(eq - saved_environment[i])) >= sizeof name) continue;
+    memcpy(name, saved_environment[i], len);
+    name[len] = '\0';
+    setenv(name, eq + 1, 1);
+  }
+  if (saved_in_fd >= 0) dup2(saved_in_fd, 0);
+  if (saved_out_fd >= 0) {
+    dup2(saved_out_fd, 1);
+    dup2(saved_out_fd, 2);
+  }
+  syscall(SYS_close_range, (unsigned)kept_fds, ~0u, 0u);
 }

@@ -88,13 +88,17 @@ static void child(server *s, const mosaic_request *req, int out, int cmd, int do
   dup2(out, 1);
   dup2(out, 2);
   if (cmd >= 0) {
-    /* Keep the two pipes to the server at fixed numbers past stdio. */
+    /* Keep the two pipes to the server at fixed numbers past stdio, and
+     * copies of stdout and stdin to put back before each test. */
     dup2(cmd, 3);
     dup2(done, 4);
+    dup2(out, 5);
+    dup2(s->devnull, 6);
     cmd = 3, done = 4;
   }
-  syscall(SYS_close_range, cmd >= 0 ? 5u : 3u, ~0u, 0u);
+  syscall(SYS_close_range, cmd >= 0 ? 7u : 3u, ~0u, 0u);
   if (mosaic_rt_sandbox_enter(&s->box, req) != 0) _exit(MOSAIC_EXIT_HARNESS_ERROR);
+  if (cmd >= 0) mosaic_rt_child_state_save(5, 6, 7);
   signal(SIGPIPE, SIG_DFL);
   signal(SIGXFSZ, SIG_DFL);
   setvbuf(stdout, NULL, _IONBF, 0);
@@ -109,6 +113,7 @@ static void child(server *s, const mosaic_request *req, int out, int cmd, int do
     char go;
     if (read(cmd, &go, 1) != 1) _exit(0);
     mosaic_rt_snapshot_restore();
+    mosaic_rt_child_state_restore(&s->box);
     mosaic_rt_reset_scopes();
     errno = 0;
     rc = mosaic_rt_run_test((const uint8_t *)t + t->input_off, t->input_len);
@@ -355,6 +360,7 @@ int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
   /* Exit code 2: the server cannot start (no trace it can use, no scratch
    * directory, the host gone before the hello); ours. */
   memset(&s, 0, sizeof s);
+  mosaic_rt_sandbox_init(&s.box);
   s.ctl = ctl_fd;
   s.status = status_fd;
   if (fstat(shm_fd, &st) != 0 || (size_t)st.st_size < sizeof(mosaic_trace_header)) return 2;
@@ -376,7 +382,8 @@ int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
       close(fd);
     }
   }
-  s.features |= mosaic_rt_sandbox_join_cgroup(&s.box);
+  s.trace->server_id[sizeof s.trace->server_id - 1] = '\0';
+  s.features |= mosaic_rt_sandbox_join_cgroup(&s.box, s.trace->server_id);
   s.child.pid = -1;
   s.child.pidfd = s.child.out = s.child.cmd = s.child.done = -1;
   /* A persistent child needs globals it can put back: none owning heap
@@ -386,7 +393,17 @@ int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
     s.features |= MOSAIC_FEATURE_PERSISTENT;
   }
   s.devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
-  if (mosaic_rt_sandbox_make_scratch(&s.box, getenv(MOSAIC_ENV_SCRATCH)) != 0) return 2;
+  if (getpid() == 1) s.features |= MOSAIC_FEATURE_PID_NAMESPACE;
+  /* Last: what the server opens for itself is open before the file systems
+   * turn read-only. */
+  s.features |= mosaic_rt_sandbox_unshare_files();
+  {
+    /* In the private /tmp the scratch directory has the same name in every
+     * run (nothing of a random name reaches a test). */
+    const char *dir = getenv(MOSAIC_ENV_SCRATCH);
+    if ((!dir || !*dir) && (s.features & MOSAIC_FEATURE_FS_SANDBOX)) dir = "/tmp/mosaic-scratch";
+    if (mosaic_rt_sandbox_make_scratch(&s.box, dir) != 0) return 2;
+  }
 
   memset(&hello, 0, sizeof hello);
   hello.magic = MOSAIC_PROTOCOL_MAGIC;

@@ -68,6 +68,7 @@ std::optional<std::string> BodyWriter::assertion(const TestCase &t, size_t i, co
     subject = pointer.empty() ? subject + "." + rec.fields[o.field].name : pointer + "->" + rec.fields[o.field].name;
     type = p_.type(rec.fields[o.field].type).value;
   }
+  subject = macroArgument(subject);
   const model::Type &ty = p_.type(type);
   switch (o.kind) {
   case MOSAIC_OBS_INT:

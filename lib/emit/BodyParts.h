@@ -17,6 +17,19 @@ using testcase::Ref;
 using testcase::Statement;
 using testcase::TestCase;
 
+/// `expr` as one argument of a GoogleTest macro: in parentheses when it has
+/// a comma outside parentheses, brackets and braces, which the preprocessor
+/// would take for a separator (`static_cast<const DynArray<Node *, 10> &>(a)`).
+inline std::string macroArgument(const std::string &expr) {
+  int depth = 0;
+  for (char ch : expr) {
+    if (ch == '(' || ch == '[' || ch == '{') ++depth;
+    else if (ch == ')' || ch == ']' || ch == '}') --depth;
+    else if (ch == ',' && depth == 0) return "(" + expr + ")";
+  }
+  return expr;
+}
+
 /// Whether `op` calls something: a function, a method or a constructor.
 inline bool isCall(testcase::Op op) {
   return op == testcase::Op::Call || op == testcase::Op::MethodCall || op == testcase::Op::Construct;

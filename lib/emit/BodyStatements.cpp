@@ -200,7 +200,21 @@ std::optional<std::string> BodyWriter::addressOfStatement(const StatementSite &a
   auto d = declareVariable(at, s.type);
   if (!d) return std::nullopt;
   const Ref target = s.refs.at(0);
-  return *d + " = " + (heap_[target] ? names_[target] : "&" + names_[target]) + ";";
+  std::string address = heap_[target] ? names_[target] : "&" + names_[target];
+  // A variable bound to a call's const reference result (`auto &&top =
+  // stack.PeekTop();`) has a pointer-to-const address; the harness passed
+  // it where a pointer to non-const is wanted, as this cast does (the
+  // object itself is not const).
+  const Statement &bound = at.t.statements[target];
+  if ((bound.op == Op::Call || bound.op == Op::MethodCall) && !heap_[target])
+    if (const auto rv = catalog_.resultVariable(bound.callable)) {
+      const model::Type &result = p_.type(*rv);
+      const model::Type &wanted = p_.type(p_.type(s.type).value);
+      if (result.kind == TypeKind::Reference && result.pointeeConst && wanted.kind == TypeKind::Pointer &&
+          !wanted.pointeeConst)
+        if (auto spelled = spell(s.type)) address = "const_cast<" + *spelled + ">(" + address + ")";
+    }
+  return *d + " = " + address + ";";
 }
 
 // An array of its elements (one value-initialised element when empty).

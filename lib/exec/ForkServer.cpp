@@ -8,15 +8,21 @@
 #include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sched.h>
 #include <sys/personality.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
+#include <atomic>
+#include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <thread>
 
 extern char **environ;
@@ -87,6 +93,38 @@ int high(int fd) {
   return h;
 }
 
+// Where a server's pids cgroup is, on cgroup v1 and v2 (runtime/sandbox.c).
+const char *const kCgroupRoots[] = {"/sys/fs/cgroup/pids", "/sys/fs/cgroup"};
+
+// Removes the cgroup named mosaic-`id` once no process is left in it (a
+// server's children end with it; their exit may take a moment: 50 tries
+// 10 ms apart, ours).
+void removeCgroup(const std::string &id) {
+  for (const char *root : kCgroupRoots) {
+    const std::string dir = std::string(root) + "/mosaic-" + id;
+    for (int i = 0; i < 50 && rmdir(dir.c_str()) != 0 && errno == EBUSY; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+// Removes the cgroups of servers whose host is dead (a mosaic killed with
+// SIGKILL leaves them): mosaic-PID-N and, from earlier versions, mosaic-PID.
+void sweepStaleCgroups() {
+  namespace fs = std::filesystem;
+  for (const char *root : kCgroupRoots) {
+    std::error_code ec;
+    for (const auto &e : fs::directory_iterator(root, ec)) {
+      const std::string name = e.path().filename().string();
+      if (name.rfind("mosaic-", 0) != 0) continue;
+      const long pid = std::strtol(name.c_str() + 7, nullptr, 10);
+      if (pid <= 0 || kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
+      std::ifstream procs(e.path() / "cgroup.procs");
+      for (long p; procs >> p;) kill(static_cast<pid_t>(p), SIGKILL);
+      removeCgroup(name.substr(7));
+    }
+  }
+}
+
 std::string logTail(const std::string &path) {
   if (path.empty()) return {};
   std::ifstream in(path);
@@ -111,6 +149,8 @@ ForkServer::ForkServer(ServerOptions options, std::uint32_t blocks, std::uint32_
 
 Expected<std::unique_ptr<ForkServer>> ForkServer::start(const ServerOptions &options, std::uint32_t blocks,
                                                         std::uint32_t sides) {
+  static std::once_flag swept;
+  std::call_once(swept, sweepStaleCgroups);
   std::unique_ptr<ForkServer> s(new ForkServer(options, blocks, sides));
   s->shm_ = memfd_create("mosaic-trace", MFD_CLOEXEC);
   if (s->shm_ < 0) return Error::internal(std::string("memfd_create: ") + std::strerror(errno));
@@ -127,6 +167,21 @@ Expected<std::unique_ptr<ForkServer>> ForkServer::start(const ServerOptions &opt
   return s;
 }
 
+// Starts `path` as the first process of a new PID namespace (clone with
+// CLONE_NEWPID, then the file actions by hand, then execve), or -1 with
+// errno where the machine refuses (no CAP_SYS_ADMIN). Everything the child
+// uses is prepared here: between clone and execve it calls only dup2,
+// close and execve.
+pid_t spawnInPidNamespace(const char *path, char *const argv[], char *const envp[],
+                          const std::vector<std::pair<int, int>> &dups) {
+  const long pid = syscall(SYS_clone, CLONE_NEWPID | SIGCHLD, nullptr, nullptr, nullptr, 0);
+  if (pid != 0) return static_cast<pid_t>(pid);
+  for (const auto &[from, to] : dups)
+    if (dup2(from, to) < 0) _exit(127);
+  execve(path, argv, envp);
+  _exit(127);
+}
+
 Expected<bool> ForkServer::spawn() {
   int ctl[2], status[2];
   if (pipe2(ctl, O_CLOEXEC) != 0 || pipe2(status, O_CLOEXEC) != 0)
@@ -140,6 +195,9 @@ Expected<bool> ForkServer::spawn() {
   envStrings.push_back(std::string(MOSAIC_ENV_CTL_FD) + "=" + std::to_string(kCtlFd));
   envStrings.push_back(std::string(MOSAIC_ENV_STATUS_FD) + "=" + std::to_string(kStatusFd));
   if (!options_.scratch.empty()) envStrings.push_back(std::string(MOSAIC_ENV_SCRATCH) + "=" + options_.scratch);
+  static std::atomic<unsigned> servers{0};
+  id_ = std::to_string(getpid()) + "-" + std::to_string(servers++);
+  std::snprintf(header_->server_id, sizeof header_->server_id, "%s", id_.c_str());
   for (const auto &[k, v] : options_.env) envStrings.push_back(k + "=" + v);
   std::vector<char *> envp;
   for (auto &s : envStrings) envp.push_back(s.data());
@@ -147,23 +205,39 @@ Expected<bool> ForkServer::spawn() {
   std::string harness = options_.harness;
   char *argv[] = {harness.data(), nullptr};
 
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 2, options_.log.empty() ? "/dev/null" : options_.log.c_str(),
-                                   O_WRONLY | O_CREAT | O_APPEND, 0644);
-  posix_spawn_file_actions_adddup2(&actions, shm_, kShmFd);
-  posix_spawn_file_actions_adddup2(&actions, ctl[0], kCtlFd);
-  posix_spawn_file_actions_adddup2(&actions, status[1], kStatusFd);
+  // At 100 and above, as the pipes: no dup2 below overwrites one still to be copied.
+  const int devnullIn = high(open("/dev/null", O_RDONLY | O_CLOEXEC));
+  const int devnullOut = high(open("/dev/null", O_WRONLY | O_CLOEXEC));
+  const int log = high(open(options_.log.empty() ? "/dev/null" : options_.log.c_str(),
+                            O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
   // The personality is the calling thread's and is inherited by what it
   // spawns; it is restored at once (it matters to this process only at exec).
   const int before = personality(0xffffffff);
   const bool fix = options_.fixedLayout && before != -1 && !(before & ADDR_NO_RANDOMIZE) &&
                    personality(static_cast<unsigned long>(before) | ADDR_NO_RANDOMIZE) != -1;
-  const int rc = posix_spawn(&pid_, harness.c_str(), &actions, nullptr, argv, envp.data());
+  int rc = 0;
+  pid_ = -1;
+  if (options_.pidNamespace && devnullIn >= 0 && devnullOut >= 0 && log >= 0) {
+    pid_ = spawnInPidNamespace(harness.c_str(), argv, envp.data(),
+                               {{devnullIn, 0}, {devnullOut, 1}, {log, 2}, {shm_, kShmFd}, {ctl[0], kCtlFd},
+                                {status[1], kStatusFd}});
+  }
+  if (pid_ < 0) { // no PID namespace here: a plain spawn
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 2, options_.log.empty() ? "/dev/null" : options_.log.c_str(),
+                                     O_WRONLY | O_CREAT | O_APPEND, 0644);
+    posix_spawn_file_actions_adddup2(&actions, shm_, kShmFd);
+    posix_spawn_file_actions_adddup2(&actions, ctl[0], kCtlFd);
+    posix_spawn_file_actions_adddup2(&actions, status[1], kStatusFd);
+    rc = posix_spawn(&pid_, harness.c_str(), &actions, nullptr, argv, envp.data());
+    posix_spawn_file_actions_destroy(&actions);
+  }
   if (fix) personality(static_cast<unsigned long>(before));
-  posix_spawn_file_actions_destroy(&actions);
+  for (int fd : {devnullIn, devnullOut, log})
+    if (fd >= 0) close(fd);
   close(ctl[0]);
   close(status[1]);
   if (rc != 0) {
@@ -207,18 +281,20 @@ void ForkServer::stop() {
     status_ = -1;
   }
   if (pid_ > 0) {
-    // A test the server still waits for ends at its own timeout; do not wait that long.
-    for (int i = 0; i < 100; ++i) {
-      if (waitpid(pid_, nullptr, WNOHANG) == pid_) {
-        pid_ = -1;
-        return;
-      }
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    // A test the server still waits for ends at its own timeout; do not
+    // wait that long (100 x 10 ms, ours).
+    bool ended = false;
+    for (int i = 0; i < 100 && !ended; ++i) {
+      ended = waitpid(pid_, nullptr, WNOHANG) == pid_;
+      if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    kill(pid_, SIGKILL);
-    waitpid(pid_, nullptr, 0);
+    if (!ended) {
+      kill(pid_, SIGKILL);
+      waitpid(pid_, nullptr, 0);
+    }
     pid_ = -1;
   }
+  if (!id_.empty()) removeCgroup(id_);
 }
 
 ForkServer::~ForkServer() {

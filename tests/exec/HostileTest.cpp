@@ -1,6 +1,7 @@
 // A unit that crashes, hangs, leaks, forks, writes files, exits and throws:
 // each outcome is reported exactly, mosaic keeps running and loses nothing,
 // in persistent children and in a fresh process per test alike.
+#include "common/TestSupport.h"
 #include "common/UnitHarness.h"
 
 #include <gtest/gtest.h>
@@ -8,6 +9,7 @@
 #include "mosaic/abi/Protocol.h"
 
 #include <csignal>
+#include <filesystem>
 #include <set>
 
 using namespace mosaic;
@@ -214,6 +216,54 @@ TEST_P(Hostile, EveryServerStartMeetsTheSameAddresses) {
   EXPECT_EQ(heaps.size(), 1u);
   EXPECT_EQ(stacks.size(), 1u);
   EXPECT_NE(*heaps.begin(), 0);
+}
+
+TEST_P(Hostile, WritesOutsideTheScratchDirectoryFailOrLandInAThrowAwayTmp) {
+  UnitHarness &u = c();
+  if (!(u.server->features() & MOSAIC_FEATURE_FS_SANDBOX)) GTEST_SKIP() << "no mount namespace on this machine";
+  // Under the host's /tmp (the test sees a private, empty one), and in the
+  // build tree (read-only to the test).
+  const std::string inTmp = makeTempDir("mosaic-escape") + "/escaped.txt";
+  const std::string inTree = std::string(MOSAIC_BINARY_DIR) + "/escaped-" + std::to_string(getpid()) + ".txt";
+  for (const std::string &path : {inTmp, inTree}) {
+    ASSERT_EQ(u.run(u.call("write_to", {path}), limits()).outcome, exec::Outcome::Ok);
+    EXPECT_EQ(u.result(1), 0) << path;
+    EXPECT_FALSE(std::filesystem::exists(path)) << path;
+  }
+  stillFine(u);
+}
+
+TEST_P(Hostile, TheNextTestStartsFromAFreshProcessState) {
+  // chdir("/"), setenv, umask(0) and 50 open files in one test; none of it
+  // in the next, also when one persistent child runs both.
+  UnitHarness &u = c();
+  ASSERT_EQ(u.run(u.call("change_state", {}), limits()).outcome, exec::Outcome::Ok);
+  EXPECT_EQ(u.result(0), 50);
+  ASSERT_EQ(u.run(u.call("state_is_fresh", {}), limits()).outcome, exec::Outcome::Ok);
+  EXPECT_EQ(u.result(0), 1);
+}
+
+TEST_P(Hostile, ATestCannotKillTheServer) {
+  UnitHarness &u = c();
+  if (!(u.server->features() & MOSAIC_FEATURE_PID_NAMESPACE)) GTEST_SKIP() << "no PID namespace on this machine";
+  const auto before = u.server->restarts();
+  const exec::RunResult r = u.run(u.call("kill_parent", {}), limits());
+  EXPECT_EQ(r.outcome, exec::Outcome::Ok) << exec::describe(r);
+  EXPECT_EQ(u.result(0), 1);
+  EXPECT_EQ(u.server->restarts(), before); // the server ignored both signals
+  stillFine(u);
+}
+
+TEST_P(Hostile, EveryServerStartGivesTheTestsTheSamePids) {
+  UnitHarness &u = c();
+  if (!(u.server->features() & MOSAIC_FEATURE_PID_NAMESPACE)) GTEST_SKIP() << "no PID namespace on this machine";
+  std::set<std::int64_t> pids;
+  for (int start = 0; start < 3; ++start) {
+    kill(u.server->pid(), SIGKILL); // the next run starts a new server
+    ASSERT_EQ(u.run(u.call("own_pid", {}), limits()).outcome, exec::Outcome::Ok);
+    pids.insert(u.result(0).value_or(0));
+  }
+  EXPECT_EQ(pids.size(), 1u);
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, Hostile, ::testing::Values(true, false),

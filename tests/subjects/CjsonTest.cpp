@@ -178,7 +178,7 @@ TEST(Cjson, RandomTestingRunsOnCJsonC) {
   EXPECT_EQ(j["executions"].get<int>(), 3000);
   EXPECT_TRUE(j["harness_errors"].empty()) << j["harness_errors"].dump(2);
   EXPECT_TRUE(j["not_callable"].empty()) << j["not_callable"].dump(2);
-  EXPECT_GT(j["branches"]["covered"].get<int>(), 300);
+  EXPECT_GT(j["goals"]["branch"]["covered"].get<int>(), 300);
 }
 
 TEST(Cjson, RandomTestingRunsOnCJsonUtilsCLinkedWithTheRestOfTheProject) {
@@ -186,7 +186,7 @@ TEST(Cjson, RandomTestingRunsOnCJsonUtilsCLinkedWithTheRestOfTheProject) {
   const Json j = runSubject("cjson", "cJSON_Utils.c", 2000);
   EXPECT_EQ(j["executions"].get<int>(), 2000);
   EXPECT_TRUE(j["harness_errors"].empty()) << j["harness_errors"].dump(2);
-  EXPECT_GT(j["branches"]["covered"].get<int>(), 100);
+  EXPECT_GT(j["goals"]["branch"]["covered"].get<int>(), 100);
 }
 
 TEST(Cjson, GeneratedSuiteCompilesPassesAndCovers) {

@@ -139,7 +139,7 @@ TEST(Tinyxml2, RandomTestingRunsOnTinyxml2Cpp) {
   const Json j = runSubject("tinyxml2", "tinyxml2.cpp", 3000);
   EXPECT_EQ(j["executions"].get<int>(), 3000);
   EXPECT_TRUE(j["harness_errors"].empty()) << j["harness_errors"].dump(2);
-  EXPECT_GT(j["branches"]["covered"].get<int>(), 100);
+  EXPECT_GT(j["goals"]["branch"]["covered"].get<int>(), 100);
 }
 
 TEST(Tinyxml2, GeneratedSuiteCompilesPassesAndCovers) {

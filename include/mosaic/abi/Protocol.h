@@ -23,19 +23,31 @@ extern "C" {
 #endif
 
 #define MOSAIC_PROTOCOL_MAGIC 0x4d4f5350u /* "MOSP" */
-#define MOSAIC_PROTOCOL_VERSION 1u
+#define MOSAIC_PROTOCOL_VERSION 2u /* 2: the file-system sandbox, the server's PID namespace, server_id */
 
 #define MOSAIC_ENV_SHM_FD "MOSAIC_SHM_FD"
 #define MOSAIC_ENV_CTL_FD "MOSAIC_CTL_FD"
 #define MOSAIC_ENV_STATUS_FD "MOSAIC_STATUS_FD"
 #define MOSAIC_ENV_SCRATCH "MOSAIC_SCRATCH" /* the children's working directory (created if missing) */
+/* The server's name among the host's (the host's PID and a count) is in
+ * the trace header (server_id): its pids cgroup is mosaic-<id>, which the
+ * host removes once the server is gone, and at start-up when the host that
+ * named it is dead (a mosaic killed with SIGKILL). */
 
 /* Sandbox features the server could set up (mosaic_hello.features). */
-#define MOSAIC_FEATURE_PID_NAMESPACE 1u /* each child in its own PID namespace */
+/* The server is the first process of a PID namespace of its own (the host
+ * started it there): a test cannot signal it (kill(getppid(), SIGTERM) is
+ * ignored), what a test starts dies with it, and PIDs are the same in
+ * every run. */
+#define MOSAIC_FEATURE_PID_NAMESPACE 1u
 #define MOSAIC_FEATURE_NET_NAMESPACE 2u /* no network: a fresh network namespace */
 #define MOSAIC_FEATURE_PIDFD 4u         /* timeouts through pidfd polling */
 #define MOSAIC_FEATURE_CGROUP_PIDS 8u   /* a cgroup pids limit contains the child's processes */
 #define MOSAIC_FEATURE_PERSISTENT 16u   /* the unit's globals can be restored: a child may run many tests */
+/* Every file system read-only to the tests but the scratch directory, which
+ * lives in a private /tmp (tmpfs, with a private /dev/shm): a test writes
+ * nothing outside it (a mount namespace of the server's own). */
+#define MOSAIC_FEATURE_FS_SANDBOX 32u
 
 typedef struct mosaic_hello {
   uint32_t magic;

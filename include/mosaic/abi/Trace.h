@@ -18,7 +18,7 @@ extern "C" {
 #endif
 
 #define MOSAIC_TRACE_MAGIC 0x4d4f5341u /* "MOSA" */
-#define MOSAIC_TRACE_VERSION 2u /* 2: mosaic_stmt_record.nanos */
+#define MOSAIC_TRACE_VERSION 3u /* 2: mosaic_stmt_record.nanos; 3: server_id */
 
 /* Sizes of the bounded areas (entries or bytes). Chosen to stay well under a
  * megabyte in all: enough for small units' tests, and what overflows is
@@ -101,6 +101,12 @@ typedef struct mosaic_trace_header {
   uint32_t finished;     /* 1 once the test ran to its end (written last) */
   uint32_t output_len;   /* written by the fork server */
   uint32_t output_dropped;
+
+  /* Written by the host before it starts the server: the server's name
+   * among the host's (abi/Protocol.h says what it
+   * is for). Here rather than in the environment, whose size would move
+   * the stack of every test with the host's PID. NUL-terminated. */
+  char server_id[32];
 } mosaic_trace_header;
 
 /* Observation records, appended to the obs area: a header and a payload.

@@ -49,6 +49,13 @@ struct ServerOptions {
   /// The server that re-observes tests before they are written keeps it
   /// random on purpose: a value that depends on the layout must show there.
   bool fixedLayout = true;
+  /// Start the harness as the first process of a PID namespace of its own
+  /// (where the machine allows it; runtime MOSAIC_FEATURE_PID_NAMESPACE): a
+  /// test cannot signal the server, whatever it starts dies with the
+  /// server, and PIDs are the same in every run. The server that
+  /// re-observes tests runs without, so that a value that is a PID shows
+  /// as unstable there.
+  bool pidNamespace = true;
 };
 
 /// ASAN_OPTIONS and UBSAN_OPTIONS for a harness: reports end the child with
@@ -94,6 +101,7 @@ private:
   std::size_t size_ = 0;
   Trace trace_{nullptr};
   std::uint32_t features_ = 0;
+  std::string id_; ///< the running server's name (trace server_id): its cgroup is mosaic-<id>
   std::uint64_t restarts_ = 0;
 };
 
