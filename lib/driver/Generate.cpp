@@ -242,6 +242,8 @@ void runStages(Session &session, const GenerateOptions &options, const search::G
   freshOptions.env = exec::sanitizerEnvironment(options.memoryMb);
   freshOptions.sanitized = options.sanitize;
   freshOptions.fixedLayout = false;
+  // Nor a PID namespace: a value that is a PID differs there, and is not asserted.
+  freshOptions.pidNamespace = false;
   auto freshServer = exec::ForkServer::start(freshOptions, session.description.blocks, session.description.sides);
   std::optional<ServerExecutor> fresh;
   if (freshServer) fresh.emplace(**freshServer, alone, search::ExecutorOptions{.observations = true});
