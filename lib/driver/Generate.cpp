@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <limits>
 
 namespace mosaic::driver {
 
@@ -179,17 +180,20 @@ public:
       evaluator_.addObserver(*o);
   }
 
-  /// Searches until the budget ends or Ctrl-C; then Ctrl-C ends mosaic again.
+  /// Searches until the budget ends, or Ctrl-C or SIGTERM (which also cut
+  /// the stages short, until release()).
   SearchSummary run(search::AlgorithmKind algorithm, std::ostream &err) {
     search::Variation variation(*session_.catalog, factory_, rng_, session_.targets, options_.variation);
     search::makeAlgorithm(algorithm, evaluator_, variation, rng_, options_.search)->run();
     evaluator_.finish();
     SearchSummary summary{algorithm, evaluator_.budget().elapsed(), evaluator_.executions(), interrupt_.raised(),
                           archive_.solutions().size()};
-    interrupt_.release();
     if (summary.interrupted) fmt::print(err, "mosaic: interrupted: writing the suite found so far\n");
     return summary;
   }
+  /// From here on a signal ends mosaic (what is written stays).
+  void release() { interrupt_.release(); }
+  const volatile std::sig_atomic_t *stopFlag() const { return interrupt_.flag(); }
 
   search::Evaluator &evaluator() { return evaluator_; }
   const search::Archive &archive() const { return archive_; }
@@ -251,7 +255,8 @@ void runStages(Session &session, const GenerateOptions &options, const search::G
   // at least 10 s (ours).
   const double postBudget = std::max(10.0, options.budgetSeconds * 0.5);
   stages::Context context{session.program, *session.catalog, goals, searchRuns, isolated, fresh ? &*fresh : nullptr,
-                          stages::Deadline::in(postBudget)};
+                          stages::Deadline::in(postBudget, search.stopFlag()),
+                          stages::Deadline::in(std::numeric_limits<double>::infinity(), search.stopFlag())};
   std::vector<std::unique_ptr<stages::Stage>> pipeline;
   pipeline.push_back(stages::reduce());
   pipeline.push_back(stages::minimise());
@@ -325,6 +330,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   runStages(session, options, goals, search, work);
   std::vector<emit::SuiteTest> passing, failing;
   toSuiteTests(work, goals, passing, failing);
+  search.release();
   const VerifyResult verified = writeSuite(session, options, passing, failing, err);
 
   printReport(options, summary, goals, search.archive(), work, failing.size(), verified, out);

@@ -1,13 +1,15 @@
-// Ctrl-C during a search: the search stops and what it found is still
-// written. One guard for every subcommand that searches.
+// Ctrl-C or SIGTERM during a search: the search stops and what it found is
+// still written; a second signal ends mosaic at once, leaving what is
+// already written intact. One guard for every subcommand that searches.
 #pragma once
 
 #include <csignal>
 
 namespace mosaic::driver {
 
-/// While alive, SIGINT sets a flag instead of ending mosaic; the previous
-/// handler is put back at destruction. One at a time.
+/// While alive, SIGINT and SIGTERM set a flag instead of ending mosaic; a
+/// second one takes its default action (mosaic ends). The previous
+/// handlers are put back at destruction. One guard at a time.
 class InterruptGuard {
 public:
   InterruptGuard();
@@ -17,11 +19,12 @@ public:
   /// The flag, for search::Budget::stop.
   const volatile std::sig_atomic_t *flag() const;
   bool raised() const;
-  /// Puts the previous handler back now (a second Ctrl-C ends mosaic).
+  /// Puts the previous handlers back now.
   void release();
 
 private:
-  void (*previous_)(int) = nullptr;
+  void (*previousInt_)(int) = nullptr;
+  void (*previousTerm_)(int) = nullptr;
   bool released_ = false;
 };
 

@@ -97,16 +97,19 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
   search::Variation variation(*session.catalog, factory, rng, session.targets);
   search::makeAlgorithm(search::AlgorithmKind::Random, evaluator, variation, rng, {})->run();
   evaluator.finish();
-  const double elapsed = budget.elapsed();
-  interrupt.release();
   if (evaluator.gaveUp()) // the harness keeps dying at start: report what we have
     fmt::print(err, "mosaic: error: {}\n", executor.lastError());
 
+  // Confirming and minimising failures is part of the budget: what is left
+  // of it (a failure that sleeps costs seconds a run).
   exec::Limits alone = limits;
   alone.persistent = false;
   ServerExecutor isolated(*session.server, alone);
-  stages::Context context{p, *session.catalog, goals, executor, isolated, nullptr, {}};
+  stages::Context context{p, *session.catalog, goals, executor, isolated, nullptr, {},
+                          stages::Deadline::in(options.budgetSeconds - budget.elapsed(), interrupt.flag())};
   stages::minimiseFailures()->run(work, context);
+  const double elapsed = budget.elapsed();
+  interrupt.release();
 
   RunResults results{options,  p,       goals,          archive,         evaluator.executions(), elapsed,
                      outcomes.counts(), work.failures, harnessErrors.kept, session.notCallable};

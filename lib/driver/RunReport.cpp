@@ -32,7 +32,10 @@ void printResults(const RunResults &r, std::ostream &out) {
              r.failures.empty() ? std::string("none") : std::to_string(r.failures.size()) + " distinct");
   int n = 0;
   for (const auto &[key, c] : r.failures) {
-    if (c.reproducible)
+    if (!c.confirmed)
+      fmt::print(out, "  {}. {} in {} (seen {} times); not confirmed alone (the budget ended); the test of {} statements:\n",
+                 ++n, exec::describe(c.result), c.where, c.count, c.test.statements.size());
+    else if (c.reproducible)
       fmt::print(out, "  {}. {} in {} (seen {} times); a minimal test of {} statements:\n", ++n,
                  exec::describe(c.result), c.where, c.count, c.test.statements.size());
     else
@@ -71,6 +74,7 @@ void writeResults(const RunResults &r, const Session &session, const std::string
                              {"callable", c.where},
                              {"count", c.count},
                              {"reproducible", c.reproducible},
+                             {"confirmed", c.confirmed},
                              {"test", testcase::toCode(r.program, c.test, "")},
                              {"output", c.output}});
   j["harness_errors"] = Json::array();

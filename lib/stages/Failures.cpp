@@ -39,13 +39,16 @@ public:
   std::string_view name() const override { return "minimise-failures"; }
 
   void run(Work &work, Context &c) override {
-    for (auto &[key, failure] : work.failures) minimiseOne(c, failure, work.counts.failureRuns);
+    for (auto &[key, failure] : work.failures) {
+      if (c.failureDeadline.passed()) break;
+      minimiseOne(c, failure, work.counts.failureRuns);
+    }
   }
 
 private:
   // Delta debugging in its simplest form: one statement at a time, from
   // the end backwards.
-  static void minimiseOne(Context &c, Failure &failure, int &runs) {
+  static void minimiseOne(const Context &c, Failure &failure, int &runs) {
     constexpr int kMaxRuns = 200; // per failure; ours
     int used = 0;
     const std::string key = failureKey(failure.result, failure.where);
@@ -55,11 +58,13 @@ private:
       auto r = c.isolated.run(t);
       return r && failureKey(r->result, whereOf(c.program, t, r->result.statement)) == key;
     };
-    if (!same(failure.test)) {
+    const bool reproduced = same(failure.test);
+    failure.confirmed = true;
+    if (!reproduced) {
       failure.reproducible = false;
       return;
     }
-    for (size_t i = failure.test.statements.size(); i-- > 0 && used < kMaxRuns;) {
+    for (size_t i = failure.test.statements.size(); i-- > 0 && used < kMaxRuns && !c.failureDeadline.passed();) {
       if (i >= failure.test.statements.size()) continue;
       testcase::TestCase candidate = testcase::withoutStatement(failure.test, i);
       if (!candidate.statements.empty() && same(candidate)) failure.test = std::move(candidate);

@@ -3,10 +3,12 @@
 
 namespace mosaic::stages {
 
-Deadline Deadline::in(double seconds) {
+Deadline Deadline::in(double seconds, const volatile std::sig_atomic_t *stop) {
   Deadline d;
-  d.end = std::chrono::steady_clock::now() +
-          std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
+  d.stop = stop;
+  if (seconds < 1e9) // ours: beyond 30 years is never
+    d.end = std::chrono::steady_clock::now() +
+            std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(seconds));
   return d;
 }
 

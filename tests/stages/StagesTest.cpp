@@ -41,7 +41,7 @@ protected:
     return t;
   }
   stages::Context context(search::Executor &run, search::Executor &isolated, search::Executor *fresh = nullptr) {
-    return stages::Context{m->program, *m->catalog, goals, run, isolated, fresh, {}};
+    return stages::Context{m->program, *m->catalog, goals, run, isolated, fresh, {}, {}};
   }
 
   std::unique_ptr<UnitModel> m;
@@ -219,5 +219,17 @@ TEST_F(Stages, FailuresAreRecordedByKeyThenConfirmedAndMinimisedAlone) {
   EXPECT_TRUE(minimal.reproducible);
   EXPECT_EQ(minimal.test, test({{"is_name", {nullptr}}})) << testcase::toCode(p(), minimal.test);
   EXPECT_FALSE(work.failures.at("abort/0/check_magic").reproducible);
+  EXPECT_TRUE(minimal.confirmed);
   EXPECT_EQ(work.counts.failureRuns, isolated.runs);
+
+  // With no time left (`run`'s budget spent) a failure stays as it was met.
+  stages::Work late;
+  late.failures["crash/11/is_name"] = stages::Failure{.test = longer, .where = "is_name"};
+  auto spent = context(executor, isolated);
+  spent.failureDeadline = stages::Deadline::in(0);
+  const int before = isolated.runs;
+  stages::minimiseFailures()->run(late, spent);
+  EXPECT_EQ(isolated.runs, before);
+  EXPECT_FALSE(late.failures.begin()->second.confirmed);
+  EXPECT_EQ(late.failures.begin()->second.test, longer);
 }

@@ -18,6 +18,7 @@
 #include "mosaic/testcase/TestCase.h"
 
 #include <chrono>
+#include <csignal>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -48,6 +49,7 @@ struct Failure {
   std::string output;       ///< what the test printed
   std::uint64_t count = 0;  ///< runs that failed this way
   bool reproducible = true; ///< in a fresh process of its own (MinimiseFailures)
+  bool confirmed = false;   ///< MinimiseFailures ran it alone (else `reproducible` is untested)
 };
 
 /// What the stages did, for the report.
@@ -68,11 +70,14 @@ struct Work {
   Counts counts;
 };
 
-/// When the time-bounded stages stop (minimise, extend).
+/// When a bounded stage stops: at a time, or when `stop` is set (Ctrl-C,
+/// SIGTERM), whichever comes first.
 struct Deadline {
   std::chrono::steady_clock::time_point end = std::chrono::steady_clock::time_point::max();
-  static Deadline in(double seconds);
-  bool passed() const { return std::chrono::steady_clock::now() >= end; }
+  const volatile std::sig_atomic_t *stop = nullptr;
+  /// `seconds` from now, also ended by `stop`.
+  static Deadline in(double seconds, const volatile std::sig_atomic_t *stop = nullptr);
+  bool passed() const { return (stop && *stop) || std::chrono::steady_clock::now() >= end; }
 };
 
 /// What stages may use. The executors run the program: `run` as the search
@@ -87,7 +92,8 @@ struct Context {
   search::Executor &run;
   search::Executor &isolated;
   search::Executor *fresh = nullptr;
-  Deadline deadline;
+  Deadline deadline;        ///< minimise and extend stop here
+  Deadline failureDeadline; ///< minimise-failures stops here (for `run`, the end of its budget)
 };
 
 class Stage {
@@ -123,7 +129,9 @@ std::unique_ptr<Stage> observe();
 /// MinimiseFailures: confirms each failure in a fresh process of its own
 /// (a persistent child may carry state from earlier tests; unconfirmed ones
 /// are marked not reproducible) and removes statements from the end
-/// backwards while it fails the same way (at most 200 runs a failure).
+/// backwards while it fails the same way (at most 200 runs a failure),
+/// until Context::failureDeadline: what it had no time for stays as it was
+/// met, unconfirmed (Failure::confirmed false).
 std::unique_ptr<Stage> minimiseFailures();
 
 /// Runs `stages` in order.

@@ -1,0 +1,78 @@
+// mosaic itself under hostile conditions (issue 18): signals, budgets that
+// must hold, bad output paths. Nothing found is lost, nothing hangs, and a
+// bad path is a usage error before the search.
+#include "common/TestSupport.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <filesystem>
+
+using namespace mosaic::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kSearch = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/";
+const std::string kHostile = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/hostile/";
+
+std::vector<std::string> generateParser(const std::string &dir, const std::string &budget, bool verify = false) {
+  std::vector<std::string> argv{MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kSearch + "parser_impl.c",
+                                "-o", dir + "/suite", "--budget", budget, "--seed", "1", "--no-progress",
+                                "--work-dir", dir + "/work"};
+  if (!verify) argv.push_back("--no-verify");
+  return argv;
+}
+
+} // namespace
+
+TEST(HostileCli, SigtermWritesTheSuiteFoundSoFar) {
+  const std::string dir = makeTempDir("mosaic-term");
+  // Built once first, so that the signal meets the search.
+  auto warm = generateParser(dir, "1s");
+  ASSERT_LE(runProcess(warm).exitCode, 1);
+  std::vector<std::string> argv{"/usr/bin/timeout", "--preserve-status", "-s", "TERM", "3"};
+  for (const std::string &a : generateParser(dir, "120s")) argv.push_back(a);
+  auto r = runProcess(argv);
+  EXPECT_TRUE(r.exitCode == 0 || r.exitCode == 1) << r.exitCode << r.err;
+  EXPECT_NE(r.err.find("interrupted: writing the suite found so far"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("written"), std::string::npos) << r.out;
+  EXPECT_TRUE(fs::exists(dir + "/suite/parser_impl_test.cpp"));
+}
+
+TEST(HostileCli, ASecondSignalEndsMosaicAtOnce) {
+  const std::string dir = makeTempDir("mosaic-term2");
+  ASSERT_LE(runProcess(generateParser(dir, "1s")).exitCode, 1);
+  std::string command;
+  for (const std::string &a : generateParser(dir, "120s", /*verify=*/true)) command += "'" + a + "' ";
+  // The first signal stops the search; the suite is written and being
+  // built when the second takes SIGTERM's default action. What was written
+  // stays.
+  auto r = runProcess({"/bin/sh", "-c", command + "& p=$!; sleep 2; kill -TERM $p; sleep 1; kill -TERM $p; wait $p"});
+  EXPECT_EQ(r.exitCode, 128 + 15) << r.err;
+  EXPECT_TRUE(fs::exists(dir + "/suite/parser_impl_test.cpp"));
+}
+
+TEST(HostileCli, RunsBudgetIncludesConfirmingAndMinimisingFailures) {
+  // Every test of nap() sleeps: each failure costs a wall-clock timeout to
+  // confirm and each step of minimising it another. The 3 s budget holds
+  // them all (before, about 60 s).
+  const std::string dir = makeTempDir("mosaic-nap");
+  std::vector<std::string> argv{MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_HOSTILE_DB_DIR, kHostile + "hostile.c",
+                                "--function", "nap", "--timeout", "100", "--seed", "1", "--no-progress",
+                                "--work-dir", dir + "/work", "--json", dir + "/run.json"};
+  auto warm = argv;
+  warm.insert(warm.end(), {"--max-executions", "1"});
+  ASSERT_LE(runProcess(warm).exitCode, 1);
+  argv.insert(argv.end(), {"--budget", "3s"});
+  const auto start = std::chrono::steady_clock::now();
+  auto r = runProcess(argv);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LE(r.exitCode, 1) << r.err;
+  // The budget, one test's wall-clock bound (1 s at --timeout 100), and
+  // start-up with a built harness: well under 10 s.
+  EXPECT_LT(seconds, 10.0) << r.out;
+  const auto j = nlohmann::json::parse(readFile(dir + "/run.json"));
+  EXPECT_LT(j["elapsed_seconds"].get<double>(), 5.0);
+}
