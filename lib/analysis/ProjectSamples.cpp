@@ -218,8 +218,12 @@ ProjectSamples mineProjectSamples(const std::string &root, const std::string &un
     if (result.filesLexed >= limits.maxFiles) break;
     const auto size = fs::file_size(p, ec);
     if (ec || size > limits.maxFileBytes) continue;
+    const std::string text = readFile(p.string());
+    // mosaic's own suites, written into the project: their literals came
+    // from an earlier run, and would make the same seed give another suite.
+    if (generatedByMosaic(text)) continue;
     ++result.filesLexed;
-    if (context.lex(readFile(p.string()), names, limits.maxSampleBytes, ranks)) ++result.filesCalling;
+    if (context.lex(text, names, limits.maxSampleBytes, ranks)) ++result.filesCalling;
   }
 
   // Distinct, best rank first, then thinned evenly within the last rank

@@ -2,7 +2,9 @@
 #include "mosaic/driver/Generate.h"
 
 #include "Executors.h"
+#include "Faults.h"
 #include "Interrupt.h"
+#include "Output.h"
 #include "Progress.h"
 #include "Session.h"
 #include "Verify.h"
@@ -263,7 +265,10 @@ void runStages(Session &session, const GenerateOptions &options, const search::G
   pipeline.push_back(stages::extend());
   pipeline.push_back(stages::observe());
   pipeline.push_back(stages::minimiseFailures());
-  stages::runStages(pipeline, work, context);
+  for (const auto &stage : pipeline) {
+    faultPoint(stage->name());
+    stage->run(work, context);
+  }
 }
 
 // The writer, then (unless --no-verify) the verify stage.
@@ -302,6 +307,12 @@ std::optional<int> badOptions(const GenerateOptions &options, std::ostream &err)
     fmt::print(err, "mosaic: error: no output folder (-o)\n");
     return kExitUsage;
   }
+  auto out = prepareOutputFolder(options.outDir, options.unit.unit);
+  if (out && !options.jsonOut.empty()) out = checkWritableFile(options.jsonOut, "--json");
+  if (!out) {
+    fmt::print(err, "mosaic: error: {}\n", out.error().message);
+    return kExitUsage;
+  }
   return std::nullopt;
 }
 
@@ -317,6 +328,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
     fmt::print(err, "mosaic: error: no target can be called\n");
     return kExitUsage;
   }
+  faultPoint("session");
   const search::Goals goals(session.description, std::move(*search::makeCriteria(options.criteria)));
   auto secondary = search::makeSecondary(options.secondary, goals);
   if (!secondary) {
@@ -327,11 +339,14 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   stages::Work work;
   UnitSearch search(session, options, goals, **secondary, work, err);
   const SearchSummary summary = search.run(*search::parseAlgorithm(options.algorithm), err);
+  faultPoint("search");
   runStages(session, options, goals, search, work);
   std::vector<emit::SuiteTest> passing, failing;
   toSuiteTests(work, goals, passing, failing);
   search.release();
+  faultPoint("write");
   const VerifyResult verified = writeSuite(session, options, passing, failing, err);
+  faultPoint("report");
 
   printReport(options, summary, goals, search.archive(), work, failing.size(), verified, out);
   if (!options.jsonOut.empty())

@@ -2,7 +2,9 @@
 #include "mosaic/driver/Run.h"
 
 #include "Executors.h"
+#include "Faults.h"
 #include "Interrupt.h"
+#include "Output.h"
 #include "Progress.h"
 #include "RunReport.h"
 #include "Session.h"
@@ -56,6 +58,11 @@ public:
 } // namespace
 
 int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
+  if (!options.jsonOut.empty())
+    if (auto ok = checkWritableFile(options.jsonOut, "--json"); !ok) {
+      fmt::print(err, "mosaic: error: {}\n", ok.error().message);
+      return kExitUsage;
+    }
   auto opened = openSession({options.unit, options.workDir, options.sanitize, options.memoryMb}, err);
   if (auto *code = std::get_if<int>(&opened)) return *code;
   Session &session = *std::get<std::unique_ptr<Session>>(opened);
@@ -65,6 +72,7 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
     fmt::print(err, "mosaic: error: no target can be called yet\n");
     return kExitUsage;
   }
+  faultPoint("session");
   const exec::Limits limits = testLimits(options.timeoutMs, options.memoryMb, options.isolate);
 
   // Random testing through the same evaluator as the search: it goes on
@@ -97,6 +105,7 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
   search::Variation variation(*session.catalog, factory, rng, session.targets);
   search::makeAlgorithm(search::AlgorithmKind::Random, evaluator, variation, rng, {})->run();
   evaluator.finish();
+  faultPoint("search");
   if (evaluator.gaveUp()) // the harness keeps dying at start: report what we have
     fmt::print(err, "mosaic: error: {}\n", executor.lastError());
 
@@ -107,7 +116,9 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
   ServerExecutor isolated(*session.server, alone);
   stages::Context context{p, *session.catalog, goals, executor, isolated, nullptr, {},
                           stages::Deadline::in(options.budgetSeconds - budget.elapsed(), interrupt.flag())};
+  faultPoint("minimise-failures");
   stages::minimiseFailures()->run(work, context);
+  faultPoint("report");
   const double elapsed = budget.elapsed();
   interrupt.release();
 

@@ -60,4 +60,8 @@ std::string readFile(const std::string &path) {
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
 }
 
+bool generatedByMosaic(std::string_view text) {
+  return text.substr(0, text.find('\n')).find(kGeneratedMarker) != std::string_view::npos;
+}
+
 } // namespace mosaic

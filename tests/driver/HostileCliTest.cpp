@@ -7,6 +7,8 @@
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <fstream>
+#include <tuple>
 #include <filesystem>
 
 using namespace mosaic::test;
@@ -75,4 +77,65 @@ TEST(HostileCli, RunsBudgetIncludesConfirmingAndMinimisingFailures) {
   EXPECT_LT(seconds, 10.0) << r.out;
   const auto j = nlohmann::json::parse(readFile(dir + "/run.json"));
   EXPECT_LT(j["elapsed_seconds"].get<double>(), 5.0);
+}
+
+TEST(HostileCli, OutputPathsMosaicCannotWriteAreUsageErrorsBeforeTheSearch) {
+  const std::string dir = makeTempDir("mosaic-paths");
+  const std::string file = dir + "/a-file";
+  std::ofstream(file) << "x";
+  auto generateTo = [&](const std::string &out, const std::string &json) {
+    std::vector<std::string> argv{MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kSearch + "vault.c",
+                                  "-o", out, "--no-verify", "--no-progress", "--work-dir", dir + "/work"};
+    if (!json.empty()) argv.insert(argv.end(), {"--json", json});
+    return runProcess(argv);
+  };
+  for (const auto &[out, json, says] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {file, "", "is not a folder"},
+           {"/dev/null", "", "is not a folder"},
+           {"/proc/mosaic-out", "", "cannot make the output folder"},
+           {dir + "/ok", "/proc/mosaic/stats.json", "cannot write --json"},
+           {dir + "/ok", dir, "is a folder"}}) {
+    auto r = generateTo(out, json);
+    EXPECT_EQ(r.exitCode, 2) << out << " " << json << "\n" << r.err;
+    EXPECT_NE(r.err.find(says), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("search "), std::string::npos) << "the search ran: " << r.out;
+  }
+  auto run = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kSearch + "vault.c", "--json",
+                         "/proc/mosaic/run.json", "--no-progress", "--work-dir", dir + "/work"});
+  EXPECT_EQ(run.exitCode, 2) << run.err;
+}
+
+TEST(HostileCli, AProjectsOwnFilesAreNeverOverwritten) {
+  const std::string dir = makeTempDir("mosaic-project");
+  const std::string own = "cmake_minimum_required(VERSION 3.16)\nproject(theirs C)\n";
+  std::ofstream(dir + "/CMakeLists.txt") << own;
+  auto generateTo = [&](const std::string &out) {
+    return runProcess({MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kSearch + "vault.c", "-o", out,
+                       "--no-verify", "--no-progress", "--work-dir", dir + "/work"});
+  };
+  auto r = generateTo(dir);
+  EXPECT_EQ(r.exitCode, 2) << r.err;
+  EXPECT_NE(r.err.find("holds CMakeLists.txt, which mosaic did not write"), std::string::npos) << r.err;
+  EXPECT_EQ(readFile(dir + "/CMakeLists.txt"), own);
+  // A folder of mosaic's own suite is written again.
+  ASSERT_LE(generateTo(dir + "/suite").exitCode, 1);
+  EXPECT_LE(generateTo(dir + "/suite").exitCode, 1);
+}
+
+TEST(HostileCli, AnExceptionInAnyStepEndsWithCodeThreeAndAMessage) {
+  const std::string dir = makeTempDir("mosaic-fault");
+  for (const char *step : {"session", "search", "reduce", "minimise", "extend", "observe", "minimise-failures", "write",
+                           "report"}) {
+    auto r = runProcess({"/usr/bin/env", std::string("MOSAIC_FAULT=") + step, MOSAIC_EXE, "generate", "-p",
+                         MOSAIC_FIXTURE_SEARCH_DB_DIR, kSearch + "vault.c", "-o", dir + "/suite", "--no-verify",
+                         "--no-progress", "--work-dir", dir + "/work"});
+    EXPECT_EQ(r.exitCode, 3) << step << "\n" << r.err;
+    EXPECT_NE(r.err.find(std::string("internal error: a fault injected at '") + step + "'"), std::string::npos) << r.err;
+  }
+  for (const char *step : {"session", "search", "minimise-failures", "report"}) {
+    auto r = runProcess({"/usr/bin/env", std::string("MOSAIC_FAULT=") + step, MOSAIC_EXE, "run", "-p",
+                         MOSAIC_FIXTURE_SEARCH_DB_DIR, kSearch + "vault.c", "--max-executions", "10", "--no-progress",
+                         "--work-dir", dir + "/work"});
+    EXPECT_EQ(r.exitCode, 3) << step << "\n" << r.err;
+  }
 }

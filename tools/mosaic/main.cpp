@@ -61,6 +61,26 @@ void addFlags(CLI::App &app, Command command, std::map<const Flag *, std::string
     if (!f->excludes.empty() && byName.count(f->excludes)) byName[f->longName()]->excludes(byName[f->excludes]);
 }
 
+// Stores the values given through the flag table and runs the subcommand.
+int dispatch(const std::map<Command, CLI::App *> &commands,
+             const std::map<Command, std::map<const Flag *, std::string>> &given) {
+  CommandLine options;
+  for (const auto &[command, sub] : commands) {
+    if (!sub->parsed()) continue;
+    for (const auto &[flag, value] : given.at(command))
+      if (auto error = flag->set(options, command, value)) {
+        std::cerr << "mosaic: error: " << *error << "\n";
+        return kExitUsage;
+      }
+    switch (command) {
+    case kAnalyze: return runAnalyze(options.analyze, std::cout, std::cerr);
+    case kRun: return runRandom(options.run, std::cout, std::cerr);
+    case kGenerate: return generate(options.generate, std::cout, std::cerr);
+    }
+  }
+  return kExitUsage;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -85,19 +105,13 @@ int main(int argc, char **argv) {
     return code == 0 ? kExitOk : kExitUsage;
   }
 
-  CommandLine options;
-  for (const auto &[command, sub] : commands) {
-    if (!sub->parsed()) continue;
-    for (const auto &[flag, value] : given[command])
-      if (auto error = flag->set(options, command, value)) {
-        std::cerr << "mosaic: error: " << *error << "\n";
-        return kExitUsage;
-      }
-    switch (command) {
-    case kAnalyze: return runAnalyze(options.analyze, std::cout, std::cerr);
-    case kRun: return runRandom(options.run, std::cout, std::cerr);
-    case kGenerate: return generate(options.generate, std::cout, std::cerr);
-    }
+  // No exception leaves mosaic as an abort: exit code 3 and what it was.
+  try {
+    return dispatch(commands, given);
+  } catch (const std::exception &e) {
+    std::cerr << "mosaic: internal error: " << e.what() << "\n";
+  } catch (...) {
+    std::cerr << "mosaic: internal error: an exception of unknown type\n";
   }
-  return kExitUsage;
+  return kExitInternal;
 }
