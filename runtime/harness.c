@@ -95,6 +95,11 @@ void __mosaic_leak(void *object) { (void)object; }
 
 void __mosaic_null_object(mosaic_ctx *ctx) { ctx->null_object = 1; }
 
+void __mosaic_undefined_function(void) {
+  fflush(NULL);
+  _exit(MOSAIC_EXIT_HARNESS_ERROR);
+}
+
 int __mosaic_unperformed(mosaic_ctx *ctx) { return ctx->null_object ? MOSAIC_STMT_NULL : MOSAIC_STMT_INVALID; }
 
 mosaic_ctx *__mosaic_context(void) { return &context; }

@@ -43,6 +43,7 @@ struct Written {
 /// What every part of one suite knows.
 struct SuiteContext {
   const model::Program &program;
+  const testcase::Catalog &catalog;
   const BodyWriter &writer;
   bool cxx;                ///< the unit is C++ (else C)
   std::string wrapperFile; ///< <stem>_wrapper.cpp or .c

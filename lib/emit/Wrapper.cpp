@@ -26,6 +26,21 @@ File writeWrapper(const SuiteContext &context, const std::set<model::CallableId>
   // rewrite the trampolines' names below).
   for (const std::string &m : p.unitMacros) wrapper.line("#undef " + m);
   wrapper.line("");
+  if (const auto undefined = context.catalog.undefinedDeclarations(); !undefined.empty()) {
+    wrapper.line("/* Declared by the unit, defined nowhere the build compiles: weak stubs, so that");
+    wrapper.line(" * the unit's code calling them links; a test that reaches one aborts. */");
+    wrapper.line("#include <stdio.h>");
+    wrapper.line("#include <stdlib.h>");
+    wrapper.line("static void mosaic_undefined(void) {");
+    wrapper.line("  fputs(\"mosaic: a function the unit declares is defined nowhere the build compiles\\n\", stderr);");
+    wrapper.line("  abort();");
+    wrapper.line("}");
+    for (model::CallableId id : undefined) {
+      const std::string &name = p.callable(id).name;
+      wrapper.line("extern __typeof__(" + name + ") " + name + " __attribute__((weak, alias(\"mosaic_undefined\")));");
+    }
+    wrapper.line("");
+  }
   for (model::CallableId id : trampolines) {
     const model::Callable &c = p.callable(id);
     std::string params, args;

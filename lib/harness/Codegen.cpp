@@ -84,6 +84,21 @@ std::string Writer::typedefs() const {
   return o.str();
 }
 
+std::string Writer::undefinedStubs() const {
+  const auto undefined = catalog_.undefinedDeclarations();
+  if (undefined.empty()) return {};
+  std::ostringstream o;
+  o << "/* Declared by the unit, defined nowhere the build compiles: weak stubs, so\n"
+    << " * that the unit's code calling them links. A test that reaches one ends as\n"
+    << " * a harness error (Catalog::undefinedDeclarations). */\n"
+    << "static void __mosaic_undefined(void) { __mosaic_undefined_function(); }\n";
+  for (model::CallableId id : undefined) {
+    const std::string &name = p_.callable(id).name;
+    o << "extern __typeof__(" << name << ") " << name << " __attribute__((weak, alias(\"__mosaic_undefined\")));\n";
+  }
+  return o.str() + "\n";
+}
+
 GeneratedHarness Writer::generate() {
   GeneratedHarness out;
   out.extension = cxx_ ? ".cpp" : ".c";
@@ -101,7 +116,7 @@ GeneratedHarness Writer::generate() {
   emitHelpers(); // last: the others asked for the accessors and observers it writes
 
   std::ostringstream src;
-  src << prelude() << "/* Types, named once. */\n" << typedefs() << "\n" << helpers_.str() << builders_.str()
+  src << prelude() << undefinedStubs() << "/* Types, named once. */\n" << typedefs() << "\n" << helpers_.str() << builders_.str()
       << calls_.str() << dispatch_.str();
   out.source = src.str();
   return out;

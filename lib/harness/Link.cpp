@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -30,6 +32,12 @@ std::optional<std::string> quoted(const std::string &line, const std::string &ma
   const size_t end = line.rfind('\'');
   if (end == std::string::npos || end <= begin) return std::nullopt;
   return line.substr(begin, end - begin);
+}
+
+// A C function's symbol as the linker prints it: a bare identifier.
+bool isCIdentifier(const std::string &s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0]))) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
 } // namespace
@@ -94,6 +102,7 @@ testcase::Unlinked unlinkedFunctions(const std::string &linkerOutput) {
         return;
       }
     if (auto f = functionNameAndArity(symbol)) out.functions.insert(*f);
+    else if (isCIdentifier(trim(symbol))) out.functions.insert({trim(symbol), testcase::Unlinked::kAnyArity});
   };
   std::istringstream in(linkerOutput);
   for (std::string line; std::getline(in, line);) {

@@ -58,6 +58,8 @@ private:
   void emitSubclasses(); // (CodegenSubclass.cpp)
   void emitHelpers();
   std::string prelude() const;
+  /// Weak stubs of what the unit declares and nothing defines (C).
+  std::string undefinedStubs() const;
   std::string typedefs() const;
 
   std::string invalid() const { return "return __mosaic_unperformed(ctx);"; }

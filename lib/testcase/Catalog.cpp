@@ -79,6 +79,16 @@ std::string Catalog::unlinkedDestructor(model::RecordId id, int depth) const {
   return {};
 }
 
+std::vector<model::CallableId> Catalog::undefinedDeclarations() const {
+  std::vector<model::CallableId> out;
+  if (program_.language != "c") return out;
+  for (const model::Callable &c : program_.callables)
+    if (c.kind == model::CallableKind::Function && c.origin == model::Origin::External &&
+        unlinked_.contains(c.qualifiedName, c.params.size()))
+      out.push_back(c.id);
+  return out;
+}
+
 bool Catalog::derivesFrom(model::RecordId d, model::RecordId base) const {
   std::function<bool(model::RecordId, int)> walk = [&](model::RecordId r, int depth) {
     if (depth > 16) return false;

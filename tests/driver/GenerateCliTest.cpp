@@ -227,6 +227,22 @@ TEST(GenerateCli, LeavesOutWhatNoLinkedObjectDefinesAndRemembersIt) {
   EXPECT_EQ(r.err.find("does not link"), std::string::npos) << r.err;
 }
 
+TEST(GenerateCli, LeavesOutACFunctionNoLinkedObjectDefines) {
+  // The linker names a C function without a parameter list
+  // (`undefined reference to `meter_read'`): it is left out all the same,
+  // with what calls it, and the rest of the unit is tested.
+  const std::string dir = makeTempDir("mosaic-generate");
+  const auto j = generate(dir, "meter.c", "500", {}, 0);
+  const std::string suite = readFile(dir + "/suite/meter_test.cpp");
+  EXPECT_NE(suite.find("meter_clamp("), std::string::npos) << suite;
+  EXPECT_EQ(suite.find("meter_scaled("), std::string::npos) << suite;
+  std::string memo;
+  for (const auto &e : std::filesystem::directory_iterator(dir + "/work"))
+    if (e.path().extension() == ".unlinked") memo = readFile(e.path().string());
+  EXPECT_NE(memo.find("\tmeter_read\n"), std::string::npos) << memo;
+  buildAndRun(dir);
+}
+
 TEST(GenerateCli, IncludesTheHeadersThatDefineWhatTheUnitOnlyDeclares) {
   // stand.cpp takes `const Mount &` (only declared: mount.h defines it) and
   // `const Lamp &` (members inline in lamp_impl.h): the front end finds both

@@ -53,6 +53,11 @@ void __mosaic_adopt(mosaic_ctx *ctx, uint32_t type, void *object, void (*destroy
 /* A destroy function that does nothing: objects that cannot be deleted
  * (a private destructor) are left to the process's end. */
 void __mosaic_leak(void *object);
+
+/* What a function the unit declares and nothing the build compiles defines
+ * does when a test reaches it (the harness's weak stubs alias it): the test
+ * ends as a harness error, not as the unit's failure. */
+void __mosaic_undefined_function(void) __attribute__((noreturn));
 /* An extra allocation freed with the variable (a string's bytes). */
 void *__mosaic_alloc(mosaic_ctx *ctx, size_t size);
 

@@ -31,11 +31,13 @@ enum class Passing {
 /// node.h and defined nowhere), and functions whose definitions call such
 /// ones. By qualified name and number of
 /// parameters, as the linker names them; a name covers its overloads of
-/// that arity. A destructor (`ns::T::~T`) makes its class unbuildable.
+/// that arity. A C function's symbol has no parameter list: it is kept
+/// with kAnyArity. A destructor (`ns::T::~T`) makes its class unbuildable.
 struct Unlinked {
+  static constexpr size_t kAnyArity = static_cast<size_t>(-1);
   std::set<std::pair<std::string, size_t>> functions;
   bool contains(const std::string &qualifiedName, size_t arity) const {
-    return functions.count({qualifiedName, arity}) != 0;
+    return functions.count({qualifiedName, arity}) != 0 || functions.count({qualifiedName, kAnyArity}) != 0;
   }
   /// The name the linker gives the destructor of the class `type`:
   /// `ns::T<int>` → `ns::T<int>::~T`.
@@ -48,6 +50,12 @@ struct Unlinked {
 class Catalog {
 public:
   explicit Catalog(const model::Program &program, Unlinked unlinked = {});
+
+  /// C functions the unit declares (Origin::External) that no object the
+  /// harness links defines (Unlinked): the harness and the suite's wrapper
+  /// define weak stubs of them, so that the unit's own code that calls them
+  /// still links. In declaration order.
+  std::vector<model::CallableId> undefinedDeclarations() const;
 
   const model::Program &program() const { return program_; }
 
