@@ -373,6 +373,7 @@ int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
   mosaic_rt_use_trace(s.trace);
 
   signal(SIGPIPE, SIG_IGN);
+  signal(SIGABRT, SIG_DFL); /* main.c's guard of static initialisation ends here */
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   s.features |= mosaic_rt_sandbox_unshare_network();
   {

@@ -231,6 +231,10 @@ void complete(const UnitCommand &command, std::vector<std::string> &args, const 
 } // namespace
 
 Expected<model::Program> analyzeUnit(const FrontEndOptions &options) {
+  // A header is compiled only as part of the files that include it: it has
+  // no command of its own, and the closest entry's would be a guess.
+  if (isHeaderPath(options.unit))
+    return Error::usage("'" + options.unit + "' is a header, not a unit: give the source file that includes it");
   auto command = findUnitCommand(options.buildDir, options.unit);
   if (!command) return command.takeError();
 

@@ -139,3 +139,19 @@ TEST(HostileCli, AnExceptionInAnyStepEndsWithCodeThreeAndAMessage) {
     EXPECT_EQ(r.exitCode, 3) << step << "\n" << r.err;
   }
 }
+
+TEST(HostileCli, AGlobalConstructorThatAbortsIsNamedAsTheCause) {
+  const std::string dir = makeTempDir("mosaic-init");
+  auto r = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_HOSTILE_DB_DIR, kHostile + "hostile_init.cpp",
+                       "--max-executions", "10", "--no-progress", "--work-dir", dir + "/work"});
+  EXPECT_NE(r.exitCode, 0);
+  EXPECT_NE(r.err.find("killed by SIGABRT before serving, in the unit's static initialisation"), std::string::npos)
+      << r.err;
+}
+
+TEST(HostileCli, AHeaderIsNotAUnit) {
+  auto r = runProcess({MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kSearch + "meter.h", "-o",
+                       makeTempDir("mosaic-header") + "/suite"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("is a header, not a unit: give the source file that includes it"), std::string::npos) << r.err;
+}
