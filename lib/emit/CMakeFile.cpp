@@ -59,6 +59,11 @@ File writeCMakeFile(const SuiteContext &context, const Suite &suite, const UnitB
      << "# -DMOSAIC_COVERAGE=ON measures coverage with clang's source-based coverage;\n"
      << "# -DMOSAIC_SANITIZE=ON builds with AddressSanitizer and UndefinedBehaviorSanitizer.\n"
      << "cmake_minimum_required(VERSION 3.16)\n"
+     << "# The unit's flags are as mosaic's front end (Clang 19) read them, and may be\n"
+     << "# Clang's own: Clang builds the suite unless -DCMAKE_C_COMPILER and\n"
+     << "# -DCMAKE_CXX_COMPILER say otherwise (CC and CXX in the environment do not).\n"
+     << "if(NOT CMAKE_C_COMPILER)\n  set(CMAKE_C_COMPILER clang-19)\nendif()\n"
+     << "if(NOT CMAKE_CXX_COMPILER)\n  set(CMAKE_CXX_COMPILER clang++-19)\nendif()\n"
      << "project(" << ident << "_mosaic_tests LANGUAGES C CXX)\n\n"
      << "find_package(GTest REQUIRED)\ninclude(GoogleTest)\nenable_testing()\n\n"
      << "option(MOSAIC_COVERAGE \"clang source-based coverage\" OFF)\n"
@@ -68,7 +73,7 @@ File writeCMakeFile(const SuiteContext &context, const Suite &suite, const UnitB
      << "if(MOSAIC_SANITIZE)\n  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer)\n"
      << "  add_link_options(-fsanitize=address,undefined)\nendif()\n\n";
   cm << "# The unit, through a wrapper that also reaches its static functions.\n"
-     << "add_library(" << unitLib << " STATIC " << wrapperFile << ")\n"
+     << "add_library(" << unitLib << " STATIC " << cmakeQuote(wrapperFile) << ")\n"
      << "target_compile_options(" << unitLib << " PRIVATE";
   for (const std::string &f : build.flags) cm << " " << cmakeQuote(f);
   cm << " -w)\n";
@@ -101,7 +106,7 @@ File writeCMakeFile(const SuiteContext &context, const Suite &suite, const UnitB
   for (const auto &[target, files] :
        {std::pair{ident + "_test", suite.testFiles}, std::pair{ident + "_failing_test", suite.failingFiles}}) {
     cm << "\nadd_executable(" << target;
-    for (const std::string &file : files) cm << " " << file;
+    for (const std::string &file : files) cm << " " << cmakeQuote(file);
     // C++20: the tests declare through std::type_identity_t (BodyWriter::declare).
     cm << ")\n"
        << "set_target_properties(" << target << " PROPERTIES CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON)\n";

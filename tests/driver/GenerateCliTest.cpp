@@ -110,7 +110,7 @@ TEST(GenerateCli, RestoresTheUnitsStateBeforeEachTest) {
   EXPECT_EQ(suite.find("KEY"), std::string::npos) << suite;
   // More than 4 tests: split, and every part in the build.
   ASSERT_TRUE(std::filesystem::exists(dir + "/suite/state_test_2.cpp")) << t.dump(2);
-  EXPECT_NE(readFile(dir + "/suite/CMakeLists.txt").find("state_test.cpp state_test_2.cpp"), std::string::npos);
+  EXPECT_NE(readFile(dir + "/suite/CMakeLists.txt").find("\"state_test.cpp\" \"state_test_2.cpp\""), std::string::npos);
   // A char ** parameter gets a pointer to the bytes, not an array's address.
   std::string all = suite + readFile(dir + "/suite/state_test_2.cpp");
   if (std::filesystem::exists(dir + "/suite/state_test_3.cpp")) all += readFile(dir + "/suite/state_test_3.cpp");
@@ -241,6 +241,21 @@ TEST(GenerateCli, LeavesOutACFunctionNoLinkedObjectDefines) {
     if (e.path().extension() == ".unlinked") memo = readFile(e.path().string());
   EXPECT_NE(memo.find("\tmeter_read\n"), std::string::npos) << memo;
   buildAndRun(dir);
+}
+
+TEST(GenerateCli, TheWrittenSuiteBuildsWithItsOwnCompilerWhateverTheDefaultAndWithSpacesInNames) {
+  // The documented `cmake -S suite -B build` where the default compiler is
+  // gcc (CC and CXX say so) and the unit's file name has a space.
+  const std::string dir = makeTempDir("mosaic-generate");
+  const auto j = generate(dir, "two words.c", "300");
+  expectEveryBranchCovered(j);
+  auto c = runProcess({"/usr/bin/env", "CC=gcc", "CXX=g++", "/usr/bin/cmake", "-S", dir + "/suite", "-B",
+                       dir + "/gcc-default", "-G", "Ninja"});
+  ASSERT_EQ(c.exitCode, 0) << c.out << c.err;
+  auto b = runProcess({"/usr/bin/cmake", "--build", dir + "/gcc-default"});
+  ASSERT_EQ(b.exitCode, 0) << b.out << b.err;
+  auto t = runProcess({"/usr/bin/ctest", "--test-dir", dir + "/gcc-default"});
+  EXPECT_EQ(t.exitCode, 0) << t.out << t.err;
 }
 
 TEST(GenerateCli, IncludesTheHeadersThatDefineWhatTheUnitOnlyDeclares) {
