@@ -173,6 +173,46 @@ void writeTest(Text &text, const SuiteContext &context, const Written &w, bool f
 
 } // namespace
 
+// Once per test executable: each test runs in a fresh temporary folder of
+// its own, removed after it (a test that writes or deletes relative paths
+// touches nothing else, the suite's build folder included), and ends the
+// executable past kTestSeconds (a hang is a failure, not a stuck CI job).
+void testEnvironment(Text &text) {
+  constexpr int kTestSeconds = 60; // ours: six times verification's slow-test bound (Verify.h)
+  text.line("#include <filesystem>");
+  text.line("#include <unistd.h>");
+  text.line("");
+  text.line("namespace {");
+  text.line("");
+  text.line("// Each test in a fresh temporary folder, and at most " + std::to_string(kTestSeconds) +
+            " s (SIGALRM ends the run).");
+  text.line("class MosaicTestFolder : public ::testing::EmptyTestEventListener {");
+  text.line("  std::filesystem::path previous_, folder_;");
+  text.line("  void OnTestStart(const ::testing::TestInfo &) override {");
+  text.line("    std::error_code ec;");
+  text.line("    previous_ = std::filesystem::current_path(ec);");
+  text.line("    std::string name = (std::filesystem::temp_directory_path(ec) / \"mosaic-test-XXXXXX\").string();");
+  text.line("    if (mkdtemp(name.data())) {");
+  text.line("      folder_ = name;");
+  text.line("      std::filesystem::current_path(folder_, ec);");
+  text.line("    }");
+  text.line("    alarm(" + std::to_string(kTestSeconds) + ");");
+  text.line("  }");
+  text.line("  void OnTestEnd(const ::testing::TestInfo &) override {");
+  text.line("    alarm(0);");
+  text.line("    std::error_code ec;");
+  text.line("    std::filesystem::current_path(previous_, ec);");
+  text.line("    if (!folder_.empty()) std::filesystem::remove_all(folder_, ec);");
+  text.line("    folder_.clear();");
+  text.line("  }");
+  text.line("};");
+  text.line("const bool mosaic_test_folder_installed =");
+  text.line("    (::testing::UnitTest::GetInstance()->listeners().Append(new MosaicTestFolder), true);");
+  text.line("");
+  text.line("} // namespace");
+  text.line("");
+}
+
 void writeTestFiles(const SuiteContext &context, const std::vector<Written> &written, const WriteOptions &options,
                     Suite &suite) {
   const std::string suiteName = options.suiteName.empty() ? suite.ident + "Test" : options.suiteName;
@@ -196,6 +236,7 @@ void writeTestFiles(const SuiteContext &context, const std::vector<Written> &wri
       else
         header(text, context, written, "regression tests. They pin down the behaviour observed when they were generated.",
                suiteName);
+      if (part == 0) testEnvironment(text);
       for (size_t k = part * perFile; k < mine.size() && k < (part + 1) * perFile; ++k)
         writeTest(text, context, *mine[k], failingSuite == 1, suiteName, names, suite);
       const std::string file = suite.stem + (failingSuite ? "_failing_test" : "_test") +

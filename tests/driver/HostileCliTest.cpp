@@ -155,3 +155,20 @@ TEST(HostileCli, AHeaderIsNotAUnit) {
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("is a header, not a unit: give the source file that includes it"), std::string::npos) << r.err;
 }
+
+TEST(HostileCli, AWrittenTestThatWritesFilesWritesThemInAFolderOfItsOwn) {
+  // write_file() creates mosaic-hostile.txt where it runs: in the suite, a
+  // temporary folder of the test's own, never the build folder.
+  const std::string dir = makeTempDir("mosaic-suite-files");
+  auto r = runProcess({MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_HOSTILE_DB_DIR, kHostile + "hostile.c", "--function",
+                       "write_file", "-o", dir + "/suite", "--max-executions", "50", "--seed", "1", "--no-progress",
+                       "--work-dir", dir + "/work"});
+  ASSERT_LE(r.exitCode, 1) << r.err;
+  const std::string suite = readFile(dir + "/suite/hostile_test.cpp");
+  EXPECT_NE(suite.find("write_file()"), std::string::npos) << suite;
+  EXPECT_NE(suite.find("class MosaicTestFolder"), std::string::npos);
+  EXPECT_FALSE(fs::exists(dir + "/suite/build/mosaic-hostile.txt"));
+  auto t = runProcess({"/usr/bin/ctest", "--test-dir", dir + "/suite/build"});
+  EXPECT_EQ(t.exitCode, 0) << t.out;
+  EXPECT_FALSE(fs::exists(dir + "/suite/build/mosaic-hostile.txt"));
+}
