@@ -35,7 +35,7 @@ public:
       if (c->exitCode != 0) return Error::internal(c->output);
       configured_ = true;
     }
-    auto b = runProcess({"cmake", "--build", buildDir_.string(), "--", "-k", "0"});
+    auto b = runProcess({"cmake", "--build", buildDir_.string(), "--", "-k", "0"}, contained({}));
     if (!b) return b.takeError();
     return SuiteBuild{b->exitCode == 0, b->output};
   }
@@ -51,7 +51,7 @@ public:
     std::vector<std::string> argv{"stdbuf", "-oL", "timeout", seconds, (buildDir_ / binary).string(),
                                   "--gtest_output=json:" + report.string()};
     argv.insert(argv.end(), gtestArgs.begin(), gtestArgs.end());
-    auto r = runProcess(argv, {buildDir_.string(), {}});
+    auto r = runProcess(argv, contained(buildDir_.string()));
     if (!r) return r.takeError();
     return SuiteRun{*r, fs::exists(report, ec) ? readAll(report) : std::string()};
   }
@@ -59,6 +59,17 @@ public:
   LlvmCoverage coverage(const std::string &binaryName, const std::vector<std::string> &tests) override;
 
 private:
+  // A build or a run of the suite: in a process group of its own, killed
+  // when it ends (what a test started ends with it) or when a signal asks
+  // mosaic to stop.
+  ProcessOptions contained(std::string directory) const {
+    ProcessOptions o;
+    o.directory = std::move(directory);
+    o.ownGroup = true;
+    o.stop = o_.stop;
+    return o;
+  }
+
   const model::Program &p_;
   VerifyOptions o_;
   fs::path buildDir_;
@@ -74,7 +85,8 @@ LlvmCoverage CMakeSuiteRunner::coverage(const std::string &binaryName, const std
   auto configure = runProcess({"cmake", "-S", o_.outDir, "-B", dir.string(), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Debug",
                                "-DMOSAIC_COVERAGE=ON", "-DCMAKE_C_COMPILER=" + o_.toolchain.clang,
                                "-DCMAKE_CXX_COMPILER=" + o_.toolchain.clangxx});
-  auto build = configure && configure->exitCode == 0 ? runProcess({"cmake", "--build", dir.string(), "--target", binaryName})
+  auto build = configure && configure->exitCode == 0
+                   ? runProcess({"cmake", "--build", dir.string(), "--target", binaryName}, contained({}))
                                                       : configure;
   if (!build || build->exitCode != 0) {
     c.error = "the coverage build failed";
@@ -88,15 +100,18 @@ LlvmCoverage CMakeSuiteRunner::coverage(const std::string &binaryName, const std
   const std::string binary = (dir / binaryName).string();
   // 600 s for the whole suite, 60 s a test alone: ours, as the rounds of
   // verification (Verify.cpp).
-  auto whole = runProcess({"timeout", "600", binary}, {dir.string(), {{"LLVM_PROFILE_FILE", (profiles / "suite.profraw").string()}}});
+  ProcessOptions wholeRun = contained(dir.string());
+  wholeRun.env = {{"LLVM_PROFILE_FILE", (profiles / "suite.profraw").string()}};
+  auto whole = runProcess({"timeout", "600", binary}, wholeRun);
   if (!whole || whole->exitCode != 0) {
     // A test died in this build: each test in a process of its own, so
     // that the others still count.
     fs::remove_all(profiles, ec);
     fs::create_directories(profiles, ec);
     for (const std::string &name : tests) {
-      auto r = runProcess({"timeout", "60", binary, "--gtest_filter=" + name},
-                          {dir.string(), {{"LLVM_PROFILE_FILE", (profiles / "%p.profraw").string()}}});
+      ProcessOptions alone = contained(dir.string());
+      alone.env = {{"LLVM_PROFILE_FILE", (profiles / "%p.profraw").string()}};
+      auto r = runProcess({"timeout", "60", binary, "--gtest_filter=" + name}, alone);
       if (!r || r->exitCode != 0) c.failedInCoverageBuild.push_back(name);
     }
   }

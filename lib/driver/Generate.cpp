@@ -78,7 +78,9 @@ void printReport(const GenerateOptions &options, const SearchSummary &s, const s
              work.passing.size() + static_cast<size_t>(work.counts.unstable), s.archived, work.counts.unstable,
              work.counts.inspectors, work.counts.releases, work.counts.minimiseRuns);
   if (options.verify) {
-    if (verified.built) {
+    if (verified.interrupted) {
+      fmt::print(out, "verified     interrupted: the suite is written, not verified\n");
+    } else if (verified.built) {
       fmt::print(out, "verified     written {}, compiled {}, passed {} ({} runs each), repaired {}, removed {}\n",
                  verified.written, verified.compiled, verified.passed, options.verifyRuns, verified.repaired,
                  verified.removed);
@@ -193,7 +195,8 @@ public:
     if (summary.interrupted) fmt::print(err, "mosaic: interrupted: writing the suite found so far\n");
     return summary;
   }
-  /// From here on a signal ends mosaic (what is written stays).
+  /// From here on a signal ends mosaic (what is written stays). Until then
+  /// Ctrl-C or SIGTERM cuts the stages and verification short.
   void release() { interrupt_.release(); }
   const volatile std::sig_atomic_t *stopFlag() const { return interrupt_.flag(); }
 
@@ -273,7 +276,8 @@ void runStages(Session &session, const GenerateOptions &options, const search::G
 
 // The writer, then (unless --no-verify) the verify stage.
 VerifyResult writeSuite(const Session &session, const GenerateOptions &options, std::vector<emit::SuiteTest> &passing,
-                        std::vector<emit::SuiteTest> &failing, std::ostream &err) {
+                        std::vector<emit::SuiteTest> &failing, const volatile std::sig_atomic_t *stop,
+                        std::ostream &err) {
   const model::Program &p = session.program;
   emit::UnitBuild build;
   build.flags = harness::unitFlags(p);
@@ -284,8 +288,9 @@ VerifyResult writeSuite(const Session &session, const GenerateOptions &options, 
   VerifyResult verified;
   if (options.verify) {
     fmt::print(err, "building and running the suite ({} runs)...\n", options.verifyRuns);
-    return verifySuite(p, *session.catalog, passing, failing, build,
-                       {options.outDir, toolchain(), options.verifyRuns, true, write}, err);
+    VerifyOptions verify{options.outDir, toolchain(), options.verifyRuns, true, write};
+    verify.stop = stop;
+    return verifySuite(p, *session.catalog, passing, failing, build, verify, err);
   }
   const emit::Suite suite = emit::writeSuite(p, *session.catalog, passing, failing, build, write);
   writeFiles(suite, options.outDir);
@@ -343,16 +348,16 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   runStages(session, options, goals, search, work);
   std::vector<emit::SuiteTest> passing, failing;
   toSuiteTests(work, goals, passing, failing);
-  search.release();
   faultPoint("write");
-  const VerifyResult verified = writeSuite(session, options, passing, failing, err);
+  const VerifyResult verified = writeSuite(session, options, passing, failing, search.stopFlag(), err);
+  search.release();
   faultPoint("report");
 
   printReport(options, summary, goals, search.archive(), work, failing.size(), verified, out);
   if (!options.jsonOut.empty())
     writeJson(options, session.program, summary, goals, search.archive(), search.timeline(), search.outcomes(), work,
               passing, failing.size(), verified);
-  if (options.verify && !verified.built) return kExitInternal;
+  if (options.verify && !verified.built && !verified.interrupted) return kExitInternal;
   return failing.empty() ? kExitOk : kExitFindings;
 }
 

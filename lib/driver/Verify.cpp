@@ -53,6 +53,7 @@ public:
       v_.tests = suite.tests;
       auto b = runner_.build(suite);
       if (!b) return failed(b.error().message);
+      if (stopped()) return interruptedNow();
       Findings f;
       if (!b->ok) {
         if (!compileFindings(suite, b->output, f)) {
@@ -63,7 +64,8 @@ public:
         }
         logCompileErrors(suite, f);
       } else {
-        if (auto error = runSuite(suite, f)) return failed(*error);
+        if (auto error = runSuite(suite, f)) return stopped() ? interruptedNow() : failed(*error);
+        if (stopped()) return interruptedNow();
         for (auto it = f.disable.begin(); it != f.disable.end();)
           if (failing_[*it].disabled) it = f.disable.erase(it);
           else ++it;
@@ -79,6 +81,12 @@ public:
   }
 
 private:
+  bool stopped() const { return o_.stop && *o_.stop; }
+  VerifyResult interruptedNow() {
+    v_.interrupted = true;
+    v_.written = written_ < 0 ? 0 : written_;
+    return failed("interrupted: the suite is written, not verified");
+  }
   VerifyResult failed(std::string error) {
     v_.error = std::move(error);
     return v_;

@@ -7,6 +7,7 @@
 #include "mosaic/emit/Suite.h"
 #include "mosaic/harness/Build.h"
 
+#include <csignal>
 #include <iosfwd>
 #include <map>
 #include <string>
@@ -38,6 +39,7 @@ struct VerifyResult {
   int failingWritten = 0;     ///< failing-suite tests
   int failingDisabled = 0;    ///< ... disabled because they did not fail as expected outside mosaic
   int runs = 0;
+  bool interrupted = false;   ///< a signal ended verification; the suite is written, not verified
   LlvmCoverage coverage;
   std::map<std::string, emit::Site> tests; ///< the suite's tests by name, as last written
 };
@@ -57,6 +59,9 @@ struct VerifyOptions {
   /// Ours: a hundred times that timeout, for an unoptimised build on a busy
   /// machine.
   double slowTestSeconds = 10;
+  /// Set by Ctrl-C or SIGTERM: the build or run under way is killed and
+  /// verification ends (VerifyResult::interrupted; the suite stays written).
+  const volatile std::sig_atomic_t *stop = nullptr;
 };
 
 /// The verify stage: writes the suite into options.outDir, builds it, runs

@@ -2,6 +2,8 @@
 #include "mosaic/support/Process.h"
 
 #include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -38,6 +40,67 @@ std::string commandLine(const std::vector<std::string> &argv) {
   return out;
 }
 
+namespace {
+
+// Reads `fd` to its end into `out`.
+void readAll(int fd, std::string &out) {
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = read(fd, buf, sizeof buf);
+    if (n > 0) out.append(buf, static_cast<size_t>(n));
+    else if (n < 0 && errno == EINTR) continue;
+    else break;
+  }
+}
+
+// Reads the output of the group led by `pid` while it runs; once `pid` has
+// exited (or `stop` is set), kills the group and reads what is left for at
+// most a second (a process that left the group may hold the pipe). Returns
+// `pid`'s wait status.
+int watchGroup(pid_t pid, int fd, const volatile std::sig_atomic_t *stop, ProcessResult &result) {
+  constexpr int kPollMs = 50;       // ours: how soon a stop request is seen
+  constexpr int kDrainMs = 1000;    // ours: what is left to read after the end
+  int status = 0;
+  bool exited = false;
+  fcntl(fd, F_SETFL, O_NONBLOCK);
+  char buf[65536];
+  auto drain = [&] {
+    for (;;) {
+      const ssize_t n = read(fd, buf, sizeof buf);
+      if (n > 0) result.output.append(buf, static_cast<size_t>(n));
+      else if (n < 0 && errno == EINTR) continue;
+      else return n == 0; // true: the pipe is closed
+    }
+  };
+  bool closed = false;
+  while (!exited) {
+    if (!closed) {
+      pollfd p{fd, POLLIN, 0};
+      poll(&p, 1, kPollMs);
+      closed = drain();
+    } else {
+      poll(nullptr, 0, kPollMs); // its output closed, it still runs
+    }
+    if (stop && *stop) {
+      result.interrupted = true;
+      break;
+    }
+    exited = waitpid(pid, &status, WNOHANG) == pid;
+  }
+  kill(-pid, SIGKILL);
+  if (!exited)
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
+  for (int waited = 0; !closed && waited < kDrainMs; waited += kPollMs) {
+    pollfd p{fd, POLLIN, 0};
+    poll(&p, 1, kPollMs);
+    closed = drain();
+  }
+  return status;
+}
+
+} // namespace
+
 Expected<ProcessResult> runProcess(const std::vector<std::string> &argv, const ProcessOptions &options) {
   if (argv.empty()) return Error::internal("runProcess: empty command");
   int pipefd[2];
@@ -65,26 +128,31 @@ Expected<ProcessResult> runProcess(const std::vector<std::string> &argv, const P
   posix_spawn_file_actions_adddup2(&actions, pipefd[1], 1);
   posix_spawn_file_actions_adddup2(&actions, pipefd[1], 2);
   if (!options.directory.empty()) posix_spawn_file_actions_addchdir_np(&actions, options.directory.c_str());
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  if (options.ownGroup) {
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attr, 0);
+  }
   pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), envp.data());
+  const int rc = posix_spawnp(&pid, args[0], &actions, &attr, args.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
   close(pipefd[1]);
   if (rc != 0) {
     close(pipefd[0]);
     return Error::input("cannot run '" + argv[0] + "': " + std::strerror(rc));
   }
   ProcessResult result;
-  char buf[65536];
-  for (;;) {
-    const ssize_t n = read(pipefd[0], buf, sizeof buf);
-    if (n > 0) result.output.append(buf, static_cast<size_t>(n));
-    else if (n < 0 && errno == EINTR) continue;
-    else break;
+  int status = 0;
+  if (options.ownGroup) {
+    status = watchGroup(pid, pipefd[0], options.stop, result);
+  } else {
+    readAll(pipefd[0], result.output);
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+    }
   }
   close(pipefd[0]);
-  int status = 0;
-  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
   result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
 }

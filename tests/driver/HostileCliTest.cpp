@@ -19,12 +19,9 @@ namespace {
 const std::string kSearch = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/";
 const std::string kHostile = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/hostile/";
 
-std::vector<std::string> generateParser(const std::string &dir, const std::string &budget, bool verify = false) {
-  std::vector<std::string> argv{MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kSearch + "parser_impl.c",
-                                "-o", dir + "/suite", "--budget", budget, "--seed", "1", "--no-progress",
-                                "--work-dir", dir + "/work"};
-  if (!verify) argv.push_back("--no-verify");
-  return argv;
+std::vector<std::string> generateParser(const std::string &dir, const std::string &budget) {
+  return {MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kSearch + "parser_impl.c", "-o", dir + "/suite",
+          "--budget", budget, "--seed", "1", "--no-verify", "--no-progress", "--work-dir", dir + "/work"};
 }
 
 } // namespace
@@ -44,16 +41,21 @@ TEST(HostileCli, SigtermWritesTheSuiteFoundSoFar) {
 }
 
 TEST(HostileCli, ASecondSignalEndsMosaicAtOnce) {
+  // Every test of nap() sleeps (up to 10 s of wall-clock time at --timeout
+  // 1000), so mosaic is still waiting for one when the second signal comes:
+  // the first asked it to stop, the second takes SIGTERM's default action.
   const std::string dir = makeTempDir("mosaic-term2");
-  ASSERT_LE(runProcess(generateParser(dir, "1s")).exitCode, 1);
+  std::vector<std::string> argv{MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_HOSTILE_DB_DIR, kHostile + "hostile.c",
+                                "--function", "nap", "--timeout", "1000", "-o", dir + "/suite", "--seed", "1",
+                                "--no-verify", "--no-progress", "--work-dir", dir + "/work"};
+  // The harness built first (by a short run: its budget holds everything).
+  runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_HOSTILE_DB_DIR, kHostile + "hostile.c", "--function", "nap",
+              "--timeout", "100", "--budget", "1s", "--no-progress", "--work-dir", dir + "/work"});
+  argv.insert(argv.end(), {"--budget", "120s"});
   std::string command;
-  for (const std::string &a : generateParser(dir, "120s", /*verify=*/true)) command += "'" + a + "' ";
-  // The first signal stops the search; the suite is written and being
-  // built when the second takes SIGTERM's default action. What was written
-  // stays.
-  auto r = runProcess({"/bin/sh", "-c", command + "& p=$!; sleep 2; kill -TERM $p; sleep 1; kill -TERM $p; wait $p"});
+  for (const std::string &a : argv) command += "'" + a + "' ";
+  auto r = runProcess({"/bin/sh", "-c", command + "& p=$!; sleep 2; kill -TERM $p; sleep 0.5; kill -TERM $p; wait $p"});
   EXPECT_EQ(r.exitCode, 128 + 15) << r.err;
-  EXPECT_TRUE(fs::exists(dir + "/suite/parser_impl_test.cpp"));
 }
 
 TEST(HostileCli, RunsBudgetIncludesConfirmingAndMinimisingFailures) {
@@ -171,4 +173,21 @@ TEST(HostileCli, AWrittenTestThatWritesFilesWritesThemInAFolderOfItsOwn) {
   auto t = runProcess({"/usr/bin/ctest", "--test-dir", dir + "/suite/build"});
   EXPECT_EQ(t.exitCode, 0) << t.out;
   EXPECT_FALSE(fs::exists(dir + "/suite/build/mosaic-hostile.txt"));
+}
+
+TEST(HostileCli, VerificationKillsWhatATestLeavesRunningAndStopsOnASignal) {
+  // fork_loop(n) leaves n children sleeping forever: in the written suite's
+  // runs they end with the test binary's process group, not after minutes.
+  const std::string dir = makeTempDir("mosaic-forks");
+  const auto start = std::chrono::steady_clock::now();
+  auto r = runProcess({MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_HOSTILE_DB_DIR, kHostile + "hostile.c",
+                       "--function", "fork_loop", "-o", dir + "/suite", "--max-executions", "30", "--seed", "1",
+                       "--no-progress", "--work-dir", dir + "/work"});
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  EXPECT_LE(r.exitCode, 1) << r.err;
+  EXPECT_NE(r.out.find("verified     written"), std::string::npos) << r.out;
+  EXPECT_LT(seconds, 90.0) << r.out; // before: about 100 s a run of the suite, 5 runs
+  // What was killed is gone a moment later (reaped by whoever adopted it).
+  auto left = runProcess({"/bin/sh", "-c", "sleep 1; pgrep -c -f '^" + dir + "/suite/build' || true"});
+  EXPECT_EQ(left.out, "0\n") << "test processes left running";
 }

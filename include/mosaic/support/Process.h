@@ -3,6 +3,7 @@
 
 #include "mosaic/support/Expected.h"
 
+#include <csignal>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -14,11 +15,20 @@ namespace mosaic {
 struct ProcessResult {
   int exitCode = -1; ///< exit status, or 128 + signal when killed
   std::string output; ///< stdout and stderr, interleaved
+  bool interrupted = false; ///< ProcessOptions::stop ended it
 };
 
 struct ProcessOptions {
   std::string directory;                                 ///< working directory ("" = current)
   std::vector<std::pair<std::string, std::string>> env;  ///< added to (or replacing in) the environment
+  /// Run it in a process group of its own, and kill the group once it has
+  /// exited (or `stop` is set): what it started and left behind (a test
+  /// that forks sleeping children) ends with it, and cannot keep the output
+  /// pipe open (which made the call wait for them).
+  bool ownGroup = false;
+  /// Set from a signal handler: kill the group and return at once
+  /// (ProcessResult::interrupted). Only with ownGroup.
+  const volatile std::sig_atomic_t *stop = nullptr;
 };
 
 /// Runs argv (argv[0] searched in PATH) with stdin from /dev/null. Fails only
