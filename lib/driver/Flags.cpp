@@ -195,9 +195,11 @@ void sandboxFlags(std::vector<Flag> &t) {
                                     .help = "Per-test CPU-time limit in milliseconds (a test that sleeps ends at 10x, "
                                             "at least 1 s)"},
                                    [](CommandLine &c, Command k) { return &runOf(c, k).timeoutMs; }, 1, kMaxU32));
+  // At least 16 MiB (ours): below, a C++ unit's test cannot map its C and
+  // C++ runtimes, and every test would fail for want of memory alone.
   t.push_back(whole<std::uint32_t>({.names = "--memory", .value = "MIB", .commands = kSearching,
                                     .help = "Per-test memory limit in MiB"},
-                                   [](CommandLine &c, Command k) { return &runOf(c, k).memoryMb; }, 1, kMaxU32));
+                                   [](CommandLine &c, Command k) { return &runOf(c, k).memoryMb; }, 16, kMaxU32));
   t.push_back(toggle({.names = "--sanitize", .commands = kSearching,
                       .help = "Build the harness with AddressSanitizer and UBSan: memory errors are failures"},
                      [](CommandLine &c, Command k) { return &runOf(c, k).sanitize; }, true));

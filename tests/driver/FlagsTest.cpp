@@ -88,6 +88,13 @@ TEST(FlagTable, ValuesGoWhereTheTableSaysAndBadOnesAreNamed) {
   EXPECT_EQ(*set(kGenerate, "--crossover-rate", "1.5"), "--crossover-rate 1.5 is out of range: 0 to 1");
   EXPECT_EQ(*set(kRun, "--seed", "x1"), "--seed 'x1' is not a whole number");
   EXPECT_EQ(*set(kRun, "--timeout", "0"), "--timeout 0 is out of range: 1 to 4294967295");
+  // Issue 18's flag values: each a range error (or a documented meaning:
+  // --max-executions 0 is no limit).
+  EXPECT_EQ(*set(kRun, "--memory", "1"), "--memory 1 is out of range: 16 to 4294967295");
+  EXPECT_EQ(*set(kRun, "--memory", "0"), "--memory 0 is out of range: 16 to 4294967295");
+  EXPECT_EQ(*set(kGenerate, "--verify-runs", "-1"), "--verify-runs -1 is out of range: 1 to 1000");
+  EXPECT_EQ(*set(kGenerate, "--tests-per-file", "0"), "--tests-per-file 0 is out of range: 1 to 18446744073709551615");
+  EXPECT_FALSE(set(kRun, "--max-executions", "0"));
   // Defaults come from the options: generate's budget and timeout differ from run's.
   for (const Flag *f : flagsOf(kGenerate))
     if (f->longName() == "--timeout") {

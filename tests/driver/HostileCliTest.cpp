@@ -191,3 +191,17 @@ TEST(HostileCli, VerificationKillsWhatATestLeavesRunningAndStopsOnASignal) {
   auto left = runProcess({"/bin/sh", "-c", "sleep 1; pgrep -c -f '^" + dir + "/suite/build' || true"});
   EXPECT_EQ(left.out, "0\n") << "test processes left running";
 }
+
+TEST(HostileCli, AValueThatIsAPidIsNeverAsserted) {
+  // own_pid() returns getpid(): the same in every run of the search (the
+  // fork server's PID namespace), different in the server that re-observes
+  // tests without one, so no assertion pins it.
+  const std::string dir = makeTempDir("mosaic-pid");
+  auto r = runProcess({MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_HOSTILE_DB_DIR, kHostile + "hostile.c", "--function",
+                       "own_pid", "-o", dir + "/suite", "--max-executions", "20", "--seed", "1", "--no-progress",
+                       "--work-dir", dir + "/work"});
+  ASSERT_LE(r.exitCode, 1) << r.err;
+  const std::string suite = readFile(dir + "/suite/hostile_test.cpp");
+  EXPECT_NE(suite.find("own_pid()"), std::string::npos) << suite;
+  EXPECT_EQ(suite.find("EXPECT_EQ(result"), std::string::npos) << suite;
+}
