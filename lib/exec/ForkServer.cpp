@@ -251,29 +251,7 @@ Expected<bool> ForkServer::spawn() {
 
   mosaic_hello hello{};
   if (!readFull(status_, &hello, sizeof hello, kHelloTimeoutMs) || hello.magic != MOSAIC_PROTOCOL_MAGIC) {
-    // Why: a harness that ended before its hello ended in the unit's static
-    // initialisation (a global constructor, or one of what it links).
-    std::string why;
-    int status = 0;
-    bool ended = false;
-    // It closed the pipe as it died: a moment for its exit to be reaped
-    // (100 x 10 ms, ours).
-    for (int i = 0; i < 100 && pid_ > 0 && !ended; ++i) {
-      ended = waitpid(pid_, &status, WNOHANG) == pid_;
-      if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    }
-    if (ended) {
-      pid_ = -1;
-      if (WIFSIGNALED(status))
-        why = std::string(": it was killed by SIG") + sigabbrev_np(WTERMSIG(status)) +
-              " before serving, in the unit's static initialisation (a global constructor, or one of a library it links)";
-      else if (WIFEXITED(status) && WEXITSTATUS(status) > 128) // runtime/main.c: 128 + the signal
-        why = std::string(": it was killed by SIG") + sigabbrev_np(WEXITSTATUS(status) - 128) +
-              " before serving, in the unit's static initialisation (a global constructor, or one of a library it links)";
-      else if (WIFEXITED(status) && WEXITSTATUS(status) != 2)
-        why = ": it exited with code " + std::to_string(WEXITSTATUS(status)) +
-              " before serving, in the unit's static initialisation (a global constructor, or one of a library it links)";
-    }
+    const std::string why = whyItDiedBeforeServing();
     stop();
     return Error::input("the harness '" + options_.harness + "' did not start as a fork server" + why,
                         logTail(options_.log));
@@ -289,6 +267,29 @@ Expected<bool> ForkServer::spawn() {
   }
   features_ = hello.features;
   return true;
+}
+
+// A harness that ended before its hello ended in the unit's static
+// initialisation (a global constructor, or one of what it links): how.
+std::string ForkServer::whyItDiedBeforeServing() {
+  int status = 0;
+  bool ended = false;
+  // It closed the pipe as it died: a moment for its exit to be reaped
+  // (100 x 10 ms, ours).
+  for (int i = 0; i < 100 && pid_ > 0 && !ended; ++i) {
+    ended = waitpid(pid_, &status, WNOHANG) == pid_;
+    if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (!ended) return {};
+  pid_ = -1;
+  const std::string where =
+      " before serving, in the unit's static initialisation (a global constructor, or one of a library it links)";
+  if (WIFSIGNALED(status)) return std::string(": it was killed by SIG") + sigabbrev_np(WTERMSIG(status)) + where;
+  if (WIFEXITED(status) && WEXITSTATUS(status) > 128) // runtime/main.c: 128 + the signal
+    return std::string(": it was killed by SIG") + sigabbrev_np(WEXITSTATUS(status) - 128) + where;
+  if (WIFEXITED(status) && WEXITSTATUS(status) != 2) // 2: the server's own "cannot start"
+    return ": it exited with code " + std::to_string(WEXITSTATUS(status)) + where;
+  return {};
 }
 
 void ForkServer::stop() {

@@ -91,6 +91,7 @@ private:
   ForkServer(ServerOptions options, std::uint32_t blocks, std::uint32_t sides);
   Expected<bool> spawn();
   void stop();
+  std::string whyItDiedBeforeServing();
   Expected<RunResult> runOnce(std::span<const std::uint8_t> input, const Limits &limits);
 
   ServerOptions options_;
