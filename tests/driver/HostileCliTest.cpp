@@ -31,9 +31,13 @@ TEST(HostileCli, SigtermWritesTheSuiteFoundSoFar) {
   // Built once first, so that the signal meets the search.
   auto warm = generateParser(dir, "1s");
   ASSERT_LE(runProcess(warm).exitCode, 1);
-  std::vector<std::string> argv{"/usr/bin/timeout", "--preserve-status", "-s", "TERM", "3"};
-  for (const std::string &a : generateParser(dir, "120s")) argv.push_back(a);
-  auto r = runProcess(argv);
+  // SIGTERM once the search runs (its first progress line, 5 s in), however
+  // long the set-up took on a loaded machine.
+  std::string command;
+  for (const std::string &a : generateParser(dir, "120s")) command += "'" + a + "' ";
+  auto r = runProcess({"/bin/sh", "-c",
+                       command + "2>" + dir + "/err & p=$!; until grep -q 'goals ' " + dir +
+                           "/err; do sleep 0.2; done; kill -TERM $p; wait $p; s=$?; cat " + dir + "/err >&2; exit $s"});
   EXPECT_TRUE(r.exitCode == 0 || r.exitCode == 1) << r.exitCode << r.err;
   EXPECT_NE(r.err.find("interrupted: writing the suite found so far"), std::string::npos) << r.err;
   EXPECT_NE(r.out.find("written"), std::string::npos) << r.out;
@@ -54,7 +58,11 @@ TEST(HostileCli, ASecondSignalEndsMosaicAtOnce) {
   argv.insert(argv.end(), {"--budget", "120s"});
   std::string command;
   for (const std::string &a : argv) command += "'" + a + "' ";
-  auto r = runProcess({"/bin/sh", "-c", command + "& p=$!; sleep 2; kill -TERM $p; sleep 0.5; kill -TERM $p; wait $p"});
+  // The search ends at once (nap has one goal); its last progress line says
+  // so, and mosaic is observing sleeping tests when the signals come.
+  auto r = runProcess({"/bin/sh", "-c",
+                       command + "2>" + dir + "/err & p=$!; until grep -q 'goals ' " + dir +
+                           "/err; do sleep 0.2; done; kill -TERM $p; sleep 0.5; kill -TERM $p; wait $p"});
   EXPECT_EQ(r.exitCode, 128 + 15) << r.err;
 }
 
@@ -75,10 +83,10 @@ TEST(HostileCli, RunsBudgetIncludesConfirmingAndMinimisingFailures) {
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_LE(r.exitCode, 1) << r.err;
   // The budget, one test's wall-clock bound (1 s at --timeout 100), and
-  // start-up with a built harness: well under 10 s.
-  EXPECT_LT(seconds, 10.0) << r.out;
+  // start-up with a built harness: well under 20 s even on a loaded machine.
+  EXPECT_LT(seconds, 20.0) << r.out;
   const auto j = nlohmann::json::parse(readFile(dir + "/run.json"));
-  EXPECT_LT(j["elapsed_seconds"].get<double>(), 5.0);
+  EXPECT_LT(j["elapsed_seconds"].get<double>(), 6.0);
 }
 
 TEST(HostileCli, OutputPathsMosaicCannotWriteAreUsageErrorsBeforeTheSearch) {
