@@ -43,6 +43,14 @@ void buildAndRun(const std::string &dir) {
   EXPECT_EQ(t.exitCode, 0) << t.out << t.err;
 }
 
+// What the work folder remembers of the functions no object the harness
+// links defines (UNIT-HASH.unlinked).
+std::string unlinkedMemo(const std::string &dir) {
+  for (const auto &e : std::filesystem::directory_iterator(dir + "/work"))
+    if (e.path().extension() == ".unlinked") return readFile(e.path().string());
+  return {};
+}
+
 } // namespace
 
 TEST(GenerateCli, ReachesMagicNumbersStringsAndNestedStructState) {
@@ -213,9 +221,7 @@ TEST(GenerateCli, LeavesOutWhatNoLinkedObjectDefinesAndRemembersIt) {
   const auto j = generate(dir, "rack.cpp", "500");
   expectEveryBranchCovered(j);
   EXPECT_EQ(readFile(dir + "/suite/rack_test.cpp").find("Gadget("), std::string::npos);
-  std::string memo;
-  for (const auto &e : std::filesystem::directory_iterator(dir + "/work"))
-    if (e.path().extension() == ".unlinked") memo = readFile(e.path().string());
+  const std::string memo = unlinkedMemo(dir);
   EXPECT_NE(memo.find("0\tGadget::Gadget\n"), std::string::npos) << memo;
   buildAndRun(dir);
   // Again: the harness that linked is reused at once.
@@ -236,9 +242,7 @@ TEST(GenerateCli, LeavesOutACFunctionNoLinkedObjectDefines) {
   const std::string suite = readFile(dir + "/suite/meter_test.cpp");
   EXPECT_NE(suite.find("meter_clamp("), std::string::npos) << suite;
   EXPECT_EQ(suite.find("meter_scaled("), std::string::npos) << suite;
-  std::string memo;
-  for (const auto &e : std::filesystem::directory_iterator(dir + "/work"))
-    if (e.path().extension() == ".unlinked") memo = readFile(e.path().string());
+  const std::string memo = unlinkedMemo(dir);
   EXPECT_NE(memo.find("\tmeter_read\n"), std::string::npos) << memo;
   buildAndRun(dir);
 }

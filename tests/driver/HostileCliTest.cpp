@@ -24,6 +24,13 @@ std::vector<std::string> generateParser(const std::string &dir, const std::strin
           "--budget", budget, "--seed", "1", "--no-verify", "--no-progress", "--work-dir", dir + "/work"};
 }
 
+// `generate` on hostile.c's function `function`, verified, into dir/suite.
+ProcessResult generateHostile(const std::string &dir, const std::string &function, const std::string &executions) {
+  return runProcess({MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_HOSTILE_DB_DIR, kHostile + "hostile.c", "--function",
+                     function, "-o", dir + "/suite", "--max-executions", executions, "--seed", "1", "--no-progress",
+                     "--work-dir", dir + "/work"});
+}
+
 } // namespace
 
 TEST(HostileCli, SigtermWritesTheSuiteFoundSoFar) {
@@ -170,9 +177,7 @@ TEST(HostileCli, AWrittenTestThatWritesFilesWritesThemInAFolderOfItsOwn) {
   // write_file() creates mosaic-hostile.txt where it runs: in the suite, a
   // temporary folder of the test's own, never the build folder.
   const std::string dir = makeTempDir("mosaic-suite-files");
-  auto r = runProcess({MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_HOSTILE_DB_DIR, kHostile + "hostile.c", "--function",
-                       "write_file", "-o", dir + "/suite", "--max-executions", "50", "--seed", "1", "--no-progress",
-                       "--work-dir", dir + "/work"});
+  auto r = generateHostile(dir, "write_file", "50");
   ASSERT_LE(r.exitCode, 1) << r.err;
   const std::string suite = readFile(dir + "/suite/hostile_test.cpp");
   EXPECT_NE(suite.find("write_file()"), std::string::npos) << suite;
@@ -188,9 +193,7 @@ TEST(HostileCli, VerificationKillsWhatATestLeavesRunningAndStopsOnASignal) {
   // runs they end with the test binary's process group, not after minutes.
   const std::string dir = makeTempDir("mosaic-forks");
   const auto start = std::chrono::steady_clock::now();
-  auto r = runProcess({MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_HOSTILE_DB_DIR, kHostile + "hostile.c",
-                       "--function", "fork_loop", "-o", dir + "/suite", "--max-executions", "30", "--seed", "1",
-                       "--no-progress", "--work-dir", dir + "/work"});
+  auto r = generateHostile(dir, "fork_loop", "30");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_LE(r.exitCode, 1) << r.err;
   EXPECT_NE(r.out.find("verified     written"), std::string::npos) << r.out;
@@ -205,9 +208,7 @@ TEST(HostileCli, AValueThatIsAPidIsNeverAsserted) {
   // fork server's PID namespace), different in the server that re-observes
   // tests without one, so no assertion pins it.
   const std::string dir = makeTempDir("mosaic-pid");
-  auto r = runProcess({MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_HOSTILE_DB_DIR, kHostile + "hostile.c", "--function",
-                       "own_pid", "-o", dir + "/suite", "--max-executions", "20", "--seed", "1", "--no-progress",
-                       "--work-dir", dir + "/work"});
+  auto r = generateHostile(dir, "own_pid", "20");
   ASSERT_LE(r.exitCode, 1) << r.err;
   const std::string suite = readFile(dir + "/suite/hostile_test.cpp");
   EXPECT_NE(suite.find("own_pid()"), std::string::npos) << suite;
