@@ -140,16 +140,17 @@ uint32_t mosaic_rt_sandbox_unshare_files(void) {
   return MOSAIC_FEATURE_FS_SANDBOX;
 }
 
-int mosaic_rt_sandbox_make_scratch(mosaic_sandbox *box, const char *dir) {
+int mosaic_rt_sandbox_make_scratch(mosaic_sandbox *box, const char *dir, const char *server_id) {
   if (dir && *dir) {
     snprintf(box->scratch, sizeof box->scratch, "%s", dir);
-    if (mkdir(box->scratch, 0700) == 0) box->scratch_made = 1;
-    else if (errno != EEXIST) return -1;
-    return 0;
+  } else {
+    /* The name the host removes after the server, and the next host after
+     * a dead one (support/Cgroup.h: mosaic-scratch-<server id>). */
+    const char *tmp = getenv("TMPDIR");
+    snprintf(box->scratch, sizeof box->scratch, "%s/mosaic-scratch-%s", tmp && *tmp ? tmp : "/tmp", server_id);
   }
-  snprintf(box->scratch, sizeof box->scratch, "%s/mosaic-scratch-XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-  if (!mkdtemp(box->scratch)) return -1;
-  box->scratch_made = 1;
+  if (mkdir(box->scratch, 0700) == 0) box->scratch_made = 1;
+  else if (errno != EEXIST) return -1;
   return 0;
 }
 

@@ -50,8 +50,9 @@ uint32_t mosaic_rt_sandbox_join_cgroup(mosaic_sandbox *box, const char *id);
 uint32_t mosaic_rt_sandbox_unshare_files(void);
 
 /* The children's working directory: `dir` when given (made if missing),
- * else a fresh one under TMPDIR. 0, or -1 when none could be made. */
-int mosaic_rt_sandbox_make_scratch(mosaic_sandbox *box, const char *dir);
+ * else TMPDIR/mosaic-scratch-<server_id>, the name the host cleans up
+ * after a killed server. 0, or -1 when none could be made. */
+int mosaic_rt_sandbox_make_scratch(mosaic_sandbox *box, const char *dir, const char *server_id);
 
 /* Saves the unit's globals as they are now (after static initialisation). */
 void mosaic_rt_snapshot_take(void);

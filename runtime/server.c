@@ -401,13 +401,16 @@ int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
   if (getpid() == 1) s.features |= MOSAIC_FEATURE_PID_NAMESPACE;
   /* Last: what the server opens for itself is open before the file systems
    * turn read-only. */
-  s.features |= mosaic_rt_sandbox_unshare_files();
+  {
+    const char *off = getenv(MOSAIC_ENV_NO_FS_SANDBOX);
+    if (!off || strcmp(off, "1") != 0) s.features |= mosaic_rt_sandbox_unshare_files();
+  }
   {
     /* In the private /tmp the scratch directory has the same name in every
      * run (nothing of a random name reaches a test). */
     const char *dir = getenv(MOSAIC_ENV_SCRATCH);
     if ((!dir || !*dir) && (s.features & MOSAIC_FEATURE_FS_SANDBOX)) dir = "/tmp/mosaic-scratch";
-    if (mosaic_rt_sandbox_make_scratch(&s.box, dir) != 0) return 2;
+    if (mosaic_rt_sandbox_make_scratch(&s.box, dir, s.trace->server_id) != 0) return 2;
   }
 
   memset(&hello, 0, sizeof hello);

@@ -51,7 +51,7 @@ public:
     std::vector<std::string> argv{"stdbuf", "-oL", "timeout", seconds, (buildDir_ / binary).string(),
                                   "--gtest_output=json:" + report.string()};
     argv.insert(argv.end(), gtestArgs.begin(), gtestArgs.end());
-    auto r = runProcess(argv, contained(buildDir_.string()));
+    auto r = runProcess(argv, sandboxed(buildDir_.string()));
     if (!r) return r.takeError();
     return SuiteRun{*r, fs::exists(report, ec) ? readAll(report) : std::string()};
   }
@@ -67,6 +67,14 @@ private:
     o.directory = std::move(directory);
     o.ownGroup = true;
     o.stop = o_.stop;
+    return o;
+  }
+  // A run of the suite's tests, code nobody vetted: contained, and in a PID
+  // namespace and a pids cgroup of its own, as the search's fork server.
+  ProcessOptions sandboxed(std::string directory) const {
+    ProcessOptions o = contained(std::move(directory));
+    o.pidNamespace = true;
+    o.maxProcesses = o_.maxProcesses;
     return o;
   }
 
@@ -100,7 +108,7 @@ LlvmCoverage CMakeSuiteRunner::coverage(const std::string &binaryName, const std
   const std::string binary = (dir / binaryName).string();
   // 600 s for the whole suite, 60 s a test alone: ours, as the rounds of
   // verification (Verify.cpp).
-  ProcessOptions wholeRun = contained(dir.string());
+  ProcessOptions wholeRun = sandboxed(dir.string());
   wholeRun.env = {{"LLVM_PROFILE_FILE", (profiles / "suite.profraw").string()}};
   auto whole = runProcess({"timeout", "600", binary}, wholeRun);
   if (!whole || whole->exitCode != 0) {
@@ -109,7 +117,7 @@ LlvmCoverage CMakeSuiteRunner::coverage(const std::string &binaryName, const std
     fs::remove_all(profiles, ec);
     fs::create_directories(profiles, ec);
     for (const std::string &name : tests) {
-      ProcessOptions alone = contained(dir.string());
+      ProcessOptions alone = sandboxed(dir.string());
       alone.env = {{"LLVM_PROFILE_FILE", (profiles / "%p.profraw").string()}};
       auto r = runProcess({"timeout", "60", binary, "--gtest_filter=" + name}, alone);
       if (!r || r->exitCode != 0) c.failedInCoverageBuild.push_back(name);

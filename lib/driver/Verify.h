@@ -59,6 +59,10 @@ struct VerifyOptions {
   /// Ours: a hundred times that timeout, for an unoptimised build on a busy
   /// machine.
   double slowTestSeconds = 10;
+  /// Processes one run of the suite may have at once (a pids cgroup): the
+  /// search let a test have 64 (exec::Limits::maxProcesses); ours, eight
+  /// times that, as children a test leaves behind live on in the next ones.
+  unsigned maxProcesses = 512;
   /// Set by Ctrl-C or SIGTERM: the build or run under way is killed and
   /// verification ends (VerifyResult::interrupted; the suite stays written).
   const volatile std::sig_atomic_t *stop = nullptr;

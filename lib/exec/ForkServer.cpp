@@ -2,16 +2,15 @@
 #include "mosaic/exec/ForkServer.h"
 
 #include "mosaic/abi/Protocol.h"
+#include "mosaic/support/Cgroup.h"
+#include "mosaic/support/Spawn.h"
 
 #include <fcntl.h>
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
-#include <spawn.h>
-#include <sched.h>
 #include <sys/personality.h>
 #include <sys/mman.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -24,8 +23,6 @@
 #include <fstream>
 #include <mutex>
 #include <thread>
-
-extern char **environ;
 
 namespace mosaic::exec {
 
@@ -93,38 +90,6 @@ int high(int fd) {
   return h;
 }
 
-// Where a server's pids cgroup is, on cgroup v1 and v2 (runtime/sandbox.c).
-const char *const kCgroupRoots[] = {"/sys/fs/cgroup/pids", "/sys/fs/cgroup"};
-
-// Removes the cgroup named mosaic-`id` once no process is left in it (a
-// server's children end with it; their exit may take a moment: 50 tries
-// 10 ms apart, ours).
-void removeCgroup(const std::string &id) {
-  for (const char *root : kCgroupRoots) {
-    const std::string dir = std::string(root) + "/mosaic-" + id;
-    for (int i = 0; i < 50 && rmdir(dir.c_str()) != 0 && errno == EBUSY; ++i)
-      std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-}
-
-// Removes the cgroups of servers whose host is dead (a mosaic killed with
-// SIGKILL leaves them): mosaic-PID-N and, from earlier versions, mosaic-PID.
-void sweepStaleCgroups() {
-  namespace fs = std::filesystem;
-  for (const char *root : kCgroupRoots) {
-    std::error_code ec;
-    for (const auto &e : fs::directory_iterator(root, ec)) {
-      const std::string name = e.path().filename().string();
-      if (name.rfind("mosaic-", 0) != 0) continue;
-      const long pid = std::strtol(name.c_str() + 7, nullptr, 10);
-      if (pid <= 0 || kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;
-      std::ifstream procs(e.path() / "cgroup.procs");
-      for (long p; procs >> p;) kill(static_cast<pid_t>(p), SIGKILL);
-      removeCgroup(name.substr(7));
-    }
-  }
-}
-
 std::string logTail(const std::string &path) {
   if (path.empty()) return {};
   std::ifstream in(path);
@@ -150,7 +115,7 @@ ForkServer::ForkServer(ServerOptions options, std::uint32_t blocks, std::uint32_
 Expected<std::unique_ptr<ForkServer>> ForkServer::start(const ServerOptions &options, std::uint32_t blocks,
                                                         std::uint32_t sides) {
   static std::once_flag swept;
-  std::call_once(swept, sweepStaleCgroups);
+  std::call_once(swept, sweepWhatDeadHostsLeft);
   std::unique_ptr<ForkServer> s(new ForkServer(options, blocks, sides));
   s->shm_ = memfd_create("mosaic-trace", MFD_CLOEXEC);
   if (s->shm_ < 0) return Error::internal(std::string("memfd_create: ") + std::strerror(errno));
@@ -167,85 +132,56 @@ Expected<std::unique_ptr<ForkServer>> ForkServer::start(const ServerOptions &opt
   return s;
 }
 
-// Starts `path` as the first process of a new PID namespace (clone with
-// CLONE_NEWPID, then the file actions by hand, then execve), or -1 with
-// errno where the machine refuses (no CAP_SYS_ADMIN). Everything the child
-// uses is prepared here: between clone and execve it calls only dup2,
-// close and execve.
-pid_t spawnInPidNamespace(const char *path, char *const argv[], char *const envp[],
-                          const std::vector<std::pair<int, int>> &dups) {
-  const long pid = syscall(SYS_clone, CLONE_NEWPID | SIGCHLD, nullptr, nullptr, nullptr, 0);
-  if (pid != 0) return static_cast<pid_t>(pid);
-  for (const auto &[from, to] : dups)
-    if (dup2(from, to) < 0) _exit(127);
-  execve(path, argv, envp);
-  _exit(127);
-}
-
 Expected<bool> ForkServer::spawn() {
   int ctl[2], status[2];
   if (pipe2(ctl, O_CLOEXEC) != 0 || pipe2(status, O_CLOEXEC) != 0)
     return Error::internal(std::string("pipe: ") + std::strerror(errno));
+  // At 100 and above, as the other descriptors the child gets: no dup2
+  // below overwrites one still to be copied.
   ctl[0] = high(ctl[0]);
   status[1] = high(status[1]);
 
-  std::vector<std::string> envStrings;
-  for (char **e = environ; *e; ++e) envStrings.emplace_back(*e);
-  envStrings.push_back(std::string(MOSAIC_ENV_SHM_FD) + "=" + std::to_string(kShmFd));
-  envStrings.push_back(std::string(MOSAIC_ENV_CTL_FD) + "=" + std::to_string(kCtlFd));
-  envStrings.push_back(std::string(MOSAIC_ENV_STATUS_FD) + "=" + std::to_string(kStatusFd));
-  if (!options_.scratch.empty()) envStrings.push_back(std::string(MOSAIC_ENV_SCRATCH) + "=" + options_.scratch);
+  SpawnSpec spec;
+  spec.path = options_.harness;
+  spec.argv = {options_.harness};
+  spec.env = currentEnvironment();
+  spec.env.push_back(std::string(MOSAIC_ENV_SHM_FD) + "=" + std::to_string(kShmFd));
+  spec.env.push_back(std::string(MOSAIC_ENV_CTL_FD) + "=" + std::to_string(kCtlFd));
+  spec.env.push_back(std::string(MOSAIC_ENV_STATUS_FD) + "=" + std::to_string(kStatusFd));
+  if (!options_.scratch.empty()) spec.env.push_back(std::string(MOSAIC_ENV_SCRATCH) + "=" + options_.scratch);
+  if (!options_.fileSandbox) spec.env.push_back(std::string(MOSAIC_ENV_NO_FS_SANDBOX) + "=1");
   static std::atomic<unsigned> servers{0};
   id_ = std::to_string(getpid()) + "-" + std::to_string(servers++);
   std::snprintf(header_->server_id, sizeof header_->server_id, "%s", id_.c_str());
-  for (const auto &[k, v] : options_.env) envStrings.push_back(k + "=" + v);
-  std::vector<char *> envp;
-  for (auto &s : envStrings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::string harness = options_.harness;
-  char *argv[] = {harness.data(), nullptr};
-
-  // At 100 and above, as the pipes: no dup2 below overwrites one still to be copied.
-  const int devnullIn = high(open("/dev/null", O_RDONLY | O_CLOEXEC));
-  const int devnullOut = high(open("/dev/null", O_WRONLY | O_CLOEXEC));
+  std::string tmpdir = temporaryRoot();
+  for (const auto &[k, v] : options_.env) {
+    spec.env.push_back(k + "=" + v);
+    if (k == "TMPDIR" && !v.empty()) tmpdir = v;
+  }
+  // Where the runtime makes its scratch folder when it has no mount
+  // namespace (runtime/sandbox.c): removed by stop(), whatever the server did.
+  fallbackScratch_ = options_.scratch.empty() ? fallbackScratch(tmpdir, id_) : std::string();
   const int log = high(open(options_.log.empty() ? "/dev/null" : options_.log.c_str(),
                             O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
+  spec.dups = {{-1, 0}, {-1, 1}, {log, 2}, {shm_, kShmFd}, {ctl[0], kCtlFd}, {status[1], kStatusFd}};
+  spec.pidNamespace = options_.pidNamespace;
   // The personality is the calling thread's and is inherited by what it
   // spawns; it is restored at once (it matters to this process only at exec).
   const int before = personality(0xffffffff);
   const bool fix = options_.fixedLayout && before != -1 && !(before & ADDR_NO_RANDOMIZE) &&
                    personality(static_cast<unsigned long>(before) | ADDR_NO_RANDOMIZE) != -1;
-  int rc = 0;
-  pid_ = -1;
-  if (options_.pidNamespace && devnullIn >= 0 && devnullOut >= 0 && log >= 0) {
-    pid_ = spawnInPidNamespace(harness.c_str(), argv, envp.data(),
-                               {{devnullIn, 0}, {devnullOut, 1}, {log, 2}, {shm_, kShmFd}, {ctl[0], kCtlFd},
-                                {status[1], kStatusFd}});
-  }
-  if (pid_ < 0) { // no PID namespace here: a plain spawn
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&actions, 2, options_.log.empty() ? "/dev/null" : options_.log.c_str(),
-                                     O_WRONLY | O_CREAT | O_APPEND, 0644);
-    posix_spawn_file_actions_adddup2(&actions, shm_, kShmFd);
-    posix_spawn_file_actions_adddup2(&actions, ctl[0], kCtlFd);
-    posix_spawn_file_actions_adddup2(&actions, status[1], kStatusFd);
-    rc = posix_spawn(&pid_, harness.c_str(), &actions, nullptr, argv, envp.data());
-    posix_spawn_file_actions_destroy(&actions);
-  }
+  auto spawned = log >= 0 ? spawnProcess(spec) : Expected<Spawned>(Error::internal("cannot open the server's log"));
   if (fix) personality(static_cast<unsigned long>(before));
-  for (int fd : {devnullIn, devnullOut, log})
-    if (fd >= 0) close(fd);
+  if (log >= 0) close(log);
   close(ctl[0]);
   close(status[1]);
-  if (rc != 0) {
+  if (!spawned) {
     close(ctl[1]);
     close(status[0]);
     pid_ = -1;
-    return Error::input("cannot start the harness '" + options_.harness + "': " + std::strerror(rc));
+    return Error::input("cannot start the harness '" + options_.harness + "': " + spawned.error().message);
   }
+  pid_ = spawned->pid;
   ctl_ = ctl[1];
   status_ = status[0];
 
@@ -292,7 +228,7 @@ std::string ForkServer::whyItDiedBeforeServing() {
   return {};
 }
 
-void ForkServer::stop() {
+int ForkServer::stop() {
   if (ctl_ >= 0) {
     mosaic_request quit{};
     quit.magic = MOSAIC_PROTOCOL_MAGIC;
@@ -305,21 +241,28 @@ void ForkServer::stop() {
     close(status_);
     status_ = -1;
   }
+  int status = -1; // -1: it did not end by itself
   if (pid_ > 0) {
     // A test the server still waits for ends at its own timeout; do not
     // wait that long (100 x 10 ms, ours).
     bool ended = false;
     for (int i = 0; i < 100 && !ended; ++i) {
-      ended = waitpid(pid_, nullptr, WNOHANG) == pid_;
+      ended = waitpid(pid_, &status, WNOHANG) == pid_;
       if (!ended) std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     if (!ended) {
       kill(pid_, SIGKILL);
       waitpid(pid_, nullptr, 0);
+      status = -1;
     }
     pid_ = -1;
   }
   if (!id_.empty()) removeCgroup(id_);
+  if (!fallbackScratch_.empty()) { // the server removes it when it quits, but not when it is killed
+    std::error_code ec;
+    std::filesystem::remove_all(fallbackScratch_, ec);
+  }
+  return status;
 }
 
 ForkServer::~ForkServer() {
@@ -367,7 +310,24 @@ Expected<RunResult> ForkServer::run(std::span<const std::uint8_t> input, const L
   stop();
   ++restarts_;
   if (auto ok = spawn(); !ok) return ok.takeError();
-  return runOnce(input, limits);
+  r = runOnce(input, limits);
+  if (r) return r;
+  // Twice: the test ends the server (without a PID namespace of its own, a
+  // test can signal it). That is the test's result; the next test gets a
+  // new server.
+  // Where the test was: the last statement it started (the child may go
+  // on for a moment after the signal it sent, so not current_stmt).
+  const int statement = static_cast<int>(header_->stmt_count) - 1;
+  const int status = stop();
+  ++restarts_;
+  if (auto ok = spawn(); !ok) return ok.takeError();
+  if (status == -1 || !WIFSIGNALED(status)) return r; // it hung, or quit: no result of the test's
+  RunResult killed;
+  killed.outcome = Outcome::Crash;
+  killed.signal = WTERMSIG(status);
+  killed.statement = statement;
+  killed.killedServer = true;
+  return killed;
 }
 
 } // namespace mosaic::exec

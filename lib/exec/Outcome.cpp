@@ -35,6 +35,7 @@ std::string describe(const RunResult &r) {
   if (r.outcome == Outcome::Exit) s = "exit(" + std::to_string(r.exitCode) + ")";
   if (r.outcome != Outcome::Ok && r.outcome != Outcome::HarnessError)
     s += r.statement >= 0 ? " at statement " + std::to_string(r.statement) : " after the last statement";
+  if (r.killedServer) s += ", which ended the fork server";
   return s;
 }
 

@@ -1,18 +1,19 @@
 // Running programs.
 #include "mosaic/support/Process.h"
 
+#include "mosaic/support/Cgroup.h"
+#include "mosaic/support/Spawn.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
 #include <map>
-
-extern char **environ;
+#include <optional>
 
 namespace mosaic {
 
@@ -108,41 +109,29 @@ Expected<ProcessResult> runProcess(const std::vector<std::string> &argv, const P
 
   // The environment: ours, with the overrides.
   std::map<std::string, std::string> env;
-  for (char **e = environ; *e; ++e) {
-    const char *eq = std::strchr(*e, '=');
-    if (eq) env[std::string(*e, static_cast<size_t>(eq - *e))] = eq + 1;
+  for (const std::string &e : currentEnvironment()) {
+    const size_t eq = e.find('=');
+    if (eq != std::string::npos) env[e.substr(0, eq)] = e.substr(eq + 1);
   }
   for (const auto &[k, v] : options.env) env[k] = v;
-  std::vector<std::string> envStrings;
-  for (const auto &[k, v] : env) envStrings.push_back(k + "=" + v);
-  std::vector<char *> envp, args;
-  for (auto &s : envStrings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::vector<std::string> argCopy = argv;
-  for (auto &a : argCopy) args.push_back(a.data());
-  args.push_back(nullptr);
-
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_adddup2(&actions, pipefd[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, pipefd[1], 2);
-  if (!options.directory.empty()) posix_spawn_file_actions_addchdir_np(&actions, options.directory.c_str());
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  if (options.ownGroup) {
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
-    posix_spawnattr_setpgroup(&attr, 0);
-  }
-  pid_t pid = 0;
-  const int rc = posix_spawnp(&pid, args[0], &actions, &attr, args.data(), envp.data());
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
+  SpawnSpec spec;
+  spec.path = argv[0];
+  spec.argv = argv;
+  for (const auto &[k, v] : env) spec.env.push_back(k + "=" + v);
+  spec.dups = {{-1, 0}, {pipefd[1], 1}, {pipefd[1], 2}};
+  spec.directory = options.directory;
+  spec.newGroup = options.ownGroup;
+  spec.pidNamespace = options.pidNamespace;
+  std::optional<PidsCgroup> cgroup =
+      options.maxProcesses > 0 ? PidsCgroup::make(options.maxProcesses) : std::nullopt;
+  if (cgroup) spec.cgroupProcs = cgroup->procs();
+  auto spawned = spawnProcess(spec);
   close(pipefd[1]);
-  if (rc != 0) {
+  if (!spawned) {
     close(pipefd[0]);
-    return Error::input("cannot run '" + argv[0] + "': " + std::strerror(rc));
+    return spawned.takeError();
   }
+  const pid_t pid = spawned->pid;
   ProcessResult result;
   int status = 0;
   if (options.ownGroup) {
@@ -153,6 +142,7 @@ Expected<ProcessResult> runProcess(const std::vector<std::string> &argv, const P
     }
   }
   close(pipefd[0]);
+  if (cgroup) cgroup->killAll(); // what left the group (setsid) ends too
   result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
 }

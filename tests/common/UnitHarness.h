@@ -30,8 +30,10 @@ struct UnitHarness {
   model::UnitDescription description;
   std::unique_ptr<exec::ForkServer> server;
 
-  /// Analyses, builds (cached under the test binary's folder) and serves `unit`.
-  static std::unique_ptr<UnitHarness> make(const std::string &dbDir, const std::string &unit, bool sanitize = false) {
+  /// Analyses, builds (cached under the test binary's folder) and serves
+  /// `unit`; `namespaces` false serves it as on a machine without them.
+  static std::unique_ptr<UnitHarness> make(const std::string &dbDir, const std::string &unit, bool sanitize = false,
+                                           bool namespaces = true) {
     auto h = std::make_unique<UnitHarness>();
     auto p = analysis::analyzeUnit({dbDir, unit});
     if (!p) throw std::runtime_error(p.error().message + "\n" + p.error().detail);
@@ -49,6 +51,7 @@ struct UnitHarness {
     so.harness = h->built.binary;
     so.env = exec::sanitizerEnvironment(1024);
     so.sanitized = sanitize;
+    so.pidNamespace = so.fileSandbox = namespaces;
     auto s = exec::ForkServer::start(so, h->description.blocks, h->description.sides);
     if (!s) throw std::runtime_error(s.error().message + "\n" + s.error().detail);
     h->server = std::move(*s);

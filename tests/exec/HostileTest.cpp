@@ -7,10 +7,13 @@
 #include <gtest/gtest.h>
 
 #include "mosaic/abi/Protocol.h"
+#include "mosaic/support/Cgroup.h"
 
 #include <csignal>
 #include <filesystem>
 #include <set>
+#include <string>
+#include <vector>
 
 using namespace mosaic;
 using namespace mosaic::test;
@@ -268,6 +271,57 @@ TEST_P(Hostile, EveryServerStartGivesTheTestsTheSamePids) {
 
 INSTANTIATE_TEST_SUITE_P(Modes, Hostile, ::testing::Values(true, false),
                          [](const auto &info) { return info.param ? std::string("Persistent") : std::string("Isolated"); });
+
+// On a machine without namespaces (no CAP_SYS_ADMIN): the server is
+// within a test's reach, so what a test does to it is that test's result,
+// and what a killed server leaves is cleaned up.
+namespace {
+UnitHarness &withoutNamespaces() {
+  static auto h = UnitHarness::make(MOSAIC_FIXTURE_HOSTILE_DB_DIR, kDir + "hostile.c", false, /*namespaces=*/false);
+  return *h;
+}
+
+// The scratch folders this process's servers have under the temporary root.
+std::vector<std::string> ourScratchFolders() {
+  std::vector<std::string> out;
+  const std::string prefix = "mosaic-scratch-" + std::to_string(getpid()) + "-";
+  std::error_code ec;
+  for (const auto &e : std::filesystem::directory_iterator(temporaryRoot(), ec))
+    if (e.path().filename().string().rfind(prefix, 0) == 0) out.push_back(e.path().string());
+  return out;
+}
+} // namespace
+
+TEST(HostileWithoutNamespaces, ATestThatKillsTheServerIsACrashOfThatTestAndTheNextTestRuns) {
+  UnitHarness &u = withoutNamespaces();
+  ASSERT_FALSE(u.server->features() & MOSAIC_FEATURE_PID_NAMESPACE);
+  for (const bool persistent : {true, false}) {
+    exec::Limits limits;
+    limits.persistent = persistent;
+    const exec::RunResult r = u.run(u.call("kill_parent", {}), limits);
+    EXPECT_EQ(r.outcome, exec::Outcome::Crash) << exec::describe(r);
+    EXPECT_TRUE(r.killedServer);
+    EXPECT_TRUE(r.signal == SIGTERM || r.signal == SIGKILL) << r.signal;
+    EXPECT_EQ(r.statement, 0);
+    EXPECT_NE(exec::describe(r).find("ended the fork server"), std::string::npos) << exec::describe(r);
+    const exec::RunResult next = u.run(u.call("fine", {std::int64_t{41}}), limits);
+    EXPECT_EQ(next.outcome, exec::Outcome::Ok) << exec::describe(next);
+  }
+}
+
+TEST(HostileWithoutNamespaces, AKilledServerLeavesNoScratchFolder) {
+  UnitHarness &u = withoutNamespaces();
+  ASSERT_FALSE(u.server->features() & MOSAIC_FEATURE_FS_SANDBOX);
+  ASSERT_EQ(u.run(u.call("fine", {std::int64_t{1}})).outcome, exec::Outcome::Ok);
+  const auto before = ourScratchFolders();
+  ASSERT_EQ(before.size(), 1u);
+  kill(u.server->pid(), SIGKILL);
+  ASSERT_EQ(u.run(u.call("fine", {std::int64_t{1}})).outcome, exec::Outcome::Ok); // a new server
+  const auto after = ourScratchFolders();
+  ASSERT_EQ(after.size(), 1u);
+  EXPECT_NE(after[0], before[0]);
+  EXPECT_FALSE(std::filesystem::exists(before[0]));
+}
 
 TEST(HostileSanitized, HeapOverflowIsASanitizerReport) {
   auto u = UnitHarness::make(MOSAIC_FIXTURE_HOSTILE_DB_DIR, kDir + "hostile.c", /*sanitize=*/true);

@@ -29,6 +29,7 @@ extern "C" {
 #define MOSAIC_ENV_CTL_FD "MOSAIC_CTL_FD"
 #define MOSAIC_ENV_STATUS_FD "MOSAIC_STATUS_FD"
 #define MOSAIC_ENV_SCRATCH "MOSAIC_SCRATCH" /* the children's working directory (created if missing) */
+#define MOSAIC_ENV_NO_FS_SANDBOX "MOSAIC_NO_FS_SANDBOX" /* "1": no mount namespace, as where the machine refuses one */
 /* The server's name among the host's (the host's PID and a count) is in
  * the trace header (server_id): its pids cgroup is mosaic-<id>, which the
  * host removes once the server is gone, and at start-up when the host that

@@ -56,6 +56,10 @@ struct ServerOptions {
   /// re-observes tests runs without, so that a value that is a PID shows
   /// as unstable there.
   bool pidNamespace = true;
+  /// Give the server a mount namespace: the file systems read-only to the
+  /// tests, a private /tmp (runtime MOSAIC_FEATURE_FS_SANDBOX). False only
+  /// to test what a machine without namespaces gets.
+  bool fileSandbox = true;
 };
 
 /// ASAN_OPTIONS and UBSAN_OPTIONS for a harness: reports end the child with
@@ -77,7 +81,11 @@ public:
   ForkServer &operator=(const ForkServer &) = delete;
 
   /// Runs one encoded test. If the server died, it is restarted and the test
-  /// run again (once); only when that fails too is the result an error.
+  /// run again (once). When the server dies again by a signal, the test
+  /// ended it (kill(getppid()) without a PID namespace): the result is a
+  /// crash with that signal and RunResult::killedServer, and a new server
+  /// serves the next test. Only a server that cannot start again, or hangs
+  /// twice, makes the result an error.
   Expected<RunResult> run(std::span<const std::uint8_t> input, const Limits &limits);
 
   /// The trace of the last run (valid until the next one).
@@ -90,7 +98,8 @@ public:
 private:
   ForkServer(ServerOptions options, std::uint32_t blocks, std::uint32_t sides);
   Expected<bool> spawn();
-  void stop();
+  /// Ends the server; its wait status when it had ended by itself, else -1.
+  int stop();
   std::string whyItDiedBeforeServing();
   Expected<RunResult> runOnce(std::span<const std::uint8_t> input, const Limits &limits);
 
@@ -104,6 +113,7 @@ private:
   std::uint32_t features_ = 0;
   std::string id_; ///< the running server's name (trace server_id): its cgroup is mosaic-<id>
   std::uint64_t restarts_ = 0;
+  std::string fallbackScratch_; ///< the runtime's scratch folder when it has no mount namespace
 };
 
 } // namespace mosaic::exec

@@ -28,6 +28,9 @@ struct RunResult {
   int statement = -1;     ///< where it ended; -1 when outside statements
   std::uint32_t durationUs = 0;
   bool fresh = false;     ///< ran in a newly forked child
+  /// The test ended the fork server itself (a signal to its parent, where
+  /// the server has no PID namespace): outcome Crash with that signal.
+  bool killedServer = false;
 };
 
 /// "crash (SIGSEGV) at statement 3", "exit(3)", "ok".
