@@ -6,7 +6,7 @@ import tempfile
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib import bugs  # noqa: E402
+from benchlib import bugs, sweep  # noqa: E402
 
 SUITE = """#include <gtest/gtest.h>
 
@@ -90,6 +90,29 @@ class DropWrapperLines(unittest.TestCase):
                 'TEST(unitTest, B) {\n  EXPECT_EQ(mosaic_added_4(1), 2);\n}\n')
         lines, _ = edited("unit_test.cpp", text, lambda path: bugs.tests_calling(path, {"mosaic_added_4"}))
         self.assertEqual(lines, [8])
+
+
+class SweepRecords(unittest.TestCase):
+    def test_a_reason_loses_the_names_in_it(self):
+        self.assertEqual(sweep.reason_class("parameter 2 (va_list): unsupported type"), "parameter: unsupported type")
+        self.assertEqual(sweep.reason_class("the destructor of field 'x' is not linked"),
+                         "the destructor of field '…' is not linked")
+
+    def test_the_summary_counts_only_units_with_a_harness(self):
+        records = [{"harness": True, "targets": 4, "callable": 3, "written": 10, "compiled": 9, "passed": 8,
+                    "failing": 2},
+                   {"harness": False, "why": "does not compile"}]
+        s = sweep.summary(records)
+        self.assertEqual((s["units"], s["harness"], s["targets"], s["written"], s["compiled"]), (2, 1, 4, 10, 9))
+
+    def test_the_first_error_names_the_compilers_diagnostic(self):
+        with tempfile.TemporaryDirectory() as d:
+            log = os.path.join(d, "generate.log")
+            with open(log, "w") as f:
+                f.write("mosaic: note: x\nmosaic: error: the harness of 'u.c' does not compile\n"
+                        "harness.c:3:1: error: unknown type name 'foo'\n")
+            self.assertEqual(sweep.first_error(log),
+                             "the harness of 'u.c' does not compile [harness.c:3:1: error: unknown type name 'foo']")
 
 
 if __name__ == "__main__":

@@ -10,6 +10,7 @@
 #include "Verify.h"
 #include "mosaic/driver/Toolchain.h"
 #include "mosaic/emit/Suite.h"
+#include "mosaic/model/Derive.h"
 #include "mosaic/search/Observers.h"
 #include "mosaic/search/Secondary.h"
 #include "mosaic/stages/Failures.h"
@@ -99,10 +100,11 @@ void printReport(const GenerateOptions &options, const SearchSummary &s, const s
   fmt::print(out, "written      {}/\n", options.outDir);
 }
 
-void writeJson(const GenerateOptions &options, const model::Program &p, const SearchSummary &s,
+void writeJson(const GenerateOptions &options, const Session &session, const SearchSummary &s,
                const search::Goals &goals, const search::Archive &archive, const search::CoverageTimeline &timeline,
                const search::OutcomeCounter &outcomes, const stages::Work &work,
                const std::vector<emit::SuiteTest> &passing, size_t failing, const VerifyResult &verified) {
+  const model::Program &p = session.program;
   nlohmann::json j;
   j["unit"] = p.unit;
   j["algorithm"] = search::toString(s.algorithm);
@@ -117,6 +119,17 @@ void writeJson(const GenerateOptions &options, const model::Program &p, const Se
   // not the harness, the program under test or the compilers it ran.
   struct rusage self {};
   if (getrusage(RUSAGE_SELF, &self) == 0) j["peak_rss_mib"] = static_cast<double>(self.ru_maxrss) / 1024.0;
+  // The targets, and why the ones a test cannot call are out of reach.
+  nlohmann::json notCallable = nlohmann::json::array();
+  for (const auto &[signature, why] : session.notCallable)
+    notCallable.push_back({{"callable", signature}, {"reason", why}});
+  // What the front end left out of the unit's own declarations (a variadic
+  // function, a private member, a template never instantiated).
+  nlohmann::json skipped = nlohmann::json::array();
+  for (const model::Skipped &k : p.skipped)
+    if (model::concernsUnit(p, k)) skipped.push_back({{"name", k.name}, {"what", k.what}, {"reason", k.reason}});
+  j["callables"] = {{"targets", p.targets.size()}, {"callable", session.targets.size()},
+                    {"not_callable", std::move(notCallable)}, {"skipped", std::move(skipped)}};
   nlohmann::json g;
   for (const search::CriterionCoverage &c : search::coverageByCriterion(goals, archive))
     g[std::string(c.criterion->name())] = {{"total", c.total}, {"covered", c.covered}};
@@ -355,7 +368,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
 
   printReport(options, summary, goals, search.archive(), work, failing.size(), verified, out);
   if (!options.jsonOut.empty())
-    writeJson(options, session.program, summary, goals, search.archive(), search.timeline(), search.outcomes(), work,
+    writeJson(options, session, summary, goals, search.archive(), search.timeline(), search.outcomes(), work,
               passing, failing.size(), verified);
   if (options.verify && !verified.built && !verified.interrupted) return kExitInternal;
   return failing.empty() ? kExitOk : kExitFindings;

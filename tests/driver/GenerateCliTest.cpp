@@ -244,6 +244,12 @@ TEST(GenerateCli, LeavesOutACFunctionNoLinkedObjectDefines) {
   EXPECT_EQ(suite.find("meter_scaled("), std::string::npos) << suite;
   const std::string memo = unlinkedMemo(dir);
   EXPECT_NE(memo.find("\tmeter_read\n"), std::string::npos) << memo;
+  // The statistics say how many targets a test can call, and why not the rest.
+  const auto &c = j["callables"];
+  EXPECT_LT(c["callable"].get<int>(), c["targets"].get<int>()) << c.dump(2);
+  ASSERT_FALSE(c["not_callable"].empty()) << c.dump(2);
+  EXPECT_NE(c["not_callable"][0]["callable"].get<std::string>().find("meter_"), std::string::npos) << c.dump(2);
+  EXPECT_FALSE(c["not_callable"][0]["reason"].get<std::string>().empty());
   buildAndRun(dir);
 }
 

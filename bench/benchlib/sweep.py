@@ -1,0 +1,172 @@
+"""The sweep: every unit of every subject, one short `mosaic generate` each,
+and what it shows about mosaic's generality rather than its coverage: did
+the harness build (and why not), how many of the unit's callables a test can
+call (and why not the rest), how many written tests compile as written,
+pass, and fail (by class, where mosaic classifies failures).
+
+A run is bounded by executions, not seconds (`--max-executions`), so that a
+loaded machine gives the same figures. Each unit's record is written as
+OUT/SUBJECT/UNIT/sweep.json and read back when it exists: a second sweep
+resumes where the first stopped."""
+import json
+import os
+import re
+import shutil
+from collections import Counter
+
+from . import build as builds
+from . import tools
+
+
+def slug(unit):
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", unit)
+
+
+def reason_class(reason):
+    """A reason without the names in it, so that the same cause in two
+    callables counts once: `parameter 2 (va_list): unsupported type` ->
+    `parameter: unsupported type`."""
+    r = re.sub(r"^(parameter|result|receiver) [^:]*: ", r"\1: ", reason)
+    r = re.sub(r"'[^']*'", "'…'", r)
+    return r.strip()
+
+
+def first_error(log_path):
+    """The first `mosaic: error:` line of a run's log, and the next line
+    (the compiler's first diagnostic when the harness does not build)."""
+    try:
+        with open(log_path, errors="replace") as f:
+            lines = f.read().splitlines()
+    except OSError:
+        return "no log"
+    for i, line in enumerate(lines):
+        if line.startswith("mosaic: error:"):
+            detail = next((l.strip() for l in lines[i + 1:i + 6] if ": error:" in l), "")
+            return line[len("mosaic: error: "):] + (f" [{detail}]" if detail else "")
+    return "no error line (see the log)"
+
+
+def unit(mosaic, build_dir, unit_path, out, executions, timeout_seconds):
+    """One unit: its record (a dict), from the file when it exists."""
+    path = os.path.join(out, "sweep.json")
+    if os.path.exists(path):
+        with open(path) as f:
+            return json.load(f)
+    os.makedirs(out, exist_ok=True)
+    stats = os.path.join(out, "generate.json")
+    log = os.path.join(out, "generate.log")
+    if os.path.exists(stats):
+        os.remove(stats)
+    # The budget in seconds only bounds a pathological unit; executions
+    # decide. The suite stays for reading, its build folders do not.
+    cmd = [mosaic, "generate", "-p", build_dir, unit_path, "-o", os.path.join(out, "suite"),
+           "--max-executions", str(executions), "--budget", f"{timeout_seconds}s", "--seed", "1",
+           "--json", stats, "--no-progress", "--work-dir", os.path.join(out, "work")]
+    code, wall, _ = tools.timed(cmd, log)
+    record = {"exit": code, "seconds": round(wall, 1)}
+    if os.path.exists(stats):
+        with open(stats) as f:
+            j = json.load(f)
+        c, t = j.get("callables", {}), j.get("tests", {})
+        record.update({
+            "harness": True,
+            "targets": c.get("targets"), "callable": c.get("callable"),
+            "not_callable": dict(Counter(reason_class(n["reason"]) for n in c.get("not_callable", []))),
+            "skipped": dict(Counter(f"{s['what']}: {reason_class(s['reason'])}" for s in c.get("skipped", []))),
+            "written": t.get("written"), "compiled": t.get("compiled"), "passed": t.get("passed"),
+            "removed": t.get("removed"), "failing": t.get("failing"),
+            "failing_classes": j.get("failing_classes"),
+            "executions": j.get("executions"),
+        })
+    else:
+        record.update({"harness": False, "why": first_error(log)})
+    for folder in ("work", "suite/build", "suite/build-coverage"):
+        shutil.rmtree(os.path.join(out, folder), ignore_errors=True)
+    with open(path, "w") as f:
+        json.dump(record, f, indent=1)
+    return record
+
+
+def subject(subject, cache, out, mosaic, executions, timeout_seconds, log):
+    """Every unit of one subject; returns {"name", "version", "units": {rel: record}} or with "error"."""
+    root = os.path.join(cache, subject.name)
+    result = {"name": subject.name, "units": {}}
+    try:
+        result["version"] = builds.fetch(subject, root)
+        build_dir = builds.build(subject, root)
+    except (builds.StepFailed, OSError) as e:
+        result["error"] = str(e)
+        return result
+    for rel in subject.units:
+        log(f"{subject.name}: {rel}")
+        result["units"][rel] = unit(mosaic, build_dir, os.path.join(root, "src", rel),
+                                    os.path.join(out, subject.name, slug(rel)), executions, timeout_seconds)
+    return result
+
+
+def _sum(records, key):
+    return sum(r.get(key) or 0 for r in records)
+
+
+def _pct(part, whole):
+    return f"{100.0 * part / whole:.1f}" if whole else "—"
+
+
+def summary(records):
+    """The totals of a list of unit records."""
+    built = [r for r in records if r.get("harness")]
+    return {
+        "units": len(records), "harness": len(built),
+        "targets": _sum(built, "targets"), "callable": _sum(built, "callable"),
+        "written": _sum(built, "written"), "compiled": _sum(built, "compiled"), "passed": _sum(built, "passed"),
+        "failing": _sum(built, "failing"),
+    }
+
+
+def _row(name, s):
+    return (f"| {name} | {s['harness']} / {s['units']} | {s['callable']} / {s['targets']} | {s['written']} | "
+            f"{s['compiled']} ({_pct(s['compiled'], s['written'])}%) | {s['passed']} ({_pct(s['passed'], s['written'])}%) | "
+            f"{s['failing']} |")
+
+
+def _classes(r):
+    c = r.get("failing_classes")
+    if not c:
+        return str(r.get("failing", "—"))
+    return f"{r.get('failing')} (" + ", ".join(f"{k} {v}" for k, v in sorted(c.items())) + ")"
+
+
+def write_report(out, results, executions):
+    """OUT/sweep.md (a table per subject, a summary row each and overall) and OUT/sweep.json."""
+    with open(os.path.join(out, "sweep.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    header = ("| subject | harness built | callable / targets | written | compiling as written | passing | failing |\n"
+              "|---|---|---|---|---|---|---|")
+    lines = [f"# bench/sweep, {executions} executions a unit, seed 1", "", "## Summary", "", header]
+    every = []
+    for res in results:
+        recs = list(res["units"].values())
+        every += recs
+        if "error" in res:
+            lines.append(f"| {res['name']} | not built: {res['error'].splitlines()[0]} | | | | | |")
+        else:
+            lines.append(_row(res["name"], summary(recs)))
+    lines.append(_row("**all**", summary(every)))
+    for res in results:
+        lines += ["", f"## {res['name']} {res.get('version', '')}", ""]
+        if "error" in res:
+            lines += ["```", res["error"][-1500:], "```"]
+            continue
+        lines += ["| unit | harness | callable / targets | written | compiled | passed | failing | not callable, skipped |",
+                  "|---|---|---|---|---|---|---|---|"]
+        for rel, r in res["units"].items():
+            if not r.get("harness"):
+                lines.append(f"| {rel} | no: {r.get('why', '?')} | | | | | | |")
+                continue
+            reasons = Counter(r.get("not_callable") or {})
+            reasons.update(r.get("skipped") or {})
+            shown = "; ".join(f"{n}× {k}" for k, n in reasons.most_common(3))
+            lines.append(f"| {rel} | yes | {r['callable']} / {r['targets']} | {r['written']} | {r['compiled']} | "
+                         f"{r['passed']} | {_classes(r)} | {shown} |")
+    with open(os.path.join(out, "sweep.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
