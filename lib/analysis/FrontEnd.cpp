@@ -10,6 +10,7 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/Lexer.h>
 #include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Tooling/ArgumentsAdjusters.h>
@@ -81,15 +82,40 @@ public:
     seen.emplace_back(hash, sm_.getFileManager().getCanonicalName(*file).str());
   }
 
+  void MacroDefined(const clang::Token &name, const clang::MacroDirective *md) override {
+    if (!sm_.isWrittenInMainFile(name.getLocation())) return;
+    const clang::MacroInfo *mi = md->getMacroInfo();
+    const clang::CharSourceRange range =
+        clang::CharSourceRange::getTokenRange(name.getLocation(), mi ? mi->getDefinitionEndLoc() : name.getLocation());
+    const std::string text = clang::Lexer::getSourceText(range, sm_, lang_).str();
+    macros.push_back({name.getLocation(), text, false});
+  }
+
+  void MacroUndefined(const clang::Token &name, const clang::MacroDefinition &, const clang::MacroDirective *) override {
+    if (sm_.isWrittenInMainFile(name.getLocation()))
+      macros.push_back({name.getLocation(), name.getIdentifierInfo()->getName().str(), true});
+  }
+
   /// Every include seen, with where its directive is.
   std::vector<std::pair<clang::SourceLocation, std::string>> seen;
+  /// The main file's #define and #undef directives, in order.
+  struct Directive {
+    clang::SourceLocation at;
+    std::string text; ///< "NAME body" as written (continuation lines and all), or the name of an #undef
+    bool undef;
+  };
+  std::vector<Directive> macros;
+
+  void setLanguage(const clang::LangOptions &lang) { lang_ = lang; }
 
 private:
   const clang::SourceManager &sm_;
+  clang::LangOptions lang_;
 };
 
 void ModelConsumer::collectUnitIncludes(clang::ASTContext &ctx) {
   const clang::SourceManager &sm = ci_.getSourceManager();
+  std::vector<clang::SourceLocation> kept; // the includes that are unitIncludes, by where they are
   std::vector<clang::SourceRange> ranges;
   for (const clang::Decl *d : ctx.getTranslationUnitDecl()->decls())
     if (sm.isWrittenInMainFile(sm.getExpansionLoc(d->getBeginLoc()))) ranges.push_back(d->getSourceRange());
@@ -98,8 +124,21 @@ void ModelConsumer::collectUnitIncludes(clang::ASTContext &ctx) {
       return sm.isBeforeInTranslationUnit(sm.getExpansionLoc(r.getBegin()), at) &&
              sm.isBeforeInTranslationUnit(at, sm.getExpansionLoc(r.getEnd()));
     });
-    if (!inside && std::find(program_.unitIncludes.begin(), program_.unitIncludes.end(), path) == program_.unitIncludes.end())
+    if (!inside && std::find(program_.unitIncludes.begin(), program_.unitIncludes.end(), path) == program_.unitIncludes.end()) {
       program_.unitIncludes.push_back(path);
+      kept.push_back(at);
+    }
+  }
+  // The configuration: macro directives before the last include kept, each
+  // placed before the first include kept after it.
+  for (const auto &m : includes_.macros) {
+    const auto next = std::find_if(kept.begin(), kept.end(),
+                                   [&](clang::SourceLocation at) { return sm.isBeforeInTranslationUnit(m.at, at); });
+    if (next == kept.end()) break;
+    std::string definition = m.text;
+    // One line: a continued definition's backslash-newlines become spaces.
+    for (size_t at; (at = definition.find("\\\n")) != std::string::npos;) definition.replace(at, 2, " ");
+    program_.configuration.push_back({definition, m.undef, static_cast<size_t>(next - kept.begin())});
   }
 }
 
@@ -110,6 +149,7 @@ public:
 protected:
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef) override {
     auto recorder = std::make_unique<IncludeRecorder>(ci.getSourceManager());
+    recorder->setLanguage(ci.getLangOpts());
     const IncludeRecorder &includes = *recorder;
     ci.getPreprocessor().addPPCallbacks(std::move(recorder));
     return std::make_unique<ModelConsumer>(ci, program_, includes);

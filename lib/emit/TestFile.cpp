@@ -39,6 +39,34 @@ void reportComment(Text &text, const SuiteTest &t) {
   }
 }
 
+// The unit's macro directives that precede its include number `index`
+// (Program::configuration), as the unit wrote them: its headers then
+// declare for the test what they declared for the unit.
+void configurationBefore(Text &text, const model::Program &p, size_t index) {
+  for (const model::ConfigMacro &m : p.configuration) {
+    if (m.beforeInclude != index) continue;
+    const std::string name = m.definition.substr(0, m.definition.find_first_of(" \t("));
+    if (m.undef) {
+      text.line("#undef " + name);
+    } else {
+      // A -D of the unit's command may define it too.
+      text.line("#ifndef " + name);
+      text.line("#define " + m.definition);
+      text.line("#endif");
+    }
+  }
+}
+
+// After the includes, the configuration macros the unit leaves defined are
+// undefined, as the harness undefines them after the unit: the tests'
+// own code is compiled as the harness's was.
+void configurationAfter(Text &text, const model::Program &p) {
+  for (const model::ConfigMacro &m : p.configuration) {
+    const std::string name = m.definition.substr(0, m.definition.find_first_of(" \t("));
+    if (!m.undef && std::binary_search(p.unitMacros.begin(), p.unitMacros.end(), name)) text.line("#undef " + name);
+  }
+}
+
 // The declarations a test file starts with; with a fixture that restores
 // the unit's state when it has any (Program::state).
 void header(Text &text, const SuiteContext &context, const std::vector<Written> &written, const std::string &what,
@@ -70,12 +98,15 @@ void header(Text &text, const SuiteContext &context, const std::vector<Written> 
     if (std::find(includes.begin(), includes.end(), h) == includes.end()) includes.push_back(h);
   if (!includes.empty()) {
     if (!cxx) text.line("extern \"C\" {");
-    for (const std::string &h : includes) {
+    for (size_t i = 0; i < includes.size(); ++i) {
+      configurationBefore(text, p, i);
       // Beside the main header: by name (its folder is an include path
       // of the suite); elsewhere by its whole path.
+      const std::string &h = includes[i];
       const bool beside = !p.mainHeader.empty() && fs::path(h).parent_path() == fs::path(p.mainHeader).parent_path();
       text.line("#include \"" + (beside ? fs::path(h).filename().string() : h) + "\"");
     }
+    configurationAfter(text, p);
     if (!cxx) text.line("}");
     text.line("");
   }

@@ -344,6 +344,15 @@ void from_json(const Json &j, Skipped &s) {
   getOpt(j, "parent", s.parent);
 }
 
+void to_json(Json &j, const ConfigMacro &m) {
+  j = Json{{"definition", m.definition}, {"undef", m.undef}, {"before_include", m.beforeInclude}};
+}
+void from_json(const Json &j, ConfigMacro &m) {
+  getOr(j, "definition", m.definition);
+  getOr(j, "undef", m.undef);
+  getOr(j, "before_include", m.beforeInclude);
+}
+
 std::string toJson(const Program &p) {
   Json j{{"format", Program::kFormatVersion},
          {"unit", p.unit},
@@ -362,6 +371,7 @@ std::string toJson(const Program &p) {
          {"state", p.state},
          {"unit_macros", p.unitMacros},
          {"unit_includes", p.unitIncludes},
+         {"configuration", p.configuration},
          {"completing_headers", p.completingHeaders},
          {"samples", bytesToJson(p.samples)}};
   // Invalid UTF-8 can only come from names and paths here (literals were
@@ -393,6 +403,7 @@ Expected<Program> programFromJson(const std::string &text) {
     getOr(j, "state", p.state);
     getOr(j, "unit_macros", p.unitMacros);
     getOr(j, "unit_includes", p.unitIncludes);
+    getOr(j, "configuration", p.configuration);
     getOr(j, "completing_headers", p.completingHeaders);
     if (auto it = j.find("samples"); it != j.end()) p.samples = bytesFromJson(*it);
     return p;

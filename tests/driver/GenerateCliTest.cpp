@@ -253,6 +253,20 @@ TEST(GenerateCli, LeavesOutACFunctionNoLinkedObjectDefines) {
   buildAndRun(dir);
 }
 
+TEST(GenerateCli, TestsSeeTheHeadersAsTheUnitConfiguredThem) {
+  // tuning.c defines TUNING_ADVANCED_API before including tuning.h, which
+  // declares tuning_params and tuning_apply only then: the tests repeat the
+  // definition before the include, and every written test compiles.
+  const std::string dir = makeTempDir("mosaic-generate");
+  const auto j = generate(dir, "tuning.c", "2000");
+  const std::string suite = readFile(dir + "/suite/tuning_test.cpp");
+  EXPECT_NE(suite.find("#define TUNING_ADVANCED_API\n#endif\n#include \"tuning.h\"\n#undef TUNING_ADVANCED_API"),
+            std::string::npos) << suite;
+  EXPECT_NE(suite.find("tuning_apply("), std::string::npos) << suite;
+  EXPECT_EQ(j["tests"]["compiled"], j["tests"]["written"]) << j["tests"].dump(2);
+  buildAndRun(dir);
+}
+
 TEST(GenerateCli, TheWrittenSuiteBuildsWithItsOwnCompilerWhateverTheDefaultAndWithSpacesInNames) {
   // The documented `cmake -S suite -B build` where the default compiler is
   // gcc (CC and CXX say so) and the unit's file name has a space.

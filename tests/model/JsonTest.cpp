@@ -95,6 +95,8 @@ Program sampleProgram() {
   p.skipped = {Skipped{"ns::Box::operator+", "operator", "not called", {"/src/unit.h", 5, 5}, 0}};
   p.targets = {0, 1};
   p.state = {"counter", "ns::last_error"};
+  p.unitIncludes = {"/src/unit.h"};
+  p.configuration = {ConfigMacro{"UNIT_ADVANCED_API 1", false, 0}, ConfigMacro{"NDEBUG", true, 0}};
   return p;
 }
 
@@ -115,11 +117,14 @@ TEST(ModelJson, RoundTripKeepsEveryField) {
   EXPECT_EQ(back->enums[0].enumerators[0], (Enumerator{"ns::Color::Red", -1}));
   EXPECT_EQ(back->skipped[0].parent, 0u);
   EXPECT_EQ(back->state, (std::vector<std::string>{"counter", "ns::last_error"}));
+  ASSERT_EQ(back->configuration.size(), 2u);
+  EXPECT_EQ(back->configuration[0].definition, "UNIT_ADVANCED_API 1");
+  EXPECT_TRUE(back->configuration[1].undef);
 }
 
 TEST(ModelJson, WritesStableNames) {
   const std::string text = toJson(sampleProgram());
-  EXPECT_NE(text.find("\"format\": 9"), std::string::npos);
+  EXPECT_NE(text.find("\"format\": 10"), std::string::npos);
   EXPECT_NE(text.find("\"kind\": \"static_method\""), std::string::npos);
   EXPECT_NE(text.find("\"role\": \"buffer\""), std::string::npos);
   EXPECT_NE(text.find("\"kind\": \"function_pointer\""), std::string::npos);

@@ -208,11 +208,22 @@ struct Skipped {
   std::optional<RecordId> parent; ///< the class of a skipped member
 };
 
+/// A macro directive of the unit file that comes before one of its project
+/// includes: the configuration its headers were read under (zstd's
+/// `#define ZSTD_STATIC_LINKING_ONLY` before `#include "zstd.h"` declares
+/// the advanced API). A test repeats it at the same place among its
+/// includes, so that it sees the declarations the harness saw.
+struct ConfigMacro {
+  std::string definition;   ///< "NAME", "NAME body" or "NAME(a) body"; for an #undef, "NAME"
+  bool undef = false;
+  size_t beforeInclude = 0; ///< the index in Program::unitIncludes of the include it precedes
+};
+
 /// The model of one unit.
 struct Program {
   /// Version of the JSON format written by model/Json.h; bump on any change
   /// of meaning.
-  static constexpr int kFormatVersion = 9;
+  static constexpr int kFormatVersion = 10;
 
   std::string unit;              ///< absolute path of the unit's source file
   /// The unit's own header, when it includes one: same name, header
@@ -247,6 +258,9 @@ struct Program {
   /// needs FASTCALL from internal.h), and the unit's types and callees are
   /// declared in them (json-c's struct json_object, in json_object_private.h).
   std::vector<std::string> unitIncludes;
+  /// The unit file's macro directives before its last project include, in
+  /// order (ConfigMacro).
+  std::vector<ConfigMacro> configuration;
   /// Project headers the unit does not include that define what it only
   /// declares (analysis/CompletingHeaders.h: yaml-cpp's node/impl.h for
   /// node.cpp), canonical, in the order they were found. The unit was parsed
