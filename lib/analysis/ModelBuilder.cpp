@@ -177,6 +177,34 @@ public:
 private:
   // Records a declaration mosaic cannot offer, at its definition when it has
   // one (so that a private method defined in the unit is seen as the unit's).
+  // A variadic function's format parameter (Callable::formatParam): from
+  // its format attribute (on any of its declarations), else a last fixed
+  // parameter that is a char pointer named like a format (`fmt`, `format`,
+  // `msg_format`): log functions often go without the attribute.
+  void formatOf(const clang::FunctionDecl *fd, model::Callable &c) {
+    for (const clang::FunctionDecl *d : fd->redecls())
+      if (const auto *f = d->getAttr<clang::FormatAttr>()) {
+        const std::string style = f->getType() ? f->getType()->getName().str() : "";
+        const int index = f->getFormatIdx() - 1; // 1-based, in parameters
+        if (index < 0 || index >= static_cast<int>(c.params.size())) return;
+        if (style.find("printf") != std::string::npos) c.formatParam = static_cast<size_t>(index);
+        else if (style.find("scanf") != std::string::npos) {
+          c.formatParam = static_cast<size_t>(index);
+          c.scanfFormat = true;
+        }
+        return;
+      }
+    if (c.params.empty()) return;
+    const model::Param &last = c.params.back();
+    const model::Type &t = program_.type(last.type);
+    std::string name = last.name;
+    for (char &ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    const bool formatName = name.ends_with("fmt") || name.ends_with("format");
+    const bool charPointer = t.kind == model::TypeKind::Pointer && t.pointee &&
+                             program_.type(program_.type(*t.pointee).value).kind == model::TypeKind::Char;
+    if (formatName && charPointer) c.formatParam = c.params.size() - 1;
+  }
+
   void skip(std::string name, std::string what, std::string reason, const clang::Decl *d,
             std::optional<model::RecordId> parent = std::nullopt) {
     if (const auto *fd = llvm::dyn_cast<clang::FunctionDecl>(d); fd && fd->getDefinition()) d = fd->getDefinition();
@@ -299,7 +327,9 @@ private:
     if (fd->isMain()) return skipHere("main() is the program's entry point, not an API to test");
     if (!fd->hasPrototype() && !(code && code->hasPrototype()))
       return skipHere("declared without a prototype (K&R style): argument types unknown");
-    if (fd->isVariadic()) return skipHere("variadic (...): the extra arguments are not generated yet");
+    if (fd->isVariadic() && (parent || kind != model::CallableKind::Function))
+      return skipHere("variadic (...) member: only free variadic functions are called (through libffi)");
+    c.variadic = fd->isVariadic();
 
     for (unsigned i = 0; i < fd->getNumParams(); ++i) {
       const clang::ParmVarDecl *p = fd->getParamDecl(i);
@@ -317,6 +347,7 @@ private:
                         " has type '" + t.spelling + "': " + t.unsupportedReason);
       c.params.push_back(std::move(param));
     }
+    if (c.variadic) formatOf(fd, c);
     c.result = types_.map(fd->getReturnType());
     c.parent = parent;
     c.origin = !code ? model::Origin::External : inMainFile(code) ? model::Origin::Unit : model::Origin::Header;

@@ -76,6 +76,18 @@ std::string BodyWriter::callExpression(const TestCase &t, size_t i, std::set<mod
       if (auto type = spell(c.params[k].type)) arg = "static_cast<" + *type + ">(" + arg + ")";
     args.push_back(std::move(arg));
   }
+  // The extra arguments of a variadic call, each as the type it was passed
+  // as: a literal gets its type spelled, or `5` would pass an int where the
+  // harness passed a long.
+  for (size_t k = c.params.size() + offset; c.variadic && k < s.refs.size(); ++k) {
+    const Ref r = s.refs[k];
+    std::string arg = expr(r);
+    const Op op = t.statements[r].op;
+    if (inlined_[r] && (op == Op::Primitive || op == Op::Null))
+      if (auto vt = testcase::variableType(p_, t, r))
+        if (auto type = spell(*vt)) arg = "static_cast<" + *type + ">(" + arg + ")";
+    args.push_back(std::move(arg));
+  }
   std::string joined;
   for (size_t k = 0; k < args.size(); ++k) joined += (k ? ", " : "") + args[k];
   if (s.op == Op::Construct) return joined;

@@ -290,7 +290,8 @@ Expected<bool> buildIn(const model::Program &program, const Toolchain &tc, const
 
   std::vector<std::string> link{tc.clangxx, object, tc.runtime, "-o", binary};
   if (options.sanitize) link.insert(link.end(), {"-fsanitize=address,undefined"});
-  const std::vector<std::string> libs{"-lm", "-lpthread", "-ldl"};
+  // libffi for calls of variadic functions (CodegenVariadic.cpp).
+  const std::vector<std::string> libs{"-lffi", "-lm", "-lpthread", "-ldl"};
   std::vector<std::string> first = link;
   first.insert(first.end(), libs.begin(), libs.end());
   auto l = runProcess(first, {stage.string(), {}});

@@ -62,6 +62,7 @@ std::string Writer::prelude() const {
   } else {
     o << "#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n";
   }
+  if (usesFfi_) o << "#include <ffi.h>\n#include \"mosaic/abi/Format.h\"\n";
   o << "#include \"mosaic/abi/Harness.h\"\n#include \"mosaic/abi/TestWire.h\"\n\n";
   if (cxx_ && options_.exceptions) {
     o << "static std::string __mosaic_demangle(const char *name) {\n"
@@ -108,7 +109,8 @@ GeneratedHarness Writer::generate() {
       continue;
     }
     if (!cxx_ && c.kind != model::CallableKind::Function) continue;
-    emitCall(c);
+    if (c.variadic) emitVariadicCall(c);
+    else emitCall(c);
     out.callables.push_back(c.id);
   }
   emitBuilders();

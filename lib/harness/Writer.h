@@ -44,6 +44,12 @@ private:
                            const std::string &perform, const std::string &observe) const;
   void emitDispatcher();
 
+  // Variadic functions, through libffi (CodegenVariadic.cpp).
+  void emitVariadicCall(const model::Callable &c);
+  void emitVarargHelper();
+  std::string ffiType(model::TypeId id) const;
+  std::string ffiCaller(const model::Callable &c);
+
   // Parts (CodegenValues.cpp).
   void emitBuilders();
   void emitPrimitive();
@@ -75,6 +81,7 @@ private:
   std::ostringstream calls_;
   std::ostringstream dispatch_;
   std::vector<model::CallableId> emittedCalls_;
+  bool usesFfi_ = false; ///< a variadic call was emitted: <ffi.h> and __mosaic_vararg
   bool needObject_ = false;
 };
 

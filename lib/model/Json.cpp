@@ -291,6 +291,9 @@ void to_json(Json &j, const Callable &c) {
   flag("has_non_const_twin", c.hasNonConstTwin);
   flag("virtual", c.isVirtual);
   flag("noexcept", c.isNoexcept);
+  flag("variadic", c.variadic);
+  putOpt(j, "format_param", c.formatParam);
+  flag("scanf_format", c.scanfFormat);
   flag("inline", c.isInline);
   flag("implicit", c.isImplicit);
   flag("explicit", c.isExplicit);
@@ -320,6 +323,9 @@ void from_json(const Json &j, Callable &c) {
   getOr(j, "has_non_const_twin", c.hasNonConstTwin);
   getOr(j, "virtual", c.isVirtual);
   getOr(j, "noexcept", c.isNoexcept);
+  getOr(j, "variadic", c.variadic);
+  getOpt(j, "format_param", c.formatParam);
+  getOr(j, "scanf_format", c.scanfFormat);
   getOr(j, "inline", c.isInline);
   getOr(j, "implicit", c.isImplicit);
   getOr(j, "explicit", c.isExplicit);

@@ -1,6 +1,8 @@
 // Mutation and crossover of test cases (ALGORITHMS.md §1.6).
 #include "mosaic/search/Variation.h"
 
+#include "mosaic/abi/TestWire.h"
+
 #include "mosaic/testcase/Lifetime.h"
 #include "mosaic/testcase/TextEdits.h"
 
@@ -51,6 +53,7 @@ bool Variation::mutate(TestCase &t, const Execution *last) {
   }
   if (t.statements.size() > options_.maxLength) t.statements.resize(options_.maxLength); // refs point backwards only
   changed |= testcase::dropEarlyReleases(t, program_) > 0;
+  changed |= testcase::fitFormats(catalog_, t);
   if (!callsTarget(t) && !targets_.empty()) {
     for (int attempt = 0; attempt < 10; ++attempt)
       if (factory_.appendCall(t, rng_.pick(targets_))) break;
@@ -235,12 +238,14 @@ bool Variation::changeBytes(TestCase &t, size_t i) {
   return t.statements[i].bytes != before;
 }
 
-bool Variation::newArgument(TestCase &t, size_t index, size_t arg) {
+bool Variation::newArgument(TestCase &t, size_t index, size_t arg, std::optional<model::TypeId> extra) {
   const Statement &call = t.statements[index];
-  if (arg >= call.refs.size()) return false;
+  if (arg > call.refs.size() || (arg == call.refs.size() && !extra)) return false;
   const model::Param *param = paramOf(t, index, arg);
   model::TypeId type;
-  if (param) {
+  if (extra) {
+    type = *extra;
+  } else if (param) {
     if (param->pairedWith || isPairedLength(t, call.refs[arg])) return false; // keep (buffer, length) pairs whole
     type = param->type;
   } else if (call.op == Op::MethodCall && arg == 0) {
@@ -252,23 +257,44 @@ bool Variation::newArgument(TestCase &t, size_t index, size_t arg) {
   head.statements.assign(t.statements.begin(), t.statements.begin() + static_cast<std::ptrdiff_t>(index));
   auto made = factory_.appendValue(head, type, param);
   if (!made || *made == call.refs[arg]) return false;
-  if (!param && head.statements[*made].op == Op::Null) return false; // never a null receiver
+  if (!param && !extra && head.statements[*made].op == Op::Null) return false; // never a null receiver
   const Ref added = static_cast<Ref>(head.statements.size() - index);
   for (size_t j = index; j < t.statements.size(); ++j) {
     Statement s = t.statements[j];
     for (Ref &r : s.refs)
       if (r != testcase::kNoRef && r >= index) r += added;
-    if (j == index) s.refs[arg] = *made;
+    if (j == index && arg == s.refs.size()) s.refs.push_back(*made);
+    else if (j == index) s.refs[arg] = *made;
     head.statements.push_back(std::move(s));
   }
   t = std::move(head);
   return true;
 }
 
+bool Variation::changeVarargs(TestCase &t, size_t i) {
+  const Statement &s = t.statements[i];
+  const model::Callable &c = program_.callable(s.callable);
+  const size_t fixed = c.params.size() + (s.op == Op::MethodCall ? 1 : 0);
+  const auto &types = catalog_.varargTypes();
+  const bool more = s.refs.size() < fixed + MOSAIC_MAX_VARARGS && !types.empty();
+  if (more && (s.refs.size() == fixed || rng_.chance(0.5))) return newArgument(t, i, s.refs.size(), rng_.pick(types));
+  if (s.refs.size() == fixed) return false;
+  t.statements[i].refs.pop_back(); // its value stays, unused, until minimisation
+  return true;
+}
+
 bool Variation::changeCall(TestCase &t, size_t i) {
   const Statement &s = t.statements[i];
+  const model::Callable &callee = program_.callable(s.callable);
+  const size_t fixed = callee.params.size() + (s.op == Op::MethodCall ? 1 : 0);
+  // Ours: a third of the changes of a variadic call change how many extras it passes.
+  if (callee.variadic && rng_.chance(1.0 / 3)) return changeVarargs(t, i);
   if (s.refs.empty()) return false;
   const size_t arg = rng_.index(s.refs.size());
+  if (arg >= fixed) { // an extra argument: a new value, of any type a variadic call takes
+    const auto &types = catalog_.varargTypes();
+    return !types.empty() && newArgument(t, i, arg, rng_.pick(types));
+  }
   const model::Param *param = paramOf(t, i, arg);
   if (param && (param->pairedWith || isPairedLength(t, s.refs[arg]))) return false;
   if (rng_.chance(options_.newArgument)) return newArgument(t, i, arg);
@@ -387,8 +413,10 @@ std::pair<TestCase, TestCase> Variation::crossover(const TestCase &a, const Test
   const size_t pa = static_cast<size_t>(std::floor(static_cast<double>(a.statements.size() - 1) * alpha)) + 1;
   const size_t pb = static_cast<size_t>(std::floor(static_cast<double>(b.statements.size() - 1) * alpha)) + 1;
   std::pair<TestCase, TestCase> children{splice(a, pa, b, pb), splice(b, pb, a, pa)};
-  testcase::dropEarlyReleases(children.first, program_);
-  testcase::dropEarlyReleases(children.second, program_);
+  for (TestCase *child : {&children.first, &children.second}) {
+    testcase::dropEarlyReleases(*child, program_);
+    testcase::fitFormats(catalog_, *child);
+  }
   return children;
 }
 

@@ -1,6 +1,9 @@
 // The build and call rules shared by the test generator and the harness.
 #include "mosaic/testcase/Catalog.h"
 
+#include "mosaic/abi/Format.h"
+#include "mosaic/abi/TestWire.h"
+
 #include "mosaic/testcase/TestCase.h"
 
 #include <filesystem>
@@ -31,6 +34,60 @@ Catalog::Catalog(const model::Program &program, Unlinked unlinked) : program_(pr
   notCallable_.resize(program.callables.size());
   for (const model::Callable &c : program.callables)
     if (!callable_[c.id]) notCallable_[c.id] = reasonNotCallable(c);
+  for (const model::Type &t : program.types)
+    if (t.value == t.id && isVarargType(t.id) && buildable(t.id)) varargTypes_.push_back(t.id);
+}
+
+// What libffi passes as it is after the default argument promotions: a
+// narrower integer or a float would be promoted by a C caller and read by
+// the callee as int or double, so a test passes those only.
+bool Catalog::isVarargType(model::TypeId type) const {
+  const model::Type &t = program_.type(type);
+  switch (t.kind) {
+  case TypeKind::Integer: return t.bits >= 32 && t.bits <= 64;
+  case TypeKind::Floating: return t.bits == 64;
+  case TypeKind::Pointer: return true;
+  default: return false;
+  }
+}
+
+char Catalog::varargKind(model::TypeId type) const {
+  const model::Type &t = program_.type(type);
+  if (t.kind == TypeKind::Floating) return MOSAIC_VARARG_DOUBLE;
+  if (t.kind == TypeKind::Integer) return t.bits == 32 ? MOSAIC_VARARG_INT : MOSAIC_VARARG_LONG;
+  return isCharPointer(type) ? MOSAIC_VARARG_STRING : MOSAIC_VARARG_POINTER;
+}
+
+// A fixed parameter or result of a variadic function libffi can pass: a
+// scalar or a pointer by value (not a class, an array or a reference).
+static bool ffiPassable(const model::Program &p, model::TypeId id) {
+  const model::Type &t = p.type(id);
+  switch (t.kind) {
+  case TypeKind::Void:
+  case TypeKind::Bool:
+  case TypeKind::Char:
+  case TypeKind::Enum:
+  case TypeKind::Pointer:
+  case TypeKind::FunctionPointer: return true;
+  case TypeKind::Integer: return t.bits <= 64;
+  case TypeKind::Floating: return t.bits == 32 || t.bits == 64;
+  default: return false;
+  }
+}
+
+// Why a variadic function cannot be called: libffi calls it with scalars
+// and pointers only, and a test calls it by name (a static one would need
+// its extra arguments forwarded through the wrapper, which C cannot do).
+static std::string whyNotVariadicCallable(const model::Program &p, const model::Callable &c) {
+  if (c.internalLinkage || (c.origin == model::Origin::Unit && !c.declaredInHeader))
+    return "variadic and not declared in a header the test includes: its extra arguments cannot be forwarded";
+  for (size_t i = 0; i < c.params.size(); ++i)
+    if (!ffiPassable(p, c.params[i].type))
+      return "variadic, with parameter " + std::to_string(i + 1) + " (" + p.type(c.params[i].type).spelling +
+             ") neither a scalar nor a pointer (libffi)";
+  if (!ffiPassable(p, c.result))
+    return "variadic, with a result (" + p.type(c.result).spelling + ") neither a scalar nor a pointer (libffi)";
+  return {};
 }
 
 std::string Catalog::reasonNotCallable(const model::Callable &c) const {
@@ -41,6 +98,8 @@ std::string Catalog::reasonNotCallable(const model::Callable &c) const {
     if (std::string reason = whyNotBuildable(t.value); !reason.empty())
       return "parameter " + std::to_string(i + 1) + " (" + t.spelling + "): " + reason;
   }
+  if (c.variadic)
+    if (std::string why = whyNotVariadicCallable(program_, c); !why.empty()) return why;
   if (c.kind == model::CallableKind::Constructor && program_.record(*c.parent).abstract) return "abstract class";
   // What a test makes it must destroy; a result held by value is destroyed too.
   if (c.kind == model::CallableKind::Constructor)
@@ -402,12 +461,21 @@ std::string Catalog::callTypeError(const TestCase &t, size_t i) const {
   std::string e;
   const model::Callable &c = p.callable(s.callable);
   const size_t self = s.op == Op::MethodCall ? 1 : 0;
-  if (s.refs.size() != c.params.size() + self)
+  const size_t fixed = c.params.size() + self;
+  if (s.refs.size() != fixed && !(c.variadic && s.refs.size() > fixed && s.refs.size() <= fixed + MOSAIC_MAX_VARARGS))
     return "statement " + std::to_string(i) + " calls " + c.qualifiedName + " with " + std::to_string(s.refs.size()) +
            " arguments";
   if (self) e = referenceTypeError(t, i, 0, p.record(*c.parent).type, "the receiver");
   for (size_t k = 0; e.empty() && k < c.params.size(); ++k)
     e = referenceTypeError(t, i, k + self, c.params[k].type, "parameter " + std::to_string(k + 1) + " of " + c.qualifiedName);
+  // An extra argument is passed as the type it has: one libffi passes as it is.
+  for (size_t k = fixed; e.empty() && k < s.refs.size(); ++k) {
+    const Ref r = s.refs[k];
+    const auto vt = r < i ? variableType(p, t, r) : std::nullopt;
+    if (!vt || !isVarargType(*vt))
+      e = "statement " + std::to_string(i) + " passes extra argument " + std::to_string(k - fixed + 1) + " of " +
+          c.qualifiedName + " as no type a variadic call takes";
+  }
   return e;
 }
 

@@ -1,6 +1,9 @@
 // Random test generation.
 #include "mosaic/testcase/TestFactory.h"
 
+#include "mosaic/abi/Format.h"
+#include "mosaic/abi/TestWire.h"
+
 #include "mosaic/testcase/Lifetime.h"
 #include "mosaic/testcase/TextEdits.h"
 
@@ -114,11 +117,66 @@ std::optional<Ref> TestFactory::call(TestCase &t, model::CallableId id, int dept
         continue;
       }
     }
+    if (c.formatParam == i && catalog_.isCharPointer(p.type)) {
+      // A format is a string the test makes: its text says what the
+      // extras must be (appendVarargs, fitFormats).
+      Statement f{.op = Op::CString, .type = program_.type(p.type).value};
+      f.bytes = randomString(options_.maxStringLength);
+      args[i] = push(t, std::move(f));
+      continue;
+    }
     args[i] = value(t, {p.type, &p, true}, depth + 1);
     if (!args[i]) return std::nullopt;
   }
   for (auto &a : args) s.refs.push_back(*a);
-  return push(t, std::move(s));
+  if (c.variadic && !appendVarargs(t, s, depth)) return std::nullopt;
+  const Ref made = push(t, std::move(s));
+  if (c.formatParam && fitFormats(catalog_, t) && made >= t.statements.size()) return std::nullopt;
+  return made;
+}
+
+// Extra arguments of a variadic call: each further one with probability
+// 1/2 (ours: most calls of a printf-like pass one or two), up to
+// MOSAIC_MAX_VARARGS, each of a type Catalog::varargTypes lists.
+bool TestFactory::appendVarargs(TestCase &t, Statement &call, int depth) {
+  const auto &types = catalog_.varargTypes();
+  if (types.empty()) return true;
+  // A format function whose format is made here from bytes: extras that
+  // fit it (abi/Format.h), of the unit's types of each kind. A format they
+  // cannot fit (a `%n`, a kind the unit has no type of, any conversion of a
+  // scanf format) loses its `%`s: the call is then one the harness performs.
+  const model::Callable &c = program_.callable(call.callable);
+  const size_t offset = call.op == Op::MethodCall ? 1 : 0;
+  if (c.formatParam && offset + *c.formatParam < call.refs.size()) {
+    const Statement &format = t.statements[call.refs[offset + *c.formatParam]];
+    if (format.op != Op::CString) return true; // null: no extras needed; anything else, fitFormats drops
+    char kinds[MOSAIC_MAX_VARARGS + 1];
+    const int n = c.scanfFormat ? -1 : mosaic_format_kinds(format.bytes.c_str(), kinds, MOSAIC_MAX_VARARGS);
+    std::vector<std::vector<model::TypeId>> choices;
+    bool every = n >= 0; // the unit has a type of each kind the format asks for
+    for (int k = 0; every && k < n; ++k) {
+      choices.emplace_back();
+      for (model::TypeId v : types) {
+        const char kind = catalog_.varargKind(v);
+        if (kind == kinds[k] || (kinds[k] == MOSAIC_VARARG_POINTER && kind == MOSAIC_VARARG_STRING))
+          choices.back().push_back(v);
+      }
+      every = !choices.back().empty();
+    }
+    if (!every) return true; // fitFormats takes its `%`s
+    for (const auto &fit : choices) {
+      auto extra = value(t, {rng_.pick(fit), nullptr, true}, depth + 1);
+      if (!extra) return false;
+      call.refs.push_back(*extra);
+    }
+    return true;
+  }
+  for (unsigned k = 0; k < MOSAIC_MAX_VARARGS && rng_.chance(0.5); ++k) {
+    auto extra = value(t, {rng_.pick(types), nullptr, true}, depth + 1);
+    if (!extra) return false;
+    call.refs.push_back(*extra);
+  }
+  return true;
 }
 
 std::optional<Ref> TestFactory::reuse(const TestCase &t, model::TypeId type, double probability, bool exact) {
@@ -387,6 +445,43 @@ std::optional<Ref> TestFactory::makeRecord(TestCase &t, model::TypeId typeId, in
   for (model::RecordId d : catalog_.derived(r.id))
     if (auto made = makeRecord(t, program_.record(d).type, depth + 1)) return made;
   return std::nullopt;
+}
+
+} // namespace mosaic::testcase
+
+namespace mosaic::testcase {
+
+bool fitFormats(const Catalog &catalog, TestCase &test) {
+  const model::Program &p = catalog.program();
+  bool changed = false;
+  for (size_t i = 0; i < test.statements.size(); ++i) {
+    const Statement &s = test.statements[i];
+    if (s.op != Op::Call && s.op != Op::MethodCall && s.op != Op::Construct) continue;
+    const model::Callable &c = p.callable(s.callable);
+    const size_t offset = s.op == Op::MethodCall ? 1 : 0;
+    if (!c.formatParam || offset + *c.formatParam >= s.refs.size()) continue;
+    const Ref f = s.refs[offset + *c.formatParam];
+    if (f >= i || test.statements[f].op == Op::Null) continue;
+    if (test.statements[f].op != Op::CString) {
+      test = withoutStatement(test, i);
+      changed = true;
+      --i;
+      continue;
+    }
+    std::string kinds;
+    for (size_t k = offset + c.params.size(); k < s.refs.size(); ++k) {
+      const auto vt = s.refs[k] < i ? variableType(p, test, s.refs[k]) : std::nullopt;
+      kinds.push_back(vt && catalog.isVarargType(*vt) ? catalog.varargKind(*vt) : '?');
+    }
+    std::string &format = test.statements[f].bytes;
+    const bool fits = c.scanfFormat ? format.find('%') == std::string::npos
+                                    : mosaic_format_fits(format.c_str(), kinds.c_str(), kinds.size());
+    if (!fits) {
+      std::erase(format, '%');
+      changed = true;
+    }
+  }
+  return changed;
 }
 
 } // namespace mosaic::testcase

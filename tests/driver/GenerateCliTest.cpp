@@ -253,6 +253,32 @@ TEST(GenerateCli, LeavesOutACFunctionNoLinkedObjectDefines) {
   buildAndRun(dir);
 }
 
+TEST(GenerateCli, VariadicFunctionsAreCalledWithExtraArgumentsOfTheirOwnTypes) {
+  // tally.c's functions take `...`: the search chooses how many extras and
+  // of which types, the harness passes them through libffi, and the test
+  // writes the same call with each literal's type spelled.
+  const std::string dir = makeTempDir("mosaic-generate");
+  const auto j = generate(dir, "tally.c", "3000");
+  EXPECT_EQ(j["callables"]["callable"], 5) << j["callables"].dump(2);
+  const std::string suite = readFile(dir + "/suite/tally_test.cpp");
+  EXPECT_NE(suite.find("tally_ints("), std::string::npos) << suite;
+  // Some call passes extras: more arguments than its fixed parameters.
+  int withExtras = 0;
+  for (const auto &[name, fixed] : {std::pair{"tally_ints(", 1}, {"tally_doubles(", 1}, {"tally_prefixed(", 2}})
+    for (size_t at = suite.find(name); at != std::string::npos; at = suite.find(name, at + 1)) {
+      int depth = 0, commas = 0;
+      for (size_t k = at + std::string(name).size(); k < suite.size() && depth >= 0; ++k) {
+        depth += suite[k] == '(' ? 1 : suite[k] == ')' ? -1 : 0;
+        commas += depth == 0 && suite[k] == ',';
+      }
+      withExtras += commas >= fixed;
+    }
+  EXPECT_GT(withExtras, 0) << suite;
+  EXPECT_EQ(j["tests"]["compiled"], j["tests"]["written"]) << j["tests"].dump(2);
+  EXPECT_GT(j["goals"]["branch"]["covered"].get<int>(), j["goals"]["branch"]["total"].get<int>() / 2);
+  buildAndRun(dir);
+}
+
 TEST(GenerateCli, TestsSeeTheHeadersAsTheUnitConfiguredThem) {
   // tuning.c defines TUNING_ADVANCED_API before including tuning.h, which
   // declares tuning_params and tuning_apply only then: the tests repeat the

@@ -33,6 +33,9 @@ extern "C" {
 #define MOSAIC_WIRE_VERSION 1u
 #define MOSAIC_NO_REF 0xffffffffu
 #define MOSAIC_WIRE_MAX_REFS 64u /* arguments, fields or elements of one statement */
+/* Extra arguments of a call of a variadic function (ours: printf-likes in
+ * tests take a few; the harness sizes its libffi arrays by it). */
+#define MOSAIC_MAX_VARARGS 4u
 
 enum mosaic_op {
   MOSAIC_OP_PRIMITIVE = 1,   /* bool, char, integer, floating, enum */

@@ -186,6 +186,17 @@ struct Callable {
   bool hasNonConstTwin = false;
   bool isVirtual = false;
   bool isNoexcept = false;
+  /// Takes `...` after its parameters: a call may pass extra arguments of
+  /// the types Catalog::varargTypes lists (the harness calls it through
+  /// libffi; a free function only).
+  bool variadic = false;
+  /// A variadic function's format parameter (an index into params), from
+  /// `__attribute__((format(printf|scanf, ...)))` or, without one, a last
+  /// fixed parameter that is a char pointer named like `fmt` or `format`:
+  /// its extras must fit the format (abi/Format.h), or the call is the
+  /// caller's undefined behaviour and not performed.
+  std::optional<size_t> formatParam;
+  bool scanfFormat = false; ///< the format is scanf's (no conversion a test can feed)
   bool isInline = false;
   bool isImplicit = false;      ///< compiler-declared (e.g. implicit copy constructor)
   bool isExplicit = false;      ///< explicit constructor

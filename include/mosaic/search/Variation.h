@@ -58,7 +58,12 @@ public:
   bool changeStatement(testcase::TestCase &test, size_t index);
   /// Replaces argument `arg` (index into refs) of the call at `index` with a
   /// newly built value placed before it.
-  bool newArgument(testcase::TestCase &test, size_t index, size_t arg);
+  /// A new value for argument `arg` of call `index`, built before it; of
+  /// type `extra` for an extra argument of a variadic call.
+  bool newArgument(testcase::TestCase &test, size_t index, size_t arg,
+                   std::optional<model::TypeId> extra = std::nullopt);
+  /// One more extra argument for variadic call `index`, or one fewer.
+  bool changeVarargs(testcase::TestCase &test, size_t index);
 
   const std::vector<model::CallableId> &targets() const { return targets_; }
 

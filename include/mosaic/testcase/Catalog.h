@@ -130,6 +130,17 @@ public:
   /// would run an ill-typed test; the written test would not compile.
   std::string typeError(const TestCase &test) const;
 
+  /// The types a call of a variadic function may pass as extra arguments
+  /// (Callable::variadic): of the program's buildable types, one of each
+  /// that C's default argument promotions leave as it is (int, long, long
+  /// long and their unsigned forms, double, char pointers, object
+  /// pointers), in type order. At most MOSAIC_MAX_VARARGS extras a call.
+  const std::vector<model::TypeId> &varargTypes() const { return varargTypes_; }
+  bool isVarargType(model::TypeId type) const;
+  /// The abi/Format.h kind letter of an extra argument of `type` (one of
+  /// varargTypes): 'i', 'l', 'd', 's' or 'p'.
+  char varargKind(model::TypeId type) const;
+
   bool isScalar(model::TypeId type) const;
   /// A plain char pointer (char *, const char *): C strings.
   bool isCharPointer(model::TypeId type) const;
@@ -165,6 +176,7 @@ private:
   const model::Program &program_;
   Unlinked unlinked_;
   std::vector<bool> callable_;
+  std::vector<model::TypeId> varargTypes_;
   std::vector<std::string> notCallable_;
   std::map<model::RecordId, std::vector<model::RecordId>> derived_;
   mutable std::map<model::TypeId, std::vector<std::pair<model::TypeId, Passing>>> fitting_;

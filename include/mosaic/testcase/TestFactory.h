@@ -78,6 +78,7 @@ private:
   std::optional<Ref> makePointer(TestCase &t, const Need &need, int depth);
   std::optional<Ref> makeRecord(TestCase &t, model::TypeId type, int depth);
   std::optional<Ref> call(TestCase &t, model::CallableId c, int depth, std::optional<Ref> receiver = std::nullopt);
+  bool appendVarargs(TestCase &t, Statement &call, int depth);
   Ref push(TestCase &t, Statement s);
 
   std::uint64_t randomScalarBits(const model::Type &type);
@@ -90,5 +91,12 @@ private:
   Rng &rng_;
   FactoryOptions options_;
 };
+
+/// Makes every call of a format function (Callable::formatParam) in `test`
+/// one the harness performs: a format string whose `%`s the call's extras
+/// do not fit (abi/Format.h) loses its `%`s; a call whose format is neither
+/// a string the test makes nor null is dropped, with what depends on it (its
+/// text is unknown until run time). Returns whether `test` changed.
+bool fitFormats(const Catalog &catalog, TestCase &test);
 
 } // namespace mosaic::testcase
