@@ -74,14 +74,17 @@ TEST(HostileCli, ASecondSignalEndsMosaicAtOnce) {
 }
 
 TEST(HostileCli, RunsBudgetIncludesConfirmingAndMinimisingFailures) {
-  // Every test of nap() sleeps: each failure costs a wall-clock timeout to
-  // confirm and each step of minimising it another. The 3 s budget holds
-  // them all (before, about 60 s).
+  // Every test of block() hangs: each costs the wall-clock bound (10 s at
+  // --timeout 1000) to find, to confirm, and at each step of minimising
+  // it. The 3 s budget holds them all but the one test under way when it
+  // ends (before, 60 s and more).
   const std::string dir = makeTempDir("mosaic-nap");
   std::vector<std::string> argv{MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_HOSTILE_DB_DIR, kHostile + "hostile.c",
-                                "--function", "nap", "--timeout", "100", "--seed", "1", "--no-progress",
+                                "--function", "block", "--timeout", "1000", "--seed", "1", "--no-progress",
                                 "--work-dir", dir + "/work", "--json", dir + "/run.json"};
+  // The harness built first, by a run of a function that returns at once.
   auto warm = argv;
+  warm[6] = "fine";
   warm.insert(warm.end(), {"--max-executions", "1"});
   ASSERT_LE(runProcess(warm).exitCode, 1);
   argv.insert(argv.end(), {"--budget", "3s"});
@@ -89,11 +92,11 @@ TEST(HostileCli, RunsBudgetIncludesConfirmingAndMinimisingFailures) {
   auto r = runProcess(argv);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   EXPECT_LE(r.exitCode, 1) << r.err;
-  // The budget, one test's wall-clock bound (1 s at --timeout 100), and
-  // start-up with a built harness: well under 20 s even on a loaded machine.
-  EXPECT_LT(seconds, 20.0) << r.out;
+  // One test's wall-clock bound (10 s), and start-up with a built harness:
+  // under 25 s even on a loaded machine.
+  EXPECT_LT(seconds, 25.0) << r.out;
   const auto j = nlohmann::json::parse(readFile(dir + "/run.json"));
-  EXPECT_LT(j["elapsed_seconds"].get<double>(), 6.0);
+  EXPECT_LT(j["elapsed_seconds"].get<double>(), 16.0);
 }
 
 TEST(HostileCli, OutputPathsMosaicCannotWriteAreUsageErrorsBeforeTheSearch) {
