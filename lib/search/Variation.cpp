@@ -256,7 +256,7 @@ bool Variation::newArgument(TestCase &t, size_t index, size_t arg, std::optional
   TestCase head;
   head.statements.assign(t.statements.begin(), t.statements.begin() + static_cast<std::ptrdiff_t>(index));
   auto made = factory_.appendValue(head, type, param);
-  if (!made || *made == call.refs[arg]) return false;
+  if (!made || (arg < call.refs.size() && *made == call.refs[arg])) return false;
   if (!param && !extra && head.statements[*made].op == Op::Null) return false; // never a null receiver
   const Ref added = static_cast<Ref>(head.statements.size() - index);
   for (size_t j = index; j < t.statements.size(); ++j) {

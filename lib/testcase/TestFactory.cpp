@@ -243,13 +243,15 @@ std::uint64_t TestFactory::randomScalarBits(const model::Type &type) {
     } else if (rng_.chance(0.1)) {
       // Boundary values of the type, one time in ten (ours).
       const std::int64_t small[] = {0, 1, -1};
-      v = rng_.chance(0.5) ? small[rng_.index(3)]
-          : type.isSigned ? (rng_.chance(0.5) ? -(std::int64_t{1} << (type.bits - 1)) : (std::int64_t{1} << (type.bits - 1)) - 1)
-                          : -1;
+      // The type's extremes, without overflowing at 64 bits.
+      const std::int64_t max = type.bits >= 64 ? std::numeric_limits<std::int64_t>::max()
+                                               : (std::int64_t{1} << (type.bits - 1)) - 1;
+      v = rng_.chance(0.5) ? small[rng_.index(3)] : type.isSigned ? (rng_.chance(0.5) ? -max - 1 : max) : -1;
     } else {
       v = static_cast<std::int64_t>(std::llround(rng_.gaussian() * static_cast<double>(options_.maxInt)));
     }
-    if (!type.isSigned && v < 0 && rng_.chance(0.5)) v = -v; // unsigned: mostly small positive values
+    if (!type.isSigned && v < 0 && v != std::numeric_limits<std::int64_t>::min() && rng_.chance(0.5))
+      v = -v; // unsigned: mostly small positive values
     return static_cast<std::uint64_t>(v);
   }
   }
