@@ -31,6 +31,13 @@ ProcessResult generateHostile(const std::string &dir, const std::string &functio
                      "--work-dir", dir + "/work"});
 }
 
+// How many processes run a program under `dir` (the suite's tests, the
+// harness) a second after mosaic ended: what was killed is gone by then,
+// reaped by whoever adopted it.
+std::string runningUnder(const std::string &dir) {
+  return runProcess({"/bin/sh", "-c", "sleep 1; pgrep -c -f '^" + dir + "/' || true"}).out;
+}
+
 } // namespace
 
 TEST(HostileCli, SigtermWritesTheSuiteFoundSoFar) {
@@ -201,9 +208,7 @@ TEST(HostileCli, VerificationKillsWhatATestLeavesRunningAndStopsOnASignal) {
   EXPECT_LE(r.exitCode, 1) << r.err;
   EXPECT_NE(r.out.find("verified     written"), std::string::npos) << r.out;
   EXPECT_LT(seconds, 90.0) << r.out; // before: about 100 s a run of the suite, 5 runs
-  // What was killed is gone a moment later (reaped by whoever adopted it).
-  auto left = runProcess({"/bin/sh", "-c", "sleep 1; pgrep -c -f '^" + dir + "/suite/build' || true"});
-  EXPECT_EQ(left.out, "0\n") << "test processes left running";
+  EXPECT_EQ(runningUnder(dir), "0\n") << "test processes left running";
 }
 
 TEST(HostileCli, VerificationKillsWhatATestStartedOutsideItsProcessGroup) {
@@ -215,8 +220,7 @@ TEST(HostileCli, VerificationKillsWhatATestStartedOutsideItsProcessGroup) {
   auto r = generateHostile(dir, "escape_group", "30");
   EXPECT_LE(r.exitCode, 1) << r.err;
   EXPECT_NE(r.out.find("verified     written"), std::string::npos) << r.out;
-  auto left = runProcess({"/bin/sh", "-c", "sleep 1; pgrep -c -f '^" + dir + "/' || true"});
-  EXPECT_EQ(left.out, "0\n") << "test processes left running";
+  EXPECT_EQ(runningUnder(dir), "0\n") << "test processes left running";
 }
 
 TEST(HostileCli, AValueThatIsAPidIsNeverAsserted) {
