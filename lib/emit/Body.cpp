@@ -89,17 +89,26 @@ void BodyWriter::nameValues(const SuiteTest &st, size_t n, std::set<model::Calla
 }
 
 // An array built only to fill an array member is written inside the
-// aggregate: marks array i (used once) inlined, named by its elements in braces.
+// aggregate: marks array i (used once) inlined, named by its elements in
+// braces. One that fills a pointer member (zlib's `unsigned char *next`)
+// stays a variable of its own: braces cannot initialise a pointer.
 void BodyWriter::inlineIntoAggregate(const TestCase &t, size_t i, size_t n) {
   const Statement &s = t.statements[i];
-  for (size_t j = i + 1; j < n; ++j)
-    if (t.statements[j].op == Op::Aggregate &&
-        std::find(t.statements[j].refs.begin(), t.statements[j].refs.end(), static_cast<Ref>(i)) != t.statements[j].refs.end()) {
-      inlined_[i] = true;
-      std::string elements;
-      for (size_t e = 0; e < s.refs.size(); ++e) elements += (e ? ", " : "") + expr(s.refs[e]);
-      names_[i] = "{" + elements + "}";
-    }
+  for (size_t j = i + 1; j < n; ++j) {
+    const Statement &a = t.statements[j];
+    const auto at = std::find(a.refs.begin(), a.refs.end(), static_cast<Ref>(i));
+    if (a.op != Op::Aggregate || at == a.refs.end()) continue;
+    const model::Type &ty = p_.type(p_.type(a.type).value);
+    const auto fields = ty.recordId ? catalog_.aggregateFields(*ty.recordId) : std::nullopt;
+    const size_t k = static_cast<size_t>(at - a.refs.begin());
+    if (!fields || k >= fields->size()) continue;
+    const model::Field &f = p_.record(*ty.recordId).fields[(*fields)[k]];
+    if (p_.type(p_.type(f.type).value).kind != TypeKind::Array) continue;
+    inlined_[i] = true;
+    std::string elements;
+    for (size_t e = 0; e < s.refs.size(); ++e) elements += (e ? ", " : "") + expr(s.refs[e]);
+    names_[i] = "{" + elements + "}";
+  }
 }
 
 // Whether value i, a scalar, null or constant C string, is written as its

@@ -81,6 +81,32 @@ TEST(Writer, AnArrayPassedByItsAddressIsAPointerToItsElements) {
   EXPECT_NE(text.find("char **cursor = &buffer;"), std::string::npos) << text;
 }
 
+TEST(Writer, AnArrayFillsAnArrayMemberInPlaceAndAPointerMemberByName) {
+  // struct window { int size; unsigned char *next; unsigned char tail[2]; }:
+  // braces initialise `tail`, but not `next` (zlib's gzFile_s once lost a
+  // test to `.next = {94u, 193u, 44u}`).
+  Unit u("window.c");
+  const model::Callable &sum = u.callable("window_sum");
+  const model::TypeId windowP = sum.params.at(0).type, window = u.pointee(windowP);
+  const model::Record &r = u.program.record(*u.program.type(u.program.type(window).value).recordId);
+  const model::TypeId size = r.fields.at(0).type, next = r.fields.at(1).type, tail = r.fields.at(2).type;
+  const model::TypeId byte = u.pointee(next);
+  emit::SuiteTest t;
+  t.test.statements = {
+      Statement{.op = Op::Primitive, .type = size, .bits = 2},
+      Statement{.op = Op::Primitive, .type = byte, .bits = 7},
+      Statement{.op = Op::Primitive, .type = byte, .bits = 9},
+      Statement{.op = Op::Array, .type = next, .refs = {1, 2}},
+      Statement{.op = Op::Array, .type = tail, .refs = {2, 1}},
+      Statement{.op = Op::Aggregate, .type = window, .refs = {0, 3, 4}},
+      Statement{.op = Op::AddressOf, .type = windowP, .refs = {5}},
+      Statement{.op = Op::Call, .callable = sum.id, .refs = {6}},
+  };
+  const std::string text = writeAndCheck(u, {t});
+  EXPECT_EQ(text.find(".next = {"), std::string::npos) << text;
+  EXPECT_NE(text.find(".tail = {"), std::string::npos) << text;
+}
+
 TEST(Writer, ElementsAndFieldsTakenFromPointersAreDereferenced) {
   // An array of `struct point` filled from `struct point *` variables (the
   // harness copies the pointee: Passing::Deref) is written with `*`, not
