@@ -118,6 +118,8 @@ def _make_in_copy(subject, src, out, log, cflags, compile_db):
     shutil.copytree(src, out, symlinks=True)
     if cflags:
         cflags += f" -fcoverage-prefix-map={out}={src}"
+    if subject.pre_make:
+        sh(subject.pre_make, out, log, env=_env(cflags))
     sh(_bear(out, compile_db) + ["make", f"-j{os.cpu_count() or 2}"] + subject.make_targets, out, log,
        env=_env(cflags))
     if compile_db:

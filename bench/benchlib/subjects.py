@@ -26,6 +26,7 @@ class Subject:
     cmake_args: list = field(default_factory=list)
     configure_args: list = field(default_factory=list)
     make_targets: list = field(default_factory=list)  # build "make": what both builds make
+    pre_make: list = field(default_factory=list)  # build "make": a command run in the copy first (its ./configure)
     tests: list = field(default_factory=lambda: ["ctest"])  # run in the coverage build
     test_env: dict = field(default_factory=dict)  # environment of the own tests, as debian/rules sets it
     fuzzers: list = field(default_factory=list)
@@ -70,6 +71,14 @@ SUBJECTS = {
                  "src/scantoken.cpp", "src/simplekey.cpp", "src/singledocparser.cpp", "src/stream.cpp",
                  "src/tag.cpp"],
                 cmake_args=["-DYAML_CPP_BUILD_TESTS=ON"]),
+        # Debian's tarball (dfsg) lacks win32/, which zlib's CMakeLists.txt needs: its own
+        # ./configure and Makefile, as debian/rules builds it; `make test` runs example and minigzip.
+        Subject("zlib", "1:1.2.13.dfsg-1",
+                ["adler32.c", "compress.c", "crc32.c", "deflate.c", "gzclose.c", "gzlib.c", "gzread.c",
+                 "gzwrite.c", "infback.c", "inffast.c", "inflate.c", "inftrees.c", "trees.c", "uncompr.c",
+                 "zutil.c"],
+                build="make", pre_make=["./configure", "--static"], make_targets=["libz.a", "example", "minigzip"],
+                tests=["make", "test"]),
         # Debian's tree has the library in expat/ (git's layout) and no generated configure.
         Subject("expat", "2.5.0-1+deb12u2", ["expat/lib/xmlparse.c", "expat/lib/xmltok.c", "expat/lib/xmlrole.c"],
                 build="autotools", subdir="expat",
