@@ -103,10 +103,13 @@ void BodyWriter::inlineIntoAggregate(const TestCase &t, size_t i, size_t n) {
     const size_t k = static_cast<size_t>(at - a.refs.begin());
     if (!fields || k >= fields->size()) continue;
     const model::Field &f = p_.record(*ty.recordId).fields[(*fields)[k]];
-    if (p_.type(p_.type(f.type).value).kind != TypeKind::Array) continue;
+    const model::Type &member = p_.type(p_.type(f.type).value);
+    if (member.kind != TypeKind::Array || !member.element) continue;
     inlined_[i] = true;
+    // Each element converted as the harness copied it: a `T *` variable
+    // fills a `T` element through `*` (zlib's inflate_state codes[]).
     std::string elements;
-    for (size_t e = 0; e < s.refs.size(); ++e) elements += (e ? ", " : "") + expr(s.refs[e]);
+    for (size_t e = 0; e < s.refs.size(); ++e) elements += (e ? ", " : "") + argument(t, s.refs[e], *member.element, false);
     names_[i] = "{" + elements + "}";
   }
 }

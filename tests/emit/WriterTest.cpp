@@ -84,13 +84,20 @@ TEST(Writer, AnArrayPassedByItsAddressIsAPointerToItsElements) {
 TEST(Writer, AnArrayFillsAnArrayMemberInPlaceAndAPointerMemberByName) {
   // struct window { int size; unsigned char *next; unsigned char tail[2]; }:
   // braces initialise `tail`, but not `next` (zlib's gzFile_s once lost a
-  // test to `.next = {94u, 193u, 44u}`).
+  // test to `.next = {94u, 193u, 44u}`); an element taken from a pointer is
+  // read through it (zlib's inflate_state once lost one to `.codes =
+  // {lencode, ...}`, lencode a `code *`).
   Unit u("window.c");
   const model::Callable &sum = u.callable("window_sum");
   const model::TypeId windowP = sum.params.at(0).type, window = u.pointee(windowP);
   const model::Record &r = u.program.record(*u.program.type(u.program.type(window).value).recordId);
-  const model::TypeId size = r.fields.at(0).type, next = r.fields.at(1).type, tail = r.fields.at(2).type;
-  const model::TypeId byte = u.pointee(next);
+  const model::TypeId size = r.fields.at(0).type, next = r.fields.at(1).type, tail = r.fields.at(2).type,
+                      spans = r.fields.at(3).type;
+  const model::TypeId byte = u.pointee(next), span = *u.program.type(u.program.type(spans).value).element;
+  model::TypeId spanP = span;
+  for (const model::Type &ty : u.program.types)
+    if (ty.kind == model::TypeKind::Pointer && ty.pointee && u.program.type(*ty.pointee).value == span) spanP = ty.id;
+  ASSERT_NE(spanP, span) << "no struct span * in the model";
   emit::SuiteTest t;
   t.test.statements = {
       Statement{.op = Op::Primitive, .type = size, .bits = 2},
@@ -98,13 +105,18 @@ TEST(Writer, AnArrayFillsAnArrayMemberInPlaceAndAPointerMemberByName) {
       Statement{.op = Op::Primitive, .type = byte, .bits = 9},
       Statement{.op = Op::Array, .type = next, .refs = {1, 2}},
       Statement{.op = Op::Array, .type = tail, .refs = {2, 1}},
-      Statement{.op = Op::Aggregate, .type = window, .refs = {0, 3, 4}},
-      Statement{.op = Op::AddressOf, .type = windowP, .refs = {5}},
-      Statement{.op = Op::Call, .callable = sum.id, .refs = {6}},
+      Statement{.op = Op::Aggregate, .type = span, .refs = {0, 0}},
+      Statement{.op = Op::AddressOf, .type = spanP, .refs = {5}},
+      Statement{.op = Op::Array, .type = spans, .refs = {5, 6}},
+      Statement{.op = Op::Aggregate, .type = window, .refs = {0, 3, 4, 7}},
+      Statement{.op = Op::AddressOf, .type = windowP, .refs = {8}},
+      Statement{.op = Op::Call, .callable = sum.id, .refs = {9}},
   };
+  EXPECT_EQ(u.catalog->typeError(t.test), "");
   const std::string text = writeAndCheck(u, {t});
   EXPECT_EQ(text.find(".next = {"), std::string::npos) << text;
   EXPECT_NE(text.find(".tail = {"), std::string::npos) << text;
+  EXPECT_NE(text.find(", *"), std::string::npos) << text; // the second element, through its pointer
 }
 
 TEST(Writer, ElementsAndFieldsTakenFromPointersAreDereferenced) {
