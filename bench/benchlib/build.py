@@ -120,8 +120,10 @@ def _make_in_copy(subject, src, out, log, cflags, compile_db):
         cflags += f" -fcoverage-prefix-map={out}={src}"
     if subject.pre_make:
         sh(subject.pre_make, out, log, env=_env(cflags))
-    sh(_bear(out, compile_db) + ["make", f"-j{os.cpu_count() or 2}"] + subject.make_targets, out, log,
-       env=_env(cflags))
+    # A Makefile that assigns its own CFLAGS gets the flags on make's command line.
+    flag_vars = [f"{v}={cflags}" for v in subject.make_flag_vars]
+    sh(_bear(out, compile_db) + ["make", f"-j{os.cpu_count() or 2}"] + subject.make_targets + flag_vars,
+       out, log, env=_env(cflags))
     if compile_db:
         _retarget_db(os.path.join(out, "compile_commands.json"), out, src)
 
@@ -169,11 +171,19 @@ def _dedupe_libtool(db_path):
         json.dump(kept, f, indent=1)
 
 
+def _prepare(subject, src, log):
+    """The subject's `prepare` command, in the source, as debian/rules
+    generates files in the tree before it builds."""
+    if subject.prepare:
+        sh(subject.prepare, src, log, env=_env())
+
+
 def build(subject, root):
     """ROOT/build: the subject as Debian builds it, with its compile database."""
     src, out = os.path.join(root, "src"), os.path.join(root, "build")
     def step():
         shutil.rmtree(out, ignore_errors=True)
+        _prepare(subject, src, os.path.join(root, "build.log"))
         _configure_and_build(subject, src, out, os.path.join(root, "build.log"), "", True)
     cached(os.path.join(root, ".built"), step)
     return out
@@ -184,7 +194,9 @@ def build_coverage(subject, root):
     src, out = os.path.join(root, "src"), os.path.join(root, "build-cov")
     def step():
         shutil.rmtree(out, ignore_errors=True)
-        _configure_and_build(subject, src, out, os.path.join(root, "build-cov.log"), COVERAGE_FLAGS, False)
+        _prepare(subject, src, os.path.join(root, "build-cov.log"))
+        flags = COVERAGE_FLAGS + (" " + subject.coverage_flags if subject.coverage_flags else "")
+        _configure_and_build(subject, src, out, os.path.join(root, "build-cov.log"), flags, False)
     cached(os.path.join(root, ".built-cov"), step)
     return out
 
