@@ -104,6 +104,12 @@ class SweepRecords(unittest.TestCase):
                    {"harness": False, "why": "does not compile"}]
         s = sweep.summary(records)
         self.assertEqual((s["units"], s["harness"], s["targets"], s["written"], s["compiled"]), (2, 1, 4, 10, 9))
+        self.assertIsNone(s["classes"])  # a mosaic that does not classify failures
+
+    def test_the_summary_adds_failures_by_class(self):
+        records = [{"harness": True, "failing_classes": {"defect": 1, "misuse": 5}},
+                   {"harness": True, "failing_classes": {"robustness": 2, "misuse": 1}}]
+        self.assertEqual(sweep.summary(records)["classes"], {"defect": 1, "robustness": 2, "misuse": 6})
 
     def test_the_first_error_names_the_compilers_diagnostic(self):
         with tempfile.TemporaryDirectory() as d:

@@ -18,6 +18,7 @@ find_program(MOSAIC_CLANGXX clang++-19 HINTS ${LLVM_TOOLS_BINARY_DIR} REQUIRED)
 # source-based coverage), independently of mosaic's own instrumentation.
 find_program(MOSAIC_LLVM_PROFDATA NAMES llvm-profdata-19 llvm-profdata HINTS ${LLVM_TOOLS_BINARY_DIR} REQUIRED)
 find_program(MOSAIC_LLVM_COV NAMES llvm-cov-19 llvm-cov HINTS ${LLVM_TOOLS_BINARY_DIR} REQUIRED)
+find_program(MOSAIC_LLVM_SYMBOLIZER NAMES llvm-symbolizer-19 llvm-symbolizer HINTS ${LLVM_TOOLS_BINARY_DIR} REQUIRED)
 
 find_package(PkgConfig REQUIRED)
 # Neither libz3-dev nor libgit2-dev ships a CMake config.

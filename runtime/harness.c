@@ -202,21 +202,21 @@ static void observe_fault(int sig, siginfo_t *info, void *uctx) {
     context.observing = 0;
     longjmp(context.observe_jmp, 1);
   }
-  /* Not ours: the unit's fault, or a signal it raised. Put back what was
-   * there and deliver it again, as if we had never been in the way. */
-  (void)info, (void)uctx;
-  sigaction(sig, sig == SIGSEGV ? &previous_segv : &previous_bus, NULL);
-  raise(sig);
+  /* Not ours: the unit's fault, or a signal it raised. Its stack is
+   * recorded, then what was there takes over, as if we had never been in
+   * the way. */
+  mosaic_rt_stack_chain(sig, info, uctx);
 }
 
 void mosaic_rt_install_observe_guard(void) {
   struct sigaction sa;
   memset(&sa, 0, sizeof sa);
   sa.sa_sigaction = observe_fault;
-  sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+  sa.sa_flags = SA_SIGINFO | SA_NODEFER | SA_ONSTACK;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGSEGV, &sa, &previous_segv);
   sigaction(SIGBUS, &sa, &previous_bus);
+  mosaic_rt_stack_install(&previous_segv, &previous_bus);
 }
 
 jmp_buf *__mosaic_observe_jmp(mosaic_ctx *ctx) {

@@ -5,6 +5,7 @@
 #include "mosaic/abi/Hooks.h"
 #include "mosaic/abi/Trace.h"
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -27,6 +28,16 @@ void mosaic_rt_reset_scopes(void);
 int mosaic_rt_run_test(const uint8_t *data, uint32_t len);
 /* Installs the fault handler that observations rely on. */
 void mosaic_rt_install_observe_guard(void);
+
+/* The stack at a failure (stack.c). init once in the server, before it
+ * forks; install in each child, after the observe guard, with the actions
+ * that guard replaced for SIGSEGV and SIGBUS; record from a handler (the
+ * signal's ucontext, or NULL); chain: record, then hand the signal on to
+ * the action installed before. */
+void mosaic_rt_stack_init(void);
+void mosaic_rt_stack_install(const struct sigaction *segv_previous, const struct sigaction *bus_previous);
+void mosaic_rt_stack_record(const void *uctx);
+void mosaic_rt_stack_chain(int sig, siginfo_t *info, void *uctx);
 
 /* The fork server; returns the process exit code. */
 int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd);

@@ -374,6 +374,7 @@ int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
 
   signal(SIGPIPE, SIG_IGN);
   signal(SIGABRT, SIG_DFL); /* main.c's guard of static initialisation ends here */
+  mosaic_rt_stack_init();
   prctl(PR_SET_CHILD_SUBREAPER, 1);
   /* The server ends with mosaic, whatever ends mosaic (SIGKILL included),
    * and as the first process of its PID namespace takes every test's

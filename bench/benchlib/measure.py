@@ -4,6 +4,7 @@ measured with llvm-cov on the same unit files. Each measurement is written
 as JSON next to the run it measures, and read back when it exists."""
 import json
 import os
+import shutil
 import re
 
 from . import build as builds
@@ -47,13 +48,13 @@ def own_tests(subject, root, out, units, timeout):
     return _save(path, {"passed": passed, "objects": objects, "profdata": profdata, "coverage": coverage})
 
 
-def mosaic_unit(mosaic, build_dir, unit, seed, budget, out, own):
+def mosaic_unit(mosaic, build_dir, unit, seed, budget, out, own, work=None):
     """mosaic on one unit at one seed, measured alone and with the own tests."""
     path = os.path.join(out, "measure.json")
     done = _load(path)
     if done:
         return done
-    stats = tools.run_mosaic(mosaic, build_dir, unit, seed, budget, out)
+    stats = tools.run_mosaic(mosaic, build_dir, unit, seed, budget, out, work=work)
     if "error" in stats:
         return _save(path, {"error": stats["error"]})
     binary = tools.suite_binary(os.path.join(out, "suite"))
@@ -132,13 +133,17 @@ def subject(subject, cache, out, mosaic, budget, seeds, log):
     log(f"{subject.name}: own tests")
     own = own_tests(subject, root, out, units, timeout=1800)
     record["own_passed"] = own["passed"]
+    # One work folder for the subject's units: the project's compiled files
+    # are built once, not once a unit.
+    work = os.path.join(out, "work")
     for rel, unit in zip(subject.units, units):
         entry = {"own": own["coverage"].get(unit), "mosaic": {}, "fuzzer": {}}
         for seed in seeds:
             log(f"{subject.name}: mosaic on {rel}, seed {seed}")
             entry["mosaic"][seed] = mosaic_unit(mosaic, build_dir, unit, seed, budget,
-                                                os.path.join(out, slug(rel), f"mosaic-seed{seed}"), own)
+                                                os.path.join(out, slug(rel), f"mosaic-seed{seed}"), own, work)
         record["units"][rel] = entry
+    shutil.rmtree(work, ignore_errors=True)
     for fuzzer in subject.fuzzers:
         fuzz_units = [os.path.join(root, "src", u) for u in fuzzer.sources]
         for seed in seeds:

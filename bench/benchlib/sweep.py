@@ -46,8 +46,9 @@ def first_error(log_path):
     return "no error line (see the log)"
 
 
-def unit(mosaic, build_dir, unit_path, out, executions, timeout_seconds):
-    """One unit: its record (a dict), from the file when it exists."""
+def unit(mosaic, build_dir, unit_path, out, executions, timeout_seconds, work=None):
+    """One unit: its record (a dict), from the file when it exists. `work`:
+    the subject's shared work folder (else one of its own, removed)."""
     path = os.path.join(out, "sweep.json")
     if os.path.exists(path):
         with open(path) as f:
@@ -61,7 +62,7 @@ def unit(mosaic, build_dir, unit_path, out, executions, timeout_seconds):
     # decide. The suite stays for reading, its build folders do not.
     cmd = [mosaic, "generate", "-p", build_dir, unit_path, "-o", os.path.join(out, "suite"),
            "--max-executions", str(executions), "--budget", f"{timeout_seconds}s", "--seed", "1",
-           "--json", stats, "--no-progress", "--work-dir", os.path.join(out, "work")]
+           "--json", stats, "--no-progress", "--work-dir", work or os.path.join(out, "work")]
     code, wall, _ = tools.timed(cmd, log)
     record = {"exit": code, "seconds": round(wall, 1)}
     if os.path.exists(stats):
@@ -97,10 +98,14 @@ def subject(subject, cache, out, mosaic, executions, timeout_seconds, log):
     except (builds.StepFailed, OSError) as e:
         result["error"] = str(e)
         return result
+    # One work folder for the subject: the project's compiled files are
+    # built once, not once a unit.
+    work = os.path.join(out, subject.name, "work")
     for rel in subject.units:
         log(f"{subject.name}: {rel}")
         result["units"][rel] = unit(mosaic, build_dir, os.path.join(root, "src", rel),
-                                    os.path.join(out, subject.name, slug(rel)), executions, timeout_seconds)
+                                    os.path.join(out, subject.name, slug(rel)), executions, timeout_seconds, work)
+    shutil.rmtree(work, ignore_errors=True)
     return result
 
 
@@ -112,21 +117,34 @@ def _pct(part, whole):
     return f"{100.0 * part / whole:.1f}" if whole else "—"
 
 
+CLASSES = ("defect", "robustness", "misuse")
+
+
 def summary(records):
-    """The totals of a list of unit records."""
+    """The totals of a list of unit records. Failures by class when mosaic
+    classifies them (its --json has failing_classes: distinct failures,
+    misuse included though not written), else None."""
     built = [r for r in records if r.get("harness")]
+    classified = [r for r in built if r.get("failing_classes") is not None]
     return {
         "units": len(records), "harness": len(built),
         "targets": _sum(built, "targets"), "callable": _sum(built, "callable"),
         "written": _sum(built, "written"), "compiled": _sum(built, "compiled"), "passed": _sum(built, "passed"),
         "failing": _sum(built, "failing"),
+        "classes": {c: sum((r["failing_classes"] or {}).get(c, 0) for r in classified) for c in CLASSES}
+        if classified else None,
     }
+
+
+def _classes_cell(s):
+    c = s.get("classes")
+    return " / ".join(str(c[k]) for k in CLASSES) if c else "—"
 
 
 def _row(name, s):
     return (f"| {name} | {s['harness']} / {s['units']} | {s['callable']} / {s['targets']} | {s['written']} | "
             f"{s['compiled']} ({_pct(s['compiled'], s['written'])}%) | {s['passed']} ({_pct(s['passed'], s['written'])}%) | "
-            f"{s['failing']} |")
+            f"{s['failing']} | {_classes_cell(s)} |")
 
 
 def _classes(r):
@@ -140,15 +158,16 @@ def write_report(out, results, executions):
     """OUT/sweep.md (a table per subject, a summary row each and overall) and OUT/sweep.json."""
     with open(os.path.join(out, "sweep.json"), "w") as f:
         json.dump(results, f, indent=1)
-    header = ("| subject | harness built | callable / targets | written | compiling as written | passing | failing |\n"
-              "|---|---|---|---|---|---|---|")
+    header = ("| subject | harness built | callable / targets | written | compiling as written | passing | "
+              "failing tests written | failures: defect / robustness / misuse |\n"
+              "|---|---|---|---|---|---|---|---|")
     lines = [f"# bench/sweep, {executions} executions a unit, seed 1", "", "## Summary", "", header]
     every = []
     for res in results:
         recs = list(res["units"].values())
         every += recs
         if "error" in res:
-            lines.append(f"| {res['name']} | not built: {res['error'].splitlines()[0]} | | | | | |")
+            lines.append(f"| {res['name']} | not built: {res['error'].splitlines()[0]} | | | | | | |")
         else:
             lines.append(_row(res["name"], summary(recs)))
     lines.append(_row("**all**", summary(every)))

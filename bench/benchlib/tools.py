@@ -40,9 +40,11 @@ def suite_binary(suite_dir):
     return None
 
 
-def run_mosaic(mosaic, build_dir, unit, seed, budget, out, extra=()):
+def run_mosaic(mosaic, build_dir, unit, seed, budget, out, extra=(), work=None):
     """`mosaic generate` on one unit (`extra`: more options); returns its
-    statistics with the wall time and peak memory added (or {"error": ...})."""
+    statistics with the wall time and peak memory added (or {"error": ...}).
+    `work`: a work folder shared by the units of one subject (mosaic caches
+    the project's compiled files there), kept; else OUT/work, removed."""
     os.makedirs(out, exist_ok=True)
     stats = os.path.join(out, "stats.json")
     if os.path.exists(stats):
@@ -50,7 +52,7 @@ def run_mosaic(mosaic, build_dir, unit, seed, budget, out, extra=()):
             return json.load(f)
     generated = os.path.join(out, "generate.json")
     cmd = [mosaic, "generate", "-p", build_dir, unit, "-o", os.path.join(out, "suite"), "--budget", f"{budget}s",
-           "--seed", str(seed), "--json", generated, "--no-progress", "--work-dir", os.path.join(out, "work")] + list(extra)
+           "--seed", str(seed), "--json", generated, "--no-progress", "--work-dir", work or os.path.join(out, "work")] + list(extra)
     code, wall, peak = timed(cmd, os.path.join(out, "generate.log"))
     if code not in (0, 1) or not os.path.exists(generated):
         result = {"error": f"mosaic generate exited {code} (see {os.path.join(out, 'generate.log')})"}

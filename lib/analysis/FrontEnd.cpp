@@ -7,6 +7,8 @@
 #include "ProjectSamples.h"
 
 #include <clang/AST/ASTConsumer.h>
+#include <clang/AST/DeclCXX.h>
+#include <clang/AST/DeclTemplate.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
@@ -113,17 +115,56 @@ private:
   clang::LangOptions lang_;
 };
 
+namespace {
+
+// The headers (canonical paths) that define a variable or a function of
+// external linkage that is not inline: zlib's trees.h defines the tables
+// _dist_code and _length_code, which only trees.c may include. A test that
+// included one would define them a second time beside the unit.
+void headersWithDefinitions(const clang::DeclContext *dc, const clang::SourceManager &sm, std::set<std::string> &out) {
+  for (const clang::Decl *d : dc->decls()) {
+    if (const auto *inner = llvm::dyn_cast<clang::DeclContext>(d);
+        inner && (llvm::isa<clang::NamespaceDecl>(d) || llvm::isa<clang::LinkageSpecDecl>(d))) {
+      headersWithDefinitions(inner, sm, out);
+      continue;
+    }
+    bool defines = false;
+    if (const auto *v = llvm::dyn_cast<clang::VarDecl>(d))
+      defines = v->isThisDeclarationADefinition() == clang::VarDecl::Definition && v->isExternallyVisible() &&
+                !v->isInline() && !v->isStaticDataMember() && !v->getDescribedVarTemplate() &&
+                !llvm::isa<clang::VarTemplateSpecializationDecl>(v);
+    else if (const auto *f = llvm::dyn_cast<clang::FunctionDecl>(d))
+      defines = f->doesThisDeclarationHaveABody() && f->isExternallyVisible() && !f->isInlined() &&
+                !f->isTemplated() && !f->isTemplateInstantiation() && !llvm::isa<clang::CXXMethodDecl>(f);
+    if (!defines) continue;
+    const clang::SourceLocation at = sm.getExpansionLoc(d->getLocation());
+    if (sm.isInMainFile(at) || sm.isInSystemHeader(at)) continue;
+    if (const auto file = sm.getFileEntryRefForID(sm.getFileID(at)))
+      out.insert(sm.getFileManager().getCanonicalName(*file).str());
+  }
+}
+
+} // namespace
+
 void ModelConsumer::collectUnitIncludes(clang::ASTContext &ctx) {
   const clang::SourceManager &sm = ci_.getSourceManager();
   std::vector<clang::SourceLocation> kept; // the includes that are unitIncludes, by where they are
   std::vector<clang::SourceRange> ranges;
   for (const clang::Decl *d : ctx.getTranslationUnitDecl()->decls())
     if (sm.isWrittenInMainFile(sm.getExpansionLoc(d->getBeginLoc()))) ranges.push_back(d->getSourceRange());
+  std::set<std::string> defining;
+  headersWithDefinitions(ctx.getTranslationUnitDecl(), sm, defining);
   for (const auto &[at, path] : includes_.seen) {
     const bool inside = std::any_of(ranges.begin(), ranges.end(), [&](const clang::SourceRange &r) {
       return sm.isBeforeInTranslationUnit(sm.getExpansionLoc(r.getBegin()), at) &&
              sm.isBeforeInTranslationUnit(at, sm.getExpansionLoc(r.getEnd()));
     });
+    if (!inside && defining.count(path)) {
+      if (std::find(program_.definingHeaders.begin(), program_.definingHeaders.end(), path) ==
+          program_.definingHeaders.end())
+        program_.definingHeaders.push_back(path);
+      continue;
+    }
     if (!inside && std::find(program_.unitIncludes.begin(), program_.unitIncludes.end(), path) == program_.unitIncludes.end()) {
       program_.unitIncludes.push_back(path);
       kept.push_back(at);

@@ -7,6 +7,7 @@
 #include "TypeMapper.h"
 
 #include "mosaic/model/Derive.h"
+#include "mosaic/support/Text.h"
 
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/DeclCXX.h>
@@ -432,6 +433,16 @@ private:
     return mainHeaderCache_[id] = yes;
   }
 
+  // A header whose name says it is not the project's interface: a word
+  // private, internal, int or impl (json_object_private.h, zstd_internal.h,
+  // bn_int.h, node_impl.h). Ours.
+  static bool privateHeaderName(llvm::StringRef path) {
+    const std::string stem = llvm::sys::path::stem(path).str();
+    for (const std::string &w : identifierWords(stem))
+      if (w == "private" || w == "internal" || w == "int" || w == "impl" || w == "priv") return true;
+    return false;
+  }
+
   // A header of the project's (not a system one), which a test of the unit
   // includes: the unit's file-scope project includes are the suite's
   // (Program::unitIncludes), and what they include comes with them.
@@ -446,11 +457,19 @@ private:
   // it, or the unit defines one of its members.
   void markOwnership() {
     for (const clang::FunctionDecl *f : collected_.functions) inMainHeader(f); // finds Program::mainHeader
-    for (model::Callable &c : program_.callables)
+    for (model::Callable &c : program_.callables) {
+      bool publicHeader = false;
       for (const clang::FunctionDecl *r : decls_[c.id]->redecls()) {
         if (inMainHeader(r)) c.declaredInMainHeader = true;
-        if (inProjectHeader(r)) c.declaredInHeader = true;
+        if (inProjectHeader(r)) {
+          c.declaredInHeader = true;
+          publicHeader |= !privateHeaderName(sm_.getFilename(sm_.getExpansionLoc(r->getLocation())));
+        }
       }
+      const clang::LinkageInfo lv = decls_[c.id]->getLinkageAndVisibility();
+      c.internalApi = (c.declaredInHeader && !publicHeader) ||
+                      (lv.getLinkage() == clang::Linkage::External && lv.getVisibility() == clang::HiddenVisibility);
+    }
     for (model::Record &r : program_.records) {
       const clang::RecordDecl *rd = types_.declOf(r.id);
       r.ownedByUnit = !r.inSystemHeader && (inMainFile(rd) || inMainHeader(rd));

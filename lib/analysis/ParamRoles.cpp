@@ -239,6 +239,46 @@ bool looksLikeLength(const std::string &raw) {
   return n.rfind("num_", 0) == 0 || n.rfind("n_", 0) == 0;
 }
 
+void pairFields(model::Record &record, const model::Program &program) {
+  auto &fields = record.fields;
+  auto bufferLike = [&](const model::Field &f) {
+    const model::Type &t = program.type(f.type);
+    if (f.isStatic || f.access != model::Access::Public || t.kind != model::TypeKind::Pointer || !t.pointee) return false;
+    const model::TypeKind k = program.type(program.type(*t.pointee).value).kind;
+    return k == model::TypeKind::Char || k == model::TypeKind::Integer || k == model::TypeKind::Void ||
+           k == model::TypeKind::Floating || k == model::TypeKind::Bool;
+  };
+  auto lengthLike = [&](const model::Field &f) {
+    if (f.isStatic || f.access != model::Access::Public || f.bitWidth ||
+        program.type(program.type(f.type).value).kind != model::TypeKind::Integer)
+      return false;
+    const auto words = identifierWords(f.name);
+    return looksLikeLength(f.name) || std::find(words.begin(), words.end(), "avail") != words.end();
+  };
+  // What a name says once the words of its kind are taken off.
+  auto rest = [](const std::string &name, std::initializer_list<std::string_view> kind) {
+    std::vector<std::string> out;
+    for (const std::string &w : identifierWords(name))
+      if (std::find(kind.begin(), kind.end(), w) == kind.end()) out.push_back(w);
+    return out;
+  };
+  for (size_t i = 0; i < fields.size(); ++i) {
+    if (fields[i].pairedWith || !bufferLike(fields[i])) continue;
+    const auto ptrRest = rest(fields[i].name, {"ptr", "p", "buf", "buffer", "data", "next", "start", "begin", "base",
+                                                "bytes", "mem", "block"});
+    for (size_t j = 0; j < fields.size(); ++j) {
+      if (j == i || fields[j].pairedWith || !lengthLike(fields[j])) continue;
+      const auto lenRest = rest(fields[j].name, {"len", "length", "size", "sz", "count", "cnt", "n", "num", "nbytes",
+                                                 "bytes", "avail", "cap", "capacity", "nmemb", "nitems", "nelem"});
+      if (!((j == i + 1) || (!ptrRest.empty() && ptrRest == lenRest))) continue;
+      fields[i].pairedWith = static_cast<unsigned>(j);
+      fields[j].pairedWith = static_cast<unsigned>(i);
+      fields[j].isLength = true;
+      break;
+    }
+  }
+}
+
 bool looksLikeEnd(const std::string &raw) {
   const std::string n = lowercase(raw);
   // Ragel's `pe` and expat's `lim` among them.

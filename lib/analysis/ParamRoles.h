@@ -44,6 +44,15 @@ private:
 void assignParamRoles(const clang::FunctionDecl &fn, model::Callable &callable, const model::Program &program,
                       WriteAnalysis &writes);
 
+/// Pairs the fields of `record` that a caller fills as a buffer and its
+/// length (model::Field::pairedWith): an object pointer field (not to a
+/// record or function) and an integer field whose name reads as a length
+/// (looksLikeLength, or a word `avail`), either right after it, or anywhere
+/// when both names say the same thing once the pointer's words (ptr, buf,
+/// data, next, ...) and the length's words (len, size, avail, ...) are
+/// taken off (z_stream's next_in and avail_in: "in").
+void pairFields(model::Record &record, const model::Program &program);
+
 /// Whether a parameter name reads as the end of a buffer (`end`, `limit`,
 /// `entityTextEnd`, `buf_end`, `pe`, ...). Exposed for tests.
 bool looksLikeEnd(const std::string &name);

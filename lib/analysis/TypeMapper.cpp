@@ -1,6 +1,7 @@
 // Clang types -> model types.
 #include "TypeMapper.h"
 
+#include "ParamRoles.h"
 #include "PureVirtuals.h"
 
 #include <clang/AST/DeclCXX.h>
@@ -733,6 +734,7 @@ void TypeMapper::fillRecord(model::RecordId id, const clang::RecordDecl *rd) {
       }
     }
   }
+  pairFields(r, program_);
   if (cxx && !r.inSystemHeader) {
     for (const clang::CXXBaseSpecifier &b : cxx->bases()) {
       if (b.getAccessSpecifier() != clang::AS_public) continue;

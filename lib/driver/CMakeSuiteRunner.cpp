@@ -116,9 +116,13 @@ LlvmCoverage CMakeSuiteRunner::coverage(const std::string &binaryName, const std
     // that the others still count.
     fs::remove_all(profiles, ec);
     fs::create_directories(profiles, ec);
-    for (const std::string &name : tests) {
+    for (size_t k = 0; k < tests.size(); ++k) {
+      const std::string &name = tests[k];
       ProcessOptions alone = sandboxed(dir.string());
-      alone.env = {{"LLVM_PROFILE_FILE", (profiles / "%p.profraw").string()}};
+      // A profile per test, named by its index: in a PID namespace of its
+      // own every run has the same PID, so `%p` would name them all alike
+      // and each would overwrite the last.
+      alone.env = {{"LLVM_PROFILE_FILE", (profiles / ("test-" + std::to_string(k) + ".profraw")).string()}};
       auto r = runProcess({"timeout", "60", binary, "--gtest_filter=" + name}, alone);
       if (!r || r->exitCode != 0) c.failedInCoverageBuild.push_back(name);
     }

@@ -223,6 +223,13 @@ void suiteFlags(std::vector<Flag> &t) {
                                   .help = "Tests per file before a test file is split"},
                                  [](CommandLine &c, Command k) { return &gen(c, k).testsPerFile; }, 1,
                                  std::numeric_limits<std::size_t>::max()));
+  t.push_back(toggle({.names = "--no-sanitizer-check", .commands = kGenerate,
+                      .help = "Do not re-run the failures and the regression suite once with ASan + UBSan"},
+                     [](CommandLine &c, Command k) { return &gen(c, k).sanitizerCheck; }, false));
+  t.push_back(toggle({.names = "--misuse-tests", .commands = kGenerate,
+                      .help = "Also write the failures reached only by misusing the API (internal functions, "
+                              "objects built by hand), in a suite of their own"},
+                     [](CommandLine &c, Command k) { return &gen(c, k).misuseTests; }, true));
   t.push_back(toggle({.names = "--no-dynamic-pool", .commands = kGenerate,
                       .help = "Do not seed the search with comparison operands seen at run time"},
                      [](CommandLine &c, Command k) { return &gen(c, k).dynamicPool; }, false));

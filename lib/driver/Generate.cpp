@@ -2,6 +2,7 @@
 #include "mosaic/driver/Generate.h"
 
 #include "Executors.h"
+#include "FailureStacks.h"
 #include "Faults.h"
 #include "Interrupt.h"
 #include "Output.h"
@@ -13,6 +14,7 @@
 #include "mosaic/model/Derive.h"
 #include "mosaic/search/Observers.h"
 #include "mosaic/search/Secondary.h"
+#include "mosaic/stages/Classify.h"
 #include "mosaic/stages/Failures.h"
 #include "mosaic/stages/Stage.h"
 #include "mosaic/testcase/TestFactory.h"
@@ -23,12 +25,17 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
+#include <map>
 #include <limits>
 
 namespace mosaic::driver {
 
 namespace {
+
+namespace fs = std::filesystem;
 
 /// What the search left for the report.
 struct SearchSummary {
@@ -42,8 +49,8 @@ struct SearchSummary {
 std::string percent(std::size_t a, std::size_t b) { return b ? fmt::format("{:.1f}%", 100.0 * a / b) : "-"; }
 
 // The stages' candidates and reproducible failures as the writer takes them.
-void toSuiteTests(const stages::Work &work, const search::Goals &goals, std::vector<emit::SuiteTest> &passing,
-                  std::vector<emit::SuiteTest> &failing) {
+void toSuiteTests(const stages::Work &work, const search::Goals &goals, bool misuseTests,
+                  std::vector<emit::SuiteTest> &passing, std::vector<emit::SuiteTest> &failing) {
   for (const stages::Candidate &c : work.passing) {
     emit::SuiteTest st;
     st.test = c.test;
@@ -56,14 +63,30 @@ void toSuiteTests(const stages::Work &work, const search::Goals &goals, std::vec
       if (goals[g].criterion->listedInTests()) st.covers.push_back(goals[g].label);
     passing.push_back(std::move(st));
   }
-  for (const auto &[key, f] : work.failures) {
-    if (!f.reproducible) continue;
+  // Likely defects first, then robustness, then misuse (within each, in
+  // the order of their sites).
+  for (const auto cls : {stages::FailureClass::Defect, stages::FailureClass::Robustness, stages::FailureClass::Misuse})
+  for (const auto &[site, f] : work.failures) {
+    if (!f.reproducible || f.kind != cls) continue;
+    if (f.kind == stages::FailureClass::Misuse && !misuseTests) continue;
     emit::SuiteTest st;
     st.test = f.test;
     st.result = f.result;
     st.report = f.output;
+    st.failureClass = stages::toString(f.kind);
+    st.why = f.why + (f.duplicates ? fmt::format(" (and {} other test(s) to the same site)", f.duplicates) : "");
+    st.stack = f.frames;
+    st.sanitizerReport = f.sanitizerReport;
     failing.push_back(std::move(st));
   }
+}
+
+// Reproducible failures per class, for the report.
+std::map<stages::FailureClass, size_t> failureClasses(const stages::Work &work) {
+  std::map<stages::FailureClass, size_t> n;
+  for (const auto &[site, f] : work.failures)
+    if (f.reproducible) ++n[f.kind];
+  return n;
 }
 
 void printReport(const GenerateOptions &options, const SearchSummary &s, const search::Goals &goals,
@@ -96,14 +119,21 @@ void printReport(const GenerateOptions &options, const SearchSummary &s, const s
       fmt::print(out, "verified     the suite does not build:\n{}\n", verified.error);
     }
   }
-  fmt::print(out, "failing      {} tests ({} disabled)\n", failing, verified.failingDisabled);
+  const auto classes = failureClasses(work);
+  auto count = [&](stages::FailureClass c) { return classes.count(c) ? classes.at(c) : size_t{0}; };
+  fmt::print(out, "failing      {} tests ({} disabled): {} likely defects, {} robustness{}\n", failing,
+             verified.failingDisabled, count(stages::FailureClass::Defect), count(stages::FailureClass::Robustness),
+             options.misuseTests ? fmt::format(", {} misuse", count(stages::FailureClass::Misuse))
+                                 : fmt::format("; {} misuse not written (--misuse-tests)",
+                                               count(stages::FailureClass::Misuse)));
   fmt::print(out, "written      {}/\n", options.outDir);
 }
 
 void writeJson(const GenerateOptions &options, const Session &session, const SearchSummary &s,
                const search::Goals &goals, const search::Archive &archive, const search::CoverageTimeline &timeline,
                const search::OutcomeCounter &outcomes, const stages::Work &work,
-               const std::vector<emit::SuiteTest> &passing, size_t failing, const VerifyResult &verified) {
+               const std::vector<emit::SuiteTest> &passing, size_t failing, const VerifyResult &verified,
+               const std::string &sanitizerCheck) {
   const model::Program &p = session.program;
   nlohmann::json j;
   j["unit"] = p.unit;
@@ -165,10 +195,19 @@ void writeJson(const GenerateOptions &options, const Session &session, const Sea
   }
   j["suite"] = std::move(written);
   nlohmann::json failures = nlohmann::json::array();
-  for (const auto &[key, f] : work.failures)
+  for (const auto &[site, f] : work.failures) {
+    nlohmann::json stack = nlohmann::json::array();
+    for (const exec::Frame &fr : f.frames) stack.push_back(fr.str());
     failures.push_back({{"outcome", exec::toString(f.result.outcome)}, {"signal", f.result.signal}, {"where", f.where},
-                        {"seen", f.count}, {"reproducible", f.reproducible}});
+                        {"seen", f.count}, {"reproducible", f.reproducible}, {"class", stages::toString(f.kind)},
+                        {"why", f.why}, {"site", f.site}, {"duplicates", f.duplicates}, {"stack", std::move(stack)},
+                        {"sanitizer_only", f.sanitizerOnly}, {"sanitizer_report", !f.sanitizerReport.empty()}});
+  }
   j["failures"] = std::move(failures);
+  nlohmann::json classes = nlohmann::json::object();
+  for (const auto &[c, n] : failureClasses(work)) classes[stages::toString(c)] = n;
+  j["failing_classes"] = std::move(classes);
+  j["sanitizer_check"] = sanitizerCheck;
   const LlvmCoverage &c = verified.coverage;
   if (c.measured)
     j["llvm_cov"] = {{"branches", c.branches}, {"branches_covered", c.branchesCovered},
@@ -250,9 +289,59 @@ private:
   ProgressLine progress_;
 };
 
+// The unit's ASan + UBSan harness and its server, for the sanitizer check
+// (empty when off, when the search itself ran sanitized, or when the unit
+// does not build with the sanitizers: `why` says).
+struct SanitizedHarness {
+  std::optional<harness::Harness> harness;
+  std::unique_ptr<exec::ForkServer> server;
+  std::string why; ///< "on", or why not
+};
+
+SanitizedHarness sanitizedHarness(const Session &session, const GenerateOptions &options, std::ostream &err) {
+  SanitizedHarness s;
+  if (!options.sanitizerCheck) {
+    s.why = "off (--no-sanitizer-check)";
+    return s;
+  }
+  if (options.sanitize) {
+    s.why = "the search ran sanitized (--sanitize)";
+    return s;
+  }
+  harness::BuildOptions build;
+  build.workDir = fs::path(session.harness.directory).parent_path().string();
+  build.sanitize = true;
+  // The project's other units as the plain harness linked them: only the
+  // unit itself is instrumented (and rebuilt).
+  if (!session.harness.project.empty()) build.reuseProject = session.harness.directory;
+  auto h = harness::buildHarness(session.program, *session.catalog, toolchain(), build);
+  if (!h) {
+    s.why = "the unit does not build with ASan + UBSan";
+    fmt::print(err, "mosaic: note: no sanitizer check: {}\n", h.error().message);
+    return s;
+  }
+  auto description = model::readDescription(h->description);
+  exec::ServerOptions server;
+  server.harness = h->binary;
+  server.log = (fs::path(h->directory) / "server.log").string();
+  server.env = exec::sanitizerEnvironment(options.memoryMb);
+  server.sanitized = true;
+  auto started = description ? exec::ForkServer::start(server, description->blocks, description->sides)
+                             : Expected<std::unique_ptr<exec::ForkServer>>(description.takeError());
+  if (!started) {
+    s.why = "its sanitized harness does not start";
+    fmt::print(err, "mosaic: note: no sanitizer check: {}\n", started.error().message);
+    return s;
+  }
+  s.harness = std::move(*h);
+  s.server = std::move(*started);
+  s.why = "on";
+  return s;
+}
+
 // The stages of `generate`, from the archive to the tests the suite keeps.
 void runStages(Session &session, const GenerateOptions &options, const search::Goals &goals, UnitSearch &search,
-               stages::Work &work) {
+               const SanitizedHarness &sanitized, stages::Work &work) {
   work.archived = search.archive().solutions();
   work.firstCovered = search.timeline().firstCovered();
   search::ObservedExecutor searchRuns(search.evaluator());
@@ -274,13 +363,32 @@ void runStages(Session &session, const GenerateOptions &options, const search::G
   const double postBudget = std::max(10.0, options.budgetSeconds * 0.5);
   stages::Context context{session.program, *session.catalog, goals, searchRuns, isolated, fresh ? &*fresh : nullptr,
                           stages::Deadline::in(postBudget, search.stopFlag()),
-                          stages::Deadline::in(std::numeric_limits<double>::infinity(), search.stopFlag())};
+                          stages::Deadline::in(std::numeric_limits<double>::infinity(), search.stopFlag()), nullptr, {}};
+  std::optional<ServerExecutor> sanitizedRuns;
+  if (sanitized.server) {
+    exec::Limits limits = search.limits();
+    // ASan and UBSan make a test slower (about 2x, their authors say):
+    // three times the time before a sanitized run is a hang (ours).
+    limits.timeoutMs *= 3;
+    sanitizedRuns.emplace(*sanitized.server, limits);
+    context.sanitized = &*sanitizedRuns;
+  }
+  std::vector<std::string> generated{session.harness.directory, fs::path(toolchain().abiInclude).parent_path() / "runtime"};
+  if (sanitized.harness) generated.push_back(sanitized.harness->directory);
+  FailureStacks stacks(toolchain().llvmSymbolizer, session.harness.binary,
+                       sanitized.harness ? sanitized.harness->binary : std::string(), generated,
+                       FailureStacks::projectRoot(session.program.unit, session.program.compileDatabase));
+  context.frames = [&stacks](const exec::RunResult &r, std::string_view output, bool inSanitized) {
+    return stacks(r, output, inSanitized);
+  };
   std::vector<std::unique_ptr<stages::Stage>> pipeline;
   pipeline.push_back(stages::reduce());
   pipeline.push_back(stages::minimise());
   pipeline.push_back(stages::extend());
   pipeline.push_back(stages::observe());
   pipeline.push_back(stages::minimiseFailures());
+  pipeline.push_back(stages::sanitizeCheck());
+  pipeline.push_back(stages::classifyFailures());
   for (const auto &stage : pipeline) {
     faultPoint(stage->name());
     stage->run(work, context);
@@ -358,9 +466,10 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   UnitSearch search(session, options, goals, **secondary, work, err);
   const SearchSummary summary = search.run(*search::parseAlgorithm(options.algorithm), err);
   faultPoint("search");
-  runStages(session, options, goals, search, work);
+  const SanitizedHarness sanitized = sanitizedHarness(session, options, err);
+  runStages(session, options, goals, search, sanitized, work);
   std::vector<emit::SuiteTest> passing, failing;
-  toSuiteTests(work, goals, passing, failing);
+  toSuiteTests(work, goals, options.misuseTests, passing, failing);
   faultPoint("write");
   const VerifyResult verified = writeSuite(session, options, passing, failing, search.stopFlag(), err);
   search.release();
@@ -369,9 +478,10 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   printReport(options, summary, goals, search.archive(), work, failing.size(), verified, out);
   if (!options.jsonOut.empty())
     writeJson(options, session, summary, goals, search.archive(), search.timeline(), search.outcomes(), work,
-              passing, failing.size(), verified);
+              passing, failing.size(), verified, sanitized.why);
   if (options.verify && !verified.built && !verified.interrupted) return kExitInternal;
-  return failing.empty() ? kExitOk : kExitFindings;
+  // A failing test is a claim: exit code 1 only for a likely defect.
+  return failureClasses(work).count(stages::FailureClass::Defect) ? kExitFindings : kExitOk;
 }
 
 } // namespace mosaic::driver

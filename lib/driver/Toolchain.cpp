@@ -12,6 +12,7 @@ harness::Toolchain toolchain() {
   t.abiInclude = MOSAIC_ABI_INCLUDE;
   t.llvmProfdata = MOSAIC_LLVM_PROFDATA;
   t.llvmCov = MOSAIC_LLVM_COV;
+  t.llvmSymbolizer = MOSAIC_LLVM_SYMBOLIZER;
   return t;
 }
 

@@ -68,12 +68,19 @@ std::string BodyWriter::callExpression(const TestCase &t, size_t i, std::set<mod
   const size_t offset = s.op == Op::MethodCall ? 1 : 0;
   std::vector<std::string> args;
   for (size_t k = 0; k < c.params.size() && k + offset < s.refs.size(); ++k) {
-    std::string arg = argument(t, s.refs[k + offset], c.params[k].type, model::passedByMove(p_, c.params[k].type));
-    // A literal picks no overload by itself (nullptr, 5ULL): it is cast to
-    // the parameter's type.
-    if (cxx_ && inlined_[s.refs[k + offset]] && overloaded_.count(c.qualifiedName) &&
-        (t.statements[s.refs[k + offset]].op == Op::Null || t.statements[s.refs[k + offset]].op == Op::Primitive))
-      if (auto type = spell(c.params[k].type)) arg = "static_cast<" + *type + ">(" + arg + ")";
+    const Ref r = s.refs[k + offset];
+    const bool moved = model::passedByMove(p_, c.params[k].type);
+    std::string arg = argument(t, r, c.params[k].type, moved);
+    // A call of an overloaded function resolves as the harness's did: an
+    // argument that is not a variable of exactly the parameter's type (a
+    // literal picks no overload by itself: nullptr, 5ULL; a temporary
+    // std::string would pick `T &&` over `const T &`; an int is as near to
+    // long as to double) is cast to the parameter's type.
+    if (cxx_ && !moved && overloaded_.count(c.qualifiedName)) {
+      const auto vt = testcase::variableType(p_, t, r);
+      if (inlined_[r] || !vt || p_.type(*vt).value != p_.type(c.params[k].type).value)
+        if (auto type = spell(c.params[k].type)) arg = "static_cast<" + *type + ">(" + arg + ")";
+    }
     args.push_back(std::move(arg));
   }
   // The extra arguments of a variadic call, each as the type it was passed

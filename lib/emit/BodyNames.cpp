@@ -179,8 +179,10 @@ std::string BodyWriter::identifierFor(const TestCase &t, size_t i) const {
 std::string BodyWriter::testName(const SuiteTest &st, bool failing) const {
   const TestCase &t = st.test;
   int last = -1;
-  const int end = std::min(st.threwAt >= 0 ? st.threwAt : static_cast<int>(t.statements.size()) - 1,
-                           static_cast<int>(std::min(st.appendedFrom, t.statements.size())) - 1);
+  int end = std::min(st.threwAt >= 0 ? st.threwAt : static_cast<int>(t.statements.size()) - 1,
+                     static_cast<int>(std::min(st.appendedFrom, t.statements.size())) - 1);
+  // A failing test is named for the call that failed.
+  if (failing && st.result.statement >= 0) end = std::min(end, st.result.statement);
   for (int i = std::min(end, static_cast<int>(t.statements.size()) - 1); i >= 0; --i)
     if (isCall(t.statements[i].op)) {
       last = i;

@@ -5,6 +5,7 @@
 #include "mosaic/support/Text.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <sstream>
 
@@ -26,17 +27,56 @@ std::string commentText(std::string l) {
   return l;
 }
 
-// The comment lines of a failing test: its outcome and report, at most 24
-// lines of it each cut at 160 characters (ours: the report's head, where a
-// sanitizer or an abort says what happened, kept to a screenful).
+// The lines of a sanitizer's report that say what happened (its frames
+// are shown symbolised, as the stack).
+bool sanitizerHeadline(const std::string &l) {
+  for (const char *key : {"ERROR: ", "runtime error: ", "READ of size", "WRITE of size"})
+    if (l.find(key) != std::string::npos) return true;
+  return false;
+}
+
+// The comment lines of a failing test: what it claims and why, its
+// outcome, its stack in the project (at most 8 frames), and its report, at
+// most 24 lines of it each cut at 160 characters (ours: the report's head,
+// where a sanitizer or an abort says what happened, kept to a screenful).
 void reportComment(Text &text, const SuiteTest &t) {
+  if (!t.failureClass.empty()) text.line("  // " + commentText(t.failureClass + ": " + t.why));
   text.line("  // " + commentText(exec::describe(t.result)));
+  if (!t.stack.empty()) {
+    text.line("  // stack in the project:");
+    for (size_t k = 0; k < t.stack.size() && k < 8; ++k) {
+      std::string l = "#" + std::to_string(k) + " " + t.stack[k].str();
+      if (t.stack[k].inlined) l += " (inlined)";
+      text.line("  //   " + commentText(l));
+    }
+  }
+  const bool sanitized = t.result.outcome == exec::Outcome::Sanitizer;
   std::istringstream report(t.report);
   int shown = 0;
-  for (std::string l; std::getline(report, l) && shown < 24; ++shown) {
+  for (std::string l; std::getline(report, l) && shown < 24;) {
+    if (sanitized && !sanitizerHeadline(l)) continue; // its frames are the stack above
     if (l.size() > 160) l = l.substr(0, 160) + " ...";
+    if (shown++ == 0) text.line("  // output:");
     text.line("  //   " + commentText(l));
   }
+  if (!t.sanitizerReport.empty() && !sanitized) {
+    text.line("  // with ASan + UBSan (-DMOSAIC_SANITIZE=ON):");
+    std::istringstream more(t.sanitizerReport);
+    for (std::string l; std::getline(more, l);) {
+      if (!sanitizerHeadline(l)) continue;
+      if (l.size() > 160) l = l.substr(0, 160) + " ...";
+      text.line("  //   " + commentText(l));
+    }
+  }
+}
+
+// The GoogleTest suite of a failing test: one per class, so that a
+// developer runs the likely defects alone (--gtest_filter=*Defect*).
+std::string failingSuiteName(const std::string &suiteName, const std::string &failureClass) {
+  if (failureClass.empty()) return suiteName + "_DeathTest";
+  std::string cls = failureClass;
+  cls[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(cls[0])));
+  return suiteName + "_" + cls + "DeathTest";
 }
 
 // The unit's macro directives that precede its include number `index`
@@ -70,7 +110,7 @@ void configurationAfter(Text &text, const model::Program &p) {
 // The declarations a test file starts with; with a fixture that restores
 // the unit's state when it has any (Program::state).
 void header(Text &text, const SuiteContext &context, const std::vector<Written> &written, const std::string &what,
-            const std::string &fixture) {
+            const std::string &fixture, const std::vector<std::string> &aliases = {}) {
   const model::Program &p = context.program;
   const bool cxx = context.cxx;
   const BodyWriter &writer = context.writer;
@@ -92,7 +132,11 @@ void header(Text &text, const SuiteContext &context, const std::vector<Written> 
   // Then the headers that define what the unit only declares
   // (Program::completingHeaders): the unit was analysed and built with them.
   std::vector<std::string> includes = p.unitIncludes;
-  if (!p.mainHeader.empty() && std::find(includes.begin(), includes.end(), p.mainHeader) == includes.end())
+  auto defines = [&](const std::string &h) {
+    return std::find(p.definingHeaders.begin(), p.definingHeaders.end(), h) != p.definingHeaders.end();
+  };
+  if (!p.mainHeader.empty() && std::find(includes.begin(), includes.end(), p.mainHeader) == includes.end() &&
+      !defines(p.mainHeader))
     includes.push_back(p.mainHeader);
   for (const std::string &h : p.completingHeaders)
     if (std::find(includes.begin(), includes.end(), h) == includes.end()) includes.push_back(h);
@@ -156,6 +200,7 @@ void header(Text &text, const SuiteContext &context, const std::vector<Written> 
     text.line("protected:");
     text.line("  void SetUp() override { " + restoreName + "(); }");
     text.line("};");
+    for (const std::string &a : aliases) text.line("using " + a + " = " + fixture + ";");
     text.line("");
   }
 }
@@ -170,7 +215,7 @@ void writeTest(Text &text, const SuiteContext &context, const Written &w, bool f
   const SuiteTest &t = *w.test;
   const bool disabled = failingSuite && (t.disabled || t.result.outcome == exec::Outcome::Timeout ||
                                          t.result.outcome == exec::Outcome::Sanitizer);
-  const std::string testSuite = failingSuite ? suiteName + "_DeathTest" : suiteName;
+  const std::string testSuite = failingSuite ? failingSuiteName(suiteName, t.failureClass) : suiteName;
   const std::string fullName = (disabled ? "DISABLED_" : "") + name;
   suite.tests[testSuite + "." + fullName] = w.site;
   if (!t.covers.empty() && !failingSuite) {
@@ -258,15 +303,24 @@ void writeTestFiles(const SuiteContext &context, const std::vector<Written> &wri
     std::set<std::string> names; // test names are unique across a suite's files
     for (size_t part = 0; part < parts; ++part) {
       Text text;
-      if (failingSuite)
+      if (failingSuite) {
+        // One GoogleTest suite per class of claim, in the order of trust.
+        std::vector<std::string> aliases;
+        for (const std::string cls : {"defect", "robustness", "misuse"})
+          if (std::any_of(mine.begin(), mine.end(), [&](const Written *w) { return w->test->failureClass == cls; }))
+            aliases.push_back(failingSuiteName(suiteName, cls));
         header(text, context, written,
-               "tests that crash, abort, exit or hang. Each states how it failed; the suite stays\n"
+               "tests that crash, abort, exit or hang, in one suite per claim: likely defects\n"
+               "// (public functions, plain values, objects the API made), robustness (a null pointer or a\n"
+               "// value outside what the API accepts; hangs, exits) and, when asked for, misuse (internal\n"
+               "// functions, objects built by hand). Each states how it failed and where; the suite stays\n"
                "// green because every one expects its failure (death tests) or is disabled (hangs, and\n"
                "// sanitizer reports, which need -DMOSAIC_SANITIZE=ON to show).",
-               suiteName + "_DeathTest");
-      else
+               suiteName + "_DeathTest", aliases);
+      } else {
         header(text, context, written, "regression tests. They pin down the behaviour observed when they were generated.",
                suiteName);
+      }
       if (part == 0) testEnvironment(text);
       for (size_t k = part * perFile; k < mine.size() && k < (part + 1) * perFile; ++k)
         writeTest(text, context, *mine[k], failingSuite == 1, suiteName, names, suite);

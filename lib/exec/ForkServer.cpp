@@ -18,6 +18,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -300,6 +301,8 @@ Expected<RunResult> ForkServer::runOnce(std::span<const std::uint8_t> input, con
   r.statement = reply.statement;
   r.durationUs = reply.duration_us;
   r.fresh = reply.fresh != 0;
+  if (r.outcome == Outcome::Crash || r.outcome == Outcome::Abort)
+    r.stack.assign(h->stack, h->stack + std::min(h->stack_count, MOSAIC_STACK_CAPACITY));
   return r;
 }
 

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <future>
+#include <set>
 #include <sstream>
 
 #include <unistd.h>
@@ -195,8 +196,8 @@ namespace {
 // The project's other translation units, compiled with their own commands
 // (their own compiler: they are not instrumented) into one archive, for a
 // unit that calls into the rest of its project.
-Expected<std::string> projectArchive(const model::Program &program, const fs::path &dir, unsigned jobs,
-                                     std::vector<std::string> &notes) {
+Expected<std::string> projectArchive(const model::Program &program, const fs::path &dir, const fs::path &objectCache,
+                                     unsigned jobs, std::vector<std::string> &notes) {
   std::ifstream in(program.compileDatabase);
   if (!in) return Error::input("cannot read " + program.compileDatabase);
   nlohmann::json db;
@@ -211,12 +212,21 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
     std::vector<std::string> flags;
   };
   std::vector<Job> work;
-  const fs::path objects = dir / "project";
+  // Objects are cached in the work folder, shared by every unit of the
+  // project: each by its file and command, reused while the files its
+  // dependency list names are unchanged (a manifest, as the harness's).
+  const fs::path objects = objectCache;
   fs::create_directories(objects);
+  size_t reused = 0;
+  std::set<std::string> seen;
   for (const auto &entry : db) {
     const std::string directory = entry.value("directory", "");
     const std::string file = canonicalPath(fs::path(directory) / entry.value("file", ""));
     if (file == program.unit) continue;
+    // A file the database builds several ways (libtool's PIC and non-PIC
+    // objects; lua's C and C++ libraries) is linked once, as its first
+    // entry builds it: the unit's own entry is its first one too.
+    if (!seen.insert(file).second) continue;
     if (fs::path(file).extension() == ".S" || fs::path(file).extension() == ".s") continue;
     std::vector<std::string> argv;
     if (entry.contains("arguments")) {
@@ -235,8 +245,16 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
       if (dropped(argv[i]) || startsWith(argv[i], "-o")) continue;
       cmd.push_back(argv[i]);
     }
-    const std::string object = (objects / (hex(fnv1a(file)) + ".o")).string();
-    cmd.insert(cmd.end(), {"-w", "-c", "-o", object});
+    const std::string object = (objects / (hex(fnv1a(commandLine(cmd), fnv1a(file))) + ".o")).string();
+    if (fs::exists(object) && upToDate(object + ".inputs")) {
+      ++reused;
+      work.push_back({{}, directory, object, file, buildFlags(argv, directory, file)});
+      continue;
+    }
+    // Built under a name of this process's, then moved into place: a
+    // concurrent run on another unit never links half an object.
+    const std::string partial = object + ".tmp-" + std::to_string(getpid());
+    cmd.insert(cmd.end(), {"-w", "-c", "-MD", "-MF", partial + ".d", "-o", partial});
     work.push_back({cmd, directory, object, file, buildFlags(argv, directory, file)});
   }
   std::vector<std::string> built;
@@ -244,7 +262,19 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
   for (size_t start = 0; start < work.size(); start += jobs) {
     std::vector<std::future<Expected<ProcessResult>>> running;
     for (size_t i = start; i < work.size() && i < start + jobs; ++i)
-      running.push_back(std::async(std::launch::async, [&, i] { return runProcess(work[i].argv, {work[i].directory, {}}); }));
+      running.push_back(std::async(std::launch::async, [&, i]() -> Expected<ProcessResult> {
+        if (work[i].argv.empty()) return ProcessResult{0, "", false}; // cached
+        auto r = runProcess(work[i].argv, {work[i].directory, {}});
+        if (r && r->exitCode == 0) {
+          const std::string partial = work[i].object + ".tmp-" + std::to_string(getpid());
+          writeManifest(partial + ".inputs", partial + ".d", work[i].directory, objects);
+          std::error_code ec;
+          fs::rename(partial + ".inputs", work[i].object + ".inputs", ec);
+          fs::rename(partial, work[i].object, ec);
+          fs::remove(partial + ".d", ec);
+        }
+        return r;
+      }));
     for (size_t k = 0; k < running.size(); ++k) {
       auto r = running[k].get();
       const Job &job = work[start + k];
@@ -255,6 +285,7 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
       else notes.push_back("could not compile " + job.file + " for linking; left out");
     }
   }
+  if (reused) notes.push_back("reused " + std::to_string(reused) + " compiled translation units of the project");
   const std::string archive = (dir / "libproject.a").string();
   fs::remove(archive);
   std::vector<std::string> ar{"ar", "rcs", archive};
@@ -285,7 +316,10 @@ Expected<bool> buildIn(const model::Program &program, const Toolchain &tc, const
                                 {{MOSAIC_ENV_PASS_UNIT, program.unit},
                                  {MOSAIC_ENV_PASS_DESCRIPTION, (stage / "description.json").string()}}});
   if (!c) return c.takeError();
-  if (c->exitCode != 0) return compileError("the harness of '" + program.unit + "' does not compile", compile, *c);
+  if (c->exitCode != 0) {
+    if (failure) failure->uncompilable = uncompilableCallables(h.generated.source, source, c->output);
+    return compileError("the harness of '" + program.unit + "' does not compile", compile, *c);
+  }
   writeManifest(stage / "inputs.txt", depfile, program.directory, stage);
 
   std::vector<std::string> link{tc.clangxx, object, tc.runtime, "-o", binary};
@@ -305,7 +339,7 @@ Expected<bool> buildIn(const model::Program &program, const Toolchain &tc, const
         fs::exists(fs::path(options.reuseProject) / "project.json")) {
       for (const char *f : {"libproject.a", "project.json"}) fs::copy_file(fs::path(options.reuseProject) / f, stage / f, ec);
     } else {
-      archive = projectArchive(program, stage, options.jobs, h.notes);
+      archive = projectArchive(program, stage, fs::absolute(options.workDir) / "objects", options.jobs, h.notes);
     }
     if (!archive) return archive.takeError();
     std::vector<std::string> second = link;

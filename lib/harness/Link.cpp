@@ -9,6 +9,7 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
+#include <regex>
 #include <sstream>
 
 namespace mosaic::harness {
@@ -119,6 +120,65 @@ testcase::Unlinked unlinkedFunctions(const std::string &linkerOutput) {
   return out;
 }
 
+std::map<std::string, std::string> uncompilableCallables(const std::string &source, const std::string &sourcePath,
+                                                         const std::string &compilerOutput) {
+  // Each callable's function: its first and last line, and its signature.
+  struct Span {
+    size_t first, last;
+    std::string signature;
+  };
+  std::vector<Span> spans;
+  {
+    std::istringstream in(source);
+    std::string previous;
+    size_t n = 0;
+    for (std::string line; std::getline(in, line);) {
+      ++n;
+      if (line.rfind("static int __mosaic_call_", 0) == 0 && previous.size() > 6 && previous.rfind("/* ", 0) == 0)
+        spans.push_back({n, 0, previous.substr(3, previous.size() - 6)});
+      else if (line == "}" && !spans.empty() && spans.back().last == 0)
+        spans.back().last = n;
+      previous = line;
+    }
+  }
+  auto owner = [&](size_t line) -> const Span * {
+    for (const Span &s : spans)
+      if (line >= s.first && line <= s.last) return &s;
+    return nullptr;
+  };
+  // The diagnostics, an error with its notes at a time.
+  const std::string file = fs::path(sourcePath).filename().string();
+  static const std::regex diagnostic(R"(^(.*?):(\d+):\d+: (error|note|warning): (.*)$)");
+  std::map<std::string, std::string> out;
+  std::string message;
+  const Span *blamed = nullptr;
+  bool open = false, orphan = false;
+  auto close = [&] {
+    if (!open) return;
+    if (!blamed) orphan = true;
+    else out.emplace(blamed->signature, message);
+    open = false;
+  };
+  std::istringstream in(compilerOutput);
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (!std::regex_match(line, m, diagnostic)) continue;
+    const std::string kind = m[3].str();
+    if (kind == "warning") continue;
+    if (kind == "error") {
+      close();
+      open = true;
+      blamed = nullptr;
+      message = m[4].str();
+    }
+    if (!open || blamed || fs::path(m[1].str()).filename() != file) continue;
+    blamed = owner(std::stoul(m[2].str()));
+  }
+  close();
+  if (orphan) return {};
+  return out;
+}
+
 namespace {
 
 fs::path memoPath(const model::Program &program, const BuildOptions &options) {
@@ -126,26 +186,34 @@ fs::path memoPath(const model::Program &program, const BuildOptions &options) {
          fmt::format("{}-{:012x}.unlinked", fs::path(program.unit).stem().string(), fnv1a(program.unit) & 0xffffffffffffull);
 }
 
-// One function per line: arity, a tab, the qualified name.
+// One function per line: arity, a tab, the qualified name; or
+// "uncompilable", a tab, a callable's signature, a tab, its first error.
 testcase::Unlinked readMemo(const fs::path &path) {
   testcase::Unlinked out;
   std::ifstream in(path);
-  for (std::string line; std::getline(in, line);)
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("uncompilable\t", 0) == 0) {
+      const size_t tab = line.find('\t', 13);
+      if (tab != std::string::npos) out.uncompilable[line.substr(13, tab - 13)] = line.substr(tab + 1);
+      continue;
+    }
     if (const size_t tab = line.find('\t'); tab != std::string::npos && tab > 0 &&
         line.find_first_not_of("0123456789") == tab)
       out.functions.insert({line.substr(tab + 1), std::stoul(line.substr(0, tab))});
+  }
   return out;
 }
 
 void writeMemo(const fs::path &path, const testcase::Unlinked &unlinked) {
   std::error_code ec;
-  if (unlinked.functions.empty()) {
+  if (unlinked.functions.empty() && unlinked.uncompilable.empty()) {
     fs::remove(path, ec);
     return;
   }
   fs::create_directories(path.parent_path(), ec);
   std::ofstream out(path);
   for (const auto &[name, arity] : unlinked.functions) out << arity << '\t' << name << '\n';
+  for (const auto &[signature, why] : unlinked.uncompilable) out << "uncompilable\t" << signature << '\t' << why << '\n';
 }
 
 // The left-out callables a user knows: the model's own, by signature.
@@ -169,7 +237,19 @@ Expected<Harness> buildLinkedHarness(const model::Program &program, std::unique_
     LinkFailure failure;
     auto h = buildHarness(program, *catalog, toolchain, attempt, &failure);
     if (h) {
-      if (unlinked.functions != remembered.functions) writeMemo(memo, unlinked);
+      if (unlinked.functions != remembered.functions || unlinked.uncompilable != remembered.uncompilable)
+        writeMemo(memo, unlinked);
+      if (!unlinked.uncompilable.empty()) {
+        constexpr size_t kNamed = 4; // ours: a note line, not a list
+        std::string shown;
+        size_t k = 0;
+        for (const auto &[signature, why] : unlinked.uncompilable)
+          if (k++ < kNamed) shown += (k > 1 ? "; " : "") + signature + " (" + why + ")";
+        if (unlinked.uncompilable.size() > kNamed) shown += fmt::format(" and {} more", unlinked.uncompilable.size() - kNamed);
+        h->notes.push_back(fmt::format("left out {} callable(s) whose call does not compile in the harness: {} "
+                                       "(remembered in {})",
+                                       unlinked.uncompilable.size(), shown, memo.string()));
+      }
       if (const auto names = leftOut(program, unlinked); !names.empty()) {
         constexpr size_t kNamed = 4; // ours: a note line, not a list
         std::string shown;
@@ -181,10 +261,11 @@ Expected<Harness> buildLinkedHarness(const model::Program &program, std::unique_
       }
       return h;
     }
-    const size_t before = unlinked.functions.size();
+    const size_t before = unlinked.functions.size() + unlinked.uncompilable.size();
     unlinked.functions.insert(failure.unlinked.functions.begin(), failure.unlinked.functions.end());
-    if (k >= kLinkAttempts || unlinked.functions.size() == before) return h;
-    attempt.reuseProject = failure.projectDir;
+    unlinked.uncompilable.insert(failure.uncompilable.begin(), failure.uncompilable.end());
+    if (k >= kLinkAttempts || unlinked.functions.size() + unlinked.uncompilable.size() == before) return h;
+    if (failure.uncompilable.empty()) attempt.reuseProject = failure.projectDir;
   }
 }
 

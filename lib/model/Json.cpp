@@ -120,6 +120,8 @@ void to_json(Json &j, const Field &f) {
   j = Json{{"name", f.name}, {"type", f.type}, {"access", toString(f.access)}};
   if (f.bitWidth) j["bit_width"] = f.bitWidth;
   if (f.isStatic) j["static"] = true;
+  if (f.pairedWith) j["paired_with"] = *f.pairedWith;
+  if (f.isLength) j["is_length"] = true;
 }
 void from_json(const Json &j, Field &f) {
   getOr(j, "name", f.name);
@@ -127,6 +129,8 @@ void from_json(const Json &j, Field &f) {
   f.access = parseEnum(j.at("access"), Access::Private);
   getOr(j, "bit_width", f.bitWidth);
   getOr(j, "static", f.isStatic);
+  if (j.contains("paired_with")) f.pairedWith = j.at("paired_with").get<unsigned>();
+  getOr(j, "is_length", f.isLength);
 }
 
 void to_json(Json &j, const PureVirtual &v) {
@@ -286,6 +290,7 @@ void to_json(Json &j, const Callable &c) {
   flag("internal_linkage", c.internalLinkage);
   flag("declared_in_main_header", c.declaredInMainHeader);
   flag("declared_in_header", c.declaredInHeader);
+  flag("internal_api", c.internalApi);
   flag("c_linkage", c.cLinkage);
   flag("const", c.isConst);
   flag("has_non_const_twin", c.hasNonConstTwin);
@@ -318,6 +323,7 @@ void from_json(const Json &j, Callable &c) {
   getOr(j, "internal_linkage", c.internalLinkage);
   getOr(j, "declared_in_main_header", c.declaredInMainHeader);
   getOr(j, "declared_in_header", c.declaredInHeader);
+  getOr(j, "internal_api", c.internalApi);
   getOr(j, "c_linkage", c.cLinkage);
   getOr(j, "const", c.isConst);
   getOr(j, "has_non_const_twin", c.hasNonConstTwin);
@@ -379,6 +385,7 @@ std::string toJson(const Program &p) {
          {"unit_includes", p.unitIncludes},
          {"configuration", p.configuration},
          {"completing_headers", p.completingHeaders},
+         {"defining_headers", p.definingHeaders},
          {"samples", bytesToJson(p.samples)}};
   // Invalid UTF-8 can only come from names and paths here (literals were
   // handled above); replace rather than throw.
@@ -411,6 +418,7 @@ Expected<Program> programFromJson(const std::string &text) {
     getOr(j, "unit_includes", p.unitIncludes);
     getOr(j, "configuration", p.configuration);
     getOr(j, "completing_headers", p.completingHeaders);
+    getOr(j, "defining_headers", p.definingHeaders);
     if (auto it = j.find("samples"); it != j.end()) p.samples = bytesFromJson(*it);
     return p;
   } catch (const std::exception &e) {

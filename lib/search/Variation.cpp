@@ -126,9 +126,27 @@ const model::Param *Variation::paramOf(const TestCase &t, size_t call, size_t ar
   return &c.params[arg - offset];
 }
 
+std::vector<std::pair<size_t, size_t>> Variation::aggregatePairs(const Statement &s) const {
+  std::vector<std::pair<size_t, size_t>> out;
+  const model::Type &ty = program_.type(program_.type(s.type).value);
+  if (s.op != Op::Aggregate || ty.kind != model::TypeKind::Record || s.refs.empty()) return out;
+  const model::Record &r = program_.record(*ty.recordId);
+  const auto fields = catalog_.aggregateFields(r.id);
+  if (!fields || fields->size() != s.refs.size()) return out;
+  for (size_t k = 0; k < fields->size(); ++k) {
+    const model::Field &f = r.fields[(*fields)[k]];
+    if (!f.pairedWith || f.isLength) continue;
+    const auto at = std::find(fields->begin(), fields->end(), *f.pairedWith);
+    if (at != fields->end()) out.emplace_back(k, static_cast<size_t>(at - fields->begin()));
+  }
+  return out;
+}
+
 bool Variation::isPairedLength(const TestCase &t, size_t index) const {
   for (size_t j = index + 1; j < t.statements.size(); ++j) {
     const Statement &s = t.statements[j];
+    for (const auto &[ptr, len] : aggregatePairs(s))
+      if (s.refs[len] == index) return true;
     if (!isCall(s.op)) continue;
     const model::Callable &c = program_.callable(s.callable);
     const size_t offset = s.op == Op::MethodCall ? 1 : 0;
@@ -143,6 +161,9 @@ bool Variation::isPairedLength(const TestCase &t, size_t index) const {
 void Variation::resizePaired(TestCase &t, size_t buffer, size_t size) {
   for (size_t j = buffer + 1; j < t.statements.size(); ++j) {
     Statement &s = t.statements[j];
+    for (const auto &[ptr, len] : aggregatePairs(s))
+      if (s.refs[ptr] == buffer && s.refs[len] < t.statements.size() && t.statements[s.refs[len]].op == Op::Primitive)
+        t.statements[s.refs[len]].bits = size;
     if (!isCall(s.op)) continue;
     const model::Callable &c = program_.callable(s.callable);
     const size_t offset = s.op == Op::MethodCall ? 1 : 0;

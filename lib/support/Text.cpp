@@ -55,6 +55,29 @@ std::string lowercase(std::string s) {
   return s;
 }
 
+std::vector<std::string> identifierWords(std::string_view name) {
+  std::vector<std::string> words;
+  std::string word;
+  auto flush = [&] {
+    if (!word.empty()) words.push_back(lowercase(word));
+    word.clear();
+  };
+  for (size_t i = 0; i < name.size(); ++i) {
+    const unsigned char c = static_cast<unsigned char>(name[i]);
+    if (c == '_' || c == ':' || c == '~' || c == '-' || c == '.') {
+      flush();
+      continue;
+    }
+    if (std::isupper(c) && i > 0) {
+      const unsigned char before = static_cast<unsigned char>(name[i - 1]);
+      if (std::islower(before) || std::isdigit(before)) flush();
+    }
+    word.push_back(static_cast<char>(c));
+  }
+  flush();
+  return words;
+}
+
 std::string readFile(const std::string &path) {
   std::ifstream in(path, std::ios::binary);
   return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};

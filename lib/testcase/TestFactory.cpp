@@ -7,8 +7,10 @@
 #include "mosaic/testcase/Lifetime.h"
 #include "mosaic/testcase/TextEdits.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 namespace mosaic::testcase {
 
@@ -61,7 +63,8 @@ std::optional<Ref> TestFactory::appendValue(TestCase &t, model::TypeId type, con
   return r;
 }
 
-std::optional<Ref> TestFactory::call(TestCase &t, model::CallableId id, int depth, std::optional<Ref> receiver) {
+std::optional<Ref> TestFactory::call(TestCase &t, model::CallableId id, int depth, std::optional<Ref> receiver,
+                                     std::optional<Ref> first) {
   const model::Callable &c = program_.callable(id);
   Statement s;
   s.callable = id;
@@ -77,6 +80,7 @@ std::optional<Ref> TestFactory::call(TestCase &t, model::CallableId id, int dept
     s.refs.push_back(*made);
   }
   std::vector<std::optional<Ref>> args(c.params.size());
+  if (first && !args.empty() && s.op == Op::Call) args[0] = first;
   for (size_t i = 0; i < c.params.size(); ++i) {
     if (args[i]) continue;
     const model::Param &p = c.params[i];
@@ -88,24 +92,15 @@ std::optional<Ref> TestFactory::call(TestCase &t, model::CallableId id, int dept
       const model::Type &pointee = program_.type(program_.type(*pt.pointee).value);
       const bool bytes = pointee.kind == TypeKind::Char || pointee.kind == TypeKind::Void ||
                          (pointee.kind == TypeKind::Integer && pointee.bits == 8);
-      if (bytes || catalog_.buildable(pointee.id)) {
-        size_t count = 0;
-        if (bytes) {
-          Statement b{.op = Op::Buffer, .type = pt.id};
-          b.bytes = p.written ? std::string(static_cast<size_t>(rng_.uniform(0, static_cast<std::int64_t>(options_.maxBufferLength))), '\0')
-                              : randomBytes(isText(pt.id));
-          count = b.bytes.size();
-          args[i] = push(t, std::move(b));
-        } else {
-          Statement a{.op = Op::Array, .type = pt.id};
-          count = static_cast<size_t>(rng_.uniform(0, 4)); // ours: small arrays, empty ones included
-          for (size_t k = 0; k < count; ++k) {
-            auto e = value(t, {pointee.id, nullptr, true}, depth + 1);
-            if (!e) return std::nullopt;
-            a.refs.push_back(*e);
-          }
-          args[i] = push(t, std::move(a));
-        }
+      // An array of a record the API makes itself (lua_xmove's `to` beside
+      // `n`) is no buffer: such a pointer is made as any other.
+      const bool apiMade = pointee.kind == TypeKind::Record && (!catalog_.madeByApi(*pointee.recordId).empty() ||
+                                                               catalog_.internalType(*pointee.recordId));
+      if (bytes || (catalog_.buildable(pointee.id) && !apiMade)) {
+        auto buffer = pairedBuffer(t, pt.id, p.written, depth);
+        if (!buffer) return std::nullopt;
+        const size_t count = buffer->second;
+        args[i] = buffer->first;
         const size_t j = *p.pairedWith;
         if (c.params[j].role == ParamRole::End) { // one past the bytes, wherever they end
           args[j] = push(t, Statement{.op = Op::EndOf, .type = program_.type(c.params[j].type).value, .refs = {*args[i]}});
@@ -351,8 +346,12 @@ std::optional<Ref> TestFactory::makePointer(TestCase &t, const Need &need, int d
   const bool viaReference = need.param && program_.type(need.param->type).kind == TypeKind::Reference;
   if (!viaReference &&
       (role == ParamRole::Out || (need.param && need.param->written && catalog_.isScalar(pointee.id)))) {
-    // A fresh variable for the callee to fill.
+    // A fresh variable for the callee to fill (a record zeroed, as a C
+    // caller declares one for an initialiser).
     if (pointee.kind == TypeKind::Void) return null();
+    if (pointee.kind == TypeKind::Record && catalog_.buildable(pointee.id) && catalog_.aggregateFields(*pointee.recordId) &&
+        !program_.record(*pointee.recordId).isCxx)
+      return addressOf(push(t, Statement{.op = Op::Aggregate, .type = pointee.id}));
     return addressOf(make(t, {pointee.id, nullptr, true, /*exact=*/true}, depth + 1));
   }
   if (need.allowNull && rng_.chance(options_.nullProbability)) return null();
@@ -379,9 +378,11 @@ std::optional<Ref> TestFactory::makePointer(TestCase &t, const Need &need, int d
       return !rv || catalog_.fits(*rv, type.id) != Passing::Same;
     });
   // A type the unit keeps to itself (defined in its .c file, handed out by
-  // pointer) is only ever made by the unit: never field by field.
+  // pointer), or one the API makes itself (Catalog::madeByApi), is only
+  // ever made by the API when it can be: never field by field.
+  const bool apiMade = pointee.kind == TypeKind::Record && !catalog_.madeByApi(*pointee.recordId).empty();
   const bool valueBuildable = catalog_.buildable(pointee.id) && pointee.kind != TypeKind::Void &&
-                              !(producers.size() && catalog_.isPrivate(pointee.id));
+                              !(producers.size() && (catalog_.isPrivate(pointee.id) || apiMade));
   // Ours: three times in four from a producer (the API's own way to make
   // one) when the value could also be built field by field.
   if (!producers.empty() && (!valueBuildable || rng_.chance(0.75))) {
@@ -411,6 +412,13 @@ std::optional<Ref> TestFactory::makeRecord(TestCase &t, model::TypeId typeId, in
     for (model::CallableId c : catalog_.producers(typeId))
       if (program_.type(program_.type(program_.callable(c).result).value).kind == TypeKind::Record) ways.push_back(c);
   const bool aggregate = r.complete && (!r.isCxx || (r.aggregate && r.bases.empty())) && !r.abstract;
+  // A type the API makes itself is never filled field by field: a test
+  // gets one from a producer, or zeroed and then initialised by the API
+  // (`mp_int a = {}; mp_init(&a)`); a type the callers fill may be made
+  // either way (ours: an initialiser a quarter of the time).
+  const bool apiMade = !catalog_.madeByApi(r.id).empty();
+  if (aggregate && !deep && !catalog_.initialisers(r.id).empty() && (apiMade || rng_.chance(0.25)))
+    if (auto made = initialised(t, r, depth)) return made;
   // An abstract class: a stub subclass the test derives, always when
   // nothing else makes one, else half of the time (a concrete subclass or a
   // factory runs the project's own overrides).
@@ -426,14 +434,43 @@ std::optional<Ref> TestFactory::makeRecord(TestCase &t, model::TypeId typeId, in
     }
   }
 
-  if (!ways.empty() && (!aggregate || rng_.chance(0.5))) {
+  if (!ways.empty() && (!aggregate || apiMade || rng_.chance(0.5))) {
     if (auto made = call(t, rng_.pick(ways), depth + 1)) return made;
   }
   if (aggregate) {
     Statement s{.op = Op::Aggregate, .type = typeId};
     const auto fields = catalog_.aggregateFields(r.id);
-    if (!deep && fields) {
+    if (!deep && fields && !apiMade) {
+      // A (pointer, length) pair of fields is filled consistently: the
+      // buffer first, then its length (model::Field::pairedWith).
+      std::map<size_t, Ref> paired;
       for (size_t f : *fields) {
+        const model::Field &field = r.fields[f];
+        if (!field.pairedWith || field.isLength ||
+            std::find(fields->begin(), fields->end(), *field.pairedWith) == fields->end())
+          continue;
+        auto buffer = pairedBuffer(t, field.type, false, depth + 1);
+        if (!buffer) continue;
+        paired[f] = buffer->first;
+        Statement len{.op = Op::Primitive, .type = program_.type(r.fields[*field.pairedWith].type).value};
+        len.bits = buffer->second;
+        paired[*field.pairedWith] = push(t, std::move(len));
+      }
+      for (size_t f : *fields) {
+        if (auto it = paired.find(f); it != paired.end()) {
+          s.refs.push_back(it->second);
+          continue;
+        }
+        // A pointer to a type only the unit's inside deals in (z_stream's
+        // `state`) is the API's to fill: null.
+        const model::Type &ft = program_.type(r.fields[f].type);
+        if (ft.kind == TypeKind::Pointer && ft.pointee) {
+          const model::Type &to = program_.type(program_.type(*ft.pointee).value);
+          if (to.kind == TypeKind::Record && catalog_.internalType(*to.recordId)) {
+            s.refs.push_back(push(t, Statement{.op = Op::Null, .type = ft.value}));
+            continue;
+          }
+        }
         auto v = value(t, {r.fields[f].type, nullptr, true}, depth + 1);
         if (!v) {
           s.refs.clear(); // cannot list every field: zero them all
@@ -447,6 +484,40 @@ std::optional<Ref> TestFactory::makeRecord(TestCase &t, model::TypeId typeId, in
   for (model::RecordId d : catalog_.derived(r.id))
     if (auto made = makeRecord(t, program_.record(d).type, depth + 1)) return made;
   return std::nullopt;
+}
+
+std::optional<std::pair<Ref, size_t>> TestFactory::pairedBuffer(TestCase &t, model::TypeId pointer, bool written,
+                                                                int depth) {
+  const model::Type &pt = program_.type(program_.type(pointer).value);
+  const model::Type &pointee = program_.type(program_.type(*pt.pointee).value);
+  const bool bytes = pointee.kind == TypeKind::Char || pointee.kind == TypeKind::Void ||
+                     (pointee.kind == TypeKind::Integer && pointee.bits == 8);
+  if (bytes) {
+    Statement b{.op = Op::Buffer, .type = pt.id};
+    b.bytes = written ? std::string(static_cast<size_t>(rng_.uniform(0, static_cast<std::int64_t>(options_.maxBufferLength))), '\0')
+                      : randomBytes(isText(pt.id));
+    const size_t count = b.bytes.size();
+    return std::pair{push(t, std::move(b)), count};
+  }
+  if (!catalog_.buildable(pointee.id)) return std::nullopt;
+  Statement a{.op = Op::Array, .type = pt.id};
+  const size_t count = static_cast<size_t>(rng_.uniform(0, 4)); // ours: small arrays, empty ones included
+  for (size_t k = 0; k < count; ++k) {
+    auto e = value(t, {pointee.id, nullptr, true}, depth + 1);
+    if (!e) return std::nullopt;
+    a.refs.push_back(*e);
+  }
+  return std::pair{push(t, std::move(a)), count};
+}
+
+std::optional<Ref> TestFactory::initialised(TestCase &t, const model::Record &r, int depth) {
+  const model::CallableId init = rng_.pick(catalog_.initialisers(r.id));
+  const Ref x = push(t, Statement{.op = Op::Aggregate, .type = r.type});
+  const Ref address =
+      push(t, Statement{.op = Op::AddressOf, .type = program_.type(program_.callable(init).params[0].type).value,
+                        .refs = {x}});
+  if (!call(t, init, depth + 1, std::nullopt, address)) return std::nullopt;
+  return x;
 }
 
 } // namespace mosaic::testcase

@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <regex>
+#include <set>
 
 using namespace mosaic::test;
 
@@ -93,9 +94,11 @@ TEST(GenerateCli, RestoresTheUnitsStateBeforeEachTest) {
   // process every test must start from the same state, or tests after the
   // one that installs a failing allocator would fail.
   const std::string dir = makeTempDir("mosaic-generate");
-  // Exit 1: free_text() of a pointer it never allocated aborts (the
-  // failing suite has those).
-  const auto j = generate(dir, "state.c", "5000", {"--tests-per-file", "4"}, 1);
+  // free_text() of a pointer it never allocated aborts: the test's misuse,
+  // counted and not written (exit 0: no likely defect).
+  const auto j = generate(dir, "state.c", "5000", {"--tests-per-file", "4"});
+  EXPECT_GE(j["failing_classes"]["misuse"].get<int>(), 1) << j.dump(2);
+  EXPECT_FALSE(j["failing_classes"].contains("defect")) << j.dump(2);
   const auto &t = j["tests"];
   EXPECT_TRUE(t["verified"].get<bool>()) << j.dump(2);
   EXPECT_EQ(t["compiled"], t["written"]) << t.dump(2);
@@ -136,8 +139,9 @@ TEST(GenerateCli, KeepsClassesTheUnitDefinesBehindItsFunctionsAndFeedsItsStreams
   // them or call their members; once 120 of 297 pugixml tests did not
   // compile for this. Pointers to node_struct are spelled by name.
   const std::string dir = makeTempDir("mosaic-generate");
-  // Exit 1: free_node() twice on one node is a double free (failing suite).
-  const auto j = generate(dir, "codec.cpp", "5000", {}, 1);
+  // skip_digits(), in an anonymous namespace, crashes on a null cursor: the
+  // test's misuse (exit 0: no likely defect).
+  const auto j = generate(dir, "codec.cpp", "5000", {});
   const auto &t = j["tests"];
   EXPECT_TRUE(t["verified"].get<bool>()) << j.dump(2);
   EXPECT_EQ(t["compiled"], t["written"]) << t.dump(2);
@@ -182,11 +186,12 @@ TEST(GenerateCli, OpensADigestGuardedBranchWithTheProjectsOwnInput) {
   // vault.c opens for one passphrase in 2^32, which only the project's
   // example (vault_example.c, outside the compile database) spells.
   const std::string without = makeTempDir("mosaic-generate");
-  // Exit code 1: digest(NULL), a static function, crashes (the failing suite).
-  const auto a = generate(without, "vault.c", "2000", {"--no-project-samples"}, 1);
+  // digest(NULL), a static function every caller guards, crashes: misuse,
+  // not written (exit 0).
+  const auto a = generate(without, "vault.c", "2000", {"--no-project-samples"});
   EXPECT_LT(a["llvm_cov"]["branches_covered"].get<int>(), a["llvm_cov"]["branches"].get<int>()) << a.dump(2);
   const std::string dir = makeTempDir("mosaic-generate");
-  const auto j = generate(dir, "vault.c", "2000", {}, 1);
+  const auto j = generate(dir, "vault.c", "2000", {});
   expectEveryBranchCovered(j);
   const std::string suite = readFile(dir + "/suite/vault_test.cpp");
   EXPECT_NE(suite.find("vault_open(\"open sesame\")"), std::string::npos) << suite;
@@ -292,6 +297,55 @@ TEST(GenerateCli, TestsSeeTheHeadersAsTheUnitConfiguredThem) {
             std::string::npos) << suite;
   EXPECT_NE(suite.find("tuning_apply("), std::string::npos) << suite;
   EXPECT_EQ(j["tests"]["compiled"], j["tests"]["written"]) << j["tests"].dump(2);
+  buildAndRun(dir);
+}
+
+TEST(GenerateCli, FailingTestsAreClassedByHowTheyWereReachedAndShowTheirStack) {
+  // claims.c fails every way: a division by zero through its public API
+  // (a likely defect), NULL where it does not check (robustness), and its
+  // static helper given what its callers never pass (misuse: counted, and
+  // written only when asked for). Exit 1: a likely defect was found.
+  const std::string dir = makeTempDir("mosaic-generate");
+  const auto j = generate(dir, "claims.c", "3000", {}, 1);
+  const auto &classes = j["failing_classes"];
+  EXPECT_GE(classes.value("defect", 0), 1) << j.dump(2);
+  EXPECT_GE(classes.value("robustness", 0), 2) << j.dump(2);
+  EXPECT_GE(classes.value("misuse", 0), 1) << j.dump(2);
+  const std::string failing = readFile(dir + "/suite/claims_failing_test.cpp");
+  EXPECT_NE(failing.find("TEST(claimsTest_DefectDeathTest, claims_ratio_Crashes)"), std::string::npos) << failing;
+  EXPECT_NE(failing.find("// robustness: claims_length() given NULL as doc"), std::string::npos) << failing;
+  EXPECT_EQ(failing.find("MisuseDeathTest"), std::string::npos) << failing;
+  // Each with its stack in the project, named relative to it.
+  EXPECT_TRUE(std::regex_search(failing, std::regex(R"(//   #0 claims_ratio tests/fixtures/search/claims\.c:[0-9]+)")))
+      << failing;
+  // Failures are told apart by site: one test per crash site.
+  std::set<std::string> sites;
+  for (const auto &f : j["failures"]) EXPECT_TRUE(sites.insert(f["site"].get<std::string>()).second) << f.dump(2);
+  buildAndRun(dir);
+  // Asked for, the misuse has a suite of its own.
+  const std::string all = makeTempDir("mosaic-generate");
+  generate(all, "claims.c", "3000", {"--misuse-tests", "--no-verify"}, 1);
+  EXPECT_NE(readFile(all + "/suite/claims_failing_test.cpp").find("TEST(claimsTest_MisuseDeathTest, first_of_Crashes)"),
+            std::string::npos);
+}
+
+TEST(GenerateCli, AWrittenCallPicksTheOverloadTheHarnessCalled) {
+  // overloads.cpp: each overload answers its own number, so a written call
+  // that resolved to another overload than the harness's would fail its
+  // assertion (and be repaired) or not compile.
+  const std::string dir = makeTempDir("mosaic-generate");
+  const auto j = generate(dir, "overloads.cpp", "3000");
+  const auto &t = j["tests"];
+  EXPECT_EQ(t["compiled"], t["written"]) << t.dump(2);
+  EXPECT_EQ(t["repaired"], 0) << t.dump(2);
+  EXPECT_EQ(t["removed"], 0) << t.dump(2);
+  const std::string suite = readFile(dir + "/suite/overloads_test.cpp");
+  // `add(const std::string &)` and `add(std::string &&)` both, and the
+  // three `pick`s and three `parse`s, each asserted by its own number.
+  for (const char *answer : {"1", "2", "1[01]", "2[01]", "3[01]", "4[01]", "10[01]", "20[01]", "30[01]", "100[012]",
+                             "200[01]", "300[01]"})
+    EXPECT_TRUE(std::regex_search(suite, std::regex(std::string(R"(EXPECT_EQ\(result, )") + answer + R"(\))")))
+        << answer << "\n" << suite;
   buildAndRun(dir);
 }
 

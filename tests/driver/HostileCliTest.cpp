@@ -151,8 +151,8 @@ TEST(HostileCli, AProjectsOwnFilesAreNeverOverwritten) {
 
 TEST(HostileCli, AnExceptionInAnyStepEndsWithCodeThreeAndAMessage) {
   const std::string dir = makeTempDir("mosaic-fault");
-  for (const char *step : {"session", "search", "reduce", "minimise", "extend", "observe", "minimise-failures", "write",
-                           "report"}) {
+  for (const char *step : {"session", "search", "reduce", "minimise", "extend", "observe", "minimise-failures",
+                           "sanitize-check", "classify-failures", "write", "report"}) {
     auto r = runProcess({"/usr/bin/env", std::string("MOSAIC_FAULT=") + step, MOSAIC_EXE, "generate", "-p",
                          MOSAIC_FIXTURE_SEARCH_DB_DIR, kSearch + "vault.c", "-o", dir + "/suite", "--no-verify",
                          "--no-progress", "--work-dir", dir + "/work"});

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include "mosaic/abi/Protocol.h"
+#include "mosaic/driver/Toolchain.h"
+#include "mosaic/exec/Stack.h"
 #include "mosaic/support/Cgroup.h"
 
 #include <csignal>
@@ -323,11 +325,56 @@ TEST(HostileWithoutNamespaces, AKilledServerLeavesNoScratchFolder) {
   EXPECT_FALSE(std::filesystem::exists(before[0]));
 }
 
+// The frames of a stack that name the fixture's own functions, "fn:line".
+std::vector<std::string> fixtureFrames(const UnitHarness &u, const std::vector<std::uint64_t> &stack) {
+  exec::Symbolizer symbolizer(driver::toolchain().llvmSymbolizer, u.built.binary);
+  auto frames = symbolizer.symbolize(stack);
+  EXPECT_TRUE(static_cast<bool>(frames)) << (frames ? "" : frames.error().message);
+  std::vector<std::string> out;
+  if (frames)
+    for (const exec::Frame &f : *frames)
+      if (f.file.find("fixtures/hostile/") != std::string::npos) out.push_back(f.function + ":" + std::to_string(f.line));
+  return out;
+}
+
+TEST_P(Hostile, ACrashRecordsItsStackInnermostFirst) {
+  const exec::RunResult r = c().run(c().call("segfault", {std::int64_t{0}}), limits());
+  ASSERT_EQ(r.outcome, exec::Outcome::Crash);
+  ASSERT_FALSE(r.stack.empty());
+  const auto frames = fixtureFrames(c(), r.stack);
+  ASSERT_FALSE(frames.empty());
+  EXPECT_EQ(frames[0], "segfault:16"); // `return *p;`
+  // An abort's stack goes through libc (abort, raise): its first frame in
+  // the unit is the caller.
+  const exec::RunResult a = c().run(c().call("do_abort", {}), limits());
+  ASSERT_EQ(a.outcome, exec::Outcome::Abort);
+  const auto aborted = fixtureFrames(c(), a.stack);
+  ASSERT_FALSE(aborted.empty());
+  EXPECT_EQ(aborted[0], "do_abort:19");
+  // A test that ends well leaves no stack.
+  const exec::RunResult ok = c().run(c().call("fine", {std::int64_t{1}}), limits());
+  EXPECT_TRUE(ok.stack.empty());
+}
+
+TEST_P(Hostile, AStackOverflowRecordsItsStackToo) {
+  // The handler runs on a stack of its own.
+  const exec::RunResult r = c().run(c().call("recurse", {std::int64_t{0}}), limits());
+  ASSERT_EQ(r.outcome, exec::Outcome::Crash);
+  const auto frames = fixtureFrames(c(), r.stack);
+  ASSERT_EQ(frames.size(), static_cast<size_t>(MOSAIC_STACK_CAPACITY));
+  EXPECT_EQ(frames[0].rfind("recurse:", 0), 0u);
+}
+
 TEST(HostileSanitized, HeapOverflowIsASanitizerReport) {
   auto u = UnitHarness::make(MOSAIC_FIXTURE_HOSTILE_DB_DIR, kDir + "hostile.c", /*sanitize=*/true);
   const exec::RunResult r = u->run(u->call("heap_overflow", {std::int64_t{8}}));
   EXPECT_EQ(r.outcome, exec::Outcome::Sanitizer);
   EXPECT_NE(u->server->trace().output().find("heap-buffer-overflow"), std::string_view::npos);
+  // Its stack, read off the report (unsymbolised: module+offset).
+  const auto stack = exec::reportStack(u->server->trace().output(), u->built.binary);
+  const auto frames = fixtureFrames(*u, stack);
+  ASSERT_FALSE(frames.empty()) << u->server->trace().output();
+  EXPECT_EQ(frames[0].rfind("heap_overflow:", 0), 0u);
   const exec::RunResult ok = u->run(u->call("heap_overflow", {std::int64_t{3}}));
   EXPECT_EQ(ok.outcome, exec::Outcome::Ok);
 }

@@ -58,3 +58,51 @@ TEST(UnlinkedFunctions, ReadsUndefinedSymbolsTheirUsersAndVtables) {
   EXPECT_TRUE(u.contains("Gadget::level", 0));
   EXPECT_EQ(u.functions.size(), 5u); // mosaic's own __mosaic_call_49 is not the unit's
 }
+
+namespace {
+
+// A harness source of two call functions (as CodegenCalls.cpp writes them)
+// and a line of its own before them.
+const std::string kHarness = "#include \"unit.cpp\"\n"                            // 1
+                             "static int shared_helper(void) { return 0; }\n"     // 2
+                             "/* ns::f(char *) */\n"                              // 3
+                             "static int __mosaic_call_4(mosaic_ctx *ctx, const mosaic_stmt *s) {\n" // 4
+                             "  ns::f(0);\n"                                      // 5
+                             "}\n"                                                // 6
+                             "/* ns::g(int) */\n"                                 // 7
+                             "static int __mosaic_call_5(mosaic_ctx *ctx, const mosaic_stmt *s) {\n" // 8
+                             "  ns::g(*a0);\n"                                    // 9
+                             "}\n";                                               // 10
+
+} // namespace
+
+TEST(UncompilableCallables, BlamesTheCallWhoseFunctionHoldsTheError) {
+  const std::string out = "/w/harness.cpp:5:3: error: call to 'f' is ambiguous\n"
+                          "/w/unit.h:3:5: note: candidate function\n"
+                          "/w/unit.h:4:5: note: candidate function\n"
+                          "1 error generated.\n";
+  const auto blamed = harness::uncompilableCallables(kHarness, "/w/harness.cpp", out);
+  ASSERT_EQ(blamed.size(), 1u);
+  EXPECT_EQ(blamed.begin()->first, "ns::f(char *)");
+  EXPECT_EQ(blamed.begin()->second, "call to 'f' is ambiguous");
+}
+
+TEST(UncompilableCallables, FollowsATemplateInstantiatedFromACallFunction) {
+  // The error is in a header; a note says which call instantiated it.
+  const std::string out = "/w/unit.h:20:10: error: no member named 'x' in 'int'\n"
+                          "/w/harness.cpp:9:3: note: in instantiation of function template specialization "
+                          "'ns::g<int>' requested here\n";
+  const auto blamed = harness::uncompilableCallables(kHarness, "/w/harness.cpp", out);
+  ASSERT_EQ(blamed.size(), 1u);
+  EXPECT_EQ(blamed.begin()->first, "ns::g(int)");
+}
+
+TEST(UncompilableCallables, BlamesNoneWhenAnErrorIsOutsideEveryCall) {
+  // The unit itself, or what all calls share: leaving callables out would
+  // not help.
+  const std::string out = "/w/harness.cpp:5:3: error: call to 'f' is ambiguous\n"
+                          "/w/unit.cpp:2:1: error: unknown type name 'foo'\n";
+  EXPECT_TRUE(harness::uncompilableCallables(kHarness, "/w/harness.cpp", out).empty());
+  EXPECT_TRUE(harness::uncompilableCallables(kHarness, "/w/harness.cpp",
+                                             "/w/harness.cpp:2:1: error: expected ';'\n").empty());
+}

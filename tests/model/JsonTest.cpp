@@ -45,7 +45,7 @@ Program sampleProgram() {
   r.copyConstructible = r.moveConstructible = r.defaultConstructible = true;
   r.templateName = "ns::BoxT";
   r.templateArgs = {"int"};
-  r.fields = {Field{"width", 0, Access::Public, 3, false}, Field{"secret", 0, Access::Private, 0, true}};
+  r.fields = {Field{"width", 0, Access::Public, 3, false, 1u, false}, Field{"secret", 0, Access::Private, 0, true, 0u, true}};
   r.constructors = {0};
   r.methods = {1};
   r.factories = {1};
@@ -124,7 +124,7 @@ TEST(ModelJson, RoundTripKeepsEveryField) {
 
 TEST(ModelJson, WritesStableNames) {
   const std::string text = toJson(sampleProgram());
-  EXPECT_NE(text.find("\"format\": 10"), std::string::npos);
+  EXPECT_NE(text.find("\"format\": 11"), std::string::npos);
   EXPECT_NE(text.find("\"kind\": \"static_method\""), std::string::npos);
   EXPECT_NE(text.find("\"role\": \"buffer\""), std::string::npos);
   EXPECT_NE(text.find("\"kind\": \"function_pointer\""), std::string::npos);

@@ -18,7 +18,7 @@ extern "C" {
 #endif
 
 #define MOSAIC_TRACE_MAGIC 0x4d4f5341u /* "MOSA" */
-#define MOSAIC_TRACE_VERSION 3u /* 2: mosaic_stmt_record.nanos; 3: server_id */
+#define MOSAIC_TRACE_VERSION 4u /* 2: mosaic_stmt_record.nanos; 3: server_id; 4: stack */
 
 /* Sizes of the bounded areas (entries or bytes). Chosen to stay well under a
  * megabyte in all: enough for small units' tests, and what overflows is
@@ -30,6 +30,12 @@ extern "C" {
 #define MOSAIC_OBS_BYTES 65536u     /* observation records */
 #define MOSAIC_INPUT_BYTES 1048576u /* the encoded test case */
 #define MOSAIC_OUTPUT_BYTES 65536u  /* captured stdout and stderr */
+#define MOSAIC_STACK_CAPACITY 32u   /* frames kept of the stack at a failure */
+
+/* A frame outside the harness executable (a shared library): the raw
+ * address, with this bit set. Frames inside it are addresses as its file
+ * names them (the load bias taken off), for a symboliser. */
+#define MOSAIC_STACK_EXTERNAL (1ull << 63)
 
 /* Outcome of one statement, in mosaic_stmt_record.status. */
 enum mosaic_stmt_status {
@@ -107,6 +113,13 @@ typedef struct mosaic_trace_header {
    * is for). Here rather than in the environment, whose size would move
    * the stack of every test with the host's PID. NUL-terminated. */
   char server_id[32];
+
+  /* Per test, written by the harness when the unit crashes, aborts or
+   * traps: the stack at that moment, innermost first (the interrupted
+   * instruction, then return addresses). */
+  uint32_t stack_count;
+  uint32_t stack_reserved;
+  uint64_t stack[MOSAIC_STACK_CAPACITY];
 } mosaic_trace_header;
 
 /* Observation records, appended to the obs area: a header and a payload.
@@ -162,6 +175,7 @@ static __inline__ void mosaic_trace_reset(mosaic_trace_header *t) {
   t->current_stmt = -1;
   t->finished = 0;
   t->output_len = t->output_dropped = 0;
+  t->stack_count = 0;
 }
 
 /* Writes the header of a zeroed trace of mosaic_trace_size(blocks, sides) bytes. */

@@ -34,11 +34,18 @@ struct GenerateOptions : RunOptions {
   /// Comparison operands seen at run time join the constant pool
   /// (--no-dynamic-pool turns it off, to measure what it brings).
   bool dynamicPool = true;
+  /// Re-run the failures kept and the regression suite once in an ASan +
+  /// UBSan harness (--no-sanitizer-check turns it off; moot with --sanitize).
+  bool sanitizerCheck = true;
+  /// Write the misuse failures too (--misuse-tests), in a suite of their
+  /// own; by default they are only counted.
+  bool misuseTests = false;
   int verifyRuns = 5;              ///< runs of the built suite that must all pass
   std::size_t testsPerFile = 100;  ///< --tests-per-file: split test files beyond this
 };
 
-/// Returns an ExitCode: kExitFindings when the failing suite is not empty.
+/// Returns an ExitCode: kExitFindings when a likely defect was found (a
+/// failure of class stages::FailureClass::Defect).
 int generate(const GenerateOptions &options, std::ostream &out, std::ostream &err);
 
 } // namespace mosaic::driver

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "mosaic/exec/Outcome.h"
+#include "mosaic/exec/Stack.h"
 #include "mosaic/exec/Trace.h"
 #include "mosaic/model/Program.h"
 #include "mosaic/testcase/Catalog.h"
@@ -32,6 +33,14 @@ struct SuiteTest {
   /// Failing tests: how the program failed and what it printed.
   exec::RunResult result;
   std::string report;
+  /// Failing tests: what the test claims ("defect", "robustness" or
+  /// "misuse": the GoogleTest suite it goes to) and why, in one line.
+  std::string failureClass;
+  std::string why;
+  /// Failing tests: the stack in the project, innermost first, and the
+  /// sanitizer's report of the same test when the plain run gave none.
+  std::vector<exec::Frame> stack;
+  std::string sanitizerReport;
   /// Observations the verification found unstable or wrong (indices).
   std::vector<bool> dropped;
   /// A failing test that did not fail as expected in the built suite:

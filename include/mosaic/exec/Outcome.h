@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace mosaic::exec {
 
@@ -31,6 +32,10 @@ struct RunResult {
   /// The test ended the fork server itself (a signal to its parent, where
   /// the server has no PID namespace): outcome Crash with that signal.
   bool killedServer = false;
+  /// Crash, Abort: the stack when the signal came, innermost first
+  /// (abi/Trace.h: addresses in the harness executable, or external ones
+  /// with MOSAIC_STACK_EXTERNAL set); empty when none was recorded.
+  std::vector<std::uint64_t> stack;
 };
 
 /// "crash (SIGSEGV) at statement 3", "exit(3)", "ok".

@@ -6,6 +6,7 @@
 #include "mosaic/harness/Codegen.h"
 #include "mosaic/support/Expected.h"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -20,6 +21,7 @@ struct Toolchain {
   std::string abiInclude;  ///< the folder holding mosaic/abi/*.h
   std::string llvmProfdata = "llvm-profdata-19"; ///< merges a written suite's coverage profiles
   std::string llvmCov = "llvm-cov-19";           ///< reports a written suite's coverage of the unit
+  std::string llvmSymbolizer = "llvm-symbolizer-19"; ///< names the frames of a failure's stack
 };
 
 struct BuildOptions {
@@ -36,6 +38,10 @@ struct BuildOptions {
 struct LinkFailure {
   testcase::Unlinked unlinked; ///< parsed from the linker's full output
   std::string projectDir;      ///< holds the project archive it built, if any
+  /// When the harness does not compile and every error lies in the
+  /// function of one callable or another (Link.h: uncompilableCallables):
+  /// those callables, by signature, with their first error.
+  std::map<std::string, std::string> uncompilable;
 };
 
 /// Another translation unit of the project, as its compile command builds it.

@@ -9,6 +9,7 @@
 
 #include "mosaic/harness/Build.h"
 
+#include <map>
 #include <memory>
 #include <string>
 
@@ -23,9 +24,20 @@ testcase::Unlinked unlinkedFunctions(const std::string &linkerOutput);
 /// `f(a, b) const` → {"f", 2}; nullopt for what names no function.
 std::optional<std::pair<std::string, size_t>> functionNameAndArity(const std::string &demangled);
 
+/// The callables whose function in the generated harness `source` (the
+/// file `sourcePath`) holds the compile errors of `compilerOutput`: an
+/// error, or a note of it (a template instantiated "requested here"),
+/// inside `__mosaic_call_<id>`, whose `/* signature */` comment names it.
+/// By signature, with the first error of each; empty when any error lies
+/// outside every callable's function (the unit itself does not compile, or
+/// what all calls share): then no callable is to blame.
+std::map<std::string, std::string> uncompilableCallables(const std::string &source, const std::string &sourcePath,
+                                                         const std::string &compilerOutput);
+
 /// Builds the harness of `program`; when it does not link for functions
-/// nothing defines, leaves them out (`catalog` is rebuilt without them) and
-/// tries again, at most kLinkAttempts times, reusing the project archive.
+/// nothing defines, or does not compile for the calls of some callables
+/// (uncompilableCallables), leaves them out (`catalog` is rebuilt without
+/// them) and tries again, at most kLinkAttempts times, reusing the project archive.
 /// What was left out is remembered in the work folder, so that the next run
 /// starts from the harness that linked (delete `<unit>-*.unlinked` there to
 /// try them again). Notes say what was left out.

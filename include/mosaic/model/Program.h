@@ -52,6 +52,11 @@ struct Field {
   Access access = Access::Public;
   unsigned bitWidth = 0;     ///< 0 when not a bit-field
   bool isStatic = false;     ///< static data member
+  /// A (pointer, length) pair of fields, as a caller fills them (zlib's
+  /// z_stream: next_in with avail_in): the index of the other field. A test
+  /// fills the pair consistently: the length is the pointed buffer's.
+  std::optional<unsigned> pairedWith;
+  bool isLength = false;     ///< the length half of such a pair
 };
 
 enum class RecordTag { Struct, Class, Union };
@@ -177,6 +182,13 @@ struct Callable {
   /// xmlparse.c), so a test calls it by name. Other functions of the unit
   /// are reached through the wrapper TU like static ones.
   bool declaredInHeader = false;
+  /// Not part of the project's interface though a header may declare it:
+  /// hidden visibility (lua's LUAI_FUNC, or -fvisibility=hidden without an
+  /// export attribute: not exported from the project's shared library), or
+  /// declared only in project headers whose names say so (json-c's
+  /// json_object_private.h, zstd's zstd_internal.h: a word private,
+  /// internal, int or impl). A failure reached only through it is misuse.
+  bool internalApi = false;
   bool cLinkage = false;        ///< C function or `extern "C"`
   bool isConst = false;         ///< const member function
   /// A const member function whose class also declares a non-const one of
@@ -234,7 +246,7 @@ struct ConfigMacro {
 struct Program {
   /// Version of the JSON format written by model/Json.h; bump on any change
   /// of meaning.
-  static constexpr int kFormatVersion = 10;
+  static constexpr int kFormatVersion = 11;
 
   std::string unit;              ///< absolute path of the unit's source file
   /// The unit's own header, when it includes one: same name, header
@@ -279,6 +291,11 @@ struct Program {
   /// suite's unit library see it too); a test includes them after
   /// unitIncludes.
   std::vector<std::string> completingHeaders;
+  /// Project headers the unit includes that define variables or functions
+  /// of external linkage (zlib's trees.h defines its code tables), as
+  /// canonical paths: no test includes them (they would be defined twice,
+  /// beside the unit), not even as the unit's main header.
+  std::vector<std::string> definingHeaders;
   /// Inputs the project's own code gives the unit: string literals of its
   /// other source files that call the unit (analysis/ProjectSamples.h),
   /// best first. Seeds for strings and buffers beside the unit's literals.

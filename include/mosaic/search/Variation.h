@@ -75,6 +75,9 @@ private:
   std::string mutateString(const std::string &s, bool bytes);
   void resizePaired(testcase::TestCase &test, size_t buffer, size_t size);
   bool isPairedLength(const testcase::TestCase &test, size_t index) const;
+  /// The (buffer, length) pairs of fields an Aggregate statement lists, as
+  /// indices into its refs (model::Field::pairedWith).
+  std::vector<std::pair<size_t, size_t>> aggregatePairs(const testcase::Statement &aggregate) const;
   const model::Param *paramOf(const testcase::TestCase &test, size_t call, size_t arg) const;
   testcase::TestCase splice(const testcase::TestCase &head, size_t headLen, const testcase::TestCase &tail,
                             size_t tailFrom);

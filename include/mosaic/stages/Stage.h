@@ -9,6 +9,7 @@
 #pragma once
 
 #include "mosaic/exec/Outcome.h"
+#include "mosaic/exec/Stack.h"
 #include "mosaic/exec/Trace.h"
 #include "mosaic/model/Program.h"
 #include "mosaic/search/Archive.h"
@@ -19,6 +20,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <functional>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -40,6 +42,24 @@ struct Candidate {
   std::string exceptionType;     ///< that exception's type
 };
 
+/// What a failing test claims, by how it reached the failure (Classify.h):
+/// the order is the order of trust, a defect first.
+enum class FailureClass {
+  /// (a) Likely defect: a crash, abort or sanitizer report reached through
+  /// the unit's public functions with plain values and objects the API made.
+  Defect,
+  /// (b) Robustness: a public function given a null pointer or a value
+  /// outside what it accepts (an enumeration's range), or a hang, an exit
+  /// or running out of memory on a public path.
+  Robustness,
+  /// (c) Misuse: only through an internal function (static, or declared in
+  /// no header), on an object the test built by hand for a type the API
+  /// makes itself, or by breaking a contract no callee can check (a length
+  /// beyond its buffer, freeing what the API did not allocate).
+  Misuse,
+};
+const char *toString(FailureClass c);
+
 /// A distinct failing behaviour (Failures.h: failureKey), with the shortest
 /// test seen of it.
 struct Failure {
@@ -50,6 +70,16 @@ struct Failure {
   std::uint64_t count = 0;  ///< runs that failed this way
   bool reproducible = true; ///< in a fresh process of its own (MinimiseFailures)
   bool confirmed = false;   ///< MinimiseFailures ran it alone (else `reproducible` is untested)
+  // Filled by ClassifyFailures:
+  FailureClass kind = FailureClass::Defect;
+  std::string why;                 ///< one line: how the test reached it, what makes it this class
+  std::vector<exec::Frame> frames; ///< the stack in the project, innermost first (symbolised)
+  std::string site;                ///< what tells it apart from other failures: its kind and top frames
+  std::uint64_t duplicates = 0;    ///< other failures with the same site merged into this one
+  /// A sanitizer's report of the same test in the sanitized harness
+  /// (SanitizeCheck), when the plain run did not give one itself.
+  std::string sanitizerReport;
+  bool sanitizerOnly = false;      ///< only the sanitized harness fails (the plain run passes)
 };
 
 /// What the stages did, for the report.
@@ -94,6 +124,13 @@ struct Context {
   search::Executor *fresh = nullptr;
   Deadline deadline;        ///< minimise and extend stop here
   Deadline failureDeadline; ///< minimise-failures stops here (for `run`, the end of its budget)
+  /// The ASan + UBSan harness, for SanitizeCheck; null when the unit does
+  /// not build with the sanitizers (or the check is off).
+  search::Executor *sanitized = nullptr;
+  /// The frames in the project of a failing run's stack (its recorded
+  /// stack, or the one its sanitizer report prints in `output`), named;
+  /// empty when unknown. Unset in tests that need no stacks.
+  std::function<std::vector<exec::Frame>(const exec::RunResult &, std::string_view output, bool sanitized)> frames;
 };
 
 class Stage {
@@ -133,6 +170,20 @@ std::unique_ptr<Stage> observe();
 /// until Context::failureDeadline: what it had no time for stays as it was
 /// met, unconfirmed (Failure::confirmed false).
 std::unique_ptr<Stage> minimiseFailures();
+
+/// ClassifyFailures: runs each reproducible failure once more alone (with
+/// observations: which pointers were null), names its stack (Context::frames),
+/// classifies it (Classify.h) and merges failures of the same site (their
+/// kind and top three frames in the project) into the best of them: the
+/// most trusted class, then the shortest test.
+std::unique_ptr<Stage> classifyFailures();
+/// SanitizeCheck: runs every candidate and every reproducible failure once
+/// in the sanitized harness (Context::sanitized; nothing when null). A
+/// failure's report is attached (Failure::sanitizerReport); a candidate
+/// that gets one becomes a failure too (Failure::sanitizerOnly), to be
+/// classified like the others, and after an AddressSanitizer report also
+/// leaves the regression suite. Until Context::failureDeadline.
+std::unique_ptr<Stage> sanitizeCheck();
 
 /// Runs `stages` in order.
 void runStages(const std::vector<std::unique_ptr<Stage>> &stages, Work &work, Context &context);

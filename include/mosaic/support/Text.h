@@ -19,6 +19,12 @@ std::vector<std::string> closestMatches(std::string_view word, const std::vector
 /// `s` in lower case (ASCII letters; other bytes as they are).
 std::string lowercase(std::string s);
 
+/// The words of an identifier, in lower case: split at underscores and
+/// where a lower-case letter or digit is followed by an upper-case one
+/// (`XML_ParserFree` -> xml, parser, free; `deflateInit2_` -> deflate,
+/// init2; `mp_init_i32` -> mp, init, i32).
+std::vector<std::string> identifierWords(std::string_view name);
+
 /// "a, b or c" for a list of words.
 std::string joinOr(const std::vector<std::string> &words);
 

@@ -36,6 +36,11 @@ enum class Passing {
 struct Unlinked {
   static constexpr size_t kAnyArity = static_cast<size_t>(-1);
   std::set<std::pair<std::string, size_t>> functions;
+  /// Callables whose call the harness generator spelled in a way that does
+  /// not compile (an overload set the written call cannot pick from), by
+  /// signature, with the compiler's first error: left out, so that one bad
+  /// call does not sink the unit (harness/Link.h).
+  std::map<std::string, std::string> uncompilable;
   bool contains(const std::string &qualifiedName, size_t arity) const {
     return functions.count({qualifiedName, arity}) != 0 || functions.count({qualifiedName, kAnyArity}) != 0;
   }
@@ -119,6 +124,36 @@ public:
   /// result is no XMLNode ** target).
   bool readOnly(model::TypeId var) const;
 
+  /// How the API makes values of `record` itself, when it does: a function
+  /// that creates one and hands it out by pointer (a result `T *` with no
+  /// `T` among its parameters: a creator, not a getter), or one that
+  /// releases it (Lifetime.h's destroyer names, or a last word clear, fini,
+  /// cleanup or deinit: mp_clear). That function's name; empty when the API
+  /// leaves values of it to its callers to fill (bank's account, zlib's
+  /// z_stream, option structs). A test never fills such a value field by
+  /// field (testcase/TestFactory.h), and a failure on one it did is misuse.
+  const std::string &madeByApi(model::RecordId record) const;
+
+  /// Callable functions that initialise a `T` their caller provides,
+  /// through a pointer to it as their first parameter, and say so (a word
+  /// of their name starts with "init": mp_init, mp_init_size, deflateInit_,
+  /// account_init). A test makes a `T` as `T x = {}; init(&x, ...)`.
+  const std::vector<model::CallableId> &initialisers(model::RecordId record) const;
+
+  /// Whether `callable` belongs to the unit's inside rather than its
+  /// interface: `static` or in an anonymous namespace, hidden or declared
+  /// only in private headers (Callable::internalApi), a function of the unit
+  /// file declared in no header, or a member of a class the unit file
+  /// defines for itself.
+  bool internalCallable(const model::Callable &callable) const;
+
+  /// Whether only the unit's inside deals in `record`: some callables take
+  /// or return it (by pointer, reference or value) and every one of them is
+  /// internal (internalCallable): zlib's deflate_state, which public
+  /// functions reach only as z_stream's `state`. A test does not fill a
+  /// field of a public struct with one of its own making.
+  bool internalType(model::RecordId record) const;
+
   /// A record the unit defines in its own source file (not in a header):
   /// its layout is the unit's business; tests get one from the unit.
   bool isPrivate(model::TypeId type) const;
@@ -182,6 +217,9 @@ private:
   mutable std::map<model::TypeId, std::vector<std::pair<model::TypeId, Passing>>> fitting_;
   mutable std::map<model::TypeId, std::vector<model::CallableId>> producers_;
   mutable std::map<model::TypeId, std::string> notBuildable_;
+  mutable std::map<model::RecordId, std::string> madeByApi_;
+  mutable std::map<model::RecordId, bool> internalType_;
+  mutable std::map<model::RecordId, std::vector<model::CallableId>> initialisers_;
 };
 
 } // namespace mosaic::testcase

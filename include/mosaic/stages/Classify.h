@@ -1,0 +1,76 @@
+// What a failing test claims (issue 19): a failing test is a claim that
+// the library has a bug, so it is classed by how the test reached the
+// failure, from the test's statements alone (and which pointers were null
+// when it ran). The rules, in the order they apply:
+//
+//  (c) misuse       the failing call, or a call that made one of its
+//                   arguments, is internal to the unit (internal());
+//                   an argument is an object the test built field by field
+//                   of a type the API makes itself (Catalog::madeByApi);
+//                   a length beyond its buffer; a release of memory the
+//                   API did not allocate; an object of the test's own as a
+//                   `void *` the callee reads as its own.
+//  (b) robustness   a public function given a null pointer (written, or a
+//                   null result of an earlier call), a null field in a
+//                   struct the test filled, or an enumeration value outside
+//                   its enumerators; a hang, an exit or running out of
+//                   memory on a public path (a resource outcome proves no
+//                   defect by itself); and (ClassifyFailures, by running
+//                   it) a failure that needs an unusual integer: with 0
+//                   and with 1 in its place it does not happen (lua's
+//                   lua_isinteger(L, 12345): an index outside the stack
+//                   the manual says a caller must not pass).
+//  (a) defect       anything else: a crash, abort or sanitizer report
+//                   through public functions, with plain values and objects
+//                   the API made.
+#pragma once
+
+#include "mosaic/exec/Outcome.h"
+#include "mosaic/exec/Trace.h"
+#include "mosaic/stages/Stage.h"
+#include "mosaic/testcase/Catalog.h"
+#include "mosaic/testcase/TestCase.h"
+
+#include <string>
+#include <vector>
+
+namespace mosaic::stages {
+
+struct Classification {
+  FailureClass kind = FailureClass::Defect;
+  std::string why; ///< one line, e.g. "inflate() given NULL as strm"
+};
+
+/// Whether `callable` belongs to the unit's inside rather than its
+/// interface: `static` or in an anonymous namespace, a function of the unit
+/// file declared in no header, or a member of a class the unit file
+/// defines for itself.
+bool internal(const testcase::Catalog &catalog, const model::Callable &callable);
+
+/// The class of a failing run of `test` (`result`: where it failed;
+/// `observations`: of a run of the same test, for null results; may be
+/// empty).
+Classification classify(const testcase::Catalog &catalog, const testcase::TestCase &test,
+                        const exec::RunResult &result, const std::vector<exec::Observation> &observations);
+
+/// The integers a failing run of `test` may depend on (ClassifyFailures
+/// tries each with 0 and with 1): Primitive statements of integer type in
+/// the failing statement's cone, of a value other than 0 and 1, that no
+/// call takes as a buffer's length or end (those follow their buffer).
+std::vector<size_t> unusualIntegers(const testcase::Catalog &catalog, const testcase::TestCase &test,
+                                    const exec::RunResult &result);
+
+/// "12345 as idx of lua_isinteger()": integer statement `index` as the
+/// first call that takes it.
+std::string describeValue(const testcase::Catalog &catalog, const testcase::TestCase &test, size_t index);
+
+/// The site of a failure: its kind (outcome and signal, or the sanitizer's
+/// error class) and its top `depth` frames in the project ("crash 11 at
+/// inflate:123 < ..."), or the callable it happened in when the stack is
+/// unknown. Three frames by default, as ClusterFuzz's crash state; one for
+/// robustness, whose cause is an input its innermost frame does not check
+/// (lua's index2value given a null state by 40 API functions is one site).
+std::string failureSite(const exec::RunResult &result, const std::string &output,
+                        const std::vector<exec::Frame> &frames, const std::string &where, size_t depth = 3);
+
+} // namespace mosaic::stages

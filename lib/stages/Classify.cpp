@@ -1,0 +1,441 @@
+// What a failing test claims (Classify.h).
+#include "mosaic/stages/Classify.h"
+
+#include "mosaic/abi/Trace.h"
+#include "mosaic/testcase/Lifetime.h"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <cctype>
+#include <set>
+#include <sstream>
+
+namespace mosaic::stages {
+
+using testcase::Op;
+using testcase::Ref;
+using testcase::Statement;
+using testcase::TestCase;
+
+const char *toString(FailureClass c) {
+  switch (c) {
+  case FailureClass::Defect: return "defect";
+  case FailureClass::Robustness: return "robustness";
+  case FailureClass::Misuse: return "misuse";
+  }
+  return "?";
+}
+
+bool internal(const testcase::Catalog &catalog, const model::Callable &c) { return catalog.internalCallable(c); }
+
+namespace {
+
+bool isCall(Op op) { return op == Op::Call || op == Op::MethodCall || op == Op::Construct; }
+
+// A call's arguments (its receiver excluded) and the parameter each fills.
+struct Argument {
+  Ref ref;
+  const model::Param *param; // null for an extra argument of a variadic call
+};
+
+std::vector<Argument> argumentsOf(const model::Program &p, const Statement &s) {
+  std::vector<Argument> out;
+  const model::Callable &c = p.callable(s.callable);
+  const size_t offset = s.op == Op::MethodCall ? 1 : 0;
+  for (size_t k = offset; k < s.refs.size(); ++k) {
+    const size_t i = k - offset;
+    out.push_back({s.refs[k], i < c.params.size() ? &c.params[i] : nullptr});
+  }
+  return out;
+}
+
+std::string callName(const model::Program &p, const Statement &s) {
+  return p.callable(s.callable).qualifiedName + "()";
+}
+
+std::string paramName(const Argument &a, size_t index) {
+  if (a.param && !a.param->name.empty()) return a.param->name;
+  return "argument " + std::to_string(index + 1);
+}
+
+// Statement `i` and every statement it depends on, directly or not.
+std::set<size_t> cone(const TestCase &t, size_t i) {
+  std::set<size_t> seen;
+  std::vector<size_t> work{i};
+  while (!work.empty()) {
+    const size_t j = work.back();
+    work.pop_back();
+    if (j >= t.statements.size() || !seen.insert(j).second) continue;
+    for (Ref r : t.statements[j].refs)
+      if (r != testcase::kNoRef && r < j) work.push_back(r);
+  }
+  return seen;
+}
+
+// The values the test built and handed to call `i`: its arguments, and
+// what they hold through addresses, aggregates and arrays, without going
+// into calls (whose results the API made).
+std::vector<size_t> builtValues(const TestCase &t, size_t i) {
+  std::vector<size_t> out, work(t.statements[i].refs.begin(), t.statements[i].refs.end());
+  std::set<size_t> seen;
+  while (!work.empty()) {
+    const size_t j = work.back();
+    work.pop_back();
+    if (j >= t.statements.size() || !seen.insert(j).second) continue;
+    out.push_back(j);
+    const Op op = t.statements[j].op;
+    if (op == Op::AddressOf || op == Op::Aggregate || op == Op::Array)
+      for (Ref r : t.statements[j].refs)
+        if (r != testcase::kNoRef && r < j) work.push_back(r);
+  }
+  return out;
+}
+
+// Whether statement `j`'s result was a null pointer when the test ran.
+bool nullAtRunTime(const std::vector<exec::Observation> &obs, size_t j) {
+  for (const exec::Observation &o : obs)
+    if (o.statement == j && o.target == MOSAIC_OBS_RESULT && o.field == -1 && o.kind == MOSAIC_OBS_NULL)
+      return o.integer == 1;
+  return false;
+}
+
+std::string typeName(const model::Program &p, model::TypeId t) { return p.type(t).spelling; }
+
+// The record a statement's variable is, or points to.
+std::optional<model::RecordId> recordOf(const model::Program &p, model::TypeId id) {
+  const model::Type &t = p.type(p.type(id).value);
+  if (t.kind == model::TypeKind::Record) return t.recordId;
+  if ((t.kind == model::TypeKind::Pointer || t.kind == model::TypeKind::Reference) && t.pointee) {
+    const model::Type &to = p.type(p.type(*t.pointee).value);
+    if (to.kind == model::TypeKind::Record) return to.recordId;
+  }
+  return {};
+}
+
+size_t bytesOf(const Statement &s) {
+  switch (s.op) {
+  case Op::Buffer:
+  case Op::StdString: return s.bytes.size();
+  case Op::CString: return s.bytes.size() + 1; // and its NUL
+  case Op::Array: return s.refs.size();
+  default: return SIZE_MAX;
+  }
+}
+
+// (c): why call `i` (or what made its arguments) is misuse; "" when it is not.
+std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
+  const model::Program &p = catalog.program();
+  const Statement &call = t.statements[i];
+  const auto inCone = cone(t, i);
+  // An internal function: the failing call first, then what made its arguments.
+  if (isCall(call.op) && internal(catalog, p.callable(call.callable)))
+    return fmt::format("calls {}, internal to the unit, with arguments its own callers may never pass", callName(p, call));
+  for (size_t j : inCone)
+    if (j != i && isCall(t.statements[j].op) && internal(catalog, p.callable(t.statements[j].callable)))
+      return fmt::format("its arguments come from {}, internal to the unit", callName(p, t.statements[j]));
+  // An object of a type only the unit's inside deals in, built by the test
+  // and handed to a public function inside another value (zlib's
+  // z_stream with a `state` of its own making).
+  for (size_t j : builtValues(t, i)) {
+    const Statement &s = t.statements[j];
+    if (s.op != Op::Aggregate && s.op != Op::Buffer && s.op != Op::Array) continue;
+    const auto rec = recordOf(p, s.type);
+    if (!rec || !catalog.internalType(*rec)) continue;
+    if (std::find(call.refs.begin(), call.refs.end(), j) != call.refs.end()) continue; // passed itself: said below
+    return fmt::format("gives {} a {} of the test's own making inside its arguments, a type only the unit's "
+                       "internal functions deal in",
+                       callName(p, call), p.record(*rec).name);
+  }
+  // An object of a type the API makes, built by the test.
+  for (size_t j : inCone) {
+    const Statement &s = t.statements[j];
+    if (s.op != Op::Aggregate) continue;
+    const model::Type &ty = p.type(p.type(s.type).value);
+    if (ty.kind != model::TypeKind::Record) continue;
+    const std::string &maker = catalog.madeByApi(*ty.recordId);
+    if (maker.empty()) continue;
+    if (!s.refs.empty())
+      return fmt::format("builds a {} field by field, a type the API makes itself ({})", ty.spelling, maker);
+    // Zeroed: only an initialiser may be the first to get it (by value, by
+    // address, or in an array).
+    auto holds = [&](Ref r) {
+      if (r == j) return true;
+      if (r >= t.statements.size()) return false;
+      const Statement &h = t.statements[r];
+      return (h.op == Op::AddressOf || h.op == Op::Array) && std::find(h.refs.begin(), h.refs.end(), j) != h.refs.end();
+    };
+    for (size_t k = j + 1; k <= i; ++k) {
+      const Statement &u = t.statements[k];
+      if (!isCall(u.op) || std::none_of(u.refs.begin(), u.refs.end(), holds)) continue;
+      if (k == i) return fmt::format("gives {} a {} it never initialised (the API makes one: {})", callName(p, u), ty.spelling, maker);
+      break;
+    }
+  }
+  if (!isCall(call.op)) return "";
+  // A struct whose length field is beyond its buffer field (z_stream's
+  // avail_in beyond next_in): no callee can check that either.
+  for (size_t j : builtValues(t, i)) {
+    const Statement &s = t.statements[j];
+    const auto rec = s.op == Op::Aggregate ? recordOf(p, s.type) : std::nullopt;
+    const auto fields = rec ? catalog.aggregateFields(*rec) : std::nullopt;
+    if (!fields || fields->size() != s.refs.size()) continue;
+    const model::Record &r = p.record(*rec);
+    for (size_t k = 0; k < fields->size(); ++k) {
+      const model::Field &f = r.fields[(*fields)[k]];
+      if (!f.pairedWith || f.isLength) continue;
+      const auto at = std::find(fields->begin(), fields->end(), *f.pairedWith);
+      if (at == fields->end()) continue;
+      const Statement &buffer = t.statements[s.refs[k]], &length = t.statements[s.refs[at - fields->begin()]];
+      const size_t have = bytesOf(buffer);
+      if (length.op == Op::Primitive && have != SIZE_MAX && length.bits > have)
+        return fmt::format("gives {} a {} whose {} ({}) is beyond its {} ({})", callName(p, call), r.name,
+                           r.fields[*f.pairedWith].name, length.bits, f.name, have);
+      if (length.op == Op::Primitive && length.bits > 0 && buffer.op == Op::Null)
+        return fmt::format("gives {} a {} whose {} is NULL with a {} of {}", callName(p, call), r.name, f.name,
+                           r.fields[*f.pairedWith].name, length.bits);
+    }
+  }
+  const auto args = argumentsOf(p, call);
+  const model::Callable &c = p.callable(call.callable);
+  // A variadic function without a format reads its extras by a contract
+  // the test cannot know (a count, a terminator, their types).
+  if (c.variadic && !c.formatParam)
+    return fmt::format("calls the variadic {} with {} extra argument(s), which its contract (a count, a terminator, "
+                       "their types) may not allow",
+                       callName(p, call), args.size() > c.params.size() ? args.size() - c.params.size() : 0);
+  for (size_t k = 0; k < args.size(); ++k) {
+    const Argument &a = args[k];
+    if (!a.param || a.ref >= t.statements.size()) continue;
+    const Statement &v = t.statements[a.ref];
+    // A length beyond its buffer: no callee can check that.
+    if (a.param->role == model::ParamRole::Buffer && a.param->pairedWith && *a.param->pairedWith < args.size() &&
+        c.params[*a.param->pairedWith].role == model::ParamRole::Length) {
+      const Statement &len = t.statements[args[*a.param->pairedWith].ref];
+      const size_t have = bytesOf(v);
+      if (len.op == Op::Primitive && have != SIZE_MAX && len.bits > have)
+        return fmt::format("passes {} as {}, beyond the {} of {}", len.bits, paramName(args[*a.param->pairedWith], *a.param->pairedWith),
+                           have, paramName(a, k));
+    }
+    // Bytes with no NUL where the callee reads a C string.
+    const bool cString = a.param->role == model::ParamRole::CString ||
+                         (a.param->role == model::ParamRole::None && catalog.isCharPointer(a.param->type));
+    if (cString && ((v.op == Op::Buffer && v.bytes.find('\0') == std::string::npos) ||
+                    (v.op == Op::Array && !v.refs.empty() &&
+                     std::none_of(v.refs.begin(), v.refs.end(), [&](Ref e) {
+                       return e < t.statements.size() && t.statements[e].op == Op::Primitive && t.statements[e].bits == 0;
+                     }))))
+      return fmt::format("gives {} {} bytes with no NUL as the C string {}", callName(p, call), bytesOf(v),
+                         paramName(a, k));
+    const bool handMade = v.op == Op::AddressOf || v.op == Op::Aggregate || v.op == Op::Array || v.op == Op::Buffer ||
+                          v.op == Op::CString;
+    // A release of memory the API did not allocate.
+    if (testcase::releasesItsArgument(p, c) && handMade)
+      return fmt::format("gives {} a {} the API did not allocate", callName(p, call), typeName(p, v.type));
+    // An object of the test's own where the callee reads a `void *` as its own.
+    const model::Type &pt = p.type(a.param->type);
+    if (pt.kind == model::TypeKind::Pointer && pt.pointee && p.type(*pt.pointee).kind == model::TypeKind::Void &&
+        (a.param->role == model::ParamRole::None || a.param->role == model::ParamRole::UserData) &&
+        v.op == Op::AddressOf)
+      return fmt::format("gives {} the address of a {} as {} (void *), which it reads as an object of its own",
+                         callName(p, call), typeName(p, t.statements[v.refs[0]].type), paramName(a, k));
+  }
+  return "";
+}
+
+// (b): why call `i` is robustness; "" when it is not.
+std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size_t i,
+                       const std::vector<exec::Observation> &obs) {
+  const model::Program &p = catalog.program();
+  const Statement &call = t.statements[i];
+  if (!isCall(call.op)) return "";
+  const auto args = argumentsOf(p, call);
+  for (size_t k = 0; k < args.size(); ++k) {
+    const Argument &a = args[k];
+    if (a.ref >= t.statements.size()) continue;
+    const Statement &v = t.statements[a.ref];
+    if (v.op == Op::Null) return fmt::format("{} given NULL as {}", callName(p, call), paramName(a, k));
+    if (isCall(v.op) && nullAtRunTime(obs, a.ref))
+      return fmt::format("{} given NULL as {} (the result of {})", callName(p, call), paramName(a, k), callName(p, v));
+  }
+  if (call.op == Op::MethodCall && !call.refs.empty() && call.refs[0] < t.statements.size() &&
+      t.statements[call.refs[0]].op == Op::Null)
+    return fmt::format("{} called on a null object", callName(p, call));
+  for (size_t j : builtValues(t, i)) {
+    const Statement &v = t.statements[j];
+    if (v.op == Op::Null && std::find(call.refs.begin(), call.refs.end(), j) == call.refs.end()) {
+      // A null inside a struct or array the test filled for it.
+      for (size_t h = j + 1; h < i; ++h) {
+        const Statement &holder = t.statements[h];
+        if ((holder.op == Op::Aggregate || holder.op == Op::Array) &&
+            std::find(holder.refs.begin(), holder.refs.end(), j) != holder.refs.end()) {
+          std::string field;
+          bool internalPointer = false;
+          const auto rec = recordOf(p, holder.type);
+          if (holder.op == Op::Aggregate && rec)
+            if (auto fields = catalog.aggregateFields(*rec)) {
+              const auto at = std::find(holder.refs.begin(), holder.refs.end(), j) - holder.refs.begin();
+              if (static_cast<size_t>(at) < fields->size()) {
+                const model::Field &f = p.record(*rec).fields[(*fields)[at]];
+                field = f.name;
+                // The API's own pointer (z_stream's state), left null for
+                // it to fill: no claim.
+                const auto to = recordOf(p, f.type);
+                internalPointer = to && catalog.internalType(*to);
+              }
+            }
+          if (internalPointer) break;
+          return fmt::format("{} given a {} whose {} is NULL", callName(p, call), typeName(p, holder.type),
+                             field.empty() ? "element" : "field " + field);
+        }
+      }
+    }
+    // An enumeration value none of its enumerators has.
+    const model::Type &ty = p.type(p.type(v.type).value);
+    if (v.op == Op::Primitive && ty.kind == model::TypeKind::Enum && ty.enumId) {
+      const model::Enum &e = p.enums.at(*ty.enumId);
+      const auto value = static_cast<std::int64_t>(v.bits);
+      const bool named = std::any_of(e.enumerators.begin(), e.enumerators.end(),
+                                     [&](const model::Enumerator &n) { return n.value == value; });
+      if (!named && !e.enumerators.empty())
+        return fmt::format("{} given {} as a {}, which none of its enumerators is", callName(p, call), value, e.name);
+    }
+  }
+  return "";
+}
+
+} // namespace
+
+namespace {
+
+// The statement a failing run stopped at, or the last call of the test.
+size_t failingStatement(const TestCase &test, const exec::RunResult &result) {
+  size_t i = result.statement >= 0 && static_cast<size_t>(result.statement) < test.statements.size()
+                 ? static_cast<size_t>(result.statement)
+                 : test.statements.size() - 1;
+  if (!isCall(test.statements[i].op))
+    for (size_t j = test.statements.size(); j-- > 0;)
+      if (isCall(test.statements[j].op)) return j;
+  return i;
+}
+
+// Whether integer statement `j` is a buffer's length (or end) to some call
+// or aggregate: it follows its buffer.
+bool pairedLength(const testcase::Catalog &catalog, const TestCase &t, size_t j) {
+  const model::Program &p = catalog.program();
+  for (size_t k = j + 1; k < t.statements.size(); ++k) {
+    const Statement &s = t.statements[k];
+    if (isCall(s.op)) {
+      for (const Argument &a : argumentsOf(p, s))
+        if (a.ref == j && a.param && (a.param->role == model::ParamRole::Length || a.param->role == model::ParamRole::End))
+          return true;
+    } else if (s.op == Op::Aggregate) {
+      const auto rec = recordOf(p, s.type);
+      const auto fields = rec ? catalog.aggregateFields(*rec) : std::nullopt;
+      if (!fields || fields->size() != s.refs.size()) continue;
+      for (size_t f = 0; f < fields->size(); ++f)
+        if (s.refs[f] == j && p.record(*rec).fields[(*fields)[f]].isLength) return true;
+    }
+  }
+  return false;
+}
+
+} // namespace
+
+Classification classify(const testcase::Catalog &catalog, const TestCase &test, const exec::RunResult &result,
+                        const std::vector<exec::Observation> &observations) {
+  const model::Program &p = catalog.program();
+  if (test.statements.empty()) return {FailureClass::Misuse, "an empty test"};
+  // Where it failed: the statement it stopped at, or (past the last one:
+  // a destructor at the end) the last call.
+  const size_t i = failingStatement(test, result);
+  if (!isCall(test.statements[i].op)) return {FailureClass::Misuse, "the test failed while it built a value"};
+  if (std::string why = misuse(catalog, test, i); !why.empty()) return {FailureClass::Misuse, why};
+  if (std::string why = robustness(catalog, test, i, observations); !why.empty())
+    return {FailureClass::Robustness, why};
+  const std::string where = callName(p, test.statements[i]);
+  switch (result.outcome) {
+  case exec::Outcome::Timeout: return {FailureClass::Robustness, where + " does not return within the time limit"};
+  case exec::Outcome::OutOfMemory: return {FailureClass::Robustness, where + " runs out of memory"};
+  case exec::Outcome::Exit:
+    return {FailureClass::Robustness, fmt::format("{} ends the process (exit({}))", where, result.exitCode)};
+  default: break;
+  }
+  return {FailureClass::Defect, where + " fails through the public API with plain values and objects the API made"};
+}
+
+
+std::vector<size_t> unusualIntegers(const testcase::Catalog &catalog, const TestCase &test,
+                                    const exec::RunResult &result) {
+  std::vector<size_t> out;
+  if (test.statements.empty()) return out;
+  const model::Program &p = catalog.program();
+  for (size_t j : cone(test, failingStatement(test, result))) {
+    const Statement &s = test.statements[j];
+    if (s.op != Op::Primitive || p.type(p.type(s.type).value).kind != model::TypeKind::Integer) continue;
+    if (s.bits == 0 || s.bits == 1 || pairedLength(catalog, test, j)) continue;
+    out.push_back(j);
+  }
+  return out;
+}
+
+std::string describeValue(const testcase::Catalog &catalog, const TestCase &test, size_t index) {
+  const model::Program &p = catalog.program();
+  const Statement &v = test.statements.at(index);
+  const model::Type &ty = p.type(p.type(v.type).value);
+  const std::string value = ty.isSigned ? std::to_string(static_cast<std::int64_t>(v.bits))
+                                        : std::to_string(ty.bits >= 64 ? v.bits : v.bits & ((1ull << ty.bits) - 1));
+  for (size_t k = index + 1; k < test.statements.size(); ++k) {
+    const Statement &s = test.statements[k];
+    if (!isCall(s.op)) continue;
+    const auto args = argumentsOf(p, s);
+    for (size_t a = 0; a < args.size(); ++a)
+      if (args[a].ref == index) return value + " as " + paramName(args[a], a) + " of " + callName(p, s);
+  }
+  return value;
+}
+
+namespace {
+
+// The error class of a sanitizer report: "heap-buffer-overflow",
+// "SEGV", "signed integer overflow" ("" when none is found).
+std::string sanitizerClass(const std::string &output) {
+  // UBSan: the words of its message before the first value ("signed
+  // integer overflow: 1 + 2", "addition of unsigned offset to 0x5020...").
+  if (const size_t at = output.find("runtime error: "); at != std::string::npos) {
+    std::istringstream words(output.substr(at + 15, output.find('\n', at) - at - 15));
+    std::string cls;
+    for (std::string w; words >> w;) {
+      if (std::any_of(w.begin(), w.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); })) break;
+      const bool last = w.back() == ':';
+      if (last) w.pop_back();
+      cls += (cls.empty() ? "" : " ") + w;
+      if (last) break;
+    }
+    return cls;
+  }
+  // ASan and the others: "ERROR: AddressSanitizer: heap-buffer-overflow on ...".
+  if (const size_t at = output.find("Sanitizer: "); at != std::string::npos) {
+    const size_t from = at + 11;
+    const size_t end = output.find_first_of(" \n:(", from);
+    return output.substr(from, end == std::string::npos ? std::string::npos : end - from);
+  }
+  return "";
+}
+
+} // namespace
+
+std::string failureSite(const exec::RunResult &result, const std::string &output, const std::vector<exec::Frame> &frames,
+                        const std::string &where, size_t depth) {
+  std::string kind = exec::toString(result.outcome);
+  if (result.outcome == exec::Outcome::Crash || result.outcome == exec::Outcome::Abort)
+    kind += " " + std::to_string(result.signal);
+  if (result.outcome == exec::Outcome::Exit) kind += " " + std::to_string(result.exitCode);
+  if (result.outcome == exec::Outcome::Sanitizer) kind += " " + sanitizerClass(output);
+  if (frames.empty()) return kind + " in " + where;
+  std::string site = kind + " at";
+  for (size_t k = 0; k < frames.size() && k < depth; ++k)
+    site += (k ? " < " : " ") + frames[k].function + ":" + std::to_string(frames[k].line);
+  return site;
+}
+
+} // namespace mosaic::stages

@@ -1,0 +1,162 @@
+// The stages that turn the failures met into claims a user can trust:
+// SanitizeCheck and ClassifyFailures (Stage.h, Classify.h).
+#include "mosaic/stages/Classify.h"
+#include "mosaic/stages/Failures.h"
+
+#include <algorithm>
+#include <tuple>
+
+namespace mosaic::stages {
+
+namespace {
+
+class SanitizeCheck final : public Stage {
+public:
+  std::string_view name() const override { return "sanitize-check"; }
+
+  void run(Work &work, Context &c) override {
+    if (!c.sanitized) return;
+    for (auto &[key, f] : work.failures) {
+      if (c.failureDeadline.passed()) return;
+      if (!f.reproducible || f.result.outcome == exec::Outcome::Sanitizer) continue;
+      auto r = c.sanitized->run(f.test);
+      if (r && r->outcome() == exec::Outcome::Sanitizer && c.sanitized->trace())
+        f.sanitizerReport = std::string(c.sanitized->trace()->output());
+    }
+    std::map<std::string, Failure> found;
+    std::vector<Candidate> clean;
+    for (Candidate &candidate : work.passing) {
+      if (c.failureDeadline.passed()) {
+        clean.push_back(std::move(candidate));
+        continue;
+      }
+      auto r = c.sanitized->run(candidate.test);
+      if (!r || r->outcome() != exec::Outcome::Sanitizer) {
+        clean.push_back(std::move(candidate));
+        continue;
+      }
+      Failure f;
+      f.test = candidate.test;
+      f.result = r->result;
+      f.where = whereOf(c.program, f.test, f.result.statement);
+      f.output = c.sanitized->trace() ? std::string(c.sanitized->trace()->output()) : std::string();
+      f.sanitizerReport = f.output;
+      f.count = 1;
+      f.confirmed = true;
+      f.sanitizerOnly = true;
+      // A memory error takes it out of the regression suite: what it
+      // observed was read out of bounds or after a free, and may differ in
+      // the suite's build (or kill its process). After undefined behaviour
+      // that UBSan reports (an overflow in a hash) it stays: it ran cleanly
+      // three times alike, and verification removes it if it does not in
+      // the suite.
+      if (f.output.find("AddressSanitizer") == std::string::npos) clean.push_back(std::move(candidate));
+      found.emplace("sanitized/" + failureKey(f.result, f.where) + "/" + std::to_string(found.size()), std::move(f));
+    }
+    work.passing = std::move(clean);
+    for (auto &[key, f] : found) work.failures.emplace(key, std::move(f));
+  }
+};
+
+class ClassifyFailures final : public Stage {
+public:
+  std::string_view name() const override { return "classify-failures"; }
+
+private:
+  // The unusual integers (Classify.h: unusualIntegers) the failure cannot
+  // do without, described; each the failure survives at 0 or 1 takes that
+  // value (the written test is simpler for it). Runs through `executor`
+  // until Context::failureDeadline.
+  static std::vector<std::string> needsUnusualIntegers(Context &c, Failure &f, search::Executor &executor) {
+    std::vector<std::string> needs;
+    const std::string key = failureKey(f.result, f.where);
+    auto same = [&](const search::Execution &e) {
+      return f.sanitizerOnly ? e.outcome() == exec::Outcome::Sanitizer
+                             : failureKey(e.result, whereOf(c.program, f.test, e.result.statement)) == key;
+    };
+    for (size_t j : unusualIntegers(c.catalog, f.test, f.result)) {
+      if (c.failureDeadline.passed()) break;
+      bool survives = false;
+      for (std::uint64_t ordinary : {0ull, 1ull}) {
+        testcase::TestCase candidate = f.test;
+        candidate.statements[j].bits = ordinary;
+        auto r = executor.run(candidate);
+        if (r && same(*r)) {
+          f.test = std::move(candidate);
+          f.result = r->result;
+          if (executor.trace()) f.output = std::string(executor.trace()->output());
+          survives = true;
+          break;
+        }
+      }
+      if (!survives) needs.push_back(describeValue(c.catalog, f.test, j));
+    }
+    return needs;
+  }
+
+public:
+  void run(Work &work, Context &c) override {
+    std::map<std::string, Failure> bySite;
+    for (auto &[key, failure] : work.failures) {
+      Failure f = std::move(failure);
+      std::vector<exec::Observation> observations;
+      if (f.reproducible && !f.sanitizerOnly && !c.failureDeadline.passed()) {
+        // Once more alone: its stack and output as minimised, and which
+        // pointers were null.
+        auto r = c.isolated.run(f.test);
+        if (r && failureKey(r->result, whereOf(c.program, f.test, r->result.statement)) ==
+                     failureKey(f.result, f.where)) {
+          f.result = r->result;
+          if (c.isolated.trace()) f.output = std::string(c.isolated.trace()->output());
+          observations = std::move(r->observations);
+        }
+      }
+      Classification cls = classify(c.catalog, f.test, f.result, observations);
+      if (cls.kind == FailureClass::Defect && f.reproducible) {
+        search::Executor *executor = f.sanitizerOnly ? c.sanitized : &c.isolated;
+        if (executor) {
+          const std::vector<std::string> needs = needsUnusualIntegers(c, f, *executor);
+          if (!needs.empty()) {
+            cls.kind = FailureClass::Robustness;
+            cls.why = "fails only with " + needs.front() + (needs.size() > 1 ? " (and " + std::to_string(needs.size() - 1) + " more)" : "") +
+                      ": with 0 or 1 there it does not";
+          }
+        }
+      }
+      f.kind = cls.kind;
+      f.why = cls.why;
+      if (c.frames) {
+        if (f.sanitizerOnly || f.result.outcome == exec::Outcome::Sanitizer)
+          f.frames = c.frames(f.result, f.output, f.sanitizerOnly);
+        else if (!f.result.stack.empty())
+          f.frames = c.frames(f.result, f.output, false);
+        else if (!f.sanitizerReport.empty())
+          f.frames = c.frames(f.result, f.sanitizerReport, true);
+      }
+      f.site = failureSite(f.result, f.sanitizerOnly ? f.sanitizerReport : f.output, f.frames, f.where,
+                           f.kind == FailureClass::Robustness ? 1 : 3);
+      // An unreproducible failure is its own site: it is not written, and
+      // must not stand in for one that is.
+      const std::string site = f.reproducible ? f.site : "unreproducible/" + key;
+      auto [it, fresh] = bySite.try_emplace(site, std::move(f));
+      if (fresh) continue;
+      Failure &kept = it->second, &other = f;
+      // The best of the two stands for the site: the most trusted class,
+      // then the shorter test, then the one the plain harness shows.
+      const auto rank = [](const Failure &x) {
+        return std::make_tuple(static_cast<int>(x.kind), x.sanitizerOnly, x.test.statements.size());
+      };
+      if (rank(other) < rank(kept)) std::swap(kept, other);
+      kept.duplicates += 1 + other.duplicates;
+      kept.count += other.count;
+    }
+    work.failures = std::move(bySite);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Stage> sanitizeCheck() { return std::make_unique<SanitizeCheck>(); }
+std::unique_ptr<Stage> classifyFailures() { return std::make_unique<ClassifyFailures>(); }
+
+} // namespace mosaic::stages

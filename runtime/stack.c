@@ -1,0 +1,123 @@
+/* The stack at a failure: when the unit crashes, aborts or traps, the
+ * frames are written into the trace (mosaic_trace_header.stack) before the
+ * signal takes its course, so that the host can tell failures apart by
+ * where they happened and show where (it symbolises the frames it keeps).
+ *
+ * Frames are addresses as the harness executable's file names them (its
+ * load bias taken off), or the raw address with MOSAIC_STACK_EXTERNAL set
+ * for code outside it (libc, libffi). Every handler runs on an alternate
+ * stack, so that a stack overflow is recorded too. */
+#define _GNU_SOURCE
+#include "internal.h"
+
+#include <execinfo.h>
+#include <link.h>
+#include <signal.h>
+#include <string.h>
+#include <ucontext.h>
+
+/* The executable's load bias and the range of its code (set once, in the
+ * server before it forks). */
+static uintptr_t exe_bias, exe_lo, exe_hi;
+
+/* 64 KiB: backtrace() and the unwinder on a stack of their own (ours;
+ * several times glibc's SIGSTKSZ). Inherited by every child (fork copies it). */
+static char alt_stack[1 << 16];
+
+static struct sigaction previous[NSIG];
+
+static int find_executable(struct dl_phdr_info *info, size_t size, void *data) {
+  int i;
+  (void)size, (void)data;
+  /* The first object dl_iterate_phdr reports is the program itself. */
+  exe_bias = (uintptr_t)info->dlpi_addr;
+  exe_lo = UINTPTR_MAX;
+  exe_hi = 0;
+  for (i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X)) continue;
+    if (exe_bias + ph->p_vaddr < exe_lo) exe_lo = exe_bias + ph->p_vaddr;
+    if (exe_bias + ph->p_vaddr + ph->p_memsz > exe_hi) exe_hi = exe_bias + ph->p_vaddr + ph->p_memsz;
+  }
+  return 1;
+}
+
+/* The instruction a fault happened at, from the signal's context; 0 when
+ * this platform's context is not read here. */
+static uintptr_t fault_pc(const void *uctx) {
+  const ucontext_t *uc = (const ucontext_t *)uctx;
+  if (!uc) return 0;
+#if defined(__x86_64__)
+  return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+#elif defined(__aarch64__)
+  return (uintptr_t)uc->uc_mcontext.pc;
+#else
+  return 0;
+#endif
+}
+
+void mosaic_rt_stack_record(const void *uctx) {
+  mosaic_trace_header *t = mosaic_rt_trace;
+  void *pcs[MOSAIC_STACK_CAPACITY + 16];
+  int n, first = -1, i;
+  uint32_t kept = 0;
+  const uintptr_t pc = fault_pc(uctx);
+  static volatile sig_atomic_t recording;
+  /* The first failure of a test is the one that counts; a fault while
+   * unwinding (a smashed stack) records nothing more. */
+  if (!t || t->stack_count || recording) return;
+  recording = 1;
+  n = backtrace(pcs, (int)(sizeof pcs / sizeof *pcs));
+  /* The frames above the interrupted code are this handler's and the
+   * kernel's signal trampoline: start at the interrupted instruction. */
+  for (i = 0; i < n && pc; ++i)
+    if ((uintptr_t)pcs[i] == pc) {
+      first = i;
+      break;
+    }
+  if (first < 0) first = n > 2 ? 2 : 0; /* mosaic_rt_stack_record and the handler */
+  for (i = first; i < n && kept < MOSAIC_STACK_CAPACITY; ++i) {
+    const uintptr_t a = (uintptr_t)pcs[i];
+    t->stack[kept++] = (a >= exe_lo && a < exe_hi) ? (uint64_t)(a - exe_bias) : ((uint64_t)a | MOSAIC_STACK_EXTERNAL);
+  }
+  t->stack_count = kept;
+  recording = 0;
+}
+
+static void on_failure_signal(int sig, siginfo_t *info, void *uctx) {
+  mosaic_rt_stack_record(uctx);
+  /* Then as if this handler had never been there: the previous action
+   * (the default, or a sanitizer's) takes over. A fault the kernel raised
+   * happens again when the instruction is retried; a signal sent (abort's
+   * raise, kill) is sent again. */
+  sigaction(sig, &previous[sig], NULL);
+  if (!info || info->si_code <= 0) raise(sig);
+}
+
+void mosaic_rt_stack_chain(int sig, siginfo_t *info, void *uctx) { on_failure_signal(sig, info, uctx); }
+
+
+void mosaic_rt_stack_init(void) {
+  void *prime[2];
+  stack_t ss;
+  dl_iterate_phdr(find_executable, NULL);
+  /* The first backtrace() loads the unwinder (dlopen): not in a handler. */
+  backtrace(prime, 2);
+  memset(&ss, 0, sizeof ss);
+  ss.ss_sp = alt_stack;
+  ss.ss_size = sizeof alt_stack;
+  sigaltstack(&ss, NULL);
+}
+
+void mosaic_rt_stack_install(const struct sigaction *segv_previous, const struct sigaction *bus_previous) {
+  static const int sigs[] = {SIGABRT, SIGFPE, SIGILL, SIGTRAP};
+  struct sigaction sa;
+  size_t i;
+  if (segv_previous) previous[SIGSEGV] = *segv_previous;
+  if (bus_previous) previous[SIGBUS] = *bus_previous;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_failure_signal;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+  sigemptyset(&sa.sa_mask);
+  for (i = 0; i < sizeof sigs / sizeof *sigs; ++i) sigaction(sigs[i], &sa, &previous[sigs[i]]);
+}

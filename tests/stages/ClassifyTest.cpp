@@ -1,0 +1,306 @@
+// What a failing test claims (stages/Classify.h), on the claims.c fixture's
+// model with tests written by hand, and the two stages that classify and
+// sanitize failures (with fake executors).
+#include "common/UnitModel.h"
+#include "mosaic/stages/Classify.h"
+#include "mosaic/stages/Failures.h"
+#include "mosaic/stages/Stage.h"
+#include "mosaic/testcase/Printer.h"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <cstring>
+#include <optional>
+
+using namespace mosaic;
+using namespace mosaic::test;
+using testcase::Op;
+using testcase::Ref;
+using testcase::Statement;
+
+namespace {
+
+const std::string kFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/";
+
+class Claims : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() { m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "claims.c").release(); }
+  static void TearDownTestSuite() {
+    delete m;
+    m = nullptr;
+  }
+  const model::Program &p() const { return m->program; }
+
+  const model::Callable &callable(const std::string &name) const {
+    for (const model::Callable &c : p().callables)
+      if (c.qualifiedName == name) return c;
+    throw std::runtime_error("no callable " + name);
+  }
+  model::TypeId typeNamed(const std::string &spelling) const {
+    for (const model::Type &t : p().types)
+      if (t.spelling == spelling) return t.id;
+    throw std::runtime_error("no type " + spelling);
+  }
+  static Ref push(testcase::TestCase &t, Statement s) {
+    t.statements.push_back(std::move(s));
+    return static_cast<Ref>(t.statements.size() - 1);
+  }
+  Ref call(testcase::TestCase &t, const std::string &name, std::vector<Ref> refs) const {
+    return push(t, Statement{.op = Op::Call, .callable = callable(name).id, .refs = std::move(refs)});
+  }
+  Ref integer(testcase::TestCase &t, const std::string &type, std::int64_t v) const {
+    return push(t, Statement{.op = Op::Primitive, .type = typeNamed(type), .bits = static_cast<std::uint64_t>(v)});
+  }
+  // A failing run at the last statement.
+  static exec::RunResult crashAtEnd(const testcase::TestCase &t, exec::Outcome o = exec::Outcome::Crash) {
+    exec::RunResult r;
+    r.outcome = o;
+    r.signal = o == exec::Outcome::Crash ? SIGSEGV : 0;
+    r.statement = static_cast<int>(t.statements.size()) - 1;
+    return r;
+  }
+  stages::Classification classify(const testcase::TestCase &t, exec::Outcome o = exec::Outcome::Crash,
+                                  const std::vector<exec::Observation> &observations = {}) const {
+    return stages::classify(*m->catalog, t, crashAtEnd(t, o), observations);
+  }
+
+  static UnitModel *m;
+};
+
+UnitModel *Claims::m = nullptr;
+
+} // namespace
+
+TEST_F(Claims, APublicFunctionWithPlainValuesIsALikelyDefect) {
+  const auto t = m->call("claims_ratio", {std::int64_t{1}, std::int64_t{0}});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Defect) << c.why;
+  EXPECT_NE(c.why.find("claims_ratio()"), std::string::npos) << c.why;
+}
+
+TEST_F(Claims, ANullArgumentToAPublicFunctionIsRobustness) {
+  const auto t = m->call("claims_length", {nullptr});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Robustness) << c.why;
+  EXPECT_EQ(c.why, "claims_length() given NULL as doc");
+}
+
+TEST_F(Claims, ANullResultPassedOnIsRobustness) {
+  testcase::TestCase t;
+  const Ref text = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
+  const Ref doc = call(t, "claims_new", {text});
+  call(t, "claims_length", {doc});
+  // claims_new returned NULL in the run (out of memory, say).
+  exec::Observation null;
+  null.statement = doc;
+  null.kind = MOSAIC_OBS_NULL;
+  null.target = MOSAIC_OBS_RESULT;
+  null.integer = 1;
+  const auto c = classify(t, exec::Outcome::Crash, {null});
+  EXPECT_EQ(c.kind, stages::FailureClass::Robustness) << c.why;
+  EXPECT_NE(c.why.find("the result of claims_new()"), std::string::npos) << c.why;
+  // Not null: the document the API made, a likely defect.
+  EXPECT_EQ(classify(t).kind, stages::FailureClass::Defect);
+}
+
+TEST_F(Claims, ANullFieldInAStructTheCallerFillsIsRobustness) {
+  testcase::TestCase t;
+  const Ref name = push(t, Statement{.op = Op::Null, .type = typeNamed("const char *")});
+  const Ref level = integer(t, "int", 1);
+  const Ref options = push(t, Statement{.op = Op::Aggregate, .type = typeNamed("claims_options"), .refs = {name, level}});
+  const Ref address = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("const claims_options *"), .refs = {options}});
+  call(t, "claims_score", {address});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Robustness) << c.why;
+  EXPECT_NE(c.why.find("field name is NULL"), std::string::npos) << c.why;
+}
+
+TEST_F(Claims, AnEnumerationValueNoEnumeratorHasIsRobustness) {
+  testcase::TestCase t;
+  const Ref buf = push(t, Statement{.op = Op::Buffer, .type = typeNamed("const unsigned char *"), .bytes = "ql"});
+  const Ref len = integer(t, "size_t", 2);
+  const Ref mode = integer(t, "claims_mode", 7);
+  call(t, "claims_count", {buf, len, mode});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Robustness) << c.why;
+  EXPECT_NE(c.why.find("7 as a claims_mode"), std::string::npos) << c.why;
+}
+
+TEST_F(Claims, AnInternalFunctionIsMisuse) {
+  EXPECT_TRUE(stages::internal(*m->catalog, callable("first_of")));
+  EXPECT_FALSE(stages::internal(*m->catalog, callable("claims_first")));
+  const auto c = classify(m->call("first_of", {nullptr}));
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("first_of(), internal to the unit"), std::string::npos) << c.why;
+}
+
+TEST_F(Claims, AnObjectBuiltByHandOfATypeTheApiMakesIsMisuse) {
+  const model::Type &doc = p().type(typeNamed("claims_doc"));
+  EXPECT_EQ(m->catalog->madeByApi(*doc.recordId), "claims_new");
+  EXPECT_EQ(m->catalog->madeByApi(*p().type(typeNamed("claims_options")).recordId), "");
+  testcase::TestCase t;
+  const Ref text = push(t, Statement{.op = Op::CString, .type = typeNamed("char *"), .bytes = ""});
+  const Ref len = integer(t, "size_t", 0);
+  const Ref made = push(t, Statement{.op = Op::Aggregate, .type = doc.id, .refs = {text, len}});
+  const Ref address = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("const claims_doc *"), .refs = {made}});
+  call(t, "claims_last", {address});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("builds a claims_doc field by field"), std::string::npos) << c.why;
+}
+
+TEST_F(Claims, ALengthBeyondItsBufferIsMisuse) {
+  testcase::TestCase t;
+  const Ref buf = push(t, Statement{.op = Op::Buffer, .type = typeNamed("const unsigned char *"), .bytes = "ql"});
+  const Ref len = integer(t, "size_t", 4096);
+  const Ref mode = integer(t, "claims_mode", 0);
+  call(t, "claims_count", {buf, len, mode});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("beyond the 2"), std::string::npos) << c.why;
+}
+
+TEST_F(Claims, BytesWithoutANulAsACStringAreMisuse) {
+  const auto c = classify(m->call("claims_first", {Bytes{"abc"}}));
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("no NUL"), std::string::npos) << c.why;
+}
+
+TEST_F(Claims, AVariadicCallWithoutAFormatIsMisuse) {
+  // Its extras follow a contract (here a count) the test cannot know.
+  const auto c = classify(m->call("claims_sum", {std::int64_t{1000}}));
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("variadic claims_sum()"), std::string::npos) << c.why;
+}
+
+TEST_F(Claims, AHangOrAnExitOnAPublicPathIsRobustness) {
+  const auto t = m->call("claims_ratio", {std::int64_t{1}, std::int64_t{2}});
+  EXPECT_EQ(classify(t, exec::Outcome::Timeout).kind, stages::FailureClass::Robustness);
+  EXPECT_EQ(classify(t, exec::Outcome::Exit).kind, stages::FailureClass::Robustness);
+  EXPECT_EQ(classify(t, exec::Outcome::Abort).kind, stages::FailureClass::Defect);
+}
+
+TEST_F(Claims, ASiteIsTheKindAndTheTopThreeFramesInTheProject) {
+  exec::RunResult r;
+  r.outcome = exec::Outcome::Crash;
+  r.signal = SIGSEGV;
+  std::vector<exec::Frame> frames{{"strlen_like", "a.c", 3}, {"claims_length", "claims.c", 30}, {"outer", "b.c", 9},
+                                  {"main", "m.c", 1}};
+  EXPECT_EQ(stages::failureSite(r, "", frames, "claims_length"),
+            "crash 11 at strlen_like:3 < claims_length:30 < outer:9");
+  EXPECT_EQ(stages::failureSite(r, "", {}, "claims_length"), "crash 11 in claims_length");
+  r.outcome = exec::Outcome::Sanitizer;
+  EXPECT_EQ(stages::failureSite(r, "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address", {}, "f"),
+            "sanitizer heap-buffer-overflow in f");
+  EXPECT_EQ(stages::failureSite(r, "x.c:3:5: runtime error: signed integer overflow: 1 + 2", {}, "f"),
+            "sanitizer signed integer overflow in f");
+}
+
+TEST_F(Claims, ClassifyingMergesFailuresOfOneSiteIntoTheMostTrusted) {
+  // Two ways to the same crash: through the internal helper (misuse) and
+  // through claims_length(NULL) (robustness); and a division by zero.
+  stages::Work work;
+  auto failure = [&](testcase::TestCase t) {
+    stages::Failure f;
+    f.test = std::move(t);
+    f.result = crashAtEnd(f.test);
+    f.result.stack = {0x1234}; // named by the frames function below
+    f.where = "x";
+    f.count = 1;
+    f.confirmed = true;
+    return f;
+  };
+  work.failures["a"] = failure(m->call("first_of", {nullptr}));
+  work.failures["b"] = failure(m->call("claims_length", {nullptr}));
+  work.failures["c"] = failure(m->call("claims_ratio", {std::int64_t{1}, std::int64_t{0}}));
+  work.failures["d"] = failure(m->call("claims_ratio", {std::int64_t{5}, std::int64_t{0}}));
+  work.failures["d"].reproducible = false;
+  // Runs alone fail as they did; the frames say where.
+  FakeExecutor isolated([&](const testcase::TestCase &t) {
+    search::Execution e;
+    e.result = crashAtEnd(t);
+    return std::optional(e);
+  });
+  FakeExecutor none([](const testcase::TestCase &) { return std::optional<search::Execution>(); });
+  const search::Goals goals(fourBlocks());
+  stages::Context c{p(), *m->catalog, goals, none, isolated, nullptr, {}, {}, nullptr, {}};
+  c.frames = [&](const exec::RunResult &, std::string_view, bool) {
+    return std::vector<exec::Frame>{{"deref", "claims.c", 8}};
+  };
+  stages::classifyFailures()->run(work, c);
+  EXPECT_EQ(isolated.runs, 3); // the reproducible ones
+  ASSERT_EQ(work.failures.size(), 2u); // one site, and the unreproducible one on its own
+  const stages::Failure &kept = work.failures.begin()->second;
+  EXPECT_EQ(kept.site, "crash 11 at deref:8");
+  EXPECT_EQ(kept.kind, stages::FailureClass::Defect) << kept.why;
+  EXPECT_EQ(kept.duplicates, 2u);
+  EXPECT_EQ(kept.count, 3u);
+  ASSERT_EQ(kept.frames.size(), 1u);
+}
+
+namespace {
+
+// A sanitized harness that reports on every test, with `report` as what
+// the test printed (its trace's output area).
+class ReportingExecutor final : public search::Executor {
+public:
+  explicit ReportingExecutor(const std::string &report) : memory_(mosaic_trace_size(0, 0)) {
+    auto *h = reinterpret_cast<mosaic_trace_header *>(memory_.data());
+    mosaic_trace_layout(h, 0, 0);
+    std::memcpy(memory_.data() + h->output_off, report.data(), report.size());
+    h->output_len = static_cast<std::uint32_t>(report.size());
+    trace_.emplace(h);
+  }
+  std::optional<search::Execution> run(const testcase::TestCase &) override {
+    ++runs;
+    search::Execution e;
+    e.result.outcome = exec::Outcome::Sanitizer;
+    e.result.statement = 1;
+    return e;
+  }
+  const exec::Trace *trace() const override { return &*trace_; }
+  int runs = 0;
+
+private:
+  std::vector<char> memory_;
+  std::optional<exec::Trace> trace_;
+};
+
+} // namespace
+
+TEST_F(Claims, TheSanitizerCheckAttachesReportsAndFindsWhatThePlainRunMissed) {
+  stages::Work work;
+  stages::Failure crash;
+  crash.test = m->call("claims_ratio", {std::int64_t{1}, std::int64_t{0}});
+  crash.result = crashAtEnd(crash.test);
+  crash.confirmed = true;
+  work.failures["crash"] = crash;
+  stages::Candidate quiet;
+  quiet.test = m->call("claims_first", {std::string("a")});
+  work.passing.push_back(quiet);
+  FakeExecutor none([](const testcase::TestCase &) { return std::optional<search::Execution>(); });
+  const search::Goals goals(fourBlocks());
+  // UBSan: the regression test stays, and is a failure too.
+  {
+    stages::Work ub = work;
+    ReportingExecutor sanitized("x.c:3:5: runtime error: signed integer overflow: 1 + 2147483647\n");
+    stages::Context c{p(), *m->catalog, goals, none, none, nullptr, {}, {}, &sanitized, {}};
+    stages::sanitizeCheck()->run(ub, c);
+    EXPECT_EQ(sanitized.runs, 2);
+    ASSERT_EQ(ub.failures.size(), 2u);
+    EXPECT_EQ(ub.passing.size(), 1u);
+    int sanitizerOnly = 0;
+    for (const auto &[key, f] : ub.failures) {
+      sanitizerOnly += f.sanitizerOnly;
+      EXPECT_NE(f.sanitizerReport.find("signed integer overflow"), std::string::npos);
+    }
+    EXPECT_EQ(sanitizerOnly, 1);
+  }
+  // ASan: a memory error takes it out of the regression suite.
+  ReportingExecutor sanitized("==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6020\n");
+  stages::Context c{p(), *m->catalog, goals, none, none, nullptr, {}, {}, &sanitized, {}};
+  stages::sanitizeCheck()->run(work, c);
+  EXPECT_TRUE(work.passing.empty());
+  EXPECT_EQ(work.failures.size(), 2u);
+}
