@@ -53,6 +53,7 @@ bool Variation::mutate(TestCase &t, const Execution *last) {
   }
   if (t.statements.size() > options_.maxLength) t.statements.resize(options_.maxLength); // refs point backwards only
   changed |= testcase::dropEarlyReleases(t, program_) > 0;
+  changed |= catalog_.dropWritesThroughConst(t) > 0;
   changed |= testcase::fitFormats(catalog_, t);
   if (!callsTarget(t) && !targets_.empty()) {
     for (int attempt = 0; attempt < 10; ++attempt)
@@ -102,7 +103,9 @@ bool Variation::insertStep(TestCase &t) {
           if (!callable.parent ||
               (callable.kind != model::CallableKind::Method && callable.kind != model::CallableKind::Operator))
             continue;
-          if (catalog_.fits(*vt, program_.record(*callable.parent).type) && catalog_.passable(*vt, program_.record(*callable.parent).type))
+          if (catalog_.fits(*vt, program_.record(*callable.parent).type) &&
+              catalog_.passable(*vt, program_.record(*callable.parent).type) &&
+              (callable.isConst || !catalog_.constView(*vt)))
             options.emplace_back(static_cast<Ref>(i), c);
         }
       }
@@ -436,6 +439,7 @@ std::pair<TestCase, TestCase> Variation::crossover(const TestCase &a, const Test
   std::pair<TestCase, TestCase> children{splice(a, pa, b, pb), splice(b, pb, a, pa)};
   for (TestCase *child : {&children.first, &children.second}) {
     testcase::dropEarlyReleases(*child, program_);
+    catalog_.dropWritesThroughConst(*child);
     testcase::fitFormats(catalog_, *child);
   }
   return children;

@@ -262,11 +262,17 @@ bool Catalog::isCharPointer(model::TypeId id) const {
 std::optional<Passing> Catalog::fits(model::TypeId varId, model::TypeId paramId) const {
   const model::Type &var = program_.type(program_.type(varId).value);
   const model::Type &param = program_.type(program_.type(paramId).value);
-  if (var.id == param.id) return Passing::Same;
-  const bool cxx = program_.language == "c++";
   auto recordOf = [&](const model::Type &t) -> std::optional<model::RecordId> {
     return t.kind == TypeKind::Record ? t.recordId : std::nullopt;
   };
+  // One type under two spellings: `struct cJSON_Hooks` and its typedef
+  // `cJSON_Hooks` are interned apart (the model keeps how each was spelled)
+  // but are the same record.
+  auto same = [&](const model::Type &a, const model::Type &b) {
+    return a.id == b.id || (recordOf(a) && recordOf(a) == recordOf(b));
+  };
+  if (same(var, param)) return Passing::Same;
+  const bool cxx = program_.language == "c++";
   auto pointeeValue = [&](const model::Type &t) -> const model::Type & {
     return program_.type(program_.type(*t.pointee).value);
   };
@@ -282,13 +288,13 @@ std::optional<Passing> Catalog::fits(model::TypeId varId, model::TypeId paramId)
     if (cxx && var.kind == TypeKind::Record && upcast(*var.recordId, *param.recordId)) return Passing::Derived;
     if (var.kind == TypeKind::Pointer) {
       const model::Type &pv = pointeeValue(var);
-      if (pv.id == param.id || (cxx && recordOf(pv) && upcast(*pv.recordId, *param.recordId))) return Passing::Deref;
+      if (same(pv, param) || (cxx && recordOf(pv) && upcast(*pv.recordId, *param.recordId))) return Passing::Deref;
     }
     return std::nullopt;
   }
   if (param.kind == TypeKind::Pointer && var.kind == TypeKind::Pointer) {
     const model::Type &pp = pointeeValue(param), &vp = pointeeValue(var);
-    if (pp.id == vp.id) return Passing::Pointer; // adds const
+    if (same(pp, vp)) return Passing::Pointer; // adds const
     if (pp.kind == TypeKind::Void) return Passing::Pointer;
     if (cxx && recordOf(pp) && recordOf(vp) && upcast(*vp.recordId, *pp.recordId)) return Passing::Pointer;
   }

@@ -92,6 +92,31 @@ bool Catalog::internalType(model::RecordId record) const {
   return internalType_[record] = any && allInternal;
 }
 
+bool Catalog::constView(model::TypeId var) const {
+  const model::Type &t = program_.type(var);
+  return t.isConst || ((t.kind == TypeKind::Reference || t.kind == TypeKind::Pointer) && t.pointeeConst);
+}
+
+size_t Catalog::dropWritesThroughConst(TestCase &t) const {
+  size_t removed = 0;
+  for (size_t i = 0; i < t.statements.size();) {
+    const Statement &s = t.statements[i];
+    bool violates = false;
+    if (s.op == Op::MethodCall && !s.refs.empty() && s.refs[0] < i) {
+      const model::Callable &c = program_.callable(s.callable);
+      const auto vt = variableType(program_, t, s.refs[0]);
+      violates = !c.isConst && vt && constView(*vt);
+    }
+    if (!violates) {
+      ++i;
+      continue;
+    }
+    t = withoutStatement(t, i); // statement i is now the next one
+    ++removed;
+  }
+  return removed;
+}
+
 const std::vector<model::CallableId> &Catalog::initialisers(model::RecordId record) const {
   auto it = initialisers_.find(record);
   if (it != initialisers_.end()) return it->second;

@@ -35,6 +35,7 @@ TestCase TestFactory::randomTest(const std::vector<model::CallableId> &targets) 
   // At most 1000 attempts, as EvoSuite's RandomLengthTestFactory.
   for (int attempt = 0; attempt < 1000 && t.statements.size() < length; ++attempt) appendCall(t, rng_.pick(usable));
   dropEarlyReleases(t, program_);
+  catalog_.dropWritesThroughConst(t);
   return t;
 }
 
@@ -75,7 +76,7 @@ std::optional<Ref> TestFactory::call(TestCase &t, model::CallableId id, int dept
   if (s.op == Op::MethodCall && receiver) {
     s.refs.push_back(*receiver);
   } else if (s.op == Op::MethodCall) {
-    auto made = value(t, {program_.record(*c.parent).type, nullptr, /*allowNull=*/false}, depth + 1);
+    auto made = value(t, {program_.record(*c.parent).type, nullptr, /*allowNull=*/false, false, !c.isConst}, depth + 1);
     if (!made) return std::nullopt;
     s.refs.push_back(*made);
   }
@@ -174,7 +175,8 @@ bool TestFactory::appendVarargs(TestCase &t, Statement &call, int depth) {
   return true;
 }
 
-std::optional<Ref> TestFactory::reuse(const TestCase &t, model::TypeId type, double probability, bool exact) {
+std::optional<Ref> TestFactory::reuse(const TestCase &t, model::TypeId type, double probability, bool exact,
+                                      bool writable) {
   if (!rng_.chance(probability)) return std::nullopt;
   std::vector<Ref> candidates;
   for (size_t i = 0; i < t.statements.size(); ++i)
@@ -183,6 +185,7 @@ std::optional<Ref> TestFactory::reuse(const TestCase &t, model::TypeId type, dou
       if (exact && *how != Passing::Same && *how != Passing::Derived) continue;
       // An exact match is one whose address is taken: not a constant.
       if (exact && catalog_.readOnly(*vt)) continue;
+      if (writable && catalog_.constView(*vt)) continue;
       // Dereferencing a null pointer is the test's fault, not the unit's.
       if (*how == Passing::Deref && t.statements[i].op == Op::Null) continue;
       candidates.push_back(static_cast<Ref>(i));
@@ -195,7 +198,7 @@ std::optional<Ref> TestFactory::value(TestCase &t, const Need &need, int depth) 
   const bool out = need.param && need.param->role == ParamRole::Out;
   if (!out) {
     const double p = catalog_.isScalar(need.type) ? options_.primitiveReuse : options_.objectReuse;
-    if (auto r = reuse(t, need.type, p, need.exact)) {
+    if (auto r = reuse(t, need.type, p, need.exact, need.writable)) {
       // Never hand a null pointer to a receiver.
       const Statement &s = t.statements[*r];
       if (need.allowNull || s.op != Op::Null) return r;

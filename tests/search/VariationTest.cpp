@@ -2,6 +2,7 @@
 // well-formed test (references point backwards, at variables of a type
 // that fits), and the harness performs it.
 #include "common/UnitHarness.h"
+#include "common/UnitModel.h"
 #include "mosaic/search/Variation.h"
 #include "mosaic/testcase/Printer.h"
 
@@ -105,4 +106,38 @@ TEST(TypeCheck, NamesWhatIsPassedWhereItDoesNotFit) {
   EXPECT_EQ(u->catalog->typeError(t), "statement 2 passes a const char * (statement 0) as parameter 3 of clamp of type int");
   t.statements[2].refs = {1, 1};
   EXPECT_EQ(u->catalog->typeError(t), "statement 2 calls clamp with 2 arguments");
+}
+
+TEST(Variation, NoTestCallsANonConstMethodThroughAConstView) {
+  // ledger.h: first() and find() hand out const views of an Entry, whose
+  // add() and clear() change it; random tests, mutants and children never
+  // call those through such a view (the written test would const_cast).
+  auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/ledger.cpp");
+  std::vector<model::CallableId> targets;
+  for (const model::Callable &c : m->program.callables)
+    if (m->catalog->callable(c.id) && (c.parent || c.kind == model::CallableKind::Function)) targets.push_back(c.id);
+  Rng rng(5);
+  testcase::ConstantPool pool;
+  pool.addStatic(m->program);
+  testcase::TestFactory factory(*m->catalog, pool, rng);
+  search::Variation variation(*m->catalog, factory, rng, targets);
+  int onConstViews = 0, nonConstCalls = 0;
+  for (int i = 0; i < 300; ++i) {
+    testcase::TestCase a = variation.randomTest(), b = variation.randomTest();
+    auto [c, d] = variation.crossover(a, b);
+    variation.mutate(c, nullptr);
+    for (const testcase::TestCase *t : {&a, &b, &c, &d})
+      for (const testcase::Statement &s : t->statements) {
+        if (s.op != testcase::Op::MethodCall) continue;
+        const model::Callable &callee = m->program.callable(s.callable);
+        const auto receiver = testcase::variableType(m->program, *t, s.refs[0]);
+        ASSERT_TRUE(receiver.has_value());
+        if (m->catalog->constView(*receiver)) ++onConstViews;
+        if (callee.isConst) continue;
+        ++nonConstCalls;
+        EXPECT_FALSE(m->catalog->constView(*receiver)) << testcase::toCode(m->program, *t);
+      }
+  }
+  EXPECT_GT(onConstViews, 0); // const methods are called on them
+  EXPECT_GT(nonConstCalls, 0);
 }

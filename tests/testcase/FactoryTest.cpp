@@ -47,8 +47,10 @@ TEST_P(FactoryAgainstHarness, EveryRandomTestIsPerformed) {
   if (std::string(GetParam()) == "inventory.cpp") EXPECT_GT(stubs, 0);
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, FactoryAgainstHarness, ::testing::Values("shapes.c", "inventory.cpp"),
-                         [](const auto &info) { return std::string(info.index ? "Cxx" : "C"); });
+INSTANTIATE_TEST_SUITE_P(Fixtures, FactoryAgainstHarness, ::testing::Values("shapes.c", "inventory.cpp", "hooks.c"),
+                         [](const auto &info) {
+                           return std::string(info.index == 0 ? "C" : info.index == 1 ? "Cxx" : "OneRecordTwoSpellings");
+                         });
 
 TEST(Factory, SameSeedSameTests) {
   auto u = UnitHarness::make(MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c");

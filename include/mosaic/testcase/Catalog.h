@@ -119,6 +119,17 @@ public:
   /// that may write through it. (fits() ignores constness; the harness casts.)
   bool passable(model::TypeId var, model::TypeId param) const;
 
+  /// Whether a variable of type `var` is a const view of an object: a
+  /// constant, a reference to const or a pointer to const (what a const
+  /// accessor hands out). No test calls a non-const method through one.
+  bool constView(model::TypeId var) const;
+
+  /// Removes each call of a non-const method whose receiver is a const view
+  /// (constView), with whatever depends on it; the harness would cast the
+  /// const away, and the written test would have to (modifying what the
+  /// unit handed out as read-only). Returns the number of calls removed.
+  size_t dropWritesThroughConst(TestCase &test) const;
+
   /// Whether a variable of type `var` is a constant or a reference to one:
   /// its address is no pointer to non-const (tinyxml2's `PeekTop() const`
   /// result is no XMLNode ** target).

@@ -72,9 +72,11 @@ private:
     const model::Param *param = nullptr;    ///< its roles, when it is a parameter
     bool allowNull = true;
     bool exact = false; ///< reuse only variables of the type itself (or derived): for address-of
+    bool writable = false; ///< no const view (Catalog::constView): the receiver of a non-const method
   };
   std::optional<Ref> value(TestCase &t, const Need &need, int depth);
-  std::optional<Ref> reuse(const TestCase &t, model::TypeId type, double probability, bool exact);
+  std::optional<Ref> reuse(const TestCase &t, model::TypeId type, double probability, bool exact,
+                           bool writable = false);
   std::optional<Ref> make(TestCase &t, const Need &need, int depth);
   std::optional<Ref> makePointer(TestCase &t, const Need &need, int depth);
   std::optional<Ref> makeRecord(TestCase &t, model::TypeId type, int depth);
