@@ -129,6 +129,27 @@ bool hasNonConstTwin(const clang::CXXMethodDecl &md) {
   return false;
 }
 
+/// Whether the name of a C++ function finds another function or function
+/// template in its scope, whatever its access (tinyxml2's public
+/// `DeleteAttribute(const char *)` beside a private static
+/// `DeleteAttribute(XMLAttribute *)`): a call with a literal argument
+/// (`nullptr`, `0`) may then be ambiguous, though the model calls only one.
+bool isOverloaded(const clang::FunctionDecl &fd) {
+  if (!fd.getASTContext().getLangOpts().CPlusPlus) return false;
+  const clang::DeclContext *scope = fd.getDeclContext()->getRedeclContext();
+  for (const clang::NamedDecl *d : scope->lookup(fd.getDeclName())) {
+    const clang::NamedDecl *u = d->getUnderlyingDecl();
+    if (const auto *f = llvm::dyn_cast<clang::FunctionDecl>(u)) {
+      if (f->getCanonicalDecl() != fd.getCanonicalDecl()) return true;
+    } else if (const auto *t = llvm::dyn_cast<clang::FunctionTemplateDecl>(u)) {
+      if (t->getTemplatedDecl()->getCanonicalDecl() != fd.getCanonicalDecl() &&
+          fd.getPrimaryTemplate() != t)
+        return true;
+    }
+  }
+  return false;
+}
+
 bool isOperatorWorthCalling(clang::OverloadedOperatorKind op) {
   switch (op) {
   case clang::OO_EqualEqual:
@@ -357,6 +378,7 @@ private:
     c.isInline = fd->isInlined();
     c.isImplicit = fd->isImplicit();
     c.isTemplateInstance = fd->getTemplateSpecializationArgs() != nullptr;
+    c.overloaded = isOverloaded(*fd);
     if (const auto *proto = fd->getType()->getAs<clang::FunctionProtoType>()) {
       // Implicit members have their exception specification computed lazily.
       if (clang::isUnresolvedExceptionSpec(proto->getExceptionSpecType()))

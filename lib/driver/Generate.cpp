@@ -82,16 +82,22 @@ void toSuiteTests(const stages::Work &work, const search::Goals &goals, bool mis
 }
 
 // Reproducible failures per class, for the report.
-std::map<stages::FailureClass, size_t> failureClasses(const stages::Work &work) {
+// Failing tests per class, as the suite has them: the written ones (after
+// verification removed any that did not fail as a test), and the misuse
+// failures left unwritten without --misuse-tests.
+std::map<stages::FailureClass, size_t> failureClasses(const stages::Work &work,
+                                                      const std::vector<emit::SuiteTest> &failing, bool misuseTests) {
   std::map<stages::FailureClass, size_t> n;
-  for (const auto &[site, f] : work.failures)
-    if (f.reproducible) ++n[f.kind];
+  for (const auto cls : {stages::FailureClass::Defect, stages::FailureClass::Robustness, stages::FailureClass::Misuse})
+    for (const emit::SuiteTest &st : failing) n[cls] += st.failureClass == stages::toString(cls);
+  if (!misuseTests)
+    for (const auto &[site, f] : work.failures) n[stages::FailureClass::Misuse] += f.reproducible && f.kind == stages::FailureClass::Misuse;
   return n;
 }
 
 void printReport(const GenerateOptions &options, const SearchSummary &s, const search::Goals &goals,
-                 const search::Archive &archive, const stages::Work &work, size_t failing, const VerifyResult &verified,
-                 std::ostream &out) {
+                 const search::Archive &archive, const stages::Work &work, const std::vector<emit::SuiteTest> &failing,
+                 const VerifyResult &verified, std::ostream &out) {
   fmt::print(out, "search       {} for {:.1f} s: {} executions ({:.0f}/s)\n", search::toString(s.algorithm), s.seconds,
              s.executions, s.seconds > 0 ? s.executions / s.seconds : 0.0);
   fmt::print(out, "goals        {} of {} covered: {} (mosaic's own counters)\n", archive.coveredCount(), goals.size(),
@@ -119,9 +125,9 @@ void printReport(const GenerateOptions &options, const SearchSummary &s, const s
       fmt::print(out, "verified     the suite does not build:\n{}\n", verified.error);
     }
   }
-  const auto classes = failureClasses(work);
+  const auto classes = failureClasses(work, failing, options.misuseTests);
   auto count = [&](stages::FailureClass c) { return classes.count(c) ? classes.at(c) : size_t{0}; };
-  fmt::print(out, "failing      {} tests ({} disabled): {} likely defects, {} robustness{}\n", failing,
+  fmt::print(out, "failing      {} tests ({} disabled): {} likely defects, {} robustness{}\n", failing.size(),
              verified.failingDisabled, count(stages::FailureClass::Defect), count(stages::FailureClass::Robustness),
              options.misuseTests ? fmt::format(", {} misuse", count(stages::FailureClass::Misuse))
                                  : fmt::format("; {} misuse not written (--misuse-tests)",
@@ -132,8 +138,8 @@ void printReport(const GenerateOptions &options, const SearchSummary &s, const s
 void writeJson(const GenerateOptions &options, const Session &session, const SearchSummary &s,
                const search::Goals &goals, const search::Archive &archive, const search::CoverageTimeline &timeline,
                const search::OutcomeCounter &outcomes, const stages::Work &work,
-               const std::vector<emit::SuiteTest> &passing, size_t failing, const VerifyResult &verified,
-               const std::string &sanitizerCheck) {
+               const std::vector<emit::SuiteTest> &passing, const std::vector<emit::SuiteTest> &failing,
+               const VerifyResult &verified, const std::string &sanitizerCheck) {
   const model::Program &p = session.program;
   nlohmann::json j;
   j["unit"] = p.unit;
@@ -180,7 +186,7 @@ void writeJson(const GenerateOptions &options, const Session &session, const Sea
                 {"repaired", verified.repaired},
                 {"removed", verified.removed},
                 {"flaky_assertions", verified.flakyAssertions},
-                {"failing", failing},
+                {"failing", failing.size()},
                 {"failing_disabled", verified.failingDisabled},
                 {"verified", options.verify && verified.built},
                 {"inspectors", work.counts.inspectors},
@@ -205,7 +211,8 @@ void writeJson(const GenerateOptions &options, const Session &session, const Sea
   }
   j["failures"] = std::move(failures);
   nlohmann::json classes = nlohmann::json::object();
-  for (const auto &[c, n] : failureClasses(work)) classes[stages::toString(c)] = n;
+  for (const auto &[c, n] : failureClasses(work, failing, options.misuseTests))
+    if (n) classes[stages::toString(c)] = n;
   j["failing_classes"] = std::move(classes);
   j["sanitizer_check"] = sanitizerCheck;
   const LlvmCoverage &c = verified.coverage;
@@ -475,13 +482,14 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   search.release();
   faultPoint("report");
 
-  printReport(options, summary, goals, search.archive(), work, failing.size(), verified, out);
+  printReport(options, summary, goals, search.archive(), work, failing, verified, out);
   if (!options.jsonOut.empty())
     writeJson(options, session, summary, goals, search.archive(), search.timeline(), search.outcomes(), work,
-              passing, failing.size(), verified, sanitized.why);
+              passing, failing, verified, sanitized.why);
   if (options.verify && !verified.built && !verified.interrupted) return kExitInternal;
-  // A failing test is a claim: exit code 1 only for a likely defect.
-  return failureClasses(work).count(stages::FailureClass::Defect) ? kExitFindings : kExitOk;
+  // A failing test is a claim: exit code 1 only for a likely defect the
+  // suite has (verification removes one that does not fail as a test).
+  return failureClasses(work, failing, options.misuseTests)[stages::FailureClass::Defect] ? kExitFindings : kExitOk;
 }
 
 } // namespace mosaic::driver

@@ -76,7 +76,7 @@ std::string BodyWriter::callExpression(const TestCase &t, size_t i, std::set<mod
     // literal picks no overload by itself: nullptr, 5ULL; a temporary
     // std::string would pick `T &&` over `const T &`; an int is as near to
     // long as to double) is cast to the parameter's type.
-    if (cxx_ && !moved && overloaded_.count(c.qualifiedName)) {
+    if (cxx_ && !moved && (c.overloaded || overloaded_.count(c.qualifiedName))) {
       const auto vt = testcase::variableType(p_, t, r);
       if (inlined_[r] || !vt || p_.type(*vt).value != p_.type(c.params[k].type).value)
         if (auto type = spell(c.params[k].type)) arg = "static_cast<" + *type + ">(" + arg + ")";

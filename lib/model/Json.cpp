@@ -297,6 +297,7 @@ void to_json(Json &j, const Callable &c) {
   flag("virtual", c.isVirtual);
   flag("noexcept", c.isNoexcept);
   flag("variadic", c.variadic);
+  flag("overloaded", c.overloaded);
   putOpt(j, "format_param", c.formatParam);
   flag("scanf_format", c.scanfFormat);
   flag("inline", c.isInline);
@@ -330,6 +331,7 @@ void from_json(const Json &j, Callable &c) {
   getOr(j, "virtual", c.isVirtual);
   getOr(j, "noexcept", c.isNoexcept);
   getOr(j, "variadic", c.variadic);
+  getOr(j, "overloaded", c.overloaded);
   getOpt(j, "format_param", c.formatParam);
   getOr(j, "scanf_format", c.scanfFormat);
   getOr(j, "inline", c.isInline);

@@ -124,7 +124,7 @@ TEST(ModelJson, RoundTripKeepsEveryField) {
 
 TEST(ModelJson, WritesStableNames) {
   const std::string text = toJson(sampleProgram());
-  EXPECT_NE(text.find("\"format\": 11"), std::string::npos);
+  EXPECT_NE(text.find("\"format\": 12"), std::string::npos);
   EXPECT_NE(text.find("\"kind\": \"static_method\""), std::string::npos);
   EXPECT_NE(text.find("\"role\": \"buffer\""), std::string::npos);
   EXPECT_NE(text.find("\"kind\": \"function_pointer\""), std::string::npos);

@@ -202,6 +202,9 @@ struct Callable {
   /// the types Catalog::varargTypes lists (the harness calls it through
   /// libffi; a free function only).
   bool variadic = false;
+  /// Its name finds other functions in its scope (private ones included):
+  /// a written call casts its arguments to the parameter types.
+  bool overloaded = false;
   /// A variadic function's format parameter (an index into params), from
   /// `__attribute__((format(printf|scanf, ...)))` or, without one, a last
   /// fixed parameter that is a char pointer named like `fmt` or `format`:
@@ -246,7 +249,7 @@ struct ConfigMacro {
 struct Program {
   /// Version of the JSON format written by model/Json.h; bump on any change
   /// of meaning.
-  static constexpr int kFormatVersion = 11;
+  static constexpr int kFormatVersion = 12;
 
   std::string unit;              ///< absolute path of the unit's source file
   /// The unit's own header, when it includes one: same name, header
