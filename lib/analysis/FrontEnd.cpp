@@ -7,6 +7,7 @@
 #include "ProjectSamples.h"
 
 #include <clang/AST/ASTConsumer.h>
+#include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
 #include <clang/Frontend/CompilerInstance.h>
@@ -144,6 +145,47 @@ void headersWithDefinitions(const clang::DeclContext *dc, const clang::SourceMan
   }
 }
 
+// The headers (canonical paths) whose declarations use a type or a value
+// the unit file declared first: crc32.c typedefs z_word_t, then includes
+// crc32.h, whose tables are of that type. A test cannot declare it first.
+class UnitDependentHeaders : public clang::RecursiveASTVisitor<UnitDependentHeaders> {
+public:
+  UnitDependentHeaders(const clang::SourceManager &sm, std::set<std::string> &out) : sm_(sm), out_(out) {}
+
+  void scan(const clang::TranslationUnitDecl *tu) {
+    for (clang::Decl *d : tu->decls()) {
+      const clang::SourceLocation at = sm_.getExpansionLoc(d->getLocation());
+      if (at.isInvalid() || sm_.isInMainFile(at) || sm_.isInSystemHeader(at)) continue;
+      const auto file = sm_.getFileEntryRefForID(sm_.getFileID(at));
+      if (!file) continue;
+      header_ = sm_.getFileManager().getCanonicalName(*file).str();
+      if (out_.count(header_)) continue;
+      TraverseDecl(d);
+    }
+  }
+
+  bool VisitTypedefTypeLoc(clang::TypedefTypeLoc tl) { return use(tl.getTypedefNameDecl()); }
+  bool VisitTagTypeLoc(clang::TagTypeLoc tl) { return use(tl.getDecl()); }
+  bool VisitDeclRefExpr(clang::DeclRefExpr *e) { return use(e->getDecl()); }
+
+private:
+  // A declaration first made in the unit file marks the header (and ends
+  // the walk of this declaration).
+  bool use(const clang::Decl *d) {
+    if (!d) return true;
+    const clang::SourceLocation first = sm_.getExpansionLoc(d->getCanonicalDecl()->getLocation());
+    if (first.isValid() && sm_.isInMainFile(first)) {
+      out_.insert(header_);
+      return false;
+    }
+    return true;
+  }
+
+  const clang::SourceManager &sm_;
+  std::set<std::string> &out_;
+  std::string header_;
+};
+
 } // namespace
 
 void ModelConsumer::collectUnitIncludes(clang::ASTContext &ctx) {
@@ -154,15 +196,16 @@ void ModelConsumer::collectUnitIncludes(clang::ASTContext &ctx) {
     if (sm.isWrittenInMainFile(sm.getExpansionLoc(d->getBeginLoc()))) ranges.push_back(d->getSourceRange());
   std::set<std::string> defining;
   headersWithDefinitions(ctx.getTranslationUnitDecl(), sm, defining);
+  UnitDependentHeaders(sm, defining).scan(ctx.getTranslationUnitDecl());
   for (const auto &[at, path] : includes_.seen) {
     const bool inside = std::any_of(ranges.begin(), ranges.end(), [&](const clang::SourceRange &r) {
       return sm.isBeforeInTranslationUnit(sm.getExpansionLoc(r.getBegin()), at) &&
              sm.isBeforeInTranslationUnit(at, sm.getExpansionLoc(r.getEnd()));
     });
     if (!inside && defining.count(path)) {
-      if (std::find(program_.definingHeaders.begin(), program_.definingHeaders.end(), path) ==
-          program_.definingHeaders.end())
-        program_.definingHeaders.push_back(path);
+      if (std::find(program_.excludedHeaders.begin(), program_.excludedHeaders.end(), path) ==
+          program_.excludedHeaders.end())
+        program_.excludedHeaders.push_back(path);
       continue;
     }
     if (!inside && std::find(program_.unitIncludes.begin(), program_.unitIncludes.end(), path) == program_.unitIncludes.end()) {

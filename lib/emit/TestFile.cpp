@@ -133,7 +133,7 @@ void header(Text &text, const SuiteContext &context, const std::vector<Written> 
   // (Program::completingHeaders): the unit was analysed and built with them.
   std::vector<std::string> includes = p.unitIncludes;
   auto defines = [&](const std::string &h) {
-    return std::find(p.definingHeaders.begin(), p.definingHeaders.end(), h) != p.definingHeaders.end();
+    return std::find(p.excludedHeaders.begin(), p.excludedHeaders.end(), h) != p.excludedHeaders.end();
   };
   if (!p.mainHeader.empty() && std::find(includes.begin(), includes.end(), p.mainHeader) == includes.end() &&
       !defines(p.mainHeader))

@@ -387,7 +387,7 @@ std::string toJson(const Program &p) {
          {"unit_includes", p.unitIncludes},
          {"configuration", p.configuration},
          {"completing_headers", p.completingHeaders},
-         {"defining_headers", p.definingHeaders},
+         {"excluded_headers", p.excludedHeaders},
          {"samples", bytesToJson(p.samples)}};
   // Invalid UTF-8 can only come from names and paths here (literals were
   // handled above); replace rather than throw.
@@ -420,7 +420,7 @@ Expected<Program> programFromJson(const std::string &text) {
     getOr(j, "unit_includes", p.unitIncludes);
     getOr(j, "configuration", p.configuration);
     getOr(j, "completing_headers", p.completingHeaders);
-    getOr(j, "defining_headers", p.definingHeaders);
+    getOr(j, "excluded_headers", p.excludedHeaders);
     if (auto it = j.find("samples"); it != j.end()) p.samples = bytesFromJson(*it);
     return p;
   } catch (const std::exception &e) {

@@ -2,6 +2,7 @@
 #include "mosaic/stages/Classify.h"
 
 #include "mosaic/abi/Trace.h"
+#include "mosaic/support/Text.h"
 #include "mosaic/testcase/Lifetime.h"
 
 #include <algorithm>
@@ -122,6 +123,29 @@ size_t bytesOf(const Statement &s) {
   }
 }
 
+// How many elements the value of statement `r` points at: a buffer's or an
+// array's, or 1 for the address of a single variable (`&byte`).
+size_t elementsAt(const TestCase &t, Ref r) {
+  const Statement &s = t.statements[r];
+  if (s.op == Op::AddressOf && !s.refs.empty() && s.refs[0] < t.statements.size() &&
+      t.statements[s.refs[0]].op == Op::Primitive)
+    return 1;
+  return bytesOf(s);
+}
+
+// Whether a parameter is an in-out length: a non-const pointer to an
+// integer named like a length (zlib's `uLongf *destLen`, `size_t *size`).
+bool inOutLength(const model::Program &p, const model::Param &param) {
+  const model::Type &t = p.type(p.type(param.type).value);
+  if (t.kind != model::TypeKind::Pointer || t.pointeeConst || !t.pointee) return false;
+  if (p.type(p.type(*t.pointee).value).kind != model::TypeKind::Integer) return false;
+  for (std::string w : identifierWords(param.name)) {
+    std::transform(w.begin(), w.end(), w.begin(), [](unsigned char c) { return std::tolower(c); });
+    if (w == "len" || w == "length" || w == "size" || w == "count" || w == "capacity" || w == "avail") return true;
+  }
+  return false;
+}
+
 // (c): why call `i` (or what made its arguments) is misuse; "" when it is not.
 std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
   const model::Program &p = catalog.program();
@@ -211,10 +235,22 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
     if (a.param->role == model::ParamRole::Buffer && a.param->pairedWith && *a.param->pairedWith < args.size() &&
         c.params[*a.param->pairedWith].role == model::ParamRole::Length) {
       const Statement &len = t.statements[args[*a.param->pairedWith].ref];
-      const size_t have = bytesOf(v);
+      const size_t have = elementsAt(t, a.ref);
       if (len.op == Op::Primitive && have != SIZE_MAX && len.bits > have)
         return fmt::format("passes {} as {}, beyond the {} of {}", len.bits, paramName(args[*a.param->pairedWith], *a.param->pairedWith),
                            have, paramName(a, k));
+    }
+    // A buffer followed by an in-out length that says it holds more than
+    // it does (`compress(&byte, &destLen)` with destLen 1416).
+    if (k + 1 < args.size() && args[k + 1].param && inOutLength(p, *args[k + 1].param) &&
+        args[k + 1].ref < t.statements.size()) {
+      const Statement &lenAt = t.statements[args[k + 1].ref];
+      const size_t have = elementsAt(t, a.ref);
+      if (lenAt.op == Op::AddressOf && !lenAt.refs.empty() && lenAt.refs[0] < t.statements.size() &&
+          t.statements[lenAt.refs[0]].op == Op::Primitive && have != SIZE_MAX &&
+          t.statements[lenAt.refs[0]].bits > have)
+        return fmt::format("passes {} through {}, beyond the {} of {}", t.statements[lenAt.refs[0]].bits,
+                           paramName(args[k + 1], k + 1), have, paramName(a, k));
     }
     // Bytes with no NUL where the callee reads a C string.
     const bool cString = a.param->role == model::ParamRole::CString ||

@@ -289,13 +289,16 @@ TEST(GenerateCli, VariadicFunctionsAreCalledWithExtraArgumentsOfTheirOwnTypes) {
 TEST(GenerateCli, TestsSeeTheHeadersAsTheUnitConfiguredThem) {
   // tuning.c defines TUNING_ADVANCED_API before including tuning.h, which
   // declares tuning_params and tuning_apply only then: the tests repeat the
-  // definition before the include, and every written test compiles.
+  // definition before the include, and every written test compiles. It
+  // typedefs tuning_word before including tuning_tables.h, which uses it:
+  // no test includes that header.
   const std::string dir = makeTempDir("mosaic-generate");
   const auto j = generate(dir, "tuning.c", "2000");
   const std::string suite = readFile(dir + "/suite/tuning_test.cpp");
   EXPECT_NE(suite.find("#define TUNING_ADVANCED_API\n#endif\n#include \"tuning.h\"\n#undef TUNING_ADVANCED_API"),
             std::string::npos) << suite;
   EXPECT_NE(suite.find("tuning_apply("), std::string::npos) << suite;
+  EXPECT_EQ(suite.find("tuning_tables.h"), std::string::npos) << suite;
   EXPECT_EQ(j["tests"]["compiled"], j["tests"]["written"]) << j["tests"].dump(2);
   buildAndRun(dir);
 }

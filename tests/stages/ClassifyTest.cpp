@@ -161,6 +161,24 @@ TEST_F(Claims, ALengthBeyondItsBufferIsMisuse) {
   EXPECT_NE(c.why.find("beyond the 2"), std::string::npos) << c.why;
 }
 
+TEST_F(Claims, AnInOutLengthBeyondItsBufferIsMisuse) {
+  // claims_fill(&byte, &n) with n = 1416: the length says dest holds more
+  // than the one byte it points at.
+  testcase::TestCase t;
+  const Ref byte = integer(t, "unsigned char", 0);
+  const Ref dest = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("unsigned char *"), .refs = {byte}});
+  const Ref n = integer(t, "size_t", 1416);
+  const Ref destLen = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("size_t *"), .refs = {n}});
+  call(t, "claims_fill", {dest, destLen});
+  auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("1416 through destLen, beyond the 1 of dest"), std::string::npos) << c.why;
+  // One byte for one byte is not a claim of misuse.
+  t.statements[n].bits = 1;
+  c = classify(t);
+  EXPECT_NE(c.kind, stages::FailureClass::Misuse) << c.why;
+}
+
 TEST_F(Claims, BytesWithoutANulAsACStringAreMisuse) {
   const auto c = classify(m->call("claims_first", {Bytes{"abc"}}));
   EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;

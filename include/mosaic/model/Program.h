@@ -294,11 +294,13 @@ struct Program {
   /// suite's unit library see it too); a test includes them after
   /// unitIncludes.
   std::vector<std::string> completingHeaders;
-  /// Project headers the unit includes that define variables or functions
-  /// of external linkage (zlib's trees.h defines its code tables), as
-  /// canonical paths: no test includes them (they would be defined twice,
-  /// beside the unit), not even as the unit's main header.
-  std::vector<std::string> definingHeaders;
+  /// Project headers the unit includes that a test cannot include, as
+  /// canonical paths: ones that define variables or functions of external
+  /// linkage (zlib's trees.h defines its code tables: they would be defined
+  /// twice, beside the unit), and ones that use a type or value the unit
+  /// file declares before including them (zlib's crc32.h and the unit's
+  /// `z_word_t` typedef). Not even as the unit's main header.
+  std::vector<std::string> excludedHeaders;
   /// Inputs the project's own code gives the unit: string literals of its
   /// other source files that call the unit (analysis/ProjectSamples.h),
   /// best first. Seeds for strings and buffers beside the unit's literals.
