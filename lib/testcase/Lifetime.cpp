@@ -14,12 +14,47 @@ bool isDestroyerName(const std::string &name) {
   return false;
 }
 
+namespace {
+
+// A close function of what its open function returns (gzclose and
+// gzclose_r of gzopen's gzFile, fclose of fopen's FILE *): named
+// PREFIX close..., where a function named PREFIX open... returns its
+// parameter's type. yajl_gen_map_close is not one: yajl_gen_map_open
+// returns a status; nor is a stream_block_close beside stream_open.
+bool closesWhatIsOpened(const model::Program &p, const model::Callable &c) {
+  const std::string name = lowercase(c.name);
+  const size_t at = name.rfind("close");
+  if (at == std::string::npos) return false;
+  const std::string prefix = name.substr(0, at);
+  const model::TypeId takes = p.type(c.params[0].type).value;
+  return std::any_of(p.callables.begin(), p.callables.end(), [&](const model::Callable &o) {
+    return o.kind == model::CallableKind::Function && lowercase(o.name).rfind(prefix + "open", 0) == 0 &&
+           p.type(o.result).value == takes;
+  });
+}
+
+} // namespace
+
 bool releasesItsArgument(const model::Program &p, const model::Callable &c) {
-  if (c.parent || c.kind != model::CallableKind::Function || c.params.size() != 1 || !isDestroyerName(c.name))
+  if (c.parent || c.kind != model::CallableKind::Function || c.params.size() != 1 ||
+      (!isDestroyerName(c.name) && !closesWhatIsOpened(p, c)))
     return false;
   const model::Type &t = p.type(p.type(c.params[0].type).value);
   if (t.kind != model::TypeKind::Pointer || !t.pointee) return false;
   return p.type(p.type(*t.pointee).value).kind != model::TypeKind::FunctionPointer;
+}
+
+std::optional<size_t> releasedParam(const model::Program &p, const model::Callable &c) {
+  if (releasesItsArgument(p, c)) return 0;
+  if (c.parent || c.kind != model::CallableKind::Function || c.params.size() != 2 || !isDestroyerName(c.name))
+    return std::nullopt;
+  for (const model::Param &param : c.params) {
+    const model::Type &t = p.type(p.type(param.type).value);
+    if (t.kind != model::TypeKind::Pointer || !t.pointee ||
+        p.type(p.type(*t.pointee).value).kind == model::TypeKind::FunctionPointer)
+      return std::nullopt;
+  }
+  return 1;
 }
 
 size_t dropEarlyReleases(TestCase &t, const model::Program &p) {

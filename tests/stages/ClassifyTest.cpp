@@ -179,6 +179,20 @@ TEST_F(Claims, AnInOutLengthBeyondItsBufferIsMisuse) {
   EXPECT_NE(c.kind, stages::FailureClass::Misuse) << c.why;
 }
 
+TEST_F(Claims, ReleasingWhatTheApiDidNotAllocateIsMisuseAlsoAsTheSecondOfTwo) {
+  // claims_free_text(doc, text) releases its second argument: the test's
+  // own buffer is not the library's to free.
+  testcase::TestCase t;
+  const Ref s = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
+  const Ref doc = call(t, "claims_new", {s});
+  const Ref text = push(t, Statement{.op = Op::Buffer, .type = typeNamed("char *"), .bytes = std::string("ab\0", 3)});
+  call(t, "claims_free_text", {doc, text});
+  const auto c = classify(t, exec::Outcome::Abort);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claims_free_text() a"), std::string::npos) << c.why;
+  EXPECT_NE(c.why.find("the API did not allocate"), std::string::npos) << c.why;
+}
+
 TEST_F(Claims, BytesWithoutANulAsACStringAreMisuse) {
   const auto c = classify(m->call("claims_first", {Bytes{"abc"}}));
   EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
@@ -190,6 +204,20 @@ TEST_F(Claims, AVariadicCallWithoutAFormatIsMisuse) {
   const auto c = classify(m->call("claims_sum", {std::int64_t{1000}}));
   EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
   EXPECT_NE(c.why.find("variadic claims_sum()"), std::string::npos) << c.why;
+}
+
+TEST_F(Claims, AnEarlierVariadicCallOnTheSameObjectIsMisuse) {
+  // claims_set(doc, 1) without the char * its option takes: what
+  // claims_last then reads is whatever claims_set took for it.
+  testcase::TestCase t;
+  const Ref s = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
+  const Ref doc = call(t, "claims_new", {s});
+  const Ref option = integer(t, "int", 1);
+  call(t, "claims_set", {doc, option});
+  call(t, "claims_last", {doc});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("earlier call of the variadic claims_set()"), std::string::npos) << c.why;
 }
 
 TEST_F(Claims, AHangOrAnExitOnAPublicPathIsRobustness) {

@@ -42,6 +42,14 @@ bool usesAfterRelease(const model::Program &p, const TestCase &t) {
 
 } // namespace
 
+TEST(Lifetime, AHandleItsOpenerMadeIsReleasedByItsCloser) {
+  auto p = analysis::analyzeUnit({MOSAIC_FIXTURE_DB_DIR, kFixtures + "stream.c"});
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_TRUE(releasesItsArgument(*p, named(*p, "stream_close")));
+  EXPECT_FALSE(releasesItsArgument(*p, named(*p, "stream_block_close"))); // no stream_block_open
+  EXPECT_FALSE(releasesItsArgument(*p, named(*p, "stream_read")));
+}
+
 TEST(Lifetime, DestroyersAreKnownByNameAndOnePointerParameter) {
   const model::Program p = shapes();
   EXPECT_TRUE(releasesItsArgument(p, named(p, "registry_free")));

@@ -8,6 +8,7 @@
 #include "mosaic/model/Program.h"
 #include "mosaic/testcase/TestCase.h"
 
+#include <optional>
 #include <string>
 
 namespace mosaic::testcase {
@@ -18,10 +19,18 @@ namespace mosaic::testcase {
 bool isDestroyerName(const std::string &name);
 
 /// A free function of one pointer parameter (not to a function) with such
-/// a name (cJSON_Delete, XML_ParserFree, cJSON_free's void *): what it is
+/// a name (cJSON_Delete, XML_ParserFree, cJSON_free's void *), or the close
+/// function of what an open function returns (gzclose of gzopen's gzFile:
+/// same prefix, "open" / "close", the opener's result type): what it is
 /// given is gone after the call. The one definition of a destroyer: the
 /// search drops early releases by it, and the writer appends releases with it.
 bool releasesItsArgument(const model::Program &program, const model::Callable &callable);
+
+/// The parameter a function with a destroyer's name releases: the one of
+/// releasesItsArgument, or the second of two pointers, the first being
+/// what the memory belongs to (yajl_free_error(handle, str), an allocator's
+/// free(ctx, ptr)). Only to judge what a failing test gave it.
+std::optional<size_t> releasedParam(const model::Program &program, const model::Callable &callable);
 
 /// Removes each call that releases a variable a later statement still uses
 /// (use after free, double free), with whatever depends on its result.
