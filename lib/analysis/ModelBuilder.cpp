@@ -520,7 +520,7 @@ private:
 
 bool isHeaderPath(llvm::StringRef path) {
   const llvm::StringRef ext = llvm::sys::path::extension(path);
-  return ext == ".h" || ext == ".hh" || ext == ".hpp" || ext == ".hxx" || ext == ".H";
+  return ext == ".h" || ext == ".hh" || ext == ".hpp" || ext == ".hxx" || ext == ".h++" || ext == ".H";
 }
 
 void buildModel(clang::ASTContext &ctx, clang::Sema &sema, model::Program &program) {

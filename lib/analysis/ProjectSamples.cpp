@@ -144,7 +144,7 @@ bool LexContext::lex(const std::string &text, const std::set<std::string> &names
 
 bool isSourceFile(const fs::path &p) {
   static const std::set<std::string> extensions = {".c", ".cc", ".cpp", ".cxx", ".c++", ".C",
-                                                   ".h", ".hh", ".hpp", ".hxx", ".inc"};
+                                                   ".h", ".hh", ".hpp", ".hxx", ".h++", ".inc"};
   return extensions.count(p.extension().string()) != 0;
 }
 

@@ -411,6 +411,20 @@ Classification classify(const testcase::Catalog &catalog, const TestCase &test, 
 }
 
 
+std::string ownAssertion(const exec::RunResult &result, const std::string &output,
+                         const std::vector<exec::Frame> &frames, const std::string &callable) {
+  if (result.outcome != exec::Outcome::Abort || frames.empty()) return "";
+  const size_t at = output.find("Assertion `");
+  if (at == std::string::npos) return "";
+  const size_t end = output.find("' failed", at);
+  if (end == std::string::npos) return "";
+  const std::string &top = frames.front().function;
+  if (top != callable && top.rfind(callable + "(", 0) != 0) return "";
+  const size_t from = at + std::string("Assertion `").size();
+  return fmt::format("{}() rejects its arguments with its own assertion `{}`: a precondition its caller broke",
+                     callable, output.substr(from, end - from));
+}
+
 std::vector<size_t> unusualIntegers(const testcase::Catalog &catalog, const TestCase &test,
                                     const exec::RunResult &result) {
   std::vector<size_t> out;

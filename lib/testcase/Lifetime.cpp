@@ -58,25 +58,16 @@ std::optional<size_t> releasedParam(const model::Program &p, const model::Callab
 }
 
 size_t dropEarlyReleases(TestCase &t, const model::Program &p) {
-  size_t removed = 0;
-  for (size_t i = 0; i < t.statements.size();) {
-    const Statement &s = t.statements[i];
-    bool early = false;
-    if (s.op == Op::Call && s.refs.size() == 1 && releasesItsArgument(p, p.callable(s.callable))) {
-      const Ref gone = s.refs[0];
-      for (size_t j = i + 1; j < t.statements.size() && !early; ++j) {
-        const std::vector<Ref> &refs = t.statements[j].refs;
-        early = std::find(refs.begin(), refs.end(), gone) != refs.end();
-      }
+  return dropStatements(t, [&](const TestCase &test, size_t i) {
+    const Statement &s = test.statements[i];
+    if (s.op != Op::Call || s.refs.size() != 1 || !releasesItsArgument(p, p.callable(s.callable))) return false;
+    const Ref gone = s.refs[0];
+    for (size_t j = i + 1; j < test.statements.size(); ++j) {
+      const std::vector<Ref> &refs = test.statements[j].refs;
+      if (std::find(refs.begin(), refs.end(), gone) != refs.end()) return true;
     }
-    if (!early) {
-      ++i;
-      continue;
-    }
-    t = withoutStatement(t, i); // statement i is now the next one
-    ++removed;
-  }
-  return removed;
+    return false;
+  });
 }
 
 } // namespace mosaic::testcase

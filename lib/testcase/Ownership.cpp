@@ -98,23 +98,12 @@ bool Catalog::constView(model::TypeId var) const {
 }
 
 size_t Catalog::dropWritesThroughConst(TestCase &t) const {
-  size_t removed = 0;
-  for (size_t i = 0; i < t.statements.size();) {
-    const Statement &s = t.statements[i];
-    bool violates = false;
-    if (s.op == Op::MethodCall && !s.refs.empty() && s.refs[0] < i) {
-      const model::Callable &c = program_.callable(s.callable);
-      const auto vt = variableType(program_, t, s.refs[0]);
-      violates = !c.isConst && vt && constView(*vt);
-    }
-    if (!violates) {
-      ++i;
-      continue;
-    }
-    t = withoutStatement(t, i); // statement i is now the next one
-    ++removed;
-  }
-  return removed;
+  return dropStatements(t, [&](const TestCase &test, size_t i) {
+    const Statement &s = test.statements[i];
+    if (s.op != Op::MethodCall || s.refs.empty() || s.refs[0] >= i) return false;
+    const auto vt = variableType(program_, test, s.refs[0]);
+    return !program_.callable(s.callable).isConst && vt && constView(*vt);
+  });
 }
 
 const std::vector<model::CallableId> &Catalog::initialisers(model::RecordId record) const {

@@ -47,6 +47,19 @@ std::size_t endOffset(const TestCase &t, size_t index) {
   return bytes.op == Op::Buffer || bytes.op == Op::CString ? bytes.bytes.size() : 0;
 }
 
+size_t dropStatements(TestCase &t, const std::function<bool(const TestCase &, size_t)> &drop) {
+  size_t removed = 0;
+  for (size_t i = 0; i < t.statements.size();) {
+    if (!drop(t, i)) {
+      ++i;
+      continue;
+    }
+    t = withoutStatement(t, i); // statement i is now the next one
+    ++removed;
+  }
+  return removed;
+}
+
 TestCase withoutStatement(const TestCase &t, size_t index) {
   std::vector<bool> gone(t.statements.size(), false);
   gone.at(index) = true;

@@ -1,6 +1,7 @@
 // The model of a C++ fixture (tests/fixtures/analysis/inventory.cpp), exactly.
 #include "analysis/FixtureModel.h"
 
+#include <algorithm>
 #include <set>
 
 using namespace mosaic;
@@ -235,4 +236,12 @@ TEST(InventoryModel, ClassSelectionCoversEveryInstantiation) {
   auto n = selectTargets(p, {.className = "Stack"});
   ASSERT_TRUE(n);
   EXPECT_EQ(*n, 14u); // 3 constructors + 4 methods, for int and for std::string
+}
+
+TEST(HeaderNames, AHeaderNamedDotHPlusPlusIsTheUnitsMainHeaderAndIncluded) {
+  // libconfig's libconfigcpp.c++ and libconfig.h++: a test that did not
+  // include it could name none of the unit's classes.
+  const Program &p = fixtureModel("dial.c++");
+  EXPECT_EQ(p.mainHeader, fixturePath("dial.h++"));
+  EXPECT_NE(std::find(p.unitIncludes.begin(), p.unitIncludes.end(), fixturePath("dial.h++")), p.unitIncludes.end());
 }

@@ -220,6 +220,28 @@ TEST_F(Claims, AnEarlierVariadicCallOnTheSameObjectIsMisuse) {
   EXPECT_NE(c.why.find("earlier call of the variadic claims_set()"), std::string::npos) << c.why;
 }
 
+TEST(OwnAssertion, TheCalledFunctionsOwnAssertionIsAPrecondition) {
+  exec::RunResult r;
+  r.outcome = exec::Outcome::Abort;
+  r.signal = SIGABRT;
+  const std::string out = "harness: json_object.c:1479: int json_object_array_add(struct json_object *, struct "
+                          "json_object *): Assertion `json_object_get_type(jso) == json_type_array' failed.\n";
+  const std::vector<exec::Frame> top{{"json_object_array_add", "json_object.c", 1479, 0, false}};
+  const std::string why = stages::ownAssertion(r, out, top, "json_object_array_add");
+  EXPECT_NE(why.find("json_object_array_add() rejects its arguments with its own assertion "
+                     "`json_object_get_type(jso) == json_type_array`"),
+            std::string::npos)
+      << why;
+  // Deeper in the library it is an invariant, not a precondition; no
+  // assertion message, no claim; C++ frames carry their parameters.
+  const std::vector<exec::Frame> deeper{{"lh_table_insert", "linkhash.c", 10, 0, false},
+                                        {"json_object_array_add", "json_object.c", 1479, 0, false}};
+  EXPECT_EQ(stages::ownAssertion(r, out, deeper, "json_object_array_add"), "");
+  EXPECT_EQ(stages::ownAssertion(r, "Aborted\n", top, "json_object_array_add"), "");
+  const std::vector<exec::Frame> cxx{{"mu::Parser::Eval(int) const", "muParser.cpp", 3, 0, false}};
+  EXPECT_NE(stages::ownAssertion(r, out, cxx, "mu::Parser::Eval"), "");
+}
+
 TEST_F(Claims, AHangOrAnExitOnAPublicPathIsRobustness) {
   const auto t = m->call("claims_ratio", {std::int64_t{1}, std::int64_t{2}});
   EXPECT_EQ(classify(t, exec::Outcome::Timeout).kind, stages::FailureClass::Robustness);

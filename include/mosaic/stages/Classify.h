@@ -60,6 +60,15 @@ Classification classify(const testcase::Catalog &catalog, const testcase::TestCa
 std::vector<size_t> unusualIntegers(const testcase::Catalog &catalog, const testcase::TestCase &test,
                                     const exec::RunResult &result);
 
+/// Why an abort is the called function's own assertion rejecting its
+/// arguments ("json_object_array_add() rejects its arguments with its own
+/// assertion `...`"): the run printed glibc's "Assertion `EXPR' failed."
+/// and the innermost project frame is `callable` itself, so the assertion
+/// states a precondition of its caller's (robustness), not an invariant of
+/// the library's inside (deeper frames). "" otherwise.
+std::string ownAssertion(const exec::RunResult &result, const std::string &output,
+                         const std::vector<exec::Frame> &frames, const std::string &callable);
+
 /// "12345 as idx of lua_isinteger()": integer statement `index` as the
 /// first call that takes it.
 std::string describeValue(const testcase::Catalog &catalog, const testcase::TestCase &test, size_t index);

@@ -8,6 +8,7 @@
 #include "mosaic/support/Expected.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -73,6 +74,10 @@ std::optional<model::TypeId> callResultVariable(const model::Program &program, m
 /// `test` without statement `index` and every statement that depends on it
 /// (directly or not); the remaining references renumbered.
 TestCase withoutStatement(const TestCase &test, size_t index);
+
+/// Removes, first to last, each statement `drop(test, i)` holds for, with
+/// what depends on it (withoutStatement); how many it removed that way.
+size_t dropStatements(TestCase &test, const std::function<bool(const TestCase &, size_t)> &drop);
 
 /// `test` without statement `index`, every use of it reading `replacement`
 /// (an earlier variable of a type that fits) instead; references renumbered.
