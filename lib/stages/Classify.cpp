@@ -123,15 +123,17 @@ size_t bytesOf(const Statement &s) {
   }
 }
 
+// The integer or character statement `r` is the address of (`&byte`), if it is one.
+const Statement *addressedPrimitive(const TestCase &t, Ref r) {
+  const Statement &s = t.statements[r];
+  if (s.op != Op::AddressOf || s.refs.empty() || s.refs[0] >= t.statements.size()) return nullptr;
+  const Statement &v = t.statements[s.refs[0]];
+  return v.op == Op::Primitive ? &v : nullptr;
+}
+
 // How many elements the value of statement `r` points at: a buffer's or an
 // array's, or 1 for the address of a single variable (`&byte`).
-size_t elementsAt(const TestCase &t, Ref r) {
-  const Statement &s = t.statements[r];
-  if (s.op == Op::AddressOf && !s.refs.empty() && s.refs[0] < t.statements.size() &&
-      t.statements[s.refs[0]].op == Op::Primitive)
-    return 1;
-  return bytesOf(s);
-}
+size_t elementsAt(const TestCase &t, Ref r) { return addressedPrimitive(t, r) ? 1 : bytesOf(t.statements[r]); }
 
 // Whether a parameter is an in-out length: a non-const pointer to an
 // integer named like a length (zlib's `uLongf *destLen`, `size_t *size`).
@@ -254,15 +256,13 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
     // A buffer followed by an in-out length that says it holds more than
     // it does (`compress(&byte, &destLen)` with destLen 1416).
     if (k + 1 < args.size() && args[k + 1].param && inOutLength(p, *args[k + 1].param) &&
-        args[k + 1].ref < t.statements.size()) {
-      const Statement &lenAt = t.statements[args[k + 1].ref];
-      const size_t have = elementsAt(t, a.ref);
-      if (lenAt.op == Op::AddressOf && !lenAt.refs.empty() && lenAt.refs[0] < t.statements.size() &&
-          t.statements[lenAt.refs[0]].op == Op::Primitive && have != SIZE_MAX &&
-          t.statements[lenAt.refs[0]].bits > have)
-        return fmt::format("passes {} through {}, beyond the {} of {}", t.statements[lenAt.refs[0]].bits,
-                           paramName(args[k + 1], k + 1), have, paramName(a, k));
-    }
+        args[k + 1].ref < t.statements.size())
+      if (const Statement *len = addressedPrimitive(t, args[k + 1].ref)) {
+        const size_t have = elementsAt(t, a.ref);
+        if (have != SIZE_MAX && len->bits > have)
+          return fmt::format("passes {} through {}, beyond the {} of {}", len->bits, paramName(args[k + 1], k + 1),
+                             have, paramName(a, k));
+      }
     // Bytes with no NUL where the callee reads a C string.
     const bool cString = a.param->role == model::ParamRole::CString ||
                          (a.param->role == model::ParamRole::None && catalog.isCharPointer(a.param->type));

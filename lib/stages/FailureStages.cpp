@@ -131,16 +131,12 @@ public:
         else if (!f.sanitizerReport.empty())
           f.frames = c.frames(f.result, f.sanitizerReport, true);
       }
-      if (cls.kind == FailureClass::Defect && f.result.statement >= 0 &&
-          static_cast<size_t>(f.result.statement) < f.test.statements.size()) {
-        const testcase::Statement &s = f.test.statements[static_cast<size_t>(f.result.statement)];
-        if (s.op == testcase::Op::Call || s.op == testcase::Op::MethodCall || s.op == testcase::Op::Construct)
-          if (std::string why = ownAssertion(f.result, f.output, f.frames, c.program.callable(s.callable).qualifiedName);
-              !why.empty()) {
-            cls.kind = FailureClass::Robustness;
-            cls.why = std::move(why);
-          }
-      }
+      // f.where names the failing call (whereOf), or no function at all.
+      if (cls.kind == FailureClass::Defect)
+        if (std::string why = ownAssertion(f.result, f.output, f.frames, f.where); !why.empty()) {
+          cls.kind = FailureClass::Robustness;
+          cls.why = std::move(why);
+        }
       f.kind = cls.kind;
       f.why = cls.why;
       f.site = failureSite(f.result, f.sanitizerOnly ? f.sanitizerReport : f.output, f.frames, f.where,
