@@ -81,15 +81,15 @@ void toSuiteTests(const stages::Work &work, const search::Goals &goals, bool mis
   }
 }
 
-// Reproducible failures per class, for the report.
 // Failing tests per class, as the suite has them: the written ones (after
 // verification removed any that did not fail as a test), and the misuse
 // failures left unwritten without --misuse-tests.
 std::map<stages::FailureClass, size_t> failureClasses(const stages::Work &work,
                                                       const std::vector<emit::SuiteTest> &failing, bool misuseTests) {
   std::map<stages::FailureClass, size_t> n;
-  for (const auto cls : {stages::FailureClass::Defect, stages::FailureClass::Robustness, stages::FailureClass::Misuse})
-    for (const emit::SuiteTest &st : failing) n[cls] += st.failureClass == stages::toString(cls);
+  for (const emit::SuiteTest &st : failing)
+    for (const auto cls : {stages::FailureClass::Defect, stages::FailureClass::Robustness, stages::FailureClass::Misuse})
+      if (st.failureClass == stages::toString(cls)) ++n[cls];
   if (!misuseTests)
     for (const auto &[site, f] : work.failures) n[stages::FailureClass::Misuse] += f.reproducible && f.kind == stages::FailureClass::Misuse;
   return n;
@@ -97,7 +97,8 @@ std::map<stages::FailureClass, size_t> failureClasses(const stages::Work &work,
 
 void printReport(const GenerateOptions &options, const SearchSummary &s, const search::Goals &goals,
                  const search::Archive &archive, const stages::Work &work, const std::vector<emit::SuiteTest> &failing,
-                 const VerifyResult &verified, std::ostream &out) {
+                 const std::map<stages::FailureClass, size_t> &classes, const VerifyResult &verified,
+                 std::ostream &out) {
   fmt::print(out, "search       {} for {:.1f} s: {} executions ({:.0f}/s)\n", search::toString(s.algorithm), s.seconds,
              s.executions, s.seconds > 0 ? s.executions / s.seconds : 0.0);
   fmt::print(out, "goals        {} of {} covered: {} (mosaic's own counters)\n", archive.coveredCount(), goals.size(),
@@ -125,7 +126,6 @@ void printReport(const GenerateOptions &options, const SearchSummary &s, const s
       fmt::print(out, "verified     the suite does not build:\n{}\n", verified.error);
     }
   }
-  const auto classes = failureClasses(work, failing, options.misuseTests);
   auto count = [&](stages::FailureClass c) { return classes.count(c) ? classes.at(c) : size_t{0}; };
   fmt::print(out, "failing      {} tests ({} disabled): {} likely defects, {} robustness{}\n", failing.size(),
              verified.failingDisabled, count(stages::FailureClass::Defect), count(stages::FailureClass::Robustness),
@@ -139,7 +139,8 @@ void writeJson(const GenerateOptions &options, const Session &session, const Sea
                const search::Goals &goals, const search::Archive &archive, const search::CoverageTimeline &timeline,
                const search::OutcomeCounter &outcomes, const stages::Work &work,
                const std::vector<emit::SuiteTest> &passing, const std::vector<emit::SuiteTest> &failing,
-               const VerifyResult &verified, const std::string &sanitizerCheck) {
+               const std::map<stages::FailureClass, size_t> &failingClasses, const VerifyResult &verified,
+               const std::string &sanitizerCheck) {
   const model::Program &p = session.program;
   nlohmann::json j;
   j["unit"] = p.unit;
@@ -211,7 +212,7 @@ void writeJson(const GenerateOptions &options, const Session &session, const Sea
   }
   j["failures"] = std::move(failures);
   nlohmann::json classes = nlohmann::json::object();
-  for (const auto &[c, n] : failureClasses(work, failing, options.misuseTests))
+  for (const auto &[c, n] : failingClasses)
     if (n) classes[stages::toString(c)] = n;
   j["failing_classes"] = std::move(classes);
   j["sanitizer_check"] = sanitizerCheck;
@@ -482,14 +483,16 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   search.release();
   faultPoint("report");
 
-  printReport(options, summary, goals, search.archive(), work, failing, verified, out);
+  const auto classes = failureClasses(work, failing, options.misuseTests);
+  printReport(options, summary, goals, search.archive(), work, failing, classes, verified, out);
   if (!options.jsonOut.empty())
     writeJson(options, session, summary, goals, search.archive(), search.timeline(), search.outcomes(), work,
-              passing, failing, verified, sanitized.why);
+              passing, failing, classes, verified, sanitized.why);
   if (options.verify && !verified.built && !verified.interrupted) return kExitInternal;
   // A failing test is a claim: exit code 1 only for a likely defect the
   // suite has (verification removes one that does not fail as a test).
-  return failureClasses(work, failing, options.misuseTests)[stages::FailureClass::Defect] ? kExitFindings : kExitOk;
+  return classes.count(stages::FailureClass::Defect) && classes.at(stages::FailureClass::Defect) ? kExitFindings
+                                                                                                  : kExitOk;
 }
 
 } // namespace mosaic::driver
