@@ -183,7 +183,11 @@ std::string projectRoot(const std::string &unit, const std::vector<std::string> 
   // usually are beside it (at most 3 levels: ours).
   std::error_code ec;
   auto buildFile = [&](const fs::path &dir) {
-    for (const char *f : {"CMakeLists.txt", "meson.build", "configure.ac", "configure", "Makefile.am", "Makefile"})
+    // GNU make reads GNUmakefile, makefile and Makefile (libtommath's is
+    // `makefile`: without it the walk left the project); a repository's top
+    // (.git) is as far as a project goes.
+    for (const char *f : {"CMakeLists.txt", "meson.build", "configure.ac", "configure", "Makefile.am", "Makefile",
+                          "makefile", "GNUmakefile", "BUILD.bazel", "WORKSPACE", ".git"})
       if (fs::exists(dir / f, ec)) return true;
     return false;
   };

@@ -167,6 +167,14 @@ clang::QualType TypeMapper::qualify(clang::QualType type, int depth) const {
   auto with = [&](clang::QualType inner) { return ctx_.getQualifiedType(inner, q); };
   if (const auto *d = llvm::dyn_cast<clang::DecayedType>(t)) return with(qualify(d->getDecayedType(), depth + 1));
   if (const auto *p = llvm::dyn_cast<clang::ParenType>(t)) return with(qualify(p->getInnerType(), depth + 1));
+  // decltype(expr) prints its expression as written, names unqualified
+  // (fmt's has_const_formatter_impl returns `decltype(typename
+  // basic_format_context<appender, char>::formatter_type<int>()..., true)`):
+  // once resolved it is the type the expression has (bool).
+  if (const auto *d = llvm::dyn_cast<clang::DecltypeType>(t); d && !d->isDependentType())
+    return with(qualify(d->getUnderlyingType(), depth + 1));
+  if (const auto *d = llvm::dyn_cast<clang::TypeOfExprType>(t); d && !d->isDependentType())
+    return with(qualify(d->getUnderlyingExpr()->getType(), depth + 1));
   if (const auto *p = llvm::dyn_cast<clang::PointerType>(t))
     return with(ctx_.getPointerType(qualify(p->getPointeeType(), depth + 1)));
   if (const auto *r = llvm::dyn_cast<clang::LValueReferenceType>(t))

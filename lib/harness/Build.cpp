@@ -352,11 +352,17 @@ Expected<bool> buildIn(const model::Program &program, const Toolchain &tc, const
     }
     if (!l) return l.takeError();
     if (l->exitCode != 0) {
-      if (failure) failure->unlinked = unlinkedFunctions(l->output);
+      if (failure) {
+        failure->unlinked = unlinkedFunctions(l->output);
+        failure->uncompilable = unlinkableCallables(h.generated.source, l->output);
+      }
       return compileError("the harness of '" + program.unit + "' does not link", second, *l);
     }
   } else if (l->exitCode != 0) {
-    if (failure) failure->unlinked = unlinkedFunctions(l->output);
+    if (failure) {
+      failure->unlinked = unlinkedFunctions(l->output);
+      failure->uncompilable = unlinkableCallables(h.generated.source, l->output);
+    }
     return compileError("the harness of '" + program.unit + "' does not link", first, *l);
   }
   return true;

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace mosaic::harness {
@@ -122,22 +123,31 @@ testcase::Unlinked unlinkedFunctions(const std::string &linkerOutput) {
 
 std::map<std::string, std::string> uncompilableCallables(const std::string &source, const std::string &sourcePath,
                                                          const std::string &compilerOutput) {
-  // Each callable's function: its first and last line, and its signature.
+  // Each callable's function: its first and last line, its signature, and
+  // the harness's type aliases it names; and the line of each alias.
   struct Span {
     size_t first, last;
     std::string signature;
+    std::set<std::string> aliases;
   };
   std::vector<Span> spans;
+  std::map<size_t, std::string> aliasAt; // line -> "__mosaic_t<id>"
   {
+    static const std::regex alias(R"(__mosaic_t\d+\b)");
     std::istringstream in(source);
     std::string previous;
     size_t n = 0;
     for (std::string line; std::getline(in, line);) {
       ++n;
+      std::smatch m;
+      if (line.rfind("using __mosaic_t", 0) == 0 && std::regex_search(line, m, alias)) aliasAt[n] = m.str();
       if (line.rfind("static int __mosaic_call_", 0) == 0 && previous.size() > 6 && previous.rfind("/* ", 0) == 0)
-        spans.push_back({n, 0, previous.substr(3, previous.size() - 6)});
+        spans.push_back({n, 0, previous.substr(3, previous.size() - 6), {}});
       else if (line == "}" && !spans.empty() && spans.back().last == 0)
         spans.back().last = n;
+      else if (!spans.empty() && spans.back().last == 0)
+        for (auto it = std::sregex_iterator(line.begin(), line.end(), alias); it != std::sregex_iterator(); ++it)
+          spans.back().aliases.insert(it->str());
       previous = line;
     }
   }
@@ -146,18 +156,31 @@ std::map<std::string, std::string> uncompilableCallables(const std::string &sour
       if (line >= s.first && line <= s.last) return &s;
     return nullptr;
   };
-  // The diagnostics, an error with its notes at a time.
+  // The diagnostics, an error with its notes at a time. An error in the
+  // spelling of a type alias (a type the front end could not name from
+  // outside its scope) blames every call that uses the alias: without
+  // them the alias is not written.
   const std::string file = fs::path(sourcePath).filename().string();
   static const std::regex diagnostic(R"(^(.*?):(\d+):\d+: (error|note|warning): (.*)$)");
   std::map<std::string, std::string> out;
   std::string message;
   const Span *blamed = nullptr;
+  std::string blamedAlias;
   bool open = false, orphan = false;
   auto close = [&] {
     if (!open) return;
-    if (!blamed) orphan = true;
-    else out.emplace(blamed->signature, message);
     open = false;
+    if (blamed) {
+      out.emplace(blamed->signature, message);
+      return;
+    }
+    bool any = false;
+    for (const Span &s : spans)
+      if (!blamedAlias.empty() && s.aliases.count(blamedAlias)) {
+        out.emplace(s.signature, "type " + blamedAlias + ": " + message);
+        any = true;
+      }
+    if (!any) orphan = true;
   };
   std::istringstream in(compilerOutput);
   for (std::string line; std::getline(in, line);) {
@@ -169,13 +192,52 @@ std::map<std::string, std::string> uncompilableCallables(const std::string &sour
       close();
       open = true;
       blamed = nullptr;
+      blamedAlias.clear();
       message = m[4].str();
     }
     if (!open || blamed || fs::path(m[1].str()).filename() != file) continue;
-    blamed = owner(std::stoul(m[2].str()));
+    const size_t at = std::stoul(m[2].str());
+    blamed = owner(at);
+    if (auto a = aliasAt.find(at); !blamed && blamedAlias.empty() && a != aliasAt.end()) blamedAlias = a->second;
   }
   close();
   if (orphan) return {};
+  return out;
+}
+
+std::map<std::string, std::string> unlinkableCallables(const std::string &source, const std::string &linkerOutput) {
+  // The signature comment above each call function, by the callable's id
+  // (a variadic call's __mosaic_ffi_call_<id> shares it).
+  std::map<std::string, std::string> signatureOf;
+  {
+    static const std::regex call(R"(^static int __mosaic_call_(\d+)\()");
+    std::istringstream in(source);
+    std::string previous;
+    for (std::string line; std::getline(in, line);) {
+      std::smatch m;
+      if (std::regex_search(line, m, call) && previous.size() > 6 && previous.rfind("/* ", 0) == 0)
+        signatureOf[m[1].str()] = previous.substr(3, previous.size() - 6);
+      previous = line;
+    }
+  }
+  // GNU ld: "...: in function `__mosaic_call_268(mosaic_ctx*, ...)':" then
+  // "...: undefined reference to `symbol'" lines.
+  static const std::regex context(R"(in function `__mosaic_(?:ffi_)?call_(\d+)\()");
+  std::map<std::string, std::string> out;
+  std::string in_;
+  std::istringstream in(linkerOutput);
+  for (std::string line; std::getline(in, line);) {
+    std::smatch m;
+    if (std::regex_search(line, m, context)) {
+      in_ = m[1].str();
+      continue;
+    }
+    if (line.find("in function `") != std::string::npos) in_.clear();
+    auto symbol = quoted(line, "undefined reference to `");
+    if (!symbol || in_.empty()) continue;
+    if (auto it = signatureOf.find(in_); it != signatureOf.end())
+      out.emplace(it->second, "it does not link: undefined reference to " + *symbol);
+  }
   return out;
 }
 
@@ -246,7 +308,7 @@ Expected<Harness> buildLinkedHarness(const model::Program &program, std::unique_
         for (const auto &[signature, why] : unlinked.uncompilable)
           if (k++ < kNamed) shown += (k > 1 ? "; " : "") + signature + " (" + why + ")";
         if (unlinked.uncompilable.size() > kNamed) shown += fmt::format(" and {} more", unlinked.uncompilable.size() - kNamed);
-        h->notes.push_back(fmt::format("left out {} callable(s) whose call does not compile in the harness: {} "
+        h->notes.push_back(fmt::format("left out {} callable(s) whose call does not compile or link in the harness: {} "
                                        "(remembered in {})",
                                        unlinked.uncompilable.size(), shown, memo.string()));
       }
@@ -265,7 +327,7 @@ Expected<Harness> buildLinkedHarness(const model::Program &program, std::unique_
     unlinked.functions.insert(failure.unlinked.functions.begin(), failure.unlinked.functions.end());
     unlinked.uncompilable.insert(failure.uncompilable.begin(), failure.uncompilable.end());
     if (k >= kLinkAttempts || unlinked.functions.size() + unlinked.uncompilable.size() == before) return h;
-    if (failure.uncompilable.empty()) attempt.reuseProject = failure.projectDir;
+    if (!failure.projectDir.empty()) attempt.reuseProject = failure.projectDir;
   }
 }
 

@@ -92,7 +92,8 @@ static std::string whyNotVariadicCallable(const model::Program &p, const model::
 
 std::string Catalog::reasonNotCallable(const model::Callable &c) const {
   if (auto it = unlinked_.uncompilable.find(c.signature); it != unlinked_.uncompilable.end())
-    return "its call does not compile in the harness: " + it->second;
+    return it->second.rfind("it does not link", 0) == 0 ? "its call" + it->second.substr(2) // Link.h: unlinkableCallables
+                                                        : "its call does not compile in the harness: " + it->second;
   if (unlinked_.contains(c.qualifiedName, c.params.size()))
     return "declared, but no object the harness links defines it (defined in a file the build does not compile?)";
   for (size_t i = 0; i < c.params.size(); ++i) {

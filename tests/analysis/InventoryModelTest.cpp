@@ -245,3 +245,10 @@ TEST(HeaderNames, AHeaderNamedDotHPlusPlusIsTheUnitsMainHeaderAndIncluded) {
   EXPECT_EQ(p.mainHeader, fixturePath("dial.h++"));
   EXPECT_NE(std::find(p.unitIncludes.begin(), p.unitIncludes.end(), fixturePath("dial.h++")), p.unitIncludes.end());
 }
+
+TEST(TypeSpelling, ADecltypeResultIsTheTypeItResolvesTo) {
+  // Not its expression, whose names do not resolve outside knob (fmt's
+  // src/os.cc: the harness did not compile, so the unit had no tests).
+  const Program &p = fixtureModel("dial.c++");
+  EXPECT_EQ(p.type(callable(p, "knob::Dial::resting").result).spelling, "bool");
+}

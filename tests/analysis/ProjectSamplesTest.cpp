@@ -73,6 +73,11 @@ TEST(ProjectRoot, GoesUpToTheFirstFolderWithABuildFile) {
   // The library's own build file is as far as it goes.
   write(top / "src/CMakeLists.txt", "add_library(p lib/a.c)");
   EXPECT_EQ(projectRoot((top / "src/lib/a.c").string(), {(top / "src/lib/a.c").string()}), (top / "src").string());
+  // GNU make's other names count (libtommath's `makefile`): the walk stopped
+  // three levels up, outside the project, and mined 1764 unrelated files.
+  write(top / "src/old/makefile", "all:");
+  write(top / "src/old/b.c", "");
+  EXPECT_EQ(projectRoot((top / "src/old/b.c").string(), {(top / "src/old/b.c").string()}), (top / "src/old").string());
 }
 
 TEST(MineProjectSamples, ReadsTheCallingFilesUnderTheRootInPathOrder) {

@@ -97,6 +97,44 @@ TEST(UncompilableCallables, FollowsATemplateInstantiatedFromACallFunction) {
   EXPECT_EQ(blamed.begin()->first, "ns::g(int)");
 }
 
+TEST(UncompilableCallables, AnAliasThatDoesNotCompileBlamesTheCallsUsingIt) {
+  // A type the front end could not spell from outside its scope: without
+  // the calls that use it, the alias is not written.
+  const std::string source = "#include \"unit.cpp\"\n"                                  // 1
+                             "using __mosaic_t7 = decltype(hidden(), true);\n"         // 2
+                             "using __mosaic_t8 = int;\n"                              // 3
+                             "/* ns::f(char *) */\n"                                   // 4
+                             "static int __mosaic_call_4(mosaic_ctx *ctx, const mosaic_stmt *s) {\n" // 5
+                             "  __mosaic_t7 *out = 0; __mosaic_t8 k;\n"               // 6
+                             "}\n"                                                     // 7
+                             "/* ns::g(int) */\n"                                      // 8
+                             "static int __mosaic_call_5(mosaic_ctx *ctx, const mosaic_stmt *s) {\n" // 9
+                             "  __mosaic_t8 *a0 = 0; __mosaic_t70 *b = 0;\n"          // 10
+                             "}\n";                                                    // 11
+  const auto blamed = harness::uncompilableCallables(
+      source, "/w/harness.cpp", "/w/harness.cpp:2:30: error: use of undeclared identifier 'hidden'\n");
+  ASSERT_EQ(blamed.size(), 1u);
+  EXPECT_EQ(blamed.begin()->first, "ns::f(char *)");
+  EXPECT_NE(blamed.begin()->second.find("undeclared identifier 'hidden'"), std::string::npos);
+  // (__mosaic_t70 is another alias.) An alias both calls use blames both.
+  EXPECT_EQ(harness::uncompilableCallables(source, "/w/harness.cpp", "/w/harness.cpp:3:1: error: x\n").size(), 2u);
+}
+
+TEST(UnlinkableCallables, BlamesTheCallFunctionThatNeedsTheMissingSymbol) {
+  // fmt's inline namespace (fmt::v9::) is in the linker's name, not the
+  // model's: the call function the linker names is what to leave out.
+  const std::string out =
+      "/usr/bin/ld: harness.o: in function `__mosaic_call_5(mosaic_ctx*, mosaic_stmt const*)':\n"
+      "harness.cpp:9: undefined reference to `fmt::v9::detail::value<char>::value(fmt::v9::detail::unformattable)'\n"
+      "/usr/bin/ld: harness.o: in function `__mosaic_helper(mosaic_ctx*)':\n"
+      "harness.cpp:2: undefined reference to `elsewhere()'\n";
+  const auto blamed = harness::unlinkableCallables(kHarness, out);
+  ASSERT_EQ(blamed.size(), 1u);
+  EXPECT_EQ(blamed.begin()->first, "ns::g(int)");
+  EXPECT_EQ(blamed.begin()->second,
+            "it does not link: undefined reference to fmt::v9::detail::value<char>::value(fmt::v9::detail::unformattable)");
+}
+
 TEST(UncompilableCallables, BlamesNoneWhenAnErrorIsOutsideEveryCall) {
   // The unit itself, or what all calls share: leaving callables out would
   // not help.

@@ -39,8 +39,9 @@ struct LinkFailure {
   testcase::Unlinked unlinked; ///< parsed from the linker's full output
   std::string projectDir;      ///< holds the project archive it built, if any
   /// When the harness does not compile and every error lies in the
-  /// function of one callable or another (Link.h: uncompilableCallables):
-  /// those callables, by signature, with their first error.
+  /// function of one callable or another (Link.h: uncompilableCallables),
+  /// or does not link for a symbol only some calls need
+  /// (unlinkableCallables): those callables, by signature, with their first error.
   std::map<std::string, std::string> uncompilable;
 };
 

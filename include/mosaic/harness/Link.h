@@ -34,6 +34,14 @@ std::optional<std::pair<std::string, size_t>> functionNameAndArity(const std::st
 std::map<std::string, std::string> uncompilableCallables(const std::string &source, const std::string &sourcePath,
                                                          const std::string &compilerOutput);
 
+/// The callables whose call function in the harness `source` needs a
+/// symbol the link did not find (GNU ld's "in function `__mosaic_call_<id>"
+/// before "undefined reference to"): a call of a function the unit only
+/// declares whose name the model spells otherwise than the linker (an
+/// inline namespace: fmt::v9::), or an implicit conversion to a constructor
+/// nothing defines. By signature, with the missing symbol.
+std::map<std::string, std::string> unlinkableCallables(const std::string &source, const std::string &linkerOutput);
+
 /// Builds the harness of `program`; when it does not link for functions
 /// nothing defines, or does not compile for the calls of some callables
 /// (uncompilableCallables), leaves them out (`catalog` is rebuilt without
