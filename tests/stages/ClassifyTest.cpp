@@ -220,6 +220,20 @@ TEST_F(Claims, AnEarlierVariadicCallOnTheSameObjectIsMisuse) {
   EXPECT_NE(c.why.find("earlier call of the variadic claims_set()"), std::string::npos) << c.why;
 }
 
+TEST_F(Claims, AnEarlierInternalCallOnTheSameObjectIsMisuse) {
+  // set_len(doc, 1000), which no caller does, then the public claims_last
+  // reads past the text (expat: externalParEntProcessor(parser, ...) with a
+  // buffer not the parser's, then XML_GetCurrentLineNumber(parser)).
+  testcase::TestCase t;
+  const Ref s = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
+  const Ref doc = call(t, "claims_new", {s});
+  call(t, "set_len", {doc, push(t, Statement{.op = Op::Primitive, .type = typeNamed("size_t"), .bits = 1000})});
+  call(t, "claims_last", {doc});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("earlier call of set_len(), internal"), std::string::npos) << c.why;
+}
+
 TEST(OwnAssertion, TheCalledFunctionsOwnAssertionIsAPrecondition) {
   exec::RunResult r;
   r.outcome = exec::Outcome::Abort;
