@@ -127,6 +127,28 @@ static void destroy_vars(mosaic_ctx *ctx) {
 
 /* ---- observations ---------------------------------------------------- */
 
+/* AddressSanitizer's public interface (sanitizer/asan_interface.h): defined
+ * when the harness is the sanitized one, null otherwise. */
+extern int __asan_address_is_poisoned(void const volatile *addr) __attribute__((weak));
+
+/* How many of the `len` bytes at `p`, up to a NUL when `string`, an
+ * observation may read. Under ASan it stops at the first byte the program
+ * may not read: a char * field can point into a buffer with no NUL
+ * (expat's parser buffer), and ASan would report mosaic's own read of it
+ * as the library's heap-buffer-overflow. By hand, through volatile reads:
+ * strnlen and memcpy are intercepted, and the compiler may make a plain
+ * loop into them. */
+static size_t observable_len(const void *p, size_t len, int string) {
+  const volatile unsigned char *b = (const volatile unsigned char *)p;
+  size_t n = 0;
+  while (n < len) {
+    if (__asan_address_is_poisoned && __asan_address_is_poisoned(b + n)) break;
+    if (string && b[n] == 0) break;
+    ++n;
+  }
+  return n;
+}
+
 static void append(mosaic_ctx *ctx, unsigned kind, unsigned target, int field, const void *payload, size_t len) {
   mosaic_trace_header *t = mosaic_rt_trace;
   mosaic_obs_header h;
@@ -144,7 +166,7 @@ static void append(mosaic_ctx *ctx, unsigned kind, unsigned target, int field, c
   h.len = (uint16_t)len;
   area = (uint8_t *)t + t->obs_off + t->obs_len;
   memcpy(area, &h, sizeof h);
-  if (len) memcpy(area + sizeof h, payload, len);
+  for (size_t i = 0; i < len; ++i) area[sizeof h + i] = ((const volatile uint8_t *)payload)[i];
   t->obs_len += (uint32_t)(sizeof h + len);
 }
 
@@ -167,14 +189,14 @@ void __mosaic_obs_null(mosaic_ctx *ctx, unsigned target, int field, const void *
 }
 void __mosaic_obs_bytes(mosaic_ctx *ctx, unsigned target, int field, const void *bytes, size_t len) {
   if (len > MOSAIC_OBS_MAX_STRING) len = MOSAIC_OBS_MAX_STRING;
-  append(ctx, MOSAIC_OBS_STRING, target, field, bytes, len);
+  append(ctx, MOSAIC_OBS_STRING, target, field, bytes, observable_len(bytes, len, 0));
 }
 void __mosaic_obs_string(mosaic_ctx *ctx, unsigned target, int field, const char *s) {
   if (!s) {
     __mosaic_obs_null(ctx, target, field, s);
     return;
   }
-  __mosaic_obs_bytes(ctx, target, field, s, strnlen(s, MOSAIC_OBS_MAX_STRING));
+  append(ctx, MOSAIC_OBS_STRING, target, field, s, observable_len(s, MOSAIC_OBS_MAX_STRING, 1));
 }
 void __mosaic_obs_exception(mosaic_ctx *ctx, const char *type, const char *what) {
   char buf[512];

@@ -30,6 +30,22 @@ bool FailureStacks::inProject(const exec::Frame &f) const {
   return true;
 }
 
+bool FailureStacks::mosaicsOwn(std::string_view report) {
+  if (!sanitizedSymbolizer_) return false;
+  auto frames = sanitizedSymbolizer_->symbolize(exec::reportStack(report, sanitized_));
+  if (!frames) return false;
+  for (const exec::Frame &f : *frames) {
+    // The sanitizer's interceptors and runtime (strnlen, memcpy, __asan_*):
+    // Debian's build of it names no file, or one of compiler-rt's.
+    if (f.file.empty() || f.file.find("compiler-rt/") != std::string::npos) continue;
+    if (f.function.rfind("__mosaic", 0) == 0 || f.function.rfind("mosaic_rt_", 0) == 0) return true;
+    for (const std::string &dir : harnessDirs_)
+      if (!dir.empty() && f.file.rfind(dir + "/", 0) == 0) return true;
+    return false;
+  }
+  return false;
+}
+
 std::vector<exec::Frame> FailureStacks::operator()(const exec::RunResult &result, std::string_view output,
                                                    bool sanitized) {
   exec::Symbolizer *symbolizer = sanitized ? (sanitizedSymbolizer_ ? &*sanitizedSymbolizer_ : nullptr) : &plain_;

@@ -28,6 +28,12 @@ public:
 
   std::vector<exec::Frame> operator()(const exec::RunResult &result, std::string_view output, bool sanitized);
 
+  /// Whether a sanitizer report of the sanitized harness is about mosaic's
+  /// own code: its innermost frame outside the sanitizer's runtime is the
+  /// harness's or mosaic's runtime's (an observation reading a char *
+  /// field past its buffer), not the program's. Such a report is no claim.
+  bool mosaicsOwn(std::string_view report);
+
   /// Whether a frame is the project's: a file named, not a system one
   /// (/usr, /lib), not the generated harness, not mosaic's runtime.
   bool inProject(const exec::Frame &frame) const;

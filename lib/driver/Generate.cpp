@@ -371,7 +371,7 @@ void runStages(Session &session, const GenerateOptions &options, const search::G
   const double postBudget = std::max(10.0, options.budgetSeconds * 0.5);
   stages::Context context{session.program, *session.catalog, goals, searchRuns, isolated, fresh ? &*fresh : nullptr,
                           stages::Deadline::in(postBudget, search.stopFlag()),
-                          stages::Deadline::in(std::numeric_limits<double>::infinity(), search.stopFlag()), nullptr, {}};
+                          stages::Deadline::in(std::numeric_limits<double>::infinity(), search.stopFlag()), nullptr, {}, {}};
   std::optional<ServerExecutor> sanitizedRuns;
   if (sanitized.server) {
     exec::Limits limits = search.limits();
@@ -389,6 +389,7 @@ void runStages(Session &session, const GenerateOptions &options, const search::G
   context.frames = [&stacks](const exec::RunResult &r, std::string_view output, bool inSanitized) {
     return stacks(r, output, inSanitized);
   };
+  context.mosaicsOwn = [&stacks](std::string_view report) { return stacks.mosaicsOwn(report); };
   std::vector<std::unique_ptr<stages::Stage>> pipeline;
   pipeline.push_back(stages::reduce());
   pipeline.push_back(stages::minimise());

@@ -115,7 +115,7 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
   alone.persistent = false;
   ServerExecutor isolated(*session.server, alone);
   stages::Context context{p, *session.catalog, goals, executor, isolated, nullptr, {},
-                          stages::Deadline::in(options.budgetSeconds - budget.elapsed(), interrupt.flag()), nullptr, {}};
+                          stages::Deadline::in(options.budgetSeconds - budget.elapsed(), interrupt.flag()), nullptr, {}, {}};
   faultPoint("minimise-failures");
   stages::minimiseFailures()->run(work, context);
   faultPoint("report");

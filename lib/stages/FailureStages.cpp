@@ -11,6 +11,9 @@ namespace mosaic::stages {
 namespace {
 
 class SanitizeCheck final : public Stage {
+  // A report about mosaic's own code (Context::mosaicsOwn) claims nothing.
+  static bool own(const Context &c, std::string_view report) { return c.mosaicsOwn && c.mosaicsOwn(report); }
+
 public:
   std::string_view name() const override { return "sanitize-check"; }
 
@@ -20,7 +23,8 @@ public:
       if (c.failureDeadline.passed()) return;
       if (!f.reproducible || f.result.outcome == exec::Outcome::Sanitizer) continue;
       auto r = c.sanitized->run(f.test);
-      if (r && r->outcome() == exec::Outcome::Sanitizer && c.sanitized->trace())
+      if (r && r->outcome() == exec::Outcome::Sanitizer && c.sanitized->trace() &&
+          !own(c, c.sanitized->trace()->output()))
         f.sanitizerReport = std::string(c.sanitized->trace()->output());
     }
     std::map<std::string, Failure> found;
@@ -31,7 +35,8 @@ public:
         continue;
       }
       auto r = c.sanitized->run(candidate.test);
-      if (!r || r->outcome() != exec::Outcome::Sanitizer) {
+      if (!r || r->outcome() != exec::Outcome::Sanitizer ||
+          (c.sanitized->trace() && own(c, c.sanitized->trace()->output()))) {
         clean.push_back(std::move(candidate));
         continue;
       }

@@ -41,7 +41,7 @@ protected:
     return t;
   }
   stages::Context context(search::Executor &run, search::Executor &isolated, search::Executor *fresh = nullptr) {
-    return stages::Context{m->program, *m->catalog, goals, run, isolated, fresh, {}, {}, nullptr, {}};
+    return stages::Context{m->program, *m->catalog, goals, run, isolated, fresh, {}, {}, nullptr, {}, {}};
   }
 
   std::unique_ptr<UnitModel> m;

@@ -131,6 +131,11 @@ struct Context {
   /// stack, or the one its sanitizer report prints in `output`), named;
   /// empty when unknown. Unset in tests that need no stacks.
   std::function<std::vector<exec::Frame>(const exec::RunResult &, std::string_view output, bool sanitized)> frames;
+  /// Whether a sanitizer report of the sanitized harness is about
+  /// mosaic's own code rather than the program's (FailureStacks::
+  /// mosaicsOwn); SanitizeCheck makes no claim of such a report. Unset:
+  /// never.
+  std::function<bool(std::string_view report)> mosaicsOwn;
 };
 
 class Stage {
