@@ -4,6 +4,7 @@
 #include "SuiteParts.h"
 #include "mosaic/support/Text.h"
 
+#include <algorithm>
 #include <filesystem>
 #include <sstream>
 
@@ -78,6 +79,13 @@ File writeCMakeFile(const SuiteContext &context, const Suite &suite, const UnitB
   for (const std::string &f : build.flags) cm << " " << cmakeQuote(f);
   cm << " -w)\n";
   if (!build.project.empty()) {
+    // Assembly (zstd's huf_decompress_amd64.S) needs CMake's ASM language,
+    // which compiles it with the C compiler.
+    if (std::any_of(build.project.begin(), build.project.end(), [](const ProjectSource &s) {
+          const std::string e = fs::path(s.file).extension().string();
+          return e == ".S" || e == ".s" || e == ".sx";
+        }))
+      cm << "enable_language(ASM)\n";
     cm << "\n# The rest of the project the unit calls into, each with its own flags.\n"
        << "add_library(" << ident << "_project STATIC";
     for (const ProjectSource &s : build.project) cm << "\n  " << cmakeQuote(s.file);

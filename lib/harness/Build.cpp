@@ -227,7 +227,8 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
     // objects; lua's C and C++ libraries) is linked once, as its first
     // entry builds it: the unit's own entry is its first one too.
     if (!seen.insert(file).second) continue;
-    if (fs::path(file).extension() == ".S" || fs::path(file).extension() == ".s") continue;
+    // Assembly is linked too: zstd's huf_decompress.c calls the loops of
+    // huf_decompress_amd64.S (without it no unit of zstd linked).
     std::vector<std::string> argv;
     if (entry.contains("arguments")) {
       argv = entry["arguments"].get<std::vector<std::string>>();
