@@ -146,6 +146,13 @@ std::string TypeMapper::spell(clang::QualType type) const {
   while (const auto *e = llvm::dyn_cast<clang::ElaboratedType>(bare.getTypePtr()))
     bare = clang::QualType(e->getNamedType().getTypePtr(), bare.getLocalFastQualifiers() |
                                                              e->getNamedType().getLocalFastQualifiers());
+  // A typedef of a class template's pattern, not of a specialization
+  // (re2's `SparseSetT::iterator`, from inside SparseSetT<Value>): no name
+  // outside the template reaches it without arguments; what it stands for.
+  if (const auto *td = llvm::dyn_cast<clang::TypedefType>(bare.getTypePtr());
+      td && memberTypedef(td->getDecl()) && td->getDecl()->getDeclContext()->isDependentContext() &&
+      !type->isDependentType())
+    return resugarStd(type.getCanonicalType().getAsString(policy_));
   if (const auto *td = llvm::dyn_cast<clang::TypedefType>(bare.getTypePtr()); td && memberTypedef(td->getDecl())) {
     std::string out = bare.getLocalQualifiers().getAsString(policy_);
     return resugarStd((out.empty() ? "" : out + " ") + qualifiedName(td->getDecl()));

@@ -185,10 +185,26 @@ std::vector<std::string> harnessCompileCommand(const model::Program &program, co
     if (!a.empty() && a[0] != '-' && canonicalPath(fs::path(program.directory) / a) == program.unit) continue;
     args.push_back(a);
   }
-  args.insert(args.end(), {"-g", "-I" + tc.abiInclude, "-fpass-plugin=" + tc.passPlugin});
+  // Every error, not clang's first 20: the calls to leave out are found
+  // from them all at once (buildLinkedHarness), not 20 at a time.
+  args.insert(args.end(), {"-g", "-ferror-limit=0", "-I" + tc.abiInclude, "-fpass-plugin=" + tc.passPlugin});
   if (sanitize) args.insert(args.end(), {"-fsanitize=address,undefined", "-fno-sanitize-recover=all"});
   args.insert(args.end(), {"-c", source, "-o", object});
   return args;
+}
+
+namespace {
+
+} // namespace
+
+// re2's util/test.cc defines main beside its own testing::TempDir.
+bool definesMain(const std::string &object) {
+  auto r = runProcess({"nm", "-g", "--defined-only", object});
+  if (!r || r->exitCode != 0) return false;
+  std::istringstream in(r->output);
+  for (std::string line; std::getline(in, line);)
+    if (line.size() >= 7 && line.compare(line.size() - 7, 7, " T main") == 0) return true;
+  return false;
 }
 
 namespace {
@@ -258,7 +274,7 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
     cmd.insert(cmd.end(), {"-w", "-c", "-MD", "-MF", partial + ".d", "-o", partial});
     work.push_back({cmd, directory, object, file, buildFlags(argv, directory, file)});
   }
-  std::vector<std::string> built;
+  std::vector<std::string> built, programs;
   nlohmann::json used = nlohmann::json::array();
   for (size_t start = 0; start < work.size(); start += jobs) {
     std::vector<std::future<Expected<ProcessResult>>> running;
@@ -280,11 +296,24 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
       auto r = running[k].get();
       const Job &job = work[start + k];
       if (r && r->exitCode == 0) {
+        if (definesMain(job.object)) {
+          programs.push_back(fs::path(job.file).filename().string());
+          continue;
+        }
         built.push_back(job.object);
         used.push_back({{"file", job.file}, {"flags", job.flags}});
       }
       else notes.push_back("could not compile " + job.file + " for linking; left out");
     }
+  }
+  if (!programs.empty()) {
+    constexpr size_t kNamed = 4; // ours: a note line, not a list
+    std::string named;
+    for (size_t i = 0; i < programs.size() && i < kNamed; ++i) named += (i ? ", " : "") + programs[i];
+    if (programs.size() > kNamed) named += " and " + std::to_string(programs.size() - kNamed) + " more";
+    notes.push_back("left out " + std::to_string(programs.size()) +
+                    " translation unit(s) of the project that define main (programs and test drivers, not the "
+                    "library): " + named);
   }
   if (reused) notes.push_back("reused " + std::to_string(reused) + " compiled translation units of the project");
   const std::string archive = (dir / "libproject.a").string();

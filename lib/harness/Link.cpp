@@ -159,8 +159,34 @@ std::map<std::string, std::string> uncompilableCallables(const std::string &sour
   // The diagnostics, an error with its notes at a time. An error in the
   // spelling of a type alias (a type the front end could not name from
   // outside its scope) blames every call that uses the alias: without
-  // them the alias is not written.
+  // them the alias is not written. An error elsewhere on a line that names
+  // such an alias (an accessor's cast to it: re2's SparseSetT::iterator) is
+  // its consequence, and goes with it.
   const std::string file = fs::path(sourcePath).filename().string();
+  std::vector<std::string> lines;
+  {
+    std::istringstream in(source);
+    for (std::string line; std::getline(in, line);) lines.push_back(line);
+  }
+  std::set<std::string> failedAliases;
+  {
+    static const std::regex located(R"(^(.*?):(\d+):\d+: error: )");
+    std::istringstream in(compilerOutput);
+    for (std::string line; std::getline(in, line);) {
+      std::smatch m;
+      if (!std::regex_search(line, m, located) || fs::path(m[1].str()).filename() != file) continue;
+      if (auto a = aliasAt.find(std::stoul(m[2].str())); a != aliasAt.end()) failedAliases.insert(a->second);
+    }
+  }
+  auto namesFailedAlias = [&](size_t at) {
+    if (at == 0 || at > lines.size()) return false;
+    static const std::regex alias(R"(__mosaic_t\d+\b)");
+    const std::string &text = lines[at - 1];
+    for (auto it = std::sregex_iterator(text.begin(), text.end(), alias); it != std::sregex_iterator(); ++it)
+      if (failedAliases.count(it->str())) return true;
+    return false;
+  };
+  bool consequence = false;
   static const std::regex diagnostic(R"(^(.*?):(\d+):\d+: (error|note|warning): (.*)$)");
   std::map<std::string, std::string> out;
   std::string message;
@@ -180,7 +206,7 @@ std::map<std::string, std::string> uncompilableCallables(const std::string &sour
         out.emplace(s.signature, "type " + blamedAlias + ": " + message);
         any = true;
       }
-    if (!any) orphan = true;
+    if (!any && !consequence) orphan = true;
   };
   std::istringstream in(compilerOutput);
   for (std::string line; std::getline(in, line);) {
@@ -193,11 +219,13 @@ std::map<std::string, std::string> uncompilableCallables(const std::string &sour
       open = true;
       blamed = nullptr;
       blamedAlias.clear();
+      consequence = false;
       message = m[4].str();
     }
     if (!open || blamed || fs::path(m[1].str()).filename() != file) continue;
     const size_t at = std::stoul(m[2].str());
     blamed = owner(at);
+    if (!blamed && !aliasAt.count(at) && namesFailedAlias(at)) consequence = true;
     if (auto a = aliasAt.find(at); !blamed && blamedAlias.empty() && a != aliasAt.end()) blamedAlias = a->second;
   }
   close();

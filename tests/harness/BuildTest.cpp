@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
+
 using namespace mosaic;
 using namespace mosaic::test;
 
@@ -68,4 +71,18 @@ TEST(HarnessBuild, IsCachedUntilAnInputChanges) {
   auto third = harness::buildHarness(p, catalog, testToolchain(), {work, false, 2, {}});
   ASSERT_TRUE(third);
   EXPECT_FALSE(third->cached);
+}
+
+TEST(ProjectArchive, TellsAProgramFromAPartOfTheLibrary) {
+  // A translation unit that defines main (re2's util/test.cc) is left out
+  // of the project archive; one that only defines functions is not.
+  const std::string dir = makeTempDir("mosaic-main");
+  auto compile = [&](const std::string &name, const std::string &text) {
+    const std::string src = dir + "/" + name + ".c", obj = dir + "/" + name + ".o";
+    std::ofstream(src) << text;
+    EXPECT_EQ(std::system(("clang-19 -c " + src + " -o " + obj).c_str()), 0);
+    return obj;
+  };
+  EXPECT_TRUE(harness::definesMain(compile("driver", "int helper(void) { return 1; }\nint main(void) { return 0; }\n")));
+  EXPECT_FALSE(harness::definesMain(compile("part", "int domain(void) { return 1; }\nint main_count;\n")));
 }

@@ -120,6 +120,27 @@ TEST(UncompilableCallables, AnAliasThatDoesNotCompileBlamesTheCallsUsingIt) {
   EXPECT_EQ(harness::uncompilableCallables(source, "/w/harness.cpp", "/w/harness.cpp:3:1: error: x\n").size(), 2u);
 }
 
+TEST(UncompilableCallables, AnErrorOutsideTheCallsThatNamesAFailedAliasGoesWithIt) {
+  // re2's `using __mosaic_t205 = re2::SparseSetT::iterator;` also breaks an
+  // accessor that casts to it: that error is the alias's, not an orphan.
+  const std::string source = "using __mosaic_t7 = re2::SparseSetT::iterator;\n"          // 1
+                             "static void *__mosaic_ref_1(int type, void *s) {\n"        // 2
+                             "  if (type == 7) return (__mosaic_t7 *)(s);\n"             // 3
+                             "}\n"                                                        // 4
+                             "/* re2::f(int) */\n"                                        // 5
+                             "static int __mosaic_call_4(mosaic_ctx *ctx, const mosaic_stmt *s) {\n" // 6
+                             "  __mosaic_t7 *out = 0;\n"                                  // 7
+                             "}\n";                                                       // 8
+  const std::string out = "/w/harness.cpp:1:26: error: no type named 'SparseSetT' in namespace 're2'\n"
+                          "/w/harness.cpp:3:30: error: use of undeclared identifier '__mosaic_t7'\n";
+  const auto blamed = harness::uncompilableCallables(source, "/w/harness.cpp", out);
+  ASSERT_EQ(blamed.size(), 1u);
+  EXPECT_EQ(blamed.begin()->first, "re2::f(int)");
+  // Without the alias's own error, the accessor's is an orphan.
+  EXPECT_TRUE(harness::uncompilableCallables(source, "/w/harness.cpp",
+                                             "/w/harness.cpp:3:30: error: use of undeclared identifier 'x'\n").empty());
+}
+
 TEST(UnlinkableCallables, BlamesTheCallFunctionThatNeedsTheMissingSymbol) {
   // fmt's inline namespace (fmt::v9::) is in the linker's name, not the
   // model's: the call function the linker names is what to leave out.

@@ -63,6 +63,12 @@ struct Harness {
   std::vector<ProjectUnit> project;
 };
 
+/// Whether the object file defines a global `main` (nm): a program or a
+/// test driver of the project (re2's util/test.cc), which the project
+/// archive leaves out: linked in for a symbol it shares with GoogleTest, it
+/// would clash with gtest_main's main.
+bool definesMain(const std::string &object);
+
 /// Builds (or reuses) the harness of `program`'s unit. Fails with an Input
 /// error carrying the compiler's output when the unit or harness does not
 /// compile or link.
