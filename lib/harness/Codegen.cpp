@@ -1,6 +1,8 @@
 // Harness generation: names, the prelude, and assembling the parts.
 #include "Writer.h"
 
+#include <cctype>
+
 namespace mosaic::harness {
 
 using model::TypeKind;
@@ -117,9 +119,20 @@ GeneratedHarness Writer::generate() {
   emitDispatcher();
   emitHelpers(); // last: the others asked for the accessors and observers it writes
 
+  // Only the aliases the code uses: a name asked for and then not written
+  // (muParser's protected ParserBase::change_dec_sep<char>) would otherwise
+  // be declared, and an alias no test can spell fails the whole harness.
+  const std::string body = helpers_.str() + builders_.str() + calls_.str() + dispatch_.str();
+  std::erase_if(typedefs_, [&](model::TypeId id) {
+    const std::string name = "__mosaic_t" + std::to_string(id);
+    for (size_t at = body.find(name); at != std::string::npos; at = body.find(name, at + 1)) {
+      const size_t end = at + name.size();
+      if (end >= body.size() || !std::isdigit(static_cast<unsigned char>(body[end]))) return false;
+    }
+    return true;
+  });
   std::ostringstream src;
-  src << prelude() << undefinedStubs() << "/* Types, named once. */\n" << typedefs() << "\n" << helpers_.str() << builders_.str()
-      << calls_.str() << dispatch_.str();
+  src << prelude() << undefinedStubs() << "/* Types, named once. */\n" << typedefs() << "\n" << body;
   out.source = src.str();
   return out;
 }

@@ -8,6 +8,8 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <iterator>
+#include <regex>
 
 using namespace mosaic;
 using namespace mosaic::test;
@@ -40,6 +42,27 @@ TEST(HarnessSource, IncludesTheUnitAndNamesEveryCallable) {
   EXPECT_EQ(h.callables.size(), p.callables.size());
   EXPECT_TRUE(h.notCallable.empty());
   for (const auto &c : p.callables) EXPECT_NE(h.source.find("/* " + c.signature + " */"), std::string::npos) << c.signature;
+}
+
+TEST(HarnessSource, DeclaresOnlyTheTypeAliasesItUses) {
+  // An invariant of the writer (Writer::generate filters the aliases): one
+  // declared and never used can still fail the whole harness (muParser's
+  // protected ParserBase::change_dec_sep<char>, seen on muParserBase.cpp).
+  for (const char *unit : {"inventory.cpp", "shapes.c"}) {
+    const model::Program &p = fixtureModel(unit);
+    const testcase::Catalog catalog(p);
+    const std::string source = harness::generateHarness(p, catalog).source;
+    const std::regex declared(R"((?:using (__mosaic_t\d+) =|\) (__mosaic_t\d+);))");
+    size_t aliases = 0;
+    for (auto it = std::sregex_iterator(source.begin(), source.end(), declared); it != std::sregex_iterator(); ++it) {
+      const std::string name = (*it)[1].matched ? (*it)[1].str() : (*it)[2].str();
+      const std::regex use(name + R"(\b)");
+      EXPECT_GE(std::distance(std::sregex_iterator(source.begin(), source.end(), use), std::sregex_iterator()), 2)
+          << unit << ": " << name << " is declared and never used";
+      ++aliases;
+    }
+    EXPECT_GT(aliases, 5u) << unit;
+  }
 }
 
 TEST(HarnessSource, CxxUnitsCatchExceptionsPerStatement) {
