@@ -209,6 +209,9 @@ bool definesMain(const std::string &object) {
 
 namespace {
 
+// How a project file's main is renamed (projectArchive); ours.
+constexpr const char *kRenameMain = "-Dmain=__mosaic_project_main";
+
 // The project's other translation units, compiled with their own commands
 // (their own compiler: they are not instrumented) into one archive, for a
 // unit that calls into the rest of its project.
@@ -223,9 +226,10 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
     return Error::input(std::string("malformed compile database: ") + e.what());
   }
   struct Job {
-    std::vector<std::string> argv;
+    std::vector<std::string> argv; // empty when the object is cached
     std::string directory, object, file;
     std::vector<std::string> flags;
+    std::vector<std::string> command; // its compile command without the output
   };
   std::vector<Job> work;
   // Objects are cached in the work folder, shared by every unit of the
@@ -265,14 +269,15 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
     const std::string object = (objects / (hex(fnv1a(commandLine(cmd), fnv1a(file))) + ".o")).string();
     if (fs::exists(object) && upToDate(object + ".inputs")) {
       ++reused;
-      work.push_back({{}, directory, object, file, buildFlags(argv, directory, file)});
+      work.push_back({{}, directory, object, file, buildFlags(argv, directory, file), cmd});
       continue;
     }
     // Built under a name of this process's, then moved into place: a
     // concurrent run on another unit never links half an object.
     const std::string partial = object + ".tmp-" + std::to_string(getpid());
-    cmd.insert(cmd.end(), {"-w", "-c", "-MD", "-MF", partial + ".d", "-o", partial});
-    work.push_back({cmd, directory, object, file, buildFlags(argv, directory, file)});
+    std::vector<std::string> compile = cmd;
+    compile.insert(compile.end(), {"-w", "-c", "-MD", "-MF", partial + ".d", "-o", partial});
+    work.push_back({compile, directory, object, file, buildFlags(argv, directory, file), cmd});
   }
   std::vector<std::string> built, programs;
   nlohmann::json used = nlohmann::json::array();
@@ -296,12 +301,38 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
       auto r = running[k].get();
       const Job &job = work[start + k];
       if (r && r->exitCode == 0) {
-        if (definesMain(job.object)) {
+        // A program or test driver of the project (re2's util/test.cc)
+        // defines main: its main is renamed, in the harness's archive and
+        // in the suite's build alike, so that it neither clashes with
+        // gtest_main's nor is lost with what else it defines
+        // (testing::TempDir, which re2/testing/dump.cc calls). A marker
+        // beside the cached object remembers it.
+        std::vector<std::string> flags = job.flags;
+        const std::string marker = job.object + ".main";
+        bool renamed = fs::exists(marker);
+        if (!renamed && definesMain(job.object)) {
+          const std::string partial = job.object + ".main-" + std::to_string(getpid());
+          std::vector<std::string> again = job.command;
+          again.insert(again.end(), {kRenameMain, "-w", "-c", "-o", partial});
+          auto rebuilt = runProcess(again, {job.directory, {}});
+          std::error_code ec;
+          if (rebuilt && rebuilt->exitCode == 0 && !definesMain(partial)) {
+            fs::rename(partial, job.object, ec);
+            std::ofstream(marker) << "main renamed\n";
+            renamed = !ec;
+          }
+          fs::remove(partial, ec);
+          if (!renamed) {
+            notes.push_back("left out " + job.file + ": it defines main, and renaming it failed");
+            continue;
+          }
+        }
+        if (renamed) {
+          flags.push_back(kRenameMain);
           programs.push_back(fs::path(job.file).filename().string());
-          continue;
         }
         built.push_back(job.object);
-        used.push_back({{"file", job.file}, {"flags", job.flags}});
+        used.push_back({{"file", job.file}, {"flags", flags}});
       }
       else notes.push_back("could not compile " + job.file + " for linking; left out");
     }
@@ -311,9 +342,8 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
     std::string named;
     for (size_t i = 0; i < programs.size() && i < kNamed; ++i) named += (i ? ", " : "") + programs[i];
     if (programs.size() > kNamed) named += " and " + std::to_string(programs.size() - kNamed) + " more";
-    notes.push_back("left out " + std::to_string(programs.size()) +
-                    " translation unit(s) of the project that define main (programs and test drivers, not the "
-                    "library): " + named);
+    notes.push_back("renamed main in " + std::to_string(programs.size()) +
+                    " translation unit(s) of the project (programs and test drivers): " + named);
   }
   if (reused) notes.push_back("reused " + std::to_string(reused) + " compiled translation units of the project");
   const std::string archive = (dir / "libproject.a").string();

@@ -97,8 +97,8 @@ TEST(HarnessBuild, IsCachedUntilAnInputChanges) {
 }
 
 TEST(ProjectArchive, TellsAProgramFromAPartOfTheLibrary) {
-  // A translation unit that defines main (re2's util/test.cc) is left out
-  // of the project archive; one that only defines functions is not.
+  // A translation unit that defines main (re2's util/test.cc) has its main
+  // renamed in the project archive; one that only defines functions not.
   const std::string dir = makeTempDir("mosaic-main");
   auto compile = [&](const std::string &name, const std::string &text) {
     const std::string src = dir + "/" + name + ".c", obj = dir + "/" + name + ".o";

@@ -64,9 +64,9 @@ struct Harness {
 };
 
 /// Whether the object file defines a global `main` (nm): a program or a
-/// test driver of the project (re2's util/test.cc), which the project
-/// archive leaves out: linked in for a symbol it shares with GoogleTest, it
-/// would clash with gtest_main's main.
+/// test driver of the project (re2's util/test.cc), whose main the project
+/// archive renames: linked in for another symbol it defines, it would
+/// clash with gtest_main's main.
 bool definesMain(const std::string &object);
 
 /// Builds (or reuses) the harness of `program`'s unit. Fails with an Input
