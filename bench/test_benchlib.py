@@ -106,6 +106,14 @@ class SweepRecords(unittest.TestCase):
         self.assertEqual((s["units"], s["harness"], s["targets"], s["written"], s["compiled"]), (2, 1, 4, 10, 9))
         self.assertIsNone(s["classes"])  # a mosaic that does not classify failures
 
+    def test_a_unit_not_run_yet_is_pending_not_a_failure(self):
+        with tempfile.TemporaryDirectory() as d:
+            self.assertEqual(sweep.unit(None, None, None, os.path.join(d, "u"), 1, 1, report_only=True), sweep.PENDING)
+            self.assertFalse(os.path.exists(os.path.join(d, "u")))  # nothing run, nothing made
+        s = sweep.summary([dict(sweep.PENDING), {"harness": True, "written": 3, "compiled": 3}])
+        self.assertEqual((s["units"], s["harness"], s["pending"], s["written"]), (1, 1, 1, 3))
+        self.assertIn("(1 not run yet)", sweep._row("x", s))
+
     def test_the_summary_adds_failures_by_class(self):
         records = [{"harness": True, "failing_classes": {"defect": 1, "misuse": 5}},
                    {"harness": True, "failing_classes": {"robustness": 2, "misuse": 1}}]

@@ -46,13 +46,20 @@ def first_error(log_path):
     return "no error line (see the log)"
 
 
-def unit(mosaic, build_dir, unit_path, out, executions, timeout_seconds, work=None):
+# The record of a unit a report-only sweep found not yet run.
+PENDING = {"pending": True}
+
+
+def unit(mosaic, build_dir, unit_path, out, executions, timeout_seconds, work=None, report_only=False):
     """One unit: its record (a dict), from the file when it exists. `work`:
-    the subject's shared work folder (else one of its own, removed)."""
+    the subject's shared work folder (else one of its own, removed).
+    `report_only`: a unit not yet run is PENDING, not run."""
     path = os.path.join(out, "sweep.json")
     if os.path.exists(path):
         with open(path) as f:
             return json.load(f)
+    if report_only:
+        return dict(PENDING)
     os.makedirs(out, exist_ok=True)
     stats = os.path.join(out, "generate.json")
     log = os.path.join(out, "generate.log")
@@ -88,10 +95,16 @@ def unit(mosaic, build_dir, unit_path, out, executions, timeout_seconds, work=No
     return record
 
 
-def subject(subject, cache, out, mosaic, executions, timeout_seconds, log):
-    """Every unit of one subject; returns {"name", "version", "units": {rel: record}} or with "error"."""
+def subject(subject, cache, out, mosaic, executions, timeout_seconds, log, report_only=False):
+    """Every unit of one subject; returns {"name", "version", "units": {rel: record}} or with "error".
+    `report_only`: reads back the units already run, builds and runs nothing."""
     root = os.path.join(cache, subject.name)
     result = {"name": subject.name, "units": {}}
+    if report_only:
+        for rel in subject.units:
+            result["units"][rel] = unit(None, None, None, os.path.join(out, subject.name, slug(rel)), executions,
+                                        timeout_seconds, report_only=True)
+        return result
     try:
         result["version"] = builds.fetch(subject, root)
         build_dir = builds.build(subject, root)
@@ -124,10 +137,12 @@ def summary(records):
     """The totals of a list of unit records. Failures by class when mosaic
     classifies them (its --json has failing_classes: distinct failures,
     misuse included though not written), else None."""
+    pending = [r for r in records if r.get("pending")]
+    records = [r for r in records if not r.get("pending")]
     built = [r for r in records if r.get("harness")]
     classified = [r for r in built if r.get("failing_classes") is not None]
     return {
-        "units": len(records), "harness": len(built),
+        "units": len(records), "harness": len(built), "pending": len(pending),
         "targets": _sum(built, "targets"), "callable": _sum(built, "callable"),
         "written": _sum(built, "written"), "compiled": _sum(built, "compiled"), "passed": _sum(built, "passed"),
         "failing": _sum(built, "failing"),
@@ -142,7 +157,8 @@ def _classes_cell(s):
 
 
 def _row(name, s):
-    return (f"| {name} | {s['harness']} / {s['units']} | {s['callable']} / {s['targets']} | {s['written']} | "
+    not_run = f" ({s['pending']} not run yet)" if s.get("pending") else ""
+    return (f"| {name} | {s['harness']} / {s['units']}{not_run} | {s['callable']} / {s['targets']} | {s['written']} | "
             f"{s['compiled']} ({_pct(s['compiled'], s['written'])}%) | {s['passed']} ({_pct(s['passed'], s['written'])}%) | "
             f"{s['failing']} | {_classes_cell(s)} |")
 
@@ -179,6 +195,9 @@ def write_report(out, results, executions):
         lines += ["| unit | harness | callable / targets | written | compiled | passed | failing | not callable, skipped |",
                   "|---|---|---|---|---|---|---|---|"]
         for rel, r in res["units"].items():
+            if r.get("pending"):
+                lines.append(f"| {rel} | not run yet | | | | | | |")
+                continue
             if not r.get("harness"):
                 lines.append(f"| {rel} | no: {r.get('why', '?')} | | | | | | |")
                 continue
