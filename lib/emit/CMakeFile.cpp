@@ -2,6 +2,7 @@
 // of the project with their own flags, the two test executables, and
 // options for coverage and sanitizers.
 #include "SuiteParts.h"
+#include "mosaic/support/RenamedMain.h"
 #include "mosaic/support/Text.h"
 
 #include <algorithm>
@@ -86,6 +87,13 @@ File writeCMakeFile(const SuiteContext &context, const Suite &suite, const UnitB
           return e == ".S" || e == ".s" || e == ".sx";
         }))
       cm << "enable_language(ASM)\n";
+    // A test driver of the project whose main mosaic renamed (harness/
+    // Build.cpp) may define what GoogleTest does too (re2's util/test.cc:
+    // testing::TempDir); the project's, linked first, is kept, as in the harness.
+    if (std::any_of(build.project.begin(), build.project.end(), [](const ProjectSource &s) {
+          return std::find(s.flags.begin(), s.flags.end(), kRenamedMainFlag) != s.flags.end();
+        }))
+      cm << "add_link_options(-Wl,--allow-multiple-definition)\n";
     cm << "\n# The rest of the project the unit calls into, each with its own flags.\n"
        << "add_library(" << ident << "_project STATIC";
     for (const ProjectSource &s : build.project) cm << "\n  " << cmakeQuote(s.file);

@@ -4,6 +4,7 @@
 
 #include "mosaic/abi/Hooks.h"
 #include "mosaic/support/Process.h"
+#include "mosaic/support/RenamedMain.h"
 
 #include <nlohmann/json.hpp>
 
@@ -209,9 +210,6 @@ bool definesMain(const std::string &object) {
 
 namespace {
 
-// How a project file's main is renamed (projectArchive); ours.
-constexpr const char *kRenameMain = "-Dmain=__mosaic_project_main";
-
 // The project's other translation units, compiled with their own commands
 // (their own compiler: they are not instrumented) into one archive, for a
 // unit that calls into the rest of its project.
@@ -313,7 +311,7 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
         if (!renamed && definesMain(job.object)) {
           const std::string partial = job.object + ".main-" + std::to_string(getpid());
           std::vector<std::string> again = job.command;
-          again.insert(again.end(), {kRenameMain, "-w", "-c", "-o", partial});
+          again.insert(again.end(), {kRenamedMainFlag, "-w", "-c", "-o", partial});
           auto rebuilt = runProcess(again, {job.directory, {}});
           std::error_code ec;
           if (rebuilt && rebuilt->exitCode == 0 && !definesMain(partial)) {
@@ -328,7 +326,7 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
           }
         }
         if (renamed) {
-          flags.push_back(kRenameMain);
+          flags.push_back(kRenamedMainFlag);
           programs.push_back(fs::path(job.file).filename().string());
         }
         built.push_back(job.object);

@@ -354,6 +354,10 @@ Expected<Harness> buildLinkedHarness(const model::Program &program, std::unique_
     const size_t before = unlinked.functions.size() + unlinked.uncompilable.size();
     unlinked.functions.insert(failure.unlinked.functions.begin(), failure.unlinked.functions.end());
     unlinked.uncompilable.insert(failure.uncompilable.begin(), failure.uncompilable.end());
+    // A call the linker blamed (unlinkableCallables) whose function the
+    // missing names already cover is left out as unlinked, said once.
+    for (const model::Callable &c : program.callables)
+      if (unlinked.contains(c.qualifiedName, c.params.size())) unlinked.uncompilable.erase(c.signature);
     if (k >= kLinkAttempts || unlinked.functions.size() + unlinked.uncompilable.size() == before) return h;
     if (!failure.projectDir.empty()) attempt.reuseProject = failure.projectDir;
   }
