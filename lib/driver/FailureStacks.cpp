@@ -21,12 +21,17 @@ std::string FailureStacks::projectRoot(const std::string &unit, const std::strin
   return common.string();
 }
 
+bool FailureStacks::mosaics(const exec::Frame &f) const {
+  if (f.function.rfind("__mosaic", 0) == 0 || f.function.rfind("mosaic_rt_", 0) == 0) return true;
+  for (const std::string &dir : harnessDirs_)
+    if (!dir.empty() && f.file.rfind(dir + "/", 0) == 0) return true;
+  return false;
+}
+
 bool FailureStacks::inProject(const exec::Frame &f) const {
-  if (f.file.empty() || f.function.rfind("__mosaic", 0) == 0 || f.function.rfind("mosaic_rt_", 0) == 0) return false;
+  if (f.file.empty() || mosaics(f)) return false;
   for (const char *system : {"/usr/", "/lib/", "/lib64/"})
     if (f.file.rfind(system, 0) == 0) return false;
-  for (const std::string &dir : harnessDirs_)
-    if (!dir.empty() && f.file.rfind(dir + "/", 0) == 0) return false;
   return true;
 }
 
@@ -38,10 +43,7 @@ bool FailureStacks::mosaicsOwn(std::string_view report) {
     // The sanitizer's interceptors and runtime (strnlen, memcpy, __asan_*):
     // Debian's build of it names no file, or one of compiler-rt's.
     if (f.file.empty() || f.file.find("compiler-rt/") != std::string::npos) continue;
-    if (f.function.rfind("__mosaic", 0) == 0 || f.function.rfind("mosaic_rt_", 0) == 0) return true;
-    for (const std::string &dir : harnessDirs_)
-      if (!dir.empty() && f.file.rfind(dir + "/", 0) == 0) return true;
-    return false;
+    return mosaics(f);
   }
   return false;
 }

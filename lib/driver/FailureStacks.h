@@ -39,6 +39,9 @@ public:
   bool inProject(const exec::Frame &frame) const;
 
 private:
+  /// Whether a frame is mosaic's: the generated harness or its runtime.
+  bool mosaics(const exec::Frame &frame) const;
+
   std::string harness_, sanitized_;
   exec::Symbolizer plain_;
   std::optional<exec::Symbolizer> sanitizedSymbolizer_;

@@ -194,10 +194,6 @@ std::vector<std::string> harnessCompileCommand(const model::Program &program, co
   return args;
 }
 
-namespace {
-
-} // namespace
-
 // re2's util/test.cc defines main beside its own testing::TempDir.
 bool definesMain(const std::string &object) {
   auto r = runProcess({"nm", "-g", "--defined-only", object});

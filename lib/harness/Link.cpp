@@ -121,41 +121,63 @@ testcase::Unlinked unlinkedFunctions(const std::string &linkerOutput) {
   return out;
 }
 
-std::map<std::string, std::string> uncompilableCallables(const std::string &source, const std::string &sourcePath,
-                                                         const std::string &compilerOutput) {
-  // Each callable's function: its first and last line, its signature, and
-  // the harness's type aliases it names; and the line of each alias.
-  struct Span {
-    size_t first, last;
+namespace {
+
+// The harness's type aliases a line names ("__mosaic_t<id>").
+std::vector<std::string> aliasesIn(const std::string &text) {
+  static const std::regex alias(R"(__mosaic_t\d+\b)");
+  std::vector<std::string> out;
+  for (auto it = std::sregex_iterator(text.begin(), text.end(), alias); it != std::sregex_iterator(); ++it)
+    out.push_back(it->str());
+  return out;
+}
+
+// A generated harness as CodegenCalls.cpp lays it out: each callable's call
+// function (`/* signature */` above `static int __mosaic_call_<id>(`, to
+// its closing "}" line) and the aliases it names; the line of each alias.
+struct HarnessLayout {
+  struct Call {
+    std::string id;
+    size_t first = 0, last = 0; // 1-based lines
     std::string signature;
     std::set<std::string> aliases;
   };
-  std::vector<Span> spans;
+  std::vector<std::string> lines;
+  std::vector<Call> calls;
   std::map<size_t, std::string> aliasAt; // line -> "__mosaic_t<id>"
-  {
-    static const std::regex alias(R"(__mosaic_t\d+\b)");
+
+  explicit HarnessLayout(const std::string &source) {
+    static const std::regex call(R"(^static int __mosaic_call_(\d+)\()");
     std::istringstream in(source);
-    std::string previous;
-    size_t n = 0;
     for (std::string line; std::getline(in, line);) {
-      ++n;
+      lines.push_back(line);
+      const size_t n = lines.size();
       std::smatch m;
-      if (line.rfind("using __mosaic_t", 0) == 0 && std::regex_search(line, m, alias)) aliasAt[n] = m.str();
-      if (line.rfind("static int __mosaic_call_", 0) == 0 && previous.size() > 6 && previous.rfind("/* ", 0) == 0)
-        spans.push_back({n, 0, previous.substr(3, previous.size() - 6), {}});
-      else if (line == "}" && !spans.empty() && spans.back().last == 0)
-        spans.back().last = n;
-      else if (!spans.empty() && spans.back().last == 0)
-        for (auto it = std::sregex_iterator(line.begin(), line.end(), alias); it != std::sregex_iterator(); ++it)
-          spans.back().aliases.insert(it->str());
-      previous = line;
+      if (line.rfind("using __mosaic_t", 0) == 0) {
+        if (auto a = aliasesIn(line); !a.empty()) aliasAt[n] = a.front();
+      }
+      const std::string &previous = n > 1 ? lines[n - 2] : lines.back();
+      if (n > 1 && std::regex_search(line, m, call) && previous.size() > 6 && previous.rfind("/* ", 0) == 0)
+        calls.push_back({m[1].str(), n, 0, previous.substr(3, previous.size() - 6), {}});
+      else if (line == "}" && !calls.empty() && calls.back().last == 0)
+        calls.back().last = n;
+      else if (!calls.empty() && calls.back().last == 0)
+        for (std::string &a : aliasesIn(line)) calls.back().aliases.insert(std::move(a));
     }
   }
-  auto owner = [&](size_t line) -> const Span * {
-    for (const Span &s : spans)
-      if (line >= s.first && line <= s.last) return &s;
+
+  const Call *owner(size_t line) const {
+    for (const Call &c : calls)
+      if (line >= c.first && line <= c.last) return &c;
     return nullptr;
-  };
+  }
+};
+
+} // namespace
+
+std::map<std::string, std::string> uncompilableCallables(const std::string &source, const std::string &sourcePath,
+                                                         const std::string &compilerOutput) {
+  const HarnessLayout layout(source);
   // The diagnostics, an error with its notes at a time. An error in the
   // spelling of a type alias (a type the front end could not name from
   // outside its scope) blames every call that uses the alias: without
@@ -163,11 +185,6 @@ std::map<std::string, std::string> uncompilableCallables(const std::string &sour
   // such an alias (an accessor's cast to it: re2's SparseSetT::iterator) is
   // its consequence, and goes with it.
   const std::string file = fs::path(sourcePath).filename().string();
-  std::vector<std::string> lines;
-  {
-    std::istringstream in(source);
-    for (std::string line; std::getline(in, line);) lines.push_back(line);
-  }
   std::set<std::string> failedAliases;
   {
     static const std::regex located(R"(^(.*?):(\d+):\d+: error: )");
@@ -175,22 +192,20 @@ std::map<std::string, std::string> uncompilableCallables(const std::string &sour
     for (std::string line; std::getline(in, line);) {
       std::smatch m;
       if (!std::regex_search(line, m, located) || fs::path(m[1].str()).filename() != file) continue;
-      if (auto a = aliasAt.find(std::stoul(m[2].str())); a != aliasAt.end()) failedAliases.insert(a->second);
+      if (auto a = layout.aliasAt.find(std::stoul(m[2].str())); a != layout.aliasAt.end()) failedAliases.insert(a->second);
     }
   }
   auto namesFailedAlias = [&](size_t at) {
-    if (at == 0 || at > lines.size()) return false;
-    static const std::regex alias(R"(__mosaic_t\d+\b)");
-    const std::string &text = lines[at - 1];
-    for (auto it = std::sregex_iterator(text.begin(), text.end(), alias); it != std::sregex_iterator(); ++it)
-      if (failedAliases.count(it->str())) return true;
+    if (at == 0 || at > layout.lines.size()) return false;
+    for (const std::string &a : aliasesIn(layout.lines[at - 1]))
+      if (failedAliases.count(a)) return true;
     return false;
   };
   bool consequence = false;
   static const std::regex diagnostic(R"(^(.*?):(\d+):\d+: (error|note|warning): (.*)$)");
   std::map<std::string, std::string> out;
   std::string message;
-  const Span *blamed = nullptr;
+  const HarnessLayout::Call *blamed = nullptr;
   std::string blamedAlias;
   bool open = false, orphan = false;
   auto close = [&] {
@@ -201,9 +216,9 @@ std::map<std::string, std::string> uncompilableCallables(const std::string &sour
       return;
     }
     bool any = false;
-    for (const Span &s : spans)
-      if (!blamedAlias.empty() && s.aliases.count(blamedAlias)) {
-        out.emplace(s.signature, "type " + blamedAlias + ": " + message);
+    for (const HarnessLayout::Call &c : layout.calls)
+      if (!blamedAlias.empty() && c.aliases.count(blamedAlias)) {
+        out.emplace(c.signature, "type " + blamedAlias + ": " + message);
         any = true;
       }
     if (!any && !consequence) orphan = true;
@@ -224,9 +239,10 @@ std::map<std::string, std::string> uncompilableCallables(const std::string &sour
     }
     if (!open || blamed || fs::path(m[1].str()).filename() != file) continue;
     const size_t at = std::stoul(m[2].str());
-    blamed = owner(at);
-    if (!blamed && !aliasAt.count(at) && namesFailedAlias(at)) consequence = true;
-    if (auto a = aliasAt.find(at); !blamed && blamedAlias.empty() && a != aliasAt.end()) blamedAlias = a->second;
+    blamed = layout.owner(at);
+    const auto alias = layout.aliasAt.find(at);
+    if (!blamed && alias == layout.aliasAt.end() && namesFailedAlias(at)) consequence = true;
+    if (!blamed && blamedAlias.empty() && alias != layout.aliasAt.end()) blamedAlias = alias->second;
   }
   close();
   if (orphan) return {};
@@ -234,20 +250,10 @@ std::map<std::string, std::string> uncompilableCallables(const std::string &sour
 }
 
 std::map<std::string, std::string> unlinkableCallables(const std::string &source, const std::string &linkerOutput) {
-  // The signature comment above each call function, by the callable's id
-  // (a variadic call's __mosaic_ffi_call_<id> shares it).
+  // The signature of each call function, by the callable's id (a variadic
+  // call's __mosaic_ffi_call_<id> shares it).
   std::map<std::string, std::string> signatureOf;
-  {
-    static const std::regex call(R"(^static int __mosaic_call_(\d+)\()");
-    std::istringstream in(source);
-    std::string previous;
-    for (std::string line; std::getline(in, line);) {
-      std::smatch m;
-      if (std::regex_search(line, m, call) && previous.size() > 6 && previous.rfind("/* ", 0) == 0)
-        signatureOf[m[1].str()] = previous.substr(3, previous.size() - 6);
-      previous = line;
-    }
-  }
+  for (const HarnessLayout::Call &c : HarnessLayout(source).calls) signatureOf[c.id] = c.signature;
   // GNU ld: "...: in function `__mosaic_call_268(mosaic_ctx*, ...)':" then
   // "...: undefined reference to `symbol'" lines.
   static const std::regex context(R"(in function `__mosaic_(?:ffi_)?call_(\d+)\()");

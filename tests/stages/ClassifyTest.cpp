@@ -52,6 +52,16 @@ protected:
   Ref integer(testcase::TestCase &t, const std::string &type, std::int64_t v) const {
     return push(t, Statement{.op = Op::Primitive, .type = typeNamed(type), .bits = static_cast<std::uint64_t>(v)});
   }
+  // claims_last(doc) on claims_new("x") after `earlier`(doc, v), v an
+  // integer of type `type`.
+  testcase::TestCase lastAfter(const std::string &earlier, const std::string &type, std::int64_t v) const {
+    testcase::TestCase t;
+    const Ref s = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
+    const Ref doc = call(t, "claims_new", {s});
+    call(t, earlier, {doc, integer(t, type, v)});
+    call(t, "claims_last", {doc});
+    return t;
+  }
   // A failing run at the last statement.
   static exec::RunResult crashAtEnd(const testcase::TestCase &t, exec::Outcome o = exec::Outcome::Crash) {
     exec::RunResult r;
@@ -209,13 +219,7 @@ TEST_F(Claims, AVariadicCallWithoutAFormatIsMisuse) {
 TEST_F(Claims, AnEarlierVariadicCallOnTheSameObjectIsMisuse) {
   // claims_set(doc, 1) without the char * its option takes: what
   // claims_last then reads is whatever claims_set took for it.
-  testcase::TestCase t;
-  const Ref s = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
-  const Ref doc = call(t, "claims_new", {s});
-  const Ref option = integer(t, "int", 1);
-  call(t, "claims_set", {doc, option});
-  call(t, "claims_last", {doc});
-  const auto c = classify(t);
+  const auto c = classify(lastAfter("claims_set", "int", 1));
   EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
   EXPECT_NE(c.why.find("earlier call of the variadic claims_set()"), std::string::npos) << c.why;
 }
@@ -224,12 +228,7 @@ TEST_F(Claims, AnEarlierInternalCallOnTheSameObjectIsMisuse) {
   // set_len(doc, 1000), which no caller does, then the public claims_last
   // reads past the text (expat: externalParEntProcessor(parser, ...) with a
   // buffer not the parser's, then XML_GetCurrentLineNumber(parser)).
-  testcase::TestCase t;
-  const Ref s = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
-  const Ref doc = call(t, "claims_new", {s});
-  call(t, "set_len", {doc, push(t, Statement{.op = Op::Primitive, .type = typeNamed("size_t"), .bits = 1000})});
-  call(t, "claims_last", {doc});
-  const auto c = classify(t);
+  const auto c = classify(lastAfter("set_len", "size_t", 1000));
   EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
   EXPECT_NE(c.why.find("earlier call of set_len(), internal"), std::string::npos) << c.why;
 }
