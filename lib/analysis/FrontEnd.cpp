@@ -3,6 +3,7 @@
 
 #include "CompileDatabase.h"
 #include "CompletingHeaders.h"
+#include "InstalledHeaders.h"
 #include "ModelBuilder.h"
 #include "ProjectSamples.h"
 
@@ -21,6 +22,7 @@
 #include <llvm/Support/VirtualFileSystem.h>
 
 #include <algorithm>
+#include <filesystem>
 #include <set>
 
 namespace mosaic::analysis {
@@ -31,14 +33,15 @@ class IncludeRecorder;
 
 class ModelConsumer : public clang::ASTConsumer {
 public:
-  ModelConsumer(clang::CompilerInstance &ci, model::Program &program, const IncludeRecorder &includes)
-      : ci_(ci), program_(program), includes_(includes) {}
+  ModelConsumer(clang::CompilerInstance &ci, const InstalledHeaders &installed, model::Program &program,
+                const IncludeRecorder &includes)
+      : ci_(ci), installed_(installed), program_(program), includes_(includes) {}
 
   // Called after Sema has finished the translation unit (pending template
   // instantiations included), with Sema still alive.
   void HandleTranslationUnit(clang::ASTContext &ctx) override {
     if (ci_.getDiagnostics().hasErrorOccurred()) return;
-    buildModel(ctx, ci_.getSema(), program_);
+    buildModel(ctx, ci_.getSema(), installed_, program_);
     collectUnitMacros();
     collectUnitIncludes(ctx);
     built_ = true;
@@ -66,6 +69,7 @@ private:
   void collectUnitIncludes(clang::ASTContext &ctx);
 
   clang::CompilerInstance &ci_;
+  const InstalledHeaders &installed_;
   model::Program &program_;
   const IncludeRecorder &includes_;
   bool built_ = false;
@@ -228,7 +232,7 @@ void ModelConsumer::collectUnitIncludes(clang::ASTContext &ctx) {
 
 class ModelAction : public clang::ASTFrontendAction {
 public:
-  explicit ModelAction(model::Program &program) : program_(program) {}
+  ModelAction(const InstalledHeaders &installed, model::Program &program) : installed_(installed), program_(program) {}
 
 protected:
   std::unique_ptr<clang::ASTConsumer> CreateASTConsumer(clang::CompilerInstance &ci, llvm::StringRef) override {
@@ -236,10 +240,11 @@ protected:
     recorder->setLanguage(ci.getLangOpts());
     const IncludeRecorder &includes = *recorder;
     ci.getPreprocessor().addPPCallbacks(std::move(recorder));
-    return std::make_unique<ModelConsumer>(ci, program_, includes);
+    return std::make_unique<ModelConsumer>(ci, installed_, program_, includes);
   }
 
 private:
+  const InstalledHeaders &installed_;
   model::Program &program_;
 };
 
@@ -267,8 +272,8 @@ void addProjectSamples(model::Program &program, const std::vector<std::string> &
 // Parses the unit with `args` into a fresh model (language, unitIncludes,
 // unitMacros and the AST's part; the caller fills in the rest).
 // A quiet parse is a trial: Clang prints no "N errors generated".
-Expected<model::Program> parseUnit(const UnitCommand &command, std::vector<std::string> args, const std::string &unitArg,
-                                   bool quiet = false) {
+Expected<model::Program> parseUnit(const UnitCommand &command, const InstalledHeaders &installed,
+                                   std::vector<std::string> args, const std::string &unitArg, bool quiet = false) {
   if (quiet) args.insert(args.begin() + 1, "-fno-caret-diagnostics");
   model::Program program;
   program.unit = command.file;
@@ -285,7 +290,7 @@ Expected<model::Program> parseUnit(const UnitCommand &command, std::vector<std::
   diagOptions->ShowColors = false;
   clang::TextDiagnosticPrinter printer(diagStream, diagOptions.get());
 
-  clang::tooling::ToolInvocation invocation(args, std::make_unique<ModelAction>(program), files.get());
+  clang::tooling::ToolInvocation invocation(args, std::make_unique<ModelAction>(installed, program), files.get());
   invocation.setDiagnosticConsumer(&printer);
   const bool ok = invocation.run();
   diagStream.flush();
@@ -314,8 +319,8 @@ constexpr size_t kIncluderTries = 2;
 // (CompletingHeaders.h), one per round, each kept only when the unit still
 // parses with it and it met some of what it was chosen for. Only for C++: C
 // has no members, and a C struct the unit only declares is a handle.
-void complete(const UnitCommand &command, std::vector<std::string> &args, const std::string &unitArg,
-              model::Program &program) {
+void complete(const UnitCommand &command, const InstalledHeaders &installed, std::vector<std::string> &args,
+              const std::string &unitArg, model::Program &program) {
   Needs needs = unitNeeds(program);
   if (needs.empty()) return;
   const HeaderIndex index(args, command.directory, command.file, projectRoot(command.file, command.projectFiles));
@@ -334,7 +339,7 @@ void complete(const UnitCommand &command, std::vector<std::string> &args, const 
       // joined, one argument: CMake drops a repeated `-include` of a
       // target's options (the suite's unit library).
       with.insert(with.begin() + 1 + static_cast<std::ptrdiff_t>(program.completingHeaders.size()), "-include" + h);
-      auto parsed = parseUnit(command, with, unitArg, /*quiet=*/true);
+      auto parsed = parseUnit(command, installed, with, unitArg, /*quiet=*/true);
       if (!parsed) continue;
       const Needs left = unitNeeds(*parsed);
       auto gone = [&](const std::set<std::string> &was, const std::set<std::string> &now) {
@@ -369,10 +374,16 @@ Expected<model::Program> analyzeUnit(const FrontEndOptions &options) {
                              clang::tooling::getClangSyntaxOnlyAdjuster()})
     args = adjust(args, command->file);
 
-  auto parsed = parseUnit(*command, args, options.unit);
+  const InstalledHeaders installed =
+      findInstalledHeaders(std::filesystem::path(command->database).parent_path().string());
+  if (installed.known())
+    notes.push_back("the project's interface: the " + std::to_string(installed.files.size() + installed.folders.size()) +
+                    " headers and folders its build installs (read from " + installed.source +
+                    "); what only other headers declare is the library's inside");
+  auto parsed = parseUnit(*command, installed, args, options.unit);
   if (!parsed) return parsed.takeError();
   model::Program program = std::move(*parsed);
-  if (program.language == "c++") complete(*command, args, options.unit, program);
+  if (program.language == "c++") complete(*command, installed, args, options.unit, program);
   for (const std::string &h : program.completingHeaders)
     notes.push_back("included '" + h + "' first: it defines what the unit uses but only declares");
   program.notes.insert(program.notes.begin(), notes.begin(), notes.end());

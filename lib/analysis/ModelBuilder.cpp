@@ -3,6 +3,7 @@
 #include "ModelBuilder.h"
 
 #include "ConstantMiner.h"
+#include "InstalledHeaders.h"
 #include "ParamRoles.h"
 #include "TypeMapper.h"
 
@@ -18,6 +19,7 @@
 #include <clang/Sema/Sema.h>
 #include <llvm/Support/Path.h>
 
+#include <map>
 #include <set>
 
 namespace mosaic::analysis {
@@ -170,9 +172,9 @@ const char *accessWord(clang::AccessSpecifier a) { return a == clang::AS_private
 
 class Builder {
 public:
-  Builder(clang::ASTContext &ctx, clang::Sema &sema, model::Program &program)
-      : ctx_(ctx), sema_(sema), sm_(ctx.getSourceManager()), program_(program), types_(ctx, sema, program),
-        collected_(sm_) {}
+  Builder(clang::ASTContext &ctx, clang::Sema &sema, const InstalledHeaders &installed, model::Program &program)
+      : ctx_(ctx), sema_(sema), sm_(ctx.getSourceManager()), installed_(installed), program_(program),
+        types_(ctx, sema, program), collected_(sm_) {}
 
   void run() {
     program_.language = ctx_.getLangOpts().CPlusPlus ? "c++" : "c";
@@ -455,6 +457,19 @@ private:
     return mainHeaderCache_[id] = yes;
   }
 
+  // A header of the project's interface: one its build installs, when the
+  // build installs any; and whatever the build says, not one whose name
+  // says otherwise.
+  bool publicHeader(const clang::FileEntryRef &header) {
+    const std::string path = header.getName().str();
+    if (privateHeaderName(path)) return false;
+    if (!installed_.known()) return true;
+    auto it = publicHeaderCache_.find(path);
+    if (it != publicHeaderCache_.end()) return it->second;
+    const std::string canonical = sm_.getFileManager().getCanonicalName(header).str();
+    return publicHeaderCache_[path] = installed_.installs(canonical);
+  }
+
   // A header whose name says it is not the project's interface: a word
   // private, internal, int or impl (json_object_private.h, zstd_internal.h,
   // bn_int.h, node_impl.h). Ours.
@@ -480,16 +495,17 @@ private:
   void markOwnership() {
     for (const clang::FunctionDecl *f : collected_.functions) inMainHeader(f); // finds Program::mainHeader
     for (model::Callable &c : program_.callables) {
-      bool publicHeader = false;
+      bool inPublicHeader = false;
       for (const clang::FunctionDecl *r : decls_[c.id]->redecls()) {
         if (inMainHeader(r)) c.declaredInMainHeader = true;
         if (inProjectHeader(r)) {
           c.declaredInHeader = true;
-          publicHeader |= !privateHeaderName(sm_.getFilename(sm_.getExpansionLoc(r->getLocation())));
+          const auto header = sm_.getFileEntryRefForID(sm_.getFileID(sm_.getExpansionLoc(r->getLocation())));
+          inPublicHeader |= header && publicHeader(*header);
         }
       }
       const clang::LinkageInfo lv = decls_[c.id]->getLinkageAndVisibility();
-      c.internalApi = (c.declaredInHeader && !publicHeader) ||
+      c.internalApi = (c.declaredInHeader && !inPublicHeader) ||
                       (lv.getLinkage() == clang::Linkage::External && lv.getVisibility() == clang::HiddenVisibility);
     }
     for (model::Record &r : program_.records) {
@@ -508,6 +524,8 @@ private:
   clang::ASTContext &ctx_;
   clang::Sema &sema_;
   const clang::SourceManager &sm_;
+  const InstalledHeaders &installed_;
+  std::map<std::string, bool> publicHeaderCache_;
   model::Program &program_;
   TypeMapper types_;
   WriteAnalysis writes_;
@@ -523,8 +541,9 @@ bool isHeaderPath(llvm::StringRef path) {
   return ext == ".h" || ext == ".hh" || ext == ".hpp" || ext == ".hxx" || ext == ".h++" || ext == ".H";
 }
 
-void buildModel(clang::ASTContext &ctx, clang::Sema &sema, model::Program &program) {
-  Builder(ctx, sema, program).run();
+void buildModel(clang::ASTContext &ctx, clang::Sema &sema, const InstalledHeaders &installed,
+                model::Program &program) {
+  Builder(ctx, sema, installed, program).run();
 }
 
 } // namespace mosaic::analysis

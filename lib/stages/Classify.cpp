@@ -148,6 +148,15 @@ bool inOutLength(const model::Program &p, const model::Param &param) {
   return false;
 }
 
+// How a callable is internal (Catalog::internalCallable): to the unit
+// (static, its own file's), or to the library (declared only in headers the
+// build does not install, or whose names say private; hidden).
+const char *insideOf(const testcase::Catalog &catalog, const model::Callable &c) {
+  const bool unit = c.internalLinkage || (c.parent && catalog.isPrivate(catalog.program().record(*c.parent).type)) ||
+                    (c.origin == model::Origin::Unit && !c.declaredInHeader);
+  return unit || !c.internalApi ? "internal to the unit" : "internal to the library";
+}
+
 // (c): why call `i` (or what made its arguments) is misuse; "" when it is not.
 std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
   const model::Program &p = catalog.program();
@@ -155,10 +164,12 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
   const auto inCone = cone(t, i);
   // An internal function: the failing call first, then what made its arguments.
   if (isCall(call.op) && internal(catalog, p.callable(call.callable)))
-    return fmt::format("calls {}, internal to the unit, with arguments its own callers may never pass", callName(p, call));
+    return fmt::format("calls {}, {}, with arguments its own callers may never pass", callName(p, call),
+                       insideOf(catalog, p.callable(call.callable)));
   for (size_t j : inCone)
     if (j != i && isCall(t.statements[j].op) && internal(catalog, p.callable(t.statements[j].callable)))
-      return fmt::format("its arguments come from {}, internal to the unit", callName(p, t.statements[j]));
+      return fmt::format("its arguments come from {}, {}", callName(p, t.statements[j]),
+                         insideOf(catalog, p.callable(t.statements[j].callable)));
   for (size_t j = 0; j < i; ++j) {
     const Statement &u = t.statements[j];
     if (!isCall(u.op) || !std::any_of(u.refs.begin(), u.refs.end(), [&](Ref r) { return inCone.count(r) > 0; }))
@@ -168,7 +179,8 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
     // parser's, then XML_GetCurrentLineNumber(parser) reads past it): it
     // left them in a state no public path makes.
     if (internal(catalog, p.callable(u.callable)))
-      return fmt::format("an earlier call of {}, internal to the unit, on the same object", callName(p, u));
+      return fmt::format("an earlier call of {}, {}, on the same object", callName(p, u),
+                         insideOf(catalog, p.callable(u.callable)));
     // An earlier call of a variadic function without a format on the same
     // objects (yajl_gen_config(g, yajl_gen_print_callback) with no callback
     // after it): it read its extras by a contract the test cannot know.

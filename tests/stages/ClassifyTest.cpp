@@ -145,6 +145,13 @@ TEST_F(Claims, AnInternalFunctionIsMisuse) {
   EXPECT_NE(c.why.find("first_of(), internal to the unit"), std::string::npos) << c.why;
 }
 
+TEST_F(Claims, AFunctionOnlyAPrivateHeaderDeclaresIsInternalToTheLibrary) {
+  EXPECT_TRUE(callable("claims_peek").internalApi);
+  const auto c = classify(m->call("claims_peek", {nullptr}));
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("claims_peek(), internal to the library"), std::string::npos) << c.why;
+}
+
 TEST_F(Claims, AnObjectBuiltByHandOfATypeTheApiMakesIsMisuse) {
   const model::Type &doc = p().type(typeNamed("claims_doc"));
   EXPECT_EQ(m->catalog->madeByApi(*doc.recordId), "claims_new");
