@@ -470,6 +470,12 @@ std::string TypeMapper::unnameableReason(const clang::RecordDecl *rd) const {
         if (std::string why = unnameableReason(inner); !why.empty()) return "template argument " + qualifiedName(inner) + ": " + why;
     }
   }
+  // Nor a class nested in one a test cannot name (re2's
+  // SparseArray<NFA::Thread *>::IndexValue, in a template over a private
+  // class). In C a nested struct's tag is in the enclosing scope: no matter.
+  if (const auto *outer = llvm::dyn_cast<clang::RecordDecl>(rd->getDeclContext());
+      outer && ctx_.getLangOpts().CPlusPlus)
+    if (std::string why = unnameableReason(outer); !why.empty()) return "in " + qualifiedName(outer) + ": " + why;
   if (!rd->getIdentifier() && !rd->getTypedefNameForAnonDecl())
     return std::string("anonymous ") + rd->getKindName().str() + " cannot be named in a test";
   if (rd->getParentFunctionOrMethod()) return "declared inside a function";
