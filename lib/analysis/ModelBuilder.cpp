@@ -490,10 +490,39 @@ private:
     return ref && isHeaderPath(ref->getName());
   }
 
+  // An explicit default visibility on `d` or on a class or namespace it is
+  // in, written in the project (not in a system header: libstdc++ marks
+  // namespace std): the project's own mark of what it exports (muParser's
+  // API_EXPORT_CXX, yaml-cpp's YAML_CPP_API, as this build defines them).
+  bool exportMarked(const clang::Decl *d) const {
+    for (; d; d = llvm::dyn_cast_or_null<clang::Decl>(d->getDeclContext())) {
+      if (sm_.isInSystemHeader(sm_.getExpansionLoc(d->getLocation()))) return false;
+      if (const auto *a = d->getAttr<clang::VisibilityAttr>()) return a->getVisibility() == clang::VisibilityAttr::Default;
+      if (llvm::isa<clang::TranslationUnitDecl>(d)) break;
+    }
+    return false;
+  }
+
+  // A function compiled into the library (not inline, not a template's),
+  // which an export mark would have to name for it to be the library's.
+  static bool compiledIn(const clang::FunctionDecl *f) {
+    if (f->isInlined() || f->isImplicit() || f->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate) return false;
+    for (const clang::DeclContext *dc = f->getDeclContext(); dc; dc = dc->getParent())
+      if (llvm::isa<clang::ClassTemplateSpecializationDecl>(dc)) return false;
+    return true;
+  }
+
   // A record belongs to the unit when the unit or its main header defines
   // it, or the unit defines one of its members.
   void markOwnership() {
     for (const clang::FunctionDecl *f : collected_.functions) inMainHeader(f); // finds Program::mainHeader
+    // When the project marks some of its functions or classes as exported,
+    // one it declares in a header without the mark is its inside
+    // (muParser's ParserByteCode beside the marked ParserBase), although
+    // this build, without -fvisibility=hidden, exports it too.
+    bool marksExports = false;
+    for (const model::Callable &c : program_.callables)
+      marksExports = marksExports || (inProjectHeader(decls_[c.id]) && exportMarked(decls_[c.id]));
     for (model::Callable &c : program_.callables) {
       bool inPublicHeader = false;
       for (const clang::FunctionDecl *r : decls_[c.id]->redecls()) {
@@ -505,7 +534,11 @@ private:
         }
       }
       const clang::LinkageInfo lv = decls_[c.id]->getLinkageAndVisibility();
-      c.internalApi = (c.declaredInHeader && !inPublicHeader) ||
+      const clang::FunctionDecl *f = decls_[c.id];
+      const bool unmarked = marksExports && c.declaredInHeader && compiledIn(f) &&
+                            std::none_of(f->redecls_begin(), f->redecls_end(),
+                                         [&](const clang::FunctionDecl *r) { return exportMarked(r); });
+      c.internalApi = (c.declaredInHeader && !inPublicHeader) || unmarked ||
                       (lv.getLinkage() == clang::Linkage::External && lv.getVisibility() == clang::HiddenVisibility);
     }
     for (model::Record &r : program_.records) {

@@ -107,3 +107,34 @@ TEST(InstalledHeaders, WhatOnlyAHeaderTheBuildKeepsDeclaresIsInternal) {
   ASSERT_TRUE(program) << program.error().message;
   EXPECT_FALSE(find(*program, "impl_twice")->internalApi);
 }
+
+// A project that marks what it exports (muParser's API_EXPORT_CXX on
+// ParserBase, none on ParserByteCode): a class of its headers without the
+// mark is its inside, though a build without -fvisibility=hidden exports it.
+TEST(ExportMarks, AnUnmarkedClassOfAProjectThatMarksItsExportsIsInternal) {
+  const std::string dir = makeTempDir("mosaic-exports");
+  const std::string mark = "__attribute__((visibility(\"default\")))";
+  auto project = [&](const std::string &exportMark) {
+    write(dir + "/calc.h", "#pragma once\n"
+                           "class " + exportMark + " Calc {\npublic:\n  int eval(int x);\n};\n"
+                           "class Code {\npublic:\n  int add(int op);\n  int size() const { return n_; }\n"
+                           "private:\n  int n_ = 0;\n};\n");
+    write(dir + "/calc.cpp", "#include \"calc.h\"\n"
+                             "int Code::add(int op) { return n_ += op; }\n"
+                             "int Calc::eval(int x) { Code c; return c.add(x); }\n");
+    write(dir + "/compile_commands.json", "[{\"directory\": \"" + dir + "\", \"file\": \"calc.cpp\", "
+                                          "\"arguments\": [\"c++\", \"-c\", \"calc.cpp\"]}]");
+    auto program = analyzeUnit({.buildDir = dir, .unit = dir + "/calc.cpp", .projectSamples = false});
+    EXPECT_TRUE(program) << program.error().message;
+    return program ? *program : model::Program{};
+  };
+  model::Program p = project(mark);
+  ASSERT_TRUE(find(p, "eval") && find(p, "add") && find(p, "size"));
+  EXPECT_FALSE(find(p, "eval")->internalApi);
+  EXPECT_TRUE(find(p, "add")->internalApi);
+  EXPECT_FALSE(find(p, "size")->internalApi) << "inline: compiled into whoever calls it, no mark could name it";
+
+  p = project("");
+  ASSERT_TRUE(find(p, "add"));
+  EXPECT_FALSE(find(p, "add")->internalApi) << "a project that marks nothing says nothing";
+}
