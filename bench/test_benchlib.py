@@ -114,6 +114,12 @@ class SweepRecords(unittest.TestCase):
         self.assertEqual((s["units"], s["harness"], s["pending"], s["written"]), (1, 1, 1, 3))
         self.assertIn("(1 not run yet)", sweep._row("x", s))
 
+    def test_a_unit_with_nothing_to_test_is_not_a_harness_that_failed(self):
+        s = sweep.summary([{"harness": False, "why": "nothing to test: the unit defines no function"},
+                           {"harness": False, "why": "the harness does not compile"}, {"harness": True}])
+        self.assertEqual((s["units"], s["harness"], s["nothing"]), (2, 1, 1))
+        self.assertIn("1 / 2 (+1 with nothing to test)", sweep._row("x", s))
+
     def test_the_summary_adds_failures_by_class(self):
         records = [{"harness": True, "failing_classes": {"defect": 1, "misuse": 5}},
                    {"harness": True, "failing_classes": {"robustness": 2, "misuse": 1}}]

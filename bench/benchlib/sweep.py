@@ -133,16 +133,23 @@ def _pct(part, whole):
 CLASSES = ("defect", "robustness", "misuse")
 
 
+def nothing_to_test(record):
+    return not record.get("harness") and str(record.get("why", "")).startswith("nothing to test")
+
+
 def summary(records):
     """The totals of a list of unit records. Failures by class when mosaic
     classifies them (its --json has failing_classes: distinct failures,
     misuse included though not written), else None."""
     pending = [r for r in records if r.get("pending")]
-    records = [r for r in records if not r.get("pending")]
+    # A unit that defines nothing to test (data tables only, or main) says
+    # so; it is not a harness that failed.
+    nothing = [r for r in records if not r.get("pending") and nothing_to_test(r)]
+    records = [r for r in records if not r.get("pending") and not nothing_to_test(r)]
     built = [r for r in records if r.get("harness")]
     classified = [r for r in built if r.get("failing_classes") is not None]
     return {
-        "units": len(records), "harness": len(built), "pending": len(pending),
+        "units": len(records), "harness": len(built), "pending": len(pending), "nothing": len(nothing),
         "targets": _sum(built, "targets"), "callable": _sum(built, "callable"),
         "written": _sum(built, "written"), "compiled": _sum(built, "compiled"), "passed": _sum(built, "passed"),
         "failing": _sum(built, "failing"),
@@ -158,6 +165,8 @@ def _classes_cell(s):
 
 def _row(name, s):
     not_run = f" ({s['pending']} not run yet)" if s.get("pending") else ""
+    if s.get("nothing"):
+        not_run += f" (+{s['nothing']} with nothing to test)"
     return (f"| {name} | {s['harness']} / {s['units']}{not_run} | {s['callable']} / {s['targets']} | {s['written']} | "
             f"{s['compiled']} ({_pct(s['compiled'], s['written'])}%) | {s['passed']} ({_pct(s['passed'], s['written'])}%) | "
             f"{s['failing']} | {_classes_cell(s)} |")

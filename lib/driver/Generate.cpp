@@ -460,7 +460,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   Session &session = *std::get<std::unique_ptr<Session>>(opened);
   printSession(session, out);
   if (session.targets.empty()) {
-    fmt::print(err, "mosaic: error: no target can be called\n");
+    fmt::print(err, "mosaic: error: {}\n", whyNoTargets(session));
     return kExitUsage;
   }
   faultPoint("session");

@@ -69,7 +69,7 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
   const model::Program &p = session.program;
   printSession(session, out);
   if (session.targets.empty()) {
-    fmt::print(err, "mosaic: error: no target can be called yet\n");
+    fmt::print(err, "mosaic: error: {}\n", whyNoTargets(session));
     return kExitUsage;
   }
   faultPoint("session");

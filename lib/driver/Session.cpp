@@ -84,4 +84,11 @@ exec::Limits testLimits(std::uint32_t timeoutMs, std::uint32_t memoryMb, bool is
   return limits;
 }
 
+std::string whyNoTargets(const Session &session) {
+  const size_t defined = session.program.targets.size();
+  if (defined == 0)
+    return "nothing to test: the unit defines no function or method a test could call (only data, declarations or main)";
+  return fmt::format("none of the unit's {} target(s) can be called (why, above)", defined);
+}
+
 } // namespace mosaic::driver

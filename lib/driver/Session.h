@@ -42,6 +42,11 @@ struct Session {
 /// code to end with.
 std::variant<std::unique_ptr<Session>, int> openSession(const SessionOptions &options, std::ostream &err);
 
+/// Why a session has no target to call, for the error that ends `run` and
+/// `generate`: the unit defines nothing to test (a file of data tables, or
+/// of declarations only), or none of what it defines can be called.
+std::string whyNoTargets(const Session &session);
+
 /// The unit, its harness and its targets (and why the others cannot be
 /// called), as `run` and `generate` print them first.
 void printSession(const Session &session, std::ostream &out);

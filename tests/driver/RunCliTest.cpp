@@ -79,3 +79,13 @@ TEST(RunCli, BadBudgetIsAUsageError) {
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("is not a duration"), std::string::npos);
 }
+
+TEST(RunCli, AUnitOfDataOnlySaysThereIsNothingToTest) {
+  const std::string dir = makeTempDir("mosaic-run");
+  auto r = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_DB_DIR, kFixtures + "tables.c", "--max-executions",
+                       "10", "--work-dir", dir, "--no-progress"});
+  EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("mosaic: error: nothing to test: the unit defines no function or method a test could call"),
+            std::string::npos)
+      << r.err;
+}
