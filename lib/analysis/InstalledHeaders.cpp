@@ -121,6 +121,7 @@ void readCMakeInstall(std::string_view text, InstalledHeaders &out) {
     const size_t filesAt = findWord(args, "FILES", 0);
     if (typeAt == std::string_view::npos || filesAt == std::string_view::npos) continue;
     const size_t kindAt = args.find_first_not_of(" \t\n", typeAt + 4);
+    if (kindAt == std::string_view::npos) continue;
     const bool directory = findWord(args, "DIRECTORY", 0) == kindAt;
     if (!directory && findWord(args, "FILE", 0) != kindAt) continue; // libraries, programs
     // FILES lists paths up to an option (FILES_MATCHING, PATTERN, ...),
