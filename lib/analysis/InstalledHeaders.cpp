@@ -4,13 +4,13 @@
 #include "ModelBuilder.h"
 
 #include "mosaic/support/Process.h"
+#include "mosaic/support/Text.h"
 
 #include <llvm/Support/JSON.h>
 
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <unistd.h>
 
@@ -20,19 +20,10 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool startsWith(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
-
-std::string readText(const fs::path &path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // `./x.h` and `../x.h` name x.h in some folder of the project: what is left
 // is matched as a path suffix.
 std::string relativeTail(std::string token) {
-  while (startsWith(token, "./") || startsWith(token, "../")) token.erase(0, token.find('/') + 1);
+  while (token.starts_with("./") || token.starts_with("../")) token.erase(0, token.find('/') + 1);
   return token;
 }
 
@@ -74,6 +65,17 @@ size_t findWord(std::string_view args, std::string_view word, size_t from) {
   return std::string_view::npos;
 }
 
+// Absolute paths as installs() compares them, resolved once: canonical
+// (zstd's cmake_install.cmake names `.../build/cmake/../../lib/zstd.h`).
+InstalledHeaders canonical(InstalledHeaders found) {
+  std::error_code ec;
+  for (std::vector<std::string> *paths : {&found.files, &found.folders})
+    for (std::string &p : *paths)
+      if (p.front() == '/')
+        if (std::string c = fs::weakly_canonical(p, ec).string(); !ec && !c.empty()) p = std::move(c);
+  return found;
+}
+
 void readMesonInstalled(const std::string &text, InstalledHeaders &out) {
   llvm::Expected<llvm::json::Value> json = llvm::json::parse(text);
   if (!json) {
@@ -89,19 +91,14 @@ void readMesonInstalled(const std::string &text, InstalledHeaders &out) {
 bool InstalledHeaders::installs(std::string_view header) const {
   for (const std::string &f : files) {
     if (f.front() == '/') {
-      std::error_code ec;
-      if (header == f || fs::weakly_canonical(f, ec).string() == header) return true;
-    } else if (header.size() > f.size() && header.substr(header.size() - f.size()) == f &&
-               header[header.size() - f.size() - 1] == '/') {
+      if (header == f) return true;
+    } else if (header.size() > f.size() && header.ends_with(f) && header[header.size() - f.size() - 1] == '/') {
       return true;
     }
   }
-  for (std::string folder : folders) {
-    while (folder.size() > 1 && folder.back() == '/') folder.pop_back();
-    std::error_code ec;
-    const std::string canonical = fs::weakly_canonical(folder, ec).string();
-    for (const std::string &f : {folder, canonical})
-      if (!f.empty() && startsWith(header, f + "/")) return true;
+  for (std::string_view folder : folders) {
+    while (folder.size() > 1 && folder.back() == '/') folder.remove_suffix(1);
+    if (header.size() > folder.size() && header.starts_with(folder) && header[folder.size()] == '/') return true;
   }
   return false;
 }
@@ -167,7 +164,7 @@ void readMakeDryRun(std::string_view text, std::string_view destDir, InstalledHe
     });
     if (!copies) continue;
     for (const std::string &w : words)
-      if (!startsWith(w, destDir) && w.front() != '-') addFile(out, w);
+      if (!std::string_view(w).starts_with(destDir) && w.front() != '-') addFile(out, w);
   }
 }
 
@@ -177,19 +174,19 @@ InstalledHeaders findInstalledHeaders(const std::string &buildDir) {
   const fs::path dir = fs::is_directory(buildDir, ec) ? fs::path(buildDir) : fs::path(buildDir).parent_path();
 
   if (const fs::path meson = dir / "meson-info" / "intro-installed.json"; fs::exists(meson, ec)) {
-    readMesonInstalled(readText(meson), out);
+    readMesonInstalled(readFile(meson.string()), out);
     if (out.known()) out.source = "meson-info/intro-installed.json";
-    return out;
+    return canonical(std::move(out));
   }
 
   if (fs::exists(dir / "cmake_install.cmake", ec)) {
     for (fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
          it != end; it.increment(ec)) {
       if (ec) break;
-      if (it->path().filename() == "cmake_install.cmake") readCMakeInstall(readText(it->path()), out);
+      if (it->path().filename() == "cmake_install.cmake") readCMakeInstall(readFile(it->path().string()), out);
     }
     if (out.known()) out.source = "cmake_install.cmake";
-    return out;
+    return canonical(std::move(out));
   }
 
   static const char *const kMakefiles[] = {"GNUmakefile", "makefile", "Makefile"}; // GNU make's search order
@@ -204,7 +201,7 @@ InstalledHeaders findInstalledHeaders(const std::string &buildDir) {
   if (!made) return out;
   readMakeDryRun(made->output, destDir, out);
   if (out.known()) out.source = "make -n install";
-  return out;
+  return canonical(std::move(out));
 }
 
 } // namespace mosaic::analysis

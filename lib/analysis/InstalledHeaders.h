@@ -23,7 +23,8 @@ struct InstalledHeaders {
   std::vector<std::string> folders;
 
   bool known() const { return !files.empty() || !folders.empty(); }
-  /// Whether the build installs `header` (an absolute, canonical path).
+  /// Whether the build installs `header` (an absolute, canonical path;
+  /// findInstalledHeaders makes the absolute ones here canonical too).
   bool installs(std::string_view header) const;
 };
 

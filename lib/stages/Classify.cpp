@@ -148,13 +148,10 @@ bool inOutLength(const model::Program &p, const model::Param &param) {
   return false;
 }
 
-// How a callable is internal (Catalog::internalCallable): to the unit
-// (static, its own file's), or to the library (declared only in headers the
-// build does not install, or whose names say private; hidden).
+// How an internal callable (Catalog::internalCallable) is internal: to the
+// unit, or only to the library (Callable::internalApi).
 const char *insideOf(const testcase::Catalog &catalog, const model::Callable &c) {
-  const bool unit = c.internalLinkage || (c.parent && catalog.isPrivate(catalog.program().record(*c.parent).type)) ||
-                    (c.origin == model::Origin::Unit && !c.declaredInHeader);
-  return unit || !c.internalApi ? "internal to the unit" : "internal to the library";
+  return catalog.internalToUnit(c) ? "internal to the unit" : "internal to the library";
 }
 
 // (c): why call `i` (or what made its arguments) is misuse; "" when it is not.

@@ -66,11 +66,13 @@ const std::string &Catalog::madeByApi(model::RecordId record) const {
   return madeByApi_[record] = found;
 }
 
-bool Catalog::internalCallable(const model::Callable &c) const {
-  if (c.internalLinkage || c.internalApi) return true;
+bool Catalog::internalToUnit(const model::Callable &c) const {
+  if (c.internalLinkage) return true;
   if (c.parent) return isPrivate(program_.record(*c.parent).type);
   return c.origin == model::Origin::Unit && !c.declaredInHeader;
 }
+
+bool Catalog::internalCallable(const model::Callable &c) const { return internalToUnit(c) || c.internalApi; }
 
 bool Catalog::internalType(model::RecordId record) const {
   auto it = internalType_.find(record);

@@ -157,6 +157,10 @@ public:
   /// file declared in no header, or a member of a class the unit file
   /// defines for itself.
   bool internalCallable(const model::Callable &callable) const;
+  /// The part of internalCallable that is the unit's own: `static`, in an
+  /// anonymous namespace, of the unit file and in no header, or a member of
+  /// a class the unit file defines. The rest (internalApi) is the library's.
+  bool internalToUnit(const model::Callable &callable) const;
 
   /// Whether only the unit's inside deals in `record`: some callables take
   /// or return it (by pointer, reference or value) and every one of them is
