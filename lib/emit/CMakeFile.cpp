@@ -119,6 +119,12 @@ File writeCMakeFile(const SuiteContext &context, const Suite &suite, const UnitB
   }
   for (const std::string &lib : build.linkLibraries) cm << "target_link_libraries(" << unitLib << " PUBLIC " << lib << ")\n";
   const std::vector<std::string> pp = preprocessorFlags(build.flags);
+  // GoogleTest's header takes most of a test file's compile time (about 4 of
+  // 5 s with Clang 19): with two test files or more, the first target
+  // precompiles the prelude every test file starts with and the other
+  // reuses it (both have the same flags).
+  const bool precompile = suite.testFiles.size() + suite.failingFiles.size() >= 2;
+  std::string pchOwner;
   for (const auto &[target, files] :
        {std::pair{ident + "_test", suite.testFiles}, std::pair{ident + "_failing_test", suite.failingFiles}}) {
     cm << "\nadd_executable(" << target;
@@ -133,6 +139,14 @@ File writeCMakeFile(const SuiteContext &context, const Suite &suite, const UnitB
       cm << "target_compile_options(" << target << " PRIVATE";
       for (const std::string &f : pp) cm << " " << cmakeQuote(f);
       cm << ")\n";
+    }
+    if (precompile && pchOwner.empty()) {
+      pchOwner = target;
+      cm << "target_precompile_headers(" << target << " PRIVATE";
+      for (const char *h : kTestPrelude) cm << " " << h;
+      cm << ")\n";
+    } else if (precompile) {
+      cm << "target_precompile_headers(" << target << " REUSE_FROM " << pchOwner << ")\n";
     }
     // Listing the tests may take up to 60 s (ours, against CMake's default
     // of 5 s: room for an executable built with sanitizers or coverage, or

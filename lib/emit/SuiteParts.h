@@ -14,6 +14,14 @@
 
 namespace mosaic::emit {
 
+/// What every test file includes first, before the unit's configuration
+/// macros and headers (TestFile.cpp); the suite's CMakeLists.txt
+/// precompiles the same list (CMakeFile.cpp), so the order a test file sees
+/// is the same with or without the precompiled header.
+inline constexpr const char *kTestPrelude[] = {"<gtest/gtest.h>", "<cmath>",  "<cstdint>",     "<cstring>",
+                                               "<functional>",    "<limits>", "<sstream>",     "<string>",
+                                               "<string_view>",   "<type_traits>", "<utility>"};
+
 /// Lines of a file being written, with what each belongs to.
 class Text {
 public:

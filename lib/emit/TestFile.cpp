@@ -118,11 +118,10 @@ void header(Text &text, const SuiteContext &context, const std::vector<Written> 
   const std::string &restoreName = context.restoreName;
   text.line("// " + std::string(kGeneratedMarker) + " from " + fs::path(p.unit).filename().string() + ": " + what);
   text.line("// Regenerate rather than edit; see CMakeLists.txt to build and run.");
-  text.line("#include <gtest/gtest.h>");
-  text.line("");
-  for (const char *h : {"<cmath>", "<cstdint>", "<cstring>", "<functional>", "<limits>", "<sstream>", "<string>",
-                        "<string_view>", "<type_traits>", "<utility>"})
+  for (const char *h : kTestPrelude) {
     text.line(std::string("#include ") + h);
+    if (h == kTestPrelude[0]) text.line("");
+  }
   text.line("");
   // The unit's own headers, in the unit's order: a header may rely on
   // what the ones before it defined (expat's xmltok.h on internal.h's

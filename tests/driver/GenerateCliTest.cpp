@@ -121,7 +121,13 @@ TEST(GenerateCli, RestoresTheUnitsStateBeforeEachTest) {
   EXPECT_EQ(suite.find("KEY"), std::string::npos) << suite;
   // More than 4 tests: split, and every part in the build.
   ASSERT_TRUE(std::filesystem::exists(dir + "/suite/state_test_2.cpp")) << t.dump(2);
-  EXPECT_NE(readFile(dir + "/suite/CMakeLists.txt").find("\"state_test.cpp\" \"state_test_2.cpp\""), std::string::npos);
+  const std::string cmake = readFile(dir + "/suite/CMakeLists.txt");
+  EXPECT_NE(cmake.find("\"state_test.cpp\" \"state_test_2.cpp\""), std::string::npos);
+  // GoogleTest's header is compiled once for every test file of both
+  // executables, and the suite verified above was built that way.
+  EXPECT_NE(cmake.find("target_precompile_headers(state_test PRIVATE <gtest/gtest.h>"), std::string::npos) << cmake;
+  EXPECT_NE(cmake.find("target_precompile_headers(state_failing_test REUSE_FROM state_test)"), std::string::npos)
+      << cmake;
   // A char ** parameter gets a pointer to the bytes, not an array's address.
   std::string all = suite + readFile(dir + "/suite/state_test_2.cpp");
   if (std::filesystem::exists(dir + "/suite/state_test_3.cpp")) all += readFile(dir + "/suite/state_test_3.cpp");
