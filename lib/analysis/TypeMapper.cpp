@@ -11,6 +11,8 @@
 #include <clang/Sema/Sema.h>
 #include <llvm/ADT/APFloat.h>
 
+#include <cctype>
+
 #include <optional>
 
 namespace mosaic::analysis {
@@ -279,6 +281,47 @@ bool TypeMapper::linkable(const clang::CXXConstructorDecl *c, int depth) const {
   return true;
 }
 
+namespace {
+
+// C names a struct or union defined inside another at file scope (C11
+// 6.2.1p4: lua's `struct NodeKey`, defined in `union Node`); C++ scopes it
+// in the enclosing class. For the record type itself (a field's type, a
+// local a test declares), `spelling` with the tag qualified (`struct
+// Node::NodeKey`); "" for any other type, or when an enclosing record has
+// no name to qualify it with. Not through pointers: a file-scope prototype's
+// `struct NodeKey *` is, compiled as C++, a pointer to another, incomplete
+// ::NodeKey, which no scoping makes the same type.
+std::string scopedForCxx(clang::QualType type, const std::string &spelling) {
+  for (int guard = 0; guard < 32 && !type.isNull(); ++guard) {
+    const clang::Type *t = type.getTypePtr();
+    if (const auto *e = llvm::dyn_cast<clang::ElaboratedType>(t)) type = e->getNamedType();
+    else if (const auto *p = llvm::dyn_cast<clang::ParenType>(t)) type = p->getInnerType();
+    else break;
+  }
+  const auto *tt = type.isNull() ? nullptr : llvm::dyn_cast<clang::RecordType>(type.getTypePtr());
+  if (!tt || !tt->getDecl()->getIdentifier()) return "";
+  const clang::RecordDecl *rd = tt->getDecl();
+  std::string scope;
+  for (const auto *outer = llvm::dyn_cast<clang::RecordDecl>(rd->getLexicalDeclContext()); outer;
+       outer = llvm::dyn_cast<clang::RecordDecl>(outer->getLexicalDeclContext())) {
+    const clang::NamedDecl *named = outer->getIdentifier() ? static_cast<const clang::NamedDecl *>(outer)
+                                                            : outer->getTypedefNameForAnonDecl();
+    if (!named) return "";
+    scope = named->getName().str() + "::" + scope;
+  }
+  if (scope.empty()) return "";
+  const std::string written = rd->getKindName().str() + " " + rd->getName().str();
+  auto wordChar = [&](size_t i) { return std::isalnum(static_cast<unsigned char>(spelling[i])) || spelling[i] == '_'; };
+  for (size_t at = spelling.find(written); at != std::string::npos; at = spelling.find(written, at + 1)) {
+    const size_t end = at + written.size();
+    if ((at == 0 || !wordChar(at - 1)) && (end == spelling.size() || !wordChar(end)))
+      return spelling.substr(0, at) + rd->getKindName().str() + " " + scope + rd->getName().str() + spelling.substr(end);
+  }
+  return "";
+}
+
+} // namespace
+
 model::TypeId TypeMapper::map(clang::QualType type) {
   const std::string spelling = spell(type);
   const std::string canonical = type.getCanonicalType().getAsString(policy_);
@@ -294,6 +337,7 @@ model::TypeId TypeMapper::map(clang::QualType type) {
   t.id = id;
   t.spelling = spelling;
   t.canonical = canonical;
+  if (!ctx_.getLangOpts().CPlusPlus) t.cxxSpelling = scopedForCxx(type, spelling);
   t.isConst = type.getCanonicalType().isConstQualified();
   const clang::SourceManager &sm = ctx_.getSourceManager();
   t.spelledInUnit = namesTypedef(type, [&](const clang::TypedefNameDecl *d) {

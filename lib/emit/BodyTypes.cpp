@@ -53,7 +53,7 @@ std::optional<std::string> BodyWriter::spell(model::TypeId id) const {
   if ((options_.canonicalSpelling || t.spelledInUnit) && t.kind != TypeKind::Record && !t.canonical.empty() &&
       t.canonical.find("(unnamed") == std::string::npos && t.canonical.find("(anonymous") == std::string::npos)
     return t.canonical;
-  return t.spelling;
+  return t.cxxSpelling.empty() ? t.spelling : t.cxxSpelling;
 }
 
 std::optional<std::string> BodyWriter::declare(model::TypeId type, const std::string &name) const {

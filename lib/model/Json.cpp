@@ -62,6 +62,7 @@ void to_json(Json &j, const Type &t) {
   putOpt(j, "enum", t.enumId);
   putOpt(j, "pointee", t.pointee);
   if (t.pointeeConst) j["pointee_const"] = true;
+  if (!t.cxxSpelling.empty()) j["cxx_spelling"] = t.cxxSpelling;
   if (t.spelledInUnit) j["spelled_in_unit"] = true;
   if (t.isRvalue) j["rvalue"] = true;
   putOpt(j, "element", t.element);
@@ -86,6 +87,7 @@ void from_json(const Json &j, Type &t) {
   getOpt(j, "enum", t.enumId);
   getOpt(j, "pointee", t.pointee);
   getOr(j, "pointee_const", t.pointeeConst);
+  getOr(j, "cxx_spelling", t.cxxSpelling);
   getOr(j, "spelled_in_unit", t.spelledInUnit);
   getOr(j, "rvalue", t.isRvalue);
   getOpt(j, "element", t.element);

@@ -262,3 +262,19 @@ TEST(TypeSpelling, AClassNestedInATemplateOverAPrivateClassCannotBeNamed) {
   EXPECT_NE(reasons[0].find("knob::Dial::Click"), std::string::npos) << reasons[0];
   EXPECT_NE(reasons[0].find("private section"), std::string::npos) << reasons[0];
 }
+
+TEST(TypeSpelling, ACStructDefinedInsideAnotherIsScopedInCxxTestCode) {
+  // lua's lgc.c: tests declared `struct NodeKey k`, an incomplete type in
+  // C++, where the struct defined in union Node is Node::NodeKey.
+  const Program &p = fixtureModel("slots.c");
+  const model::Type &slot = p.type(*p.type(callable(p, "slot_clear").params.at(0).type).pointee);
+  const model::Record &r = p.record(*p.type(slot.value).recordId);
+  const model::Type &key = p.type(r.fields.at(0).type);
+  EXPECT_EQ(key.spelling, "struct SlotKey"); // the harness is C
+  EXPECT_EQ(key.cxxSpelling, "struct Slot::SlotKey");
+  // A prototype's `struct SlotKey *` is, in C++, a pointer to another
+  // (incomplete) struct at file scope: not scoped. A typedef's name is the
+  // same in both languages.
+  EXPECT_EQ(p.type(callable(p, "slot_key").params.at(0).type).cxxSpelling, "");
+  EXPECT_EQ(p.type(callable(p, "slot_typed").params.at(0).type).cxxSpelling, "");
+}

@@ -65,6 +65,12 @@ struct Type {
   TypeKind kind = TypeKind::Unsupported;
   std::string spelling;   ///< as written, fully qualified, valid in C++ test code
   std::string canonical;  ///< the canonical type after all typedefs and aliases
+  /// C units only: how C++ test code spells the type when that is not
+  /// `spelling` ("" when it is). A struct or union defined inside another
+  /// is named at file scope in C (C11 6.2.1p4: lua's `struct NodeKey`, in
+  /// `union Node`) and in its enclosing class in C++ (`struct Node::NodeKey`);
+  /// `spelling` stays C for the harness and the wrapper, compiled as C.
+  std::string cxxSpelling;
   /// Typedef and alias names passed through from `spelling` to `canonical`,
   /// outermost first (`myint2` -> `myint` -> `int` gives {"myint2", "myint"}).
   std::vector<std::string> aliases;
