@@ -79,8 +79,10 @@ template <class Decide> bool anyWrittenPart(clang::QualType type, const Decide &
     return false;
   }
   // Sugar first: isPointerType() looks through a typedef.
+  // A decayed array parameter (AdjustedType) is printed as what it decayed
+  // to: zstd_v02.c's `rankVal_t` as `U32 (*)[17]`, with the unit's U32.
   if (llvm::isa<clang::ElaboratedType, clang::ParenType, clang::AttributedType, clang::MacroQualifiedType,
-                clang::UsingType>(t))
+                clang::UsingType, clang::AdjustedType>(t))
     return anyWrittenPart(t->getLocallyUnqualifiedSingleStepDesugaredType(), decide, depth + 1);
   if (llvm::isa<clang::PointerType, clang::ReferenceType>(t)) return anyWrittenPart(t->getPointeeType(), decide, depth + 1);
   if (const auto *a = llvm::dyn_cast<clang::ArrayType>(t)) return anyWrittenPart(a->getElementType(), decide, depth + 1);

@@ -6,6 +6,7 @@
 #include "mosaic/testcase/Printer.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 namespace mosaic::emit {
@@ -158,6 +159,18 @@ std::optional<std::string> BodyWriter::aggregateStatement(const StatementSite &a
     at.why = "an aggregate of " + r.name + " without its field list";
     return std::nullopt;
   }
+  // A field with a reserved name (`__` or `_` and a capital) is the C
+  // library's, named by its feature macros: glibc's struct tm has
+  // `__tm_gmtoff` in a C unit built without _DEFAULT_SOURCE and `tm_gmtoff`
+  // in C++, which defines _GNU_SOURCE. Every field given, in order, is
+  // written by position instead, the one form both name sets accept.
+  auto reserved = [](const std::string &n) {
+    return n.size() > 1 && n[0] == '_' && (n[1] == '_' || std::isupper(static_cast<unsigned char>(n[1])));
+  };
+  bool positional = false;
+  for (size_t k = 0; k < fields->size(); ++k) positional |= reserved(r.fields[(*fields)[k]].name);
+  for (size_t k = 0; positional && k < fields->size(); ++k) positional = (*fields)[k] == k;
+  positional = positional && fields->size() == r.fields.size();
   std::string init;
   for (size_t k = 0; k < s.refs.size(); ++k) {
     const model::Field &f = r.fields[(*fields)[k]];
@@ -169,7 +182,7 @@ std::optional<std::string> BodyWriter::aggregateStatement(const StatementSite &a
       if (!inPlace) return std::nullopt;
       value = *inPlace;
     }
-    init += (k ? ", " : "") + std::string(".") + f.name + " = " + value;
+    init += (k ? ", " : "") + (positional ? "" : "." + f.name + " = ") + value;
   }
   return *d + " = {" + init + "};";
 }

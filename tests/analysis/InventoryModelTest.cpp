@@ -278,3 +278,13 @@ TEST(TypeSpelling, ACStructDefinedInsideAnotherIsScopedInCxxTestCode) {
   EXPECT_EQ(p.type(callable(p, "slot_key").params.at(0).type).cxxSpelling, "");
   EXPECT_EQ(p.type(callable(p, "slot_typed").params.at(0).type).cxxSpelling, "");
 }
+
+TEST(TypeSpelling, ADecayedArrayOfTheUnitsOwnTypedefIsSpelledInUnit) {
+  // zstd_v02.c: `rankVal_t rankValOrigin` (U32[16][17]) decays to
+  // `U32 (*)[17]`, and U32 is the unit's: tests spell `unsigned int (*)[17]`.
+  const Program &p = fixtureModel("slots.c");
+  const model::Type &rows = p.type(callable(p, "slot_rows").params.at(0).type);
+  EXPECT_EQ(rows.spelling, "slot_u32 (*)[3]");
+  EXPECT_TRUE(rows.spelledInUnit);
+  EXPECT_EQ(rows.canonical, "unsigned int (*)[3]");
+}

@@ -329,3 +329,33 @@ TEST(Writer, ACStructDefinedInsideAnotherIsNamedThroughItInCxx) {
   const std::string text = writeAndCheck(u, {t});
   EXPECT_NE(text.find("struct Slot::SlotKey "), std::string::npos) << text;
 }
+
+TEST(Writer, AStructOfTheCLibraryWithReservedFieldNamesIsFilledByPosition) {
+  // lua's loslib.c, strict C99: glibc's struct tm has __tm_gmtoff there and
+  // tm_gmtoff in C++, so `.__tm_gmtoff = ...` did not compile in the test.
+  Unit u("clock.c", MOSAIC_FIXTURE_DB_DIR, kAnalysisFixtures);
+  const model::Callable &minutes = u.callable("clock_minutes");
+  const model::TypeId tmP = minutes.params.at(0).type, tm = u.program.type(u.pointee(tmP)).value;
+  const model::Record &r = u.program.record(*u.program.type(tm).recordId);
+  ASSERT_TRUE(std::any_of(r.fields.begin(), r.fields.end(), [](const model::Field &f) { return f.name == "__tm_gmtoff"; }));
+  emit::SuiteTest t;
+  std::vector<testcase::Ref> fields;
+  for (const model::Field &f : r.fields) {
+    fields.push_back(t.test.statements.size());
+    if (u.program.type(u.program.type(f.type).value).kind == model::TypeKind::Pointer)
+      t.test.statements.push_back(Statement{.op = Op::CString, .type = f.type, .bytes = "UTC"});
+    else
+      t.test.statements.push_back(Statement{.op = Op::Primitive, .type = f.type, .bits = 1});
+  }
+  t.test.statements.push_back(Statement{.op = Op::Aggregate, .type = tm, .refs = fields});
+  model::TypeId tmMutableP = tmP;
+  for (const model::Type &ty : u.program.types)
+    if (ty.kind == model::TypeKind::Pointer && ty.pointee && *ty.pointee == tm) tmMutableP = ty.id;
+  t.test.statements.push_back(
+      Statement{.op = Op::AddressOf, .type = tmMutableP, .refs = {static_cast<testcase::Ref>(fields.size())}});
+  t.test.statements.push_back(
+      Statement{.op = Op::Call, .callable = minutes.id, .refs = {static_cast<testcase::Ref>(fields.size() + 1)}});
+  EXPECT_EQ(u.catalog->typeError(t.test), "");
+  const std::string text = writeAndCheck(u, {t});
+  EXPECT_EQ(text.find("__tm_gmtoff"), std::string::npos) << text;
+}
