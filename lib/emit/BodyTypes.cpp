@@ -48,6 +48,24 @@ std::optional<std::string> BodyWriter::spell(model::TypeId id) const {
         !pointable(*pointee.pointee))
       return std::nullopt;
   }
+  if (t.kind == TypeKind::FunctionPointer && t.signature && !t.signature->variadic) {
+    // A callback over a type only the unit names (zstd's cover.c:
+    // `int (*)(COVER_ctx_t *, const void *, const void *)`) is spelled from
+    // its parts as the test spells them (`void *` for that pointer), like
+    // the lambda the test passes; the wrapper casts it back.
+    bool differs = false;
+    std::string parts;
+    for (size_t k = 0; k < t.signature->params.size(); ++k) {
+      const auto part = spell(t.signature->params[k]);
+      if (!part) return std::nullopt;
+      differs |= *part != p_.type(t.signature->params[k]).spelling;
+      parts += (k ? ", " : "") + *part;
+    }
+    const auto result = spell(t.signature->result);
+    if (!result) return std::nullopt;
+    differs |= *result != p_.type(t.signature->result).spelling;
+    if (differs) return *result + " (*)(" + parts + ")";
+  }
   if (t.kind == TypeKind::Enum && !nameable(id)) return std::string("int");
   if (!nameable(id)) return std::nullopt;
   if ((options_.canonicalSpelling || t.spelledInUnit) && t.kind != TypeKind::Record && !t.canonical.empty() &&

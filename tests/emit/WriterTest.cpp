@@ -54,7 +54,7 @@ std::string writeAndCheck(const Unit &u, const std::vector<emit::SuiteTest> &tes
   const std::string dir = makeTempDir("mosaic-writer");
   for (const auto &f : suite.files) std::ofstream(std::filesystem::path(dir) / f.name) << f.text;
   const std::string file = dir + "/" + suite.testFiles.at(0);
-  auto r = runProcess({driver::toolchain().clangxx, "-fsyntax-only", "-std=c++17", "-I" + u.dir, file});
+  auto r = runProcess({driver::toolchain().clangxx, "-fsyntax-only", "-std=c++20", "-I" + u.dir, file}); // as the suite's CMake file
   EXPECT_EQ(r.exitCode, 0) << r.out << r.err << readFile(file);
   return readFile(file);
 }
@@ -358,4 +358,33 @@ TEST(Writer, AStructOfTheCLibraryWithReservedFieldNamesIsFilledByPosition) {
   EXPECT_EQ(u.catalog->typeError(t.test), "");
   const std::string text = writeAndCheck(u, {t});
   EXPECT_EQ(text.find("__tm_gmtoff"), std::string::npos) << text;
+}
+
+TEST(Writer, ACallbackOverATypeOnlyTheUnitNamesTakesAnOpaquePointer) {
+  // zstd's cover.c: COVER_groupBy(..., int (*cmp)(COVER_ctx_t *, ...)),
+  // COVER_ctx_t the unit's own, was declared for the test with that type.
+  Unit u("slots.c", MOSAIC_FIXTURE_DB_DIR, kAnalysisFixtures);
+  const model::Callable &each = u.callable("slot_each");
+  const model::TypeId ctxP = each.params.at(0).type, visit = each.params.at(1).type, n = each.params.at(2).type;
+  emit::SuiteTest t;
+  t.test.statements = {
+      Statement{.op = Op::Null, .type = ctxP},
+      Statement{.op = Op::Primitive, .type = n, .bits = 2},
+      Statement{.op = Op::Callback, .type = visit, .refs = {1}},
+      Statement{.op = Op::Primitive, .type = n, .bits = 3},
+      Statement{.op = Op::Call, .callable = each.id, .refs = {0, 2, 3}},
+  };
+  EXPECT_EQ(u.catalog->typeError(t.test), "");
+  const std::string text = writeAndCheck(u, {t});
+  EXPECT_NE(text.find("int (*)(void *, int)"), std::string::npos) << text;
+  // The wrapper, compiled as C with the unit, casts it back.
+  emit::UnitBuild build;
+  const emit::Suite suite = emit::writeSuite(u.program, *u.catalog, {t}, {}, build);
+  const std::string dir = makeTempDir("mosaic-writer");
+  for (const auto &f : suite.files)
+    if (f.name.ends_with("_wrapper.c")) {
+      std::ofstream(std::filesystem::path(dir) / f.name) << f.text;
+      auto r = runProcess({driver::toolchain().clang, "-fsyntax-only", "-I" + u.dir, dir + "/" + f.name});
+      EXPECT_EQ(r.exitCode, 0) << r.out << r.err << f.text;
+    }
 }
