@@ -40,6 +40,13 @@ std::string BodyWriter::argument(const TestCase &t, Ref ref, model::TypeId param
         p_.type(*from.pointee).value == p_.type(*pt.pointee).value && (pt.pointeeConst || !from.pointeeConst))
       return e;
     auto s = spell(pt.id);
+    // A variable bound to a non-const lvalue reference (pugixml's
+    // swap<xpath_node *>(T &, T &) given a const_iterator) is cast as a
+    // reference, as the harness bound it: a cast to the pointer type makes
+    // a temporary, which cannot bind there.
+    const model::Type &pr = p_.type(param);
+    if (s && pr.kind == TypeKind::Reference && !pr.pointeeConst && !pr.isRvalue && !inlined_[ref])
+      if (auto r = spell(param)) return "(" + *r + ")" + e;
     return s ? "(" + *s + ")" + e : e;
   }
   }

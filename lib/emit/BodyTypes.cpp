@@ -48,6 +48,15 @@ std::optional<std::string> BodyWriter::spell(model::TypeId id) const {
         !pointable(*pointee.pointee))
       return std::nullopt;
   }
+  if (t.kind == TypeKind::Reference && t.pointee && !t.isRvalue &&
+      p_.type(*t.pointee).kind == TypeKind::Pointer) {
+    // A reference to a pointer only the unit can name (pugixml's
+    // swap<xpath_ast_node *>(T &, T &)): the test holds a void * and binds
+    // it as one; the wrapper casts it back.
+    const auto inner = spell(*t.pointee);
+    if (inner && (*inner == "void *" || *inner == "const void *") && *inner != p_.type(*t.pointee).spelling)
+      return *inner + (t.pointeeConst ? " const &" : "&");
+  }
   if (t.kind == TypeKind::FunctionPointer && t.signature && !t.signature->variadic) {
     // A callback over a type only the unit names (zstd's cover.c:
     // `int (*)(COVER_ctx_t *, const void *, const void *)`) is spelled from

@@ -48,10 +48,12 @@ File writeWrapper(const SuiteContext &context, const std::set<model::CallableId>
       const model::Type &t = p.type(c.params[k].type);
       const std::string name = "a" + std::to_string(k);
       const auto spelled = writer.spell(t.id);
-      // An opaque pointer, or a callback over one (BodyWriter::spell): the
-      // test's spelling, cast back to the unit's for the call.
+      // An opaque pointer, a reference to one, or a callback over one
+      // (BodyWriter::spell): the test's spelling, cast back to the unit's
+      // for the call.
       const bool opaque = spelled && t.spelling != *spelled &&
-                          (*spelled == "void *" || *spelled == "const void *" || t.kind == TypeKind::FunctionPointer);
+                          (spelled->starts_with("void *") || spelled->starts_with("const void *") ||
+                           t.kind == TypeKind::FunctionPointer);
       const std::string type = opaque ? *spelled : t.spelling;
       params += (k ? ", " : "") + std::string("__typeof__(") + type + ") " + name;
       args += (k ? ", " : "") + (opaque ? "(__typeof__(" + t.spelling + "))" + name : name);

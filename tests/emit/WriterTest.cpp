@@ -388,3 +388,31 @@ TEST(Writer, ACallbackOverATypeOnlyTheUnitNamesTakesAnOpaquePointer) {
       EXPECT_EQ(r.exitCode, 0) << r.out << r.err << f.text;
     }
 }
+
+TEST(Writer, APointerBoundToANonConstReferenceIsCastAsAReference) {
+  // pugixml's impl::swap<xpath_node *>(T &, T &) given a const_iterator
+  // (`const xpath_node *`): `(xpath_node *)it` is a temporary, which cannot
+  // bind to `xpath_node *&`; and swap<xpath_ast_node *>, a class only the
+  // unit defines, whose pointers the test holds as void *.
+  Unit u("dial.c++", MOSAIC_FIXTURE_DB_DIR, kAnalysisFixtures);
+  const model::Callable *hidden = nullptr, *text = nullptr;
+  for (const auto &c : u.program.callables)
+    if (c.name.starts_with("exchange") && c.params.size() == 2)
+      (u.program.type(c.params[0].type).spelling.find("char") != std::string::npos ? text : hidden) = &c;
+  ASSERT_TRUE(hidden && text);
+  model::TypeId constCharP = 0, charP = u.program.type(text->params[0].type).value;
+  for (const model::Type &ty : u.program.types)
+    if (ty.kind == model::TypeKind::Pointer && ty.pointeeConst && ty.spelling == "const char *") constCharP = ty.id;
+  emit::SuiteTest t;
+  t.test.statements = {
+      Statement{.op = Op::Null, .type = u.program.type(hidden->params[0].type).value},
+      Statement{.op = Op::Null, .type = u.program.type(hidden->params[0].type).value},
+      Statement{.op = Op::Call, .callable = hidden->id, .refs = {0, 1}},
+      Statement{.op = Op::CString, .type = constCharP ? constCharP : charP, .bytes = "dial"},
+      Statement{.op = Op::CString, .type = charP, .bytes = "knob"},
+      Statement{.op = Op::Call, .callable = text->id, .refs = {3, 4}},
+  };
+  const std::string text_ = writeAndCheck(u, {t});
+  EXPECT_NE(text_.find("(void *&a, void *&b)"), std::string::npos) << text_;
+  EXPECT_NE(text_.find("((char *&)"), std::string::npos) << text_;
+}
