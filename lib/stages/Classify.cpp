@@ -113,6 +113,15 @@ std::optional<model::RecordId> recordOf(const model::Program &p, model::TypeId i
   return {};
 }
 
+// Whether `id` points to a wide character type (wchar_t, char16_t,
+// char32_t), which the model keeps as integers: a wide string's elements.
+bool wideCharPointer(const model::Program &p, model::TypeId id) {
+  const model::Type &t = p.type(p.type(id).value);
+  if (t.kind != model::TypeKind::Pointer || !t.pointee) return false;
+  const std::string &c = p.type(p.type(*t.pointee).value).canonical;
+  return c == "wchar_t" || c == "char16_t" || c == "char32_t";
+}
+
 size_t bytesOf(const Statement &s) {
   switch (s.op) {
   case Op::Buffer:
@@ -279,16 +288,27 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
           return fmt::format("passes {} through {}, beyond the {} of {}", len->bits, paramName(args[k + 1], k + 1),
                              have, paramName(a, k));
       }
-    // Bytes with no NUL where the callee reads a C string.
+    // Bytes with no NUL where the callee reads a C string (or a wide one:
+    // pugixml's save_file(const wchar_t *path) given {1, 1}).
     const bool cString = a.param->role == model::ParamRole::CString ||
-                         (a.param->role == model::ParamRole::None && catalog.isCharPointer(a.param->type));
+                         (a.param->role == model::ParamRole::None &&
+                          (catalog.isCharPointer(a.param->type) || wideCharPointer(p, a.param->type)));
+    // A pointer one past a buffer's last byte where the callee reads a
+    // string (pugixml's xpath_variable_set::set(name) given the end of 4
+    // bytes): only an end parameter may take one.
+    if (cString && v.op == Op::EndOf)
+      return fmt::format("gives {} a pointer one past the end of a buffer as the string {}", callName(p, call),
+                         paramName(a, k));
     if (cString && ((v.op == Op::Buffer && v.bytes.find('\0') == std::string::npos) ||
                     (v.op == Op::Array && !v.refs.empty() &&
                      std::none_of(v.refs.begin(), v.refs.end(), [&](Ref e) {
                        return e < t.statements.size() && t.statements[e].op == Op::Primitive && t.statements[e].bits == 0;
                      }))))
-      return fmt::format("gives {} {} bytes with no NUL as the C string {}", callName(p, call), bytesOf(v),
-                         paramName(a, k));
+      return wideCharPointer(p, a.param->type)
+                 ? fmt::format("gives {} {} wide characters with no NUL as the wide string {}", callName(p, call),
+                               bytesOf(v), paramName(a, k))
+                 : fmt::format("gives {} {} bytes with no NUL as the C string {}", callName(p, call), bytesOf(v),
+                               paramName(a, k));
     const bool handMade = v.op == Op::AddressOf || v.op == Op::Aggregate || v.op == Op::Array || v.op == Op::Buffer ||
                           v.op == Op::CString;
     // A release of memory the API did not allocate.
@@ -323,6 +343,18 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
   if (call.op == Op::MethodCall && !call.refs.empty() && call.refs[0] < t.statements.size() &&
       t.statements[call.refs[0]].op == Op::Null)
     return fmt::format("{} called on a null object", callName(p, call));
+  // An object the failing call uses, constructed with NULL for a pointer
+  // (pugixml's xml_writer_file(nullptr), whose write() then hands fwrite
+  // a null FILE *): the null pointer was given to the API, at construction.
+  for (size_t j : cone(t, i)) {
+    const Statement &made = t.statements[j];
+    if (j == i || made.op != Op::Construct) continue;
+    const auto margs = argumentsOf(p, made);
+    for (size_t k = 0; k < margs.size(); ++k)
+      if (margs[k].ref < t.statements.size() && t.statements[margs[k].ref].op == Op::Null)
+        return fmt::format("{} on an object made with NULL as {} ({})", callName(p, call), paramName(margs[k], k),
+                           callName(p, made));
+  }
   for (size_t j : builtValues(t, i)) {
     const Statement &v = t.statements[j];
     if (v.op == Op::Null && std::find(call.refs.begin(), call.refs.end(), j) == call.refs.end()) {

@@ -222,6 +222,68 @@ TEST_F(Claims, BytesWithoutANulAsACStringAreMisuse) {
   EXPECT_NE(c.why.find("no NUL"), std::string::npos) << c.why;
 }
 
+TEST_F(Claims, TheEndOfABufferAsACStringIsMisuse) {
+  // pugixml's xpath_variable_set::set(name) given one past the end of 4
+  // bytes: the harness's buffer has no NUL after it.
+  testcase::TestCase t;
+  const Ref bytes = push(t, Statement{.op = Op::Buffer, .type = typeNamed("const char *"), .bytes = "abcd"});
+  const Ref end = push(t, Statement{.op = Op::EndOf, .type = typeNamed("const char *"), .refs = {bytes}});
+  call(t, "claims_first", {end});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_EQ(c.why, "gives claims_first() a pointer one past the end of a buffer as the string s");
+}
+
+TEST(WideClaims, WideCharactersWithoutATerminatorAsAWideStringAreMisuse) {
+  // pugixml's save_file(const wchar_t *path) given {1, 1}.
+  const auto m = UnitModel::make(MOSAIC_FIXTURE_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/dial.c++");
+  const model::Callable *widths = nullptr;
+  for (const model::Callable &c : m->program.callables)
+    if (c.qualifiedName == "knob::widths") widths = &c;
+  ASSERT_NE(widths, nullptr);
+  const model::TypeId text = widths->params.at(0).type;
+  const model::TypeId wide = *m->program.type(m->program.type(text).value).pointee;
+  testcase::TestCase t;
+  t.statements = {
+      Statement{.op = Op::Primitive, .type = wide, .bits = 1},
+      Statement{.op = Op::Array, .type = text, .refs = {0, 0}},
+      Statement{.op = Op::Call, .callable = widths->id, .refs = {1}},
+  };
+  exec::RunResult r;
+  r.outcome = exec::Outcome::Sanitizer;
+  r.statement = 2;
+  const auto c = stages::classify(*m->catalog, t, r, {});
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_EQ(c.why, "gives knob::widths() 2 wide characters with no NUL as the wide string text");
+}
+
+TEST(ObjectClaims, AnObjectConstructedWithNullIsRobustness) {
+  // pugixml's xml_writer_file(nullptr).write(...): fwrite of a null FILE *.
+  const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "codec.cpp");
+  const model::Callable *make = nullptr, *depth = nullptr;
+  for (const model::Callable &c : m->program.callables) {
+    if (c.kind == model::CallableKind::Constructor && c.qualifiedName == "codec::Node::Node" && c.params.size() == 1 &&
+        m->program.type(c.params[0].type).kind == model::TypeKind::Pointer)
+      make = &c;
+    if (c.qualifiedName == "codec::Node::depth") depth = &c;
+  }
+  ASSERT_TRUE(make && depth);
+  testcase::TestCase t;
+  t.statements = {
+      Statement{.op = Op::Null, .type = make->params[0].type},
+      Statement{.op = Op::Construct, .type = m->program.record(*make->parent).type,
+                .callable = make->id, .refs = {0}},
+      Statement{.op = Op::MethodCall, .callable = depth->id, .refs = {1}},
+  };
+  exec::RunResult r;
+  r.outcome = exec::Outcome::Crash;
+  r.signal = SIGSEGV;
+  r.statement = 2;
+  const auto c = stages::classify(*m->catalog, t, r, {});
+  EXPECT_EQ(c.kind, stages::FailureClass::Robustness) << c.why;
+  EXPECT_EQ(c.why, "codec::Node::depth() on an object made with NULL as raw (codec::Node::Node())");
+}
+
 TEST_F(Claims, AVariadicCallWithoutAFormatIsMisuse) {
   // Its extras follow a contract (here a count) the test cannot know.
   const auto c = classify(m->call("claims_sum", {std::int64_t{1000}}));
