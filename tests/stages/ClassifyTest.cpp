@@ -284,6 +284,38 @@ TEST(ObjectClaims, AnObjectConstructedWithNullIsRobustness) {
   EXPECT_EQ(c.why, "codec::Node::depth() on an object made with NULL as raw (codec::Node::Node())");
 }
 
+TEST(ObjectClaims, AnObjectUsedAfterItWasMovedFromIsMisuse) {
+  // yaml-cpp's memory_holder h2(std::move(h)); h.create_node(): a crash on
+  // a moved-from object is no claim about the library.
+  const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "codec.cpp");
+  const model::Callable *fresh = nullptr, *moved = nullptr, *depth = nullptr;
+  for (const model::Callable &c : m->program.callables) {
+    if (c.kind == model::CallableKind::Constructor && c.qualifiedName == "codec::Node::Node") {
+      if (c.params.empty()) fresh = &c;
+      else if (m->program.type(c.params[0].type).isRvalue) moved = &c;
+    }
+    if (c.qualifiedName == "codec::Node::depth") depth = &c;
+  }
+  ASSERT_TRUE(fresh && moved && depth);
+  const model::TypeId node = m->program.record(*fresh->parent).type;
+  testcase::TestCase t;
+  t.statements = {
+      Statement{.op = Op::Construct, .type = node, .callable = fresh->id},
+      Statement{.op = Op::Construct, .type = node, .callable = moved->id, .refs = {0}},
+      Statement{.op = Op::MethodCall, .callable = depth->id, .refs = {0}},
+  };
+  exec::RunResult r;
+  r.outcome = exec::Outcome::Crash;
+  r.signal = SIGSEGV;
+  r.statement = 2;
+  const auto c = stages::classify(*m->catalog, t, r, {});
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_EQ(c.why, "uses an object after moving it into codec::Node::Node()");
+  // The object moved into is fine to use.
+  t.statements[2].refs = {1};
+  EXPECT_EQ(stages::classify(*m->catalog, t, r, {}).kind, stages::FailureClass::Defect);
+}
+
 TEST_F(Claims, AVariadicCallWithoutAFormatIsMisuse) {
   // Its extras follow a contract (here a count) the test cannot know.
   const auto c = classify(m->call("claims_sum", {std::int64_t{1000}}));
