@@ -23,6 +23,15 @@ namespace {
 
 const std::string kFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/";
 
+// A failing run at the last statement.
+exec::RunResult crashAtEnd(const testcase::TestCase &t, exec::Outcome o = exec::Outcome::Crash) {
+  exec::RunResult r;
+  r.outcome = o;
+  r.signal = o == exec::Outcome::Crash ? SIGSEGV : 0;
+  r.statement = static_cast<int>(t.statements.size()) - 1;
+  return r;
+}
+
 class Claims : public ::testing::Test {
 protected:
   static void SetUpTestSuite() { m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "claims.c").release(); }
@@ -61,14 +70,6 @@ protected:
     call(t, earlier, {doc, integer(t, type, v)});
     call(t, "claims_last", {doc});
     return t;
-  }
-  // A failing run at the last statement.
-  static exec::RunResult crashAtEnd(const testcase::TestCase &t, exec::Outcome o = exec::Outcome::Crash) {
-    exec::RunResult r;
-    r.outcome = o;
-    r.signal = o == exec::Outcome::Crash ? SIGSEGV : 0;
-    r.statement = static_cast<int>(t.statements.size()) - 1;
-    return r;
   }
   stages::Classification classify(const testcase::TestCase &t, exec::Outcome o = exec::Outcome::Crash,
                                   const std::vector<exec::Observation> &observations = {}) const {
@@ -249,53 +250,56 @@ TEST(WideClaims, WideCharactersWithoutATerminatorAsAWideStringAreMisuse) {
       Statement{.op = Op::Array, .type = text, .refs = {0, 0}},
       Statement{.op = Op::Call, .callable = widths->id, .refs = {1}},
   };
-  exec::RunResult r;
-  r.outcome = exec::Outcome::Sanitizer;
-  r.statement = 2;
-  const auto c = stages::classify(*m->catalog, t, r, {});
+  const auto c = stages::classify(*m->catalog, t, crashAtEnd(t, exec::Outcome::Sanitizer), {});
   EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
   EXPECT_EQ(c.why, "gives knob::widths() 2 wide characters with no NUL as the wide string text");
 }
 
-TEST(ObjectClaims, AnObjectConstructedWithNullIsRobustness) {
-  // pugixml's xml_writer_file(nullptr).write(...): fwrite of a null FILE *.
-  const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "codec.cpp");
-  const model::Callable *make = nullptr, *depth = nullptr;
-  for (const model::Callable &c : m->program.callables) {
-    if (c.kind == model::CallableKind::Constructor && c.qualifiedName == "codec::Node::Node" && c.params.size() == 1 &&
-        m->program.type(c.params[0].type).kind == model::TypeKind::Pointer)
-      make = &c;
-    if (c.qualifiedName == "codec::Node::depth") depth = &c;
+// codec.cpp's Node (a pointer constructor, an implicit default and move
+// constructor, depth()), read once for the tests of objects.
+class ObjectClaims : public ::testing::Test {
+protected:
+  static void SetUpTestSuite() {
+    m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "codec.cpp").release();
+    for (const model::Callable &c : m->program.callables) {
+      if (c.kind == model::CallableKind::Constructor && c.qualifiedName == "codec::Node::Node") {
+        if (c.params.empty()) fresh = &c;
+        else if (m->program.type(c.params[0].type).kind == model::TypeKind::Pointer) fromRaw = &c;
+        else if (m->program.type(c.params[0].type).isRvalue) moved = &c;
+      }
+      if (c.qualifiedName == "codec::Node::depth") depth = &c;
+    }
   }
-  ASSERT_TRUE(make && depth);
+  static void TearDownTestSuite() {
+    delete m;
+    m = nullptr;
+  }
+  static UnitModel *m;
+  static const model::Callable *fresh, *fromRaw, *moved, *depth;
+};
+
+UnitModel *ObjectClaims::m = nullptr;
+const model::Callable *ObjectClaims::fresh = nullptr, *ObjectClaims::fromRaw = nullptr,
+                      *ObjectClaims::moved = nullptr, *ObjectClaims::depth = nullptr;
+
+TEST_F(ObjectClaims, AnObjectConstructedWithNullIsRobustness) {
+  // pugixml's xml_writer_file(nullptr).write(...): fwrite of a null FILE *.
+  ASSERT_TRUE(fromRaw && depth);
   testcase::TestCase t;
   t.statements = {
-      Statement{.op = Op::Null, .type = make->params[0].type},
-      Statement{.op = Op::Construct, .type = m->program.record(*make->parent).type,
-                .callable = make->id, .refs = {0}},
+      Statement{.op = Op::Null, .type = fromRaw->params[0].type},
+      Statement{.op = Op::Construct, .type = m->program.record(*fromRaw->parent).type,
+                .callable = fromRaw->id, .refs = {0}},
       Statement{.op = Op::MethodCall, .callable = depth->id, .refs = {1}},
   };
-  exec::RunResult r;
-  r.outcome = exec::Outcome::Crash;
-  r.signal = SIGSEGV;
-  r.statement = 2;
-  const auto c = stages::classify(*m->catalog, t, r, {});
+  const auto c = stages::classify(*m->catalog, t, crashAtEnd(t), {});
   EXPECT_EQ(c.kind, stages::FailureClass::Robustness) << c.why;
   EXPECT_EQ(c.why, "codec::Node::depth() on an object made with NULL as raw (codec::Node::Node())");
 }
 
-TEST(ObjectClaims, AnObjectUsedAfterItWasMovedFromIsMisuse) {
+TEST_F(ObjectClaims, AnObjectUsedAfterItWasMovedFromIsMisuse) {
   // yaml-cpp's memory_holder h2(std::move(h)); h.create_node(): a crash on
   // a moved-from object is no claim about the library.
-  const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "codec.cpp");
-  const model::Callable *fresh = nullptr, *moved = nullptr, *depth = nullptr;
-  for (const model::Callable &c : m->program.callables) {
-    if (c.kind == model::CallableKind::Constructor && c.qualifiedName == "codec::Node::Node") {
-      if (c.params.empty()) fresh = &c;
-      else if (m->program.type(c.params[0].type).isRvalue) moved = &c;
-    }
-    if (c.qualifiedName == "codec::Node::depth") depth = &c;
-  }
   ASSERT_TRUE(fresh && moved && depth);
   const model::TypeId node = m->program.record(*fresh->parent).type;
   testcase::TestCase t;
@@ -304,16 +308,12 @@ TEST(ObjectClaims, AnObjectUsedAfterItWasMovedFromIsMisuse) {
       Statement{.op = Op::Construct, .type = node, .callable = moved->id, .refs = {0}},
       Statement{.op = Op::MethodCall, .callable = depth->id, .refs = {0}},
   };
-  exec::RunResult r;
-  r.outcome = exec::Outcome::Crash;
-  r.signal = SIGSEGV;
-  r.statement = 2;
-  const auto c = stages::classify(*m->catalog, t, r, {});
+  const auto c = stages::classify(*m->catalog, t, crashAtEnd(t), {});
   EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
   EXPECT_EQ(c.why, "uses an object after moving it into codec::Node::Node()");
   // The object moved into is fine to use.
   t.statements[2].refs = {1};
-  EXPECT_EQ(stages::classify(*m->catalog, t, r, {}).kind, stages::FailureClass::Defect);
+  EXPECT_EQ(stages::classify(*m->catalog, t, crashAtEnd(t), {}).kind, stages::FailureClass::Defect);
 }
 
 TEST_F(Claims, AVariadicCallWithoutAFormatIsMisuse) {
