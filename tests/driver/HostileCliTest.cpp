@@ -80,6 +80,31 @@ TEST(HostileCli, ASecondSignalEndsMosaicAtOnce) {
   EXPECT_EQ(r.exitCode, 128 + 15) << r.err;
 }
 
+TEST(HostileCli, ACrashOfMosaicItselfSaysSoAndPrintsItsStack) {
+  // A SIGSEGV sent from outside stands for a crash of mosaic's own process
+  // (the code under test crashes in other processes). Every test of nap()
+  // sleeps, so mosaic is waiting in its own code when the signal comes.
+  const std::string dir = makeTempDir("mosaic-segv");
+  std::string command;
+  for (const std::string &a : {std::string(MOSAIC_EXE), std::string("run"), std::string("-p"),
+                               std::string(MOSAIC_FIXTURE_HOSTILE_DB_DIR), kHostile + "hostile.c",
+                               std::string("--function"), std::string("nap"), std::string("--timeout"),
+                               std::string("1000"), std::string("--budget"), std::string("120s"),
+                               std::string("--no-progress"), std::string("--work-dir"), dir + "/work"})
+    command += "'" + a + "' ";
+  auto r = runProcess({"/bin/sh", "-c", command + "2>" + dir + "/err & p=$!; sleep 2; kill -SEGV $p; wait $p"});
+  const std::string err = readFile(dir + "/err");
+  if (err.find("AddressSanitizer") != std::string::npos) {
+    // A sanitized mosaic: AddressSanitizer's own report, which has a stack.
+    EXPECT_NE(err.find("#0 "), std::string::npos) << err;
+    return;
+  }
+  EXPECT_EQ(r.exitCode, 3) << err; // internal error, at once: not after the budget
+  EXPECT_NE(err.find("mosaic itself crashed with SIGSEGV"), std::string::npos) << err;
+  // Symbolised: frames name mosaic's functions, down to main.
+  EXPECT_NE(err.find(" main "), std::string::npos) << err;
+}
+
 TEST(HostileCli, RunsBudgetIncludesConfirmingAndMinimisingFailures) {
   // Every test of block() hangs: each costs the wall-clock bound (10 s at
   // --timeout 1000) to find, to confirm, and at each step of minimising

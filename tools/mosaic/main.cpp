@@ -1,6 +1,7 @@
 // mosaic: the command-line tool. The flag table (driver/Flags.h) -> a CLI11
 // parser -> Options -> driver; nothing else.
 #include "mosaic/driver/Analyze.h"
+#include "mosaic/driver/CrashReport.h"
 #include "mosaic/driver/Flags.h"
 #include "mosaic/driver/Generate.h"
 #include "mosaic/driver/Options.h"
@@ -84,6 +85,7 @@ int dispatch(const std::map<Command, CLI::App *> &commands,
 } // namespace
 
 int main(int argc, char **argv) {
+  installCrashReport(argv[0]);
   CLI::App app{"mosaic: unit tests for C and C++, generated from your build."};
   app.footer(kExitCodes);
   app.set_version_flag("--version", std::string("mosaic " MOSAIC_VERSION " (LLVM " MOSAIC_LLVM_VERSION ")"));
