@@ -193,7 +193,7 @@ void writeJson(const GenerateOptions &options, const Session &session, const Sea
                 {"inspectors", work.counts.inspectors},
                 {"releases", work.counts.releases}};
   // The tests as written (GoogleTest names, for --gtest_filter), and the
-  // distinct failures the search met (failureKey: outcome, signal, callable).
+  // distinct failures (by crash site, after ClassifyFailures).
   nlohmann::json written = nlohmann::json::array();
   for (const auto &[name, site] : verified.tests) {
     nlohmann::json t = {{"name", name}, {"failing", site.failing}};
@@ -235,7 +235,7 @@ public:
         rng_(options.seed), pool_(staticPool(session.program)), factory_(*session.catalog, pool_, rng_),
         archive_(goals.size(), secondary), executor_(*session.server, limits_),
         evaluator_(goals, archive_, executor_, budget(options, interrupt_)), feeder_(pool_),
-        failures_(session.program, work.failures), timeline_(goals.size()),
+        failures_(session.program, work.failures, session.catalog.get()), timeline_(goals.size()),
         progress_(err, options.progress && isatty(STDERR_FILENO), options.budgetSeconds,
                   [&work] { return work.failures.size(); }) {
     if (options.dynamicPool) evaluator_.addObserver(feeder_);

@@ -232,7 +232,10 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
     if (!s.refs.empty())
       return fmt::format("builds a {} field by field, a type the API makes itself ({})", ty.spelling, maker);
     // Zeroed: only an initialiser may be the first to get it (by value, by
-    // address, or in an array).
+    // address, or in an array); given first to anything else (claims.c's
+    // claims_free_text(doc, text), then claims_length(doc) reads the NULL
+    // text), it was never initialised.
+    const std::vector<model::CallableId> &inits = catalog.initialisers(*ty.recordId);
     auto holds = [&](Ref r) {
       if (r == j) return true;
       if (r >= t.statements.size()) return false;
@@ -242,7 +245,9 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
     for (size_t k = j + 1; k <= i; ++k) {
       const Statement &u = t.statements[k];
       if (!isCall(u.op) || std::none_of(u.refs.begin(), u.refs.end(), holds)) continue;
-      if (k == i) return fmt::format("gives {} a {} it never initialised (the API makes one: {})", callName(p, u), ty.spelling, maker);
+      if (k == i || std::find(inits.begin(), inits.end(), u.callable) == inits.end())
+        return fmt::format("gives {} a {} it never initialised (the API makes one: {})", callName(p, call), ty.spelling,
+                           maker);
       break;
     }
   }

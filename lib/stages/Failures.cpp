@@ -1,6 +1,8 @@
 // Recording failures as runs meet them, and minimising them (Failures.h, Stage.h).
 #include "mosaic/stages/Failures.h"
 
+#include "mosaic/stages/Classify.h"
+
 #include <fmt/format.h>
 
 namespace mosaic::stages {
@@ -23,7 +25,9 @@ void FailureRecorder::evaluated(const search::Evaluator &, const search::Evaluat
   const exec::RunResult &r = ev.run.result;
   if (!isFailure(r.outcome)) return;
   const std::string where = whereOf(p_, ev.test, r.statement);
-  Failure &f = failures_[failureKey(r, where)];
+  std::string key = failureKey(r, where);
+  if (catalog_) key += std::string("/") + toString(classify(*catalog_, ev.test, r, ev.run.observations).kind);
+  Failure &f = failures_[key];
   if (f.count++ == 0 || ev.test.statements.size() < f.test.statements.size()) {
     f.test = ev.test;
     f.result = r;
@@ -52,11 +56,16 @@ private:
     constexpr int kMaxRuns = 200; // per failure; ours
     int used = 0;
     const std::string key = failureKey(failure.result, failure.where);
+    // A smaller test must fail the same way and make no less trusted a
+    // claim: dropping what the API made for an argument would turn a
+    // likely defect into misuse.
+    const FailureClass claim = classify(c.catalog, failure.test, failure.result, {}).kind;
     auto same = [&](const testcase::TestCase &t) {
       ++used;
       ++runs;
       auto r = c.isolated.run(t);
-      return r && failureKey(r->result, whereOf(c.program, t, r->result.statement)) == key;
+      return r && failureKey(r->result, whereOf(c.program, t, r->result.statement)) == key &&
+             classify(c.catalog, t, r->result, r->observations).kind <= claim;
     };
     const bool reproduced = same(failure.test);
     failure.confirmed = true;

@@ -174,6 +174,24 @@ TEST_F(Claims, AnObjectBuiltByHandOfATypeTheApiMakesIsMisuse) {
   EXPECT_NE(c.why.find("builds a claims_doc field by field"), std::string::npos) << c.why;
 }
 
+TEST_F(Claims, AZeroedObjectOfATypeTheApiMakesFirstGivenToAnythingButAnInitialiserIsMisuse) {
+  // claims_doc d = {}; claims_free_text(&d, text); claims_length(&d): no
+  // initialiser of claims_doc ever saw it, so its NULL text is the test's.
+  const model::Type &doc = p().type(typeNamed("claims_doc"));
+  ASSERT_TRUE(m->catalog->initialisers(*doc.recordId).empty());
+  testcase::TestCase t;
+  const Ref text = push(t, Statement{.op = Op::Buffer, .type = typeNamed("char *"), .bytes = std::string("ab\0", 3)});
+  const Ref zeroed = push(t, Statement{.op = Op::Aggregate, .type = doc.id});
+  const Ref address = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("claims_doc *"), .refs = {zeroed}});
+  call(t, "claims_free_text", {address, text});
+  call(t, "claims_length", {address});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claims_length() a claims_doc it never initialised (the API makes one: claims_new)"),
+            std::string::npos)
+      << c.why;
+}
+
 TEST_F(Claims, ALengthBeyondItsBufferIsMisuse) {
   testcase::TestCase t;
   const Ref buf = push(t, Statement{.op = Op::Buffer, .type = typeNamed("const unsigned char *"), .bytes = "ql"});

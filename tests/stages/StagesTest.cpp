@@ -4,6 +4,7 @@
 #include "common/UnitModel.h"
 #include "mosaic/search/Goals.h"
 #include "mosaic/search/Search.h"
+#include "mosaic/stages/Classify.h"
 #include "mosaic/stages/Failures.h"
 #include "mosaic/stages/Stage.h"
 #include "mosaic/testcase/Printer.h"
@@ -169,6 +170,47 @@ TEST_F(Stages, ObserveKeepsWhatEveryRunAgreesOnAndDropsWhatFails) {
   EXPECT_EQ(work.passing[0].observations[0].field, -1);
   EXPECT_EQ(isolated.runs, 3); // two runs of `good`, one of `bad`
   EXPECT_EQ(fresh.runs, 1);
+}
+
+TEST_F(Stages, AShortTestToACrashDoesNotHideAMoreTrustedWayThere) {
+  // is_name(NULL) and is_name("abc") crash in the same call: the first is
+  // robustness (NULL given), the second a likely defect. Met shortest first,
+  // both are kept (one per class), and minimising the second keeps its string.
+  auto crashAtIsName = [&](const testcase::TestCase &t) {
+    search::Execution e = runOf(p(), t);
+    for (size_t i = 0; i < t.statements.size(); ++i)
+      if (t.statements[i].op == testcase::Op::Call && p().callable(t.statements[i].callable).name == "is_name") {
+        e.result.outcome = exec::Outcome::Crash;
+        e.result.signal = 11;
+        e.result.statement = e.stoppedAt = static_cast<int>(i);
+        break;
+      }
+    return std::optional(e);
+  };
+  FakeExecutor executor(crashAtIsName);
+  stages::Work work;
+  const auto shorter = search::shorterTest();
+  search::Archive archive(goals.size(), *shorter);
+  search::Evaluator evaluator(goals, archive, executor, search::Budget{});
+  stages::FailureRecorder recorder(p(), work.failures, m->catalog.get());
+  evaluator.addObserver(recorder);
+  evaluator.evaluate(test({{"is_name", {nullptr}}}));
+  const testcase::TestCase plain = test({{"check_magic", {std::int64_t{1}}}, {"is_name", {std::string("abc")}}});
+  evaluator.evaluate(plain);
+  ASSERT_EQ(work.failures.size(), 2u);
+  ASSERT_TRUE(work.failures.count("crash/11/is_name/robustness"));
+  ASSERT_TRUE(work.failures.count("crash/11/is_name/defect"));
+  EXPECT_EQ(work.failures.at("crash/11/is_name/defect").test, plain);
+
+  FakeExecutor isolated(crashAtIsName);
+  auto c = context(executor, isolated);
+  stages::minimiseFailures()->run(work, c);
+  // check_magic goes; the string stays (without it, is_name would be given NULL).
+  const testcase::TestCase &minimal = work.failures.at("crash/11/is_name/defect").test;
+  EXPECT_FALSE(calls(p(), minimal, "check_magic")) << testcase::toCode(p(), minimal);
+  EXPECT_EQ(stages::classify(*m->catalog, minimal, work.failures.at("crash/11/is_name/defect").result, {}).kind,
+            stages::FailureClass::Defect)
+      << testcase::toCode(p(), minimal);
 }
 
 TEST_F(Stages, FailuresAreRecordedByKeyThenConfirmedAndMinimisedAlone) {
