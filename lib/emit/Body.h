@@ -56,6 +56,11 @@ public:
   /// A type as the test spells it: `void *` for a pointer to a type only the
   /// unit's source can name; nullopt when it cannot be spelled at all.
   std::optional<std::string> spell(model::TypeId type) const;
+  /// The test's spelling of `type` when it stands in for one only the unit
+  /// names (spell: `void *`, `const void *`, a reference to one, or a
+  /// callback spelled from such parts), which the wrapper casts back to the
+  /// unit's own; nullopt when the test spells it as the unit does.
+  std::optional<std::string> opaqueSpelling(model::TypeId type) const;
   /// A declaration of `name` with type `type` ("int x", "cJSON *item").
   std::optional<std::string> declare(model::TypeId type, const std::string &name) const;
   std::string literal(model::TypeId type, std::uint64_t bits) const;

@@ -37,6 +37,15 @@ bool BodyWriter::pointable(model::TypeId id) const {
   return t.kind == TypeKind::Record && p_.record(*t.recordId).declaredOutsideUnit;
 }
 
+std::optional<std::string> BodyWriter::opaqueSpelling(model::TypeId id) const {
+  const model::Type &t = p_.type(id);
+  const auto spelled = spell(id);
+  if (!spelled || *spelled == t.spelling) return std::nullopt;
+  if (spelled->starts_with("void *") || spelled->starts_with("const void *") || t.kind == TypeKind::FunctionPointer)
+    return spelled;
+  return std::nullopt;
+}
+
 std::optional<std::string> BodyWriter::spell(model::TypeId id) const {
   const model::Type &t = p_.type(id);
   if (t.kind == TypeKind::Unsupported) return std::nullopt;
@@ -53,8 +62,7 @@ std::optional<std::string> BodyWriter::spell(model::TypeId id) const {
     // A reference to a pointer only the unit can name (pugixml's
     // swap<xpath_ast_node *>(T &, T &)): the test holds a void * and binds
     // it as one; the wrapper casts it back.
-    const auto inner = spell(*t.pointee);
-    if (inner && (*inner == "void *" || *inner == "const void *") && *inner != p_.type(*t.pointee).spelling)
+    if (const auto inner = opaqueSpelling(*t.pointee); inner && (*inner == "void *" || *inner == "const void *"))
       return *inner + (t.pointeeConst ? " const &" : "&");
   }
   if (t.kind == TypeKind::FunctionPointer && t.signature && !t.signature->variadic) {

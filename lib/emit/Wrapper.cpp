@@ -47,21 +47,20 @@ File writeWrapper(const SuiteContext &context, const std::set<model::CallableId>
     for (size_t k = 0; k < c.params.size(); ++k) {
       const model::Type &t = p.type(c.params[k].type);
       const std::string name = "a" + std::to_string(k);
-      const auto spelled = writer.spell(t.id);
       // An opaque pointer, a reference to one, or a callback over one
-      // (BodyWriter::spell): the test's spelling, cast back to the unit's
-      // for the call.
-      const bool opaque = spelled && t.spelling != *spelled &&
-                          (spelled->starts_with("void *") || spelled->starts_with("const void *") ||
-                           t.kind == TypeKind::FunctionPointer);
-      const std::string type = opaque ? *spelled : t.spelling;
-      params += (k ? ", " : "") + std::string("__typeof__(") + type + ") " + name;
+      // (BodyWriter::opaqueSpelling): the test's spelling, cast back to the
+      // unit's for the call.
+      const auto opaque = writer.opaqueSpelling(t.id);
+      params += (k ? ", " : "") + std::string("__typeof__(") + opaque.value_or(t.spelling) + ") " + name;
       args += (k ? ", " : "") + (opaque ? "(__typeof__(" + t.spelling + "))" + name : name);
     }
     if (params.empty() && !cxx) params = "void";
     const model::Type &r = p.type(c.result);
-    const auto rs = writer.spell(r.id);
-    const bool opaqueResult = rs && (*rs == "void *" || *rs == "const void *") && r.spelling != *rs;
+    auto rs = writer.opaqueSpelling(r.id);
+    // Only an opaque pointer is returned as the test spells it; a returned
+    // reference or callback keeps the unit's spelling.
+    if (rs && *rs != "void *" && *rs != "const void *") rs.reset();
+    const bool opaqueResult = rs.has_value();
     std::string callee = c.qualifiedName;
     const std::string anon = "(anonymous namespace)::";
     for (size_t at; (at = callee.find(anon)) != std::string::npos;) callee.erase(at, anon.size());
