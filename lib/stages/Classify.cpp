@@ -100,6 +100,20 @@ bool nullAtRunTime(const std::vector<exec::Observation> &obs, size_t j) {
   return false;
 }
 
+// How statement `j`'s result said it failed, when it did by the plainest
+// conventions: a negative status (mp_init_size's MP_VAL, deflateInit's
+// Z_STREAM_ERROR), false, or a null pointer; "" when it did not or was not
+// observed.
+std::string failedResult(const std::vector<exec::Observation> &obs, size_t j) {
+  for (const exec::Observation &o : obs) {
+    if (o.statement != j || o.target != MOSAIC_OBS_RESULT || o.field != -1) continue;
+    if (o.kind == MOSAIC_OBS_INT && o.integer < 0) return std::to_string(o.integer);
+    if (o.kind == MOSAIC_OBS_BOOL && o.integer == 0) return "false";
+    if (o.kind == MOSAIC_OBS_NULL && o.integer == 1) return "NULL";
+  }
+  return "";
+}
+
 std::string typeName(const model::Program &p, model::TypeId t) { return p.type(t).spelling; }
 
 // The record a statement's variable is, or points to.
@@ -152,7 +166,10 @@ bool inOutLength(const model::Program &p, const model::Param &param) {
   if (p.type(p.type(*t.pointee).value).kind != model::TypeKind::Integer) return false;
   for (std::string w : identifierWords(param.name)) {
     std::transform(w.begin(), w.end(), w.begin(), [](unsigned char c) { return std::tolower(c); });
-    if (w == "len" || w == "length" || w == "size" || w == "count" || w == "capacity" || w == "avail") return true;
+    // Also as the end of a word (libtommath's `outlen`, `buflen`, `bufsize`).
+    for (const char *end : {"len", "length", "size", "count"})
+      if (w.ends_with(end)) return true;
+    if (w == "capacity" || w == "avail") return true;
   }
   return false;
 }
@@ -164,93 +181,12 @@ const char *insideOf(const testcase::Catalog &catalog, const model::Callable &c)
 }
 
 // (c): why call `i` (or what made its arguments) is misuse; "" when it is not.
-std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
+// (c) by call `i`'s own arguments: a length beyond its buffer, bytes with no
+// NUL as a string, a release of what the API did not allocate, the test's
+// own object as the callee's `void *`; "" when none.
+std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
   const model::Program &p = catalog.program();
   const Statement &call = t.statements[i];
-  const auto inCone = cone(t, i);
-  // An internal function: the failing call first, then what made its arguments.
-  if (isCall(call.op) && internal(catalog, p.callable(call.callable)))
-    return fmt::format("calls {}, {}, with arguments its own callers may never pass", callName(p, call),
-                       insideOf(catalog, p.callable(call.callable)));
-  for (size_t j : inCone)
-    if (j != i && isCall(t.statements[j].op) && internal(catalog, p.callable(t.statements[j].callable)))
-      return fmt::format("its arguments come from {}, {}", callName(p, t.statements[j]),
-                         insideOf(catalog, p.callable(t.statements[j].callable)));
-  for (size_t j = 0; j < i; ++j) {
-    const Statement &u = t.statements[j];
-    if (!isCall(u.op) || !std::any_of(u.refs.begin(), u.refs.end(), [&](Ref r) { return inCone.count(r) > 0; }))
-      continue;
-    // An earlier internal call on the same objects (expat's
-    // externalParEntProcessor(parser, s, end, &next) with a buffer not the
-    // parser's, then XML_GetCurrentLineNumber(parser) reads past it): it
-    // left them in a state no public path makes.
-    if (internal(catalog, p.callable(u.callable)))
-      return fmt::format("an earlier call of {}, {}, on the same object", callName(p, u),
-                         insideOf(catalog, p.callable(u.callable)));
-    // An earlier call of a variadic function without a format on the same
-    // objects (yajl_gen_config(g, yajl_gen_print_callback) with no callback
-    // after it): it read its extras by a contract the test cannot know.
-    if (p.callable(u.callable).variadic && !p.callable(u.callable).formatParam)
-      return fmt::format("an earlier call of the variadic {} on the same object read extra arguments by a contract "
-                         "(a count, a terminator, their types) the test may not have kept",
-                         callName(p, u));
-  }
-  // An object the test moved from before this call used it (yaml-cpp's
-  // memory_holder h2(std::move(h)); h.create_node()): a moved-from object is
-  // valid but unspecified, and only assigning or destroying it is safe.
-  if (isCall(call.op))
-    for (Ref used : call.refs)
-      for (size_t j = used + 1; used < t.statements.size() && j < i; ++j) {
-        const Statement &u = t.statements[j];
-        if (!isCall(u.op)) continue;
-        for (const Argument &a : argumentsOf(p, u))
-          if (a.ref == used && a.param && p.type(a.param->type).kind == model::TypeKind::Reference &&
-              p.type(a.param->type).isRvalue)
-            return fmt::format("uses an object after moving it into {}", callName(p, u));
-      }
-  // An object of a type only the unit's inside deals in, built by the test
-  // and handed to a public function inside another value (zlib's
-  // z_stream with a `state` of its own making).
-  for (size_t j : builtValues(t, i)) {
-    const Statement &s = t.statements[j];
-    if (s.op != Op::Aggregate && s.op != Op::Buffer && s.op != Op::Array) continue;
-    const auto rec = recordOf(p, s.type);
-    if (!rec || !catalog.internalType(*rec)) continue;
-    if (std::find(call.refs.begin(), call.refs.end(), j) != call.refs.end()) continue; // passed itself: said below
-    return fmt::format("gives {} a {} of the test's own making inside its arguments, a type only the unit's "
-                       "internal functions deal in",
-                       callName(p, call), p.record(*rec).name);
-  }
-  // An object of a type the API makes, built by the test.
-  for (size_t j : inCone) {
-    const Statement &s = t.statements[j];
-    if (s.op != Op::Aggregate) continue;
-    const model::Type &ty = p.type(p.type(s.type).value);
-    if (ty.kind != model::TypeKind::Record) continue;
-    const std::string &maker = catalog.madeByApi(*ty.recordId);
-    if (maker.empty()) continue;
-    if (!s.refs.empty())
-      return fmt::format("builds a {} field by field, a type the API makes itself ({})", ty.spelling, maker);
-    // Zeroed: only an initialiser may be the first to get it (by value, by
-    // address, or in an array); given first to anything else (claims.c's
-    // claims_free_text(doc, text), then claims_length(doc) reads the NULL
-    // text), it was never initialised.
-    const std::vector<model::CallableId> &inits = catalog.initialisers(*ty.recordId);
-    auto holds = [&](Ref r) {
-      if (r == j) return true;
-      if (r >= t.statements.size()) return false;
-      const Statement &h = t.statements[r];
-      return (h.op == Op::AddressOf || h.op == Op::Array) && std::find(h.refs.begin(), h.refs.end(), j) != h.refs.end();
-    };
-    for (size_t k = j + 1; k <= i; ++k) {
-      const Statement &u = t.statements[k];
-      if (!isCall(u.op) || std::none_of(u.refs.begin(), u.refs.end(), holds)) continue;
-      if (k == i || std::find(inits.begin(), inits.end(), u.callable) == inits.end())
-        return fmt::format("gives {} a {} it never initialised (the API makes one: {})", callName(p, call), ty.spelling,
-                           maker);
-      break;
-    }
-  }
   if (!isCall(call.op)) return "";
   // A struct whose length field is beyond its buffer field (z_stream's
   // avail_in beyond next_in): no callee can check that either.
@@ -341,6 +277,121 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
                          callName(p, call), typeName(p, t.statements[v.refs[0]].type), paramName(a, k));
   }
   return "";
+}
+
+std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i,
+                   const std::vector<exec::Observation> &obs) {
+  const model::Program &p = catalog.program();
+  const Statement &call = t.statements[i];
+  const auto inCone = cone(t, i);
+  // An internal function: the failing call first, then what made its arguments.
+  if (isCall(call.op) && internal(catalog, p.callable(call.callable)))
+    return fmt::format("calls {}, {}, with arguments its own callers may never pass", callName(p, call),
+                       insideOf(catalog, p.callable(call.callable)));
+  for (size_t j : inCone)
+    if (j != i && isCall(t.statements[j].op) && internal(catalog, p.callable(t.statements[j].callable)))
+      return fmt::format("its arguments come from {}, {}", callName(p, t.statements[j]),
+                         insideOf(catalog, p.callable(t.statements[j].callable)));
+  for (size_t j = 0; j < i; ++j) {
+    const Statement &u = t.statements[j];
+    // On the same objects: it takes one the failing call depends on, or
+    // the address of one (`mp_int *a = &x; ... mp_int *op = &x;` are two
+    // statements for one object).
+    auto same = [&](Ref r) {
+      if (inCone.count(r)) return true;
+      if (r >= t.statements.size()) return false;
+      const Statement &h = t.statements[r];
+      return h.op == Op::AddressOf && !h.refs.empty() && inCone.count(h.refs[0]) > 0;
+    };
+    if (!isCall(u.op) || std::none_of(u.refs.begin(), u.refs.end(), same)) continue;
+    // An earlier internal call on the same objects (expat's
+    // externalParEntProcessor(parser, s, end, &next) with a buffer not the
+    // parser's, then XML_GetCurrentLineNumber(parser) reads past it): it
+    // left them in a state no public path makes.
+    if (internal(catalog, p.callable(u.callable)))
+      return fmt::format("an earlier call of {}, {}, on the same object", callName(p, u),
+                         insideOf(catalog, p.callable(u.callable)));
+    // An earlier call of a variadic function without a format on the same
+    // objects (yajl_gen_config(g, yajl_gen_print_callback) with no callback
+    // after it): it read its extras by a contract the test cannot know.
+    if (p.callable(u.callable).variadic && !p.callable(u.callable).formatParam)
+      return fmt::format("an earlier call of the variadic {} on the same object read extra arguments by a contract "
+                         "(a count, a terminator, their types) the test may not have kept",
+                         callName(p, u));
+    // An earlier call on the same objects that was misuse by its own
+    // arguments (libtommath's mp_export(a, ...) given the mp_int itself as
+    // the buffer to write, then mp_to_unsigned_bin_n(a, ...) reads the
+    // digits pointer it overwrote): what follows is its consequence.
+    if (std::string why = argumentMisuse(catalog, t, j); !why.empty())
+      return fmt::format("an earlier call on the same object was misuse: {}", why);
+  }
+  // An object the test moved from before this call used it (yaml-cpp's
+  // memory_holder h2(std::move(h)); h.create_node()): a moved-from object is
+  // valid but unspecified, and only assigning or destroying it is safe.
+  if (isCall(call.op))
+    for (Ref used : call.refs)
+      for (size_t j = used + 1; used < t.statements.size() && j < i; ++j) {
+        const Statement &u = t.statements[j];
+        if (!isCall(u.op)) continue;
+        for (const Argument &a : argumentsOf(p, u))
+          if (a.ref == used && a.param && p.type(a.param->type).kind == model::TypeKind::Reference &&
+              p.type(a.param->type).isRvalue)
+            return fmt::format("uses an object after moving it into {}", callName(p, u));
+      }
+  // An object of a type only the unit's inside deals in, built by the test
+  // and handed to a public function inside another value (zlib's
+  // z_stream with a `state` of its own making).
+  for (size_t j : builtValues(t, i)) {
+    const Statement &s = t.statements[j];
+    if (s.op != Op::Aggregate && s.op != Op::Buffer && s.op != Op::Array) continue;
+    const auto rec = recordOf(p, s.type);
+    if (!rec || !catalog.internalType(*rec)) continue;
+    if (std::find(call.refs.begin(), call.refs.end(), j) != call.refs.end()) continue; // passed itself: said below
+    return fmt::format("gives {} a {} of the test's own making inside its arguments, a type only the unit's "
+                       "internal functions deal in",
+                       callName(p, call), p.record(*rec).name);
+  }
+  // An object of a type the API makes, built by the test; or one the test
+  // zeroed for an initialiser that then failed.
+  for (size_t j : inCone) {
+    const Statement &s = t.statements[j];
+    if (s.op != Op::Aggregate) continue;
+    const model::Type &ty = p.type(p.type(s.type).value);
+    if (ty.kind != model::TypeKind::Record) continue;
+    const std::string &maker = catalog.madeByApi(*ty.recordId);
+    const std::vector<model::CallableId> &inits = catalog.initialisers(*ty.recordId);
+    if (maker.empty() && inits.empty()) continue;
+    if (!s.refs.empty()) {
+      if (maker.empty()) continue;
+      return fmt::format("builds a {} field by field, a type the API makes itself ({})", ty.spelling, maker);
+    }
+    // Zeroed: only an initialiser may be the first to get it (by value, by
+    // address, or in an array); given first to anything else (claims.c's
+    // claims_free_text(doc, text), then claims_length(doc) reads the NULL
+    // text), it was never initialised.
+    auto holds = [&](Ref r) {
+      if (r == j) return true;
+      if (r >= t.statements.size()) return false;
+      const Statement &h = t.statements[r];
+      return (h.op == Op::AddressOf || h.op == Op::Array) && std::find(h.refs.begin(), h.refs.end(), j) != h.refs.end();
+    };
+    for (size_t k = j + 1; k <= i; ++k) {
+      const Statement &u = t.statements[k];
+      if (!isCall(u.op) || std::none_of(u.refs.begin(), u.refs.end(), holds)) continue;
+      const bool initialises = std::find(inits.begin(), inits.end(), u.callable) != inits.end();
+      if (!maker.empty() && (k == i || !initialises))
+        return fmt::format("gives {} a {} it never initialised (the API makes one: {})", callName(p, call), ty.spelling,
+                           maker);
+      // Its initialiser said it failed (libtommath's mp_init_size(a, -1)
+      // returns MP_VAL and leaves a's digits NULL), and the test went on.
+      if (initialises && k < i)
+        if (const std::string failed = failedResult(obs, k); !failed.empty())
+          return fmt::format("gives {} a {} whose initialiser {} failed (it returned {})", callName(p, call),
+                             ty.spelling, callName(p, u), failed);
+      break;
+    }
+  }
+  return argumentMisuse(catalog, t, i);
 }
 
 // (b): why call `i` is robustness; "" when it is not.
@@ -462,7 +513,7 @@ Classification classify(const testcase::Catalog &catalog, const TestCase &test, 
   // a destructor at the end) the last call.
   const size_t i = failingStatement(test, result);
   if (!isCall(test.statements[i].op)) return {FailureClass::Misuse, "the test failed while it built a value"};
-  if (std::string why = misuse(catalog, test, i); !why.empty()) return {FailureClass::Misuse, why};
+  if (std::string why = misuse(catalog, test, i, observations); !why.empty()) return {FailureClass::Misuse, why};
   if (std::string why = robustness(catalog, test, i, observations); !why.empty())
     return {FailureClass::Robustness, why};
   const std::string where = callName(p, test.statements[i]);

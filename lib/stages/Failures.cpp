@@ -5,6 +5,8 @@
 
 #include <fmt/format.h>
 
+#include <optional>
+
 namespace mosaic::stages {
 
 bool isFailure(exec::Outcome o) { return o != exec::Outcome::Ok && o != exec::Outcome::HarnessError; }
@@ -57,15 +59,18 @@ private:
     int used = 0;
     const std::string key = failureKey(failure.result, failure.where);
     // A smaller test must fail the same way and make no less trusted a
-    // claim: dropping what the API made for an argument would turn a
-    // likely defect into misuse.
-    const FailureClass claim = classify(c.catalog, failure.test, failure.result, {}).kind;
+    // claim than the test itself run alone (the first run below): dropping
+    // what the API made for an argument would turn a likely defect into
+    // misuse.
+    std::optional<FailureClass> claim;
     auto same = [&](const testcase::TestCase &t) {
       ++used;
       ++runs;
       auto r = c.isolated.run(t);
-      return r && failureKey(r->result, whereOf(c.program, t, r->result.statement)) == key &&
-             classify(c.catalog, t, r->result, r->observations).kind <= claim;
+      if (!r || failureKey(r->result, whereOf(c.program, t, r->result.statement)) != key) return false;
+      const FailureClass k = classify(c.catalog, t, r->result, r->observations).kind;
+      if (!claim) claim = k;
+      return k <= *claim;
     };
     const bool reproduced = same(failure.test);
     failure.confirmed = true;

@@ -175,12 +175,13 @@ TEST_F(Claims, AnObjectBuiltByHandOfATypeTheApiMakesIsMisuse) {
 }
 
 TEST_F(Claims, AZeroedObjectOfATypeTheApiMakesFirstGivenToAnythingButAnInitialiserIsMisuse) {
-  // claims_doc d = {}; claims_free_text(&d, text); claims_length(&d): no
+  // claims_doc d = {}; claims_free_text(&d, NULL); claims_length(&d): no
   // initialiser of claims_doc ever saw it, so its NULL text is the test's.
   const model::Type &doc = p().type(typeNamed("claims_doc"));
-  ASSERT_TRUE(m->catalog->initialisers(*doc.recordId).empty());
+  for (model::CallableId init : m->catalog->initialisers(*doc.recordId))
+    ASSERT_NE(p().callable(init).name, "claims_free_text");
   testcase::TestCase t;
-  const Ref text = push(t, Statement{.op = Op::Buffer, .type = typeNamed("char *"), .bytes = std::string("ab\0", 3)});
+  const Ref text = push(t, Statement{.op = Op::Null, .type = typeNamed("char *")});
   const Ref zeroed = push(t, Statement{.op = Op::Aggregate, .type = doc.id});
   const Ref address = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("claims_doc *"), .refs = {zeroed}});
   call(t, "claims_free_text", {address, text});
@@ -190,6 +191,28 @@ TEST_F(Claims, AZeroedObjectOfATypeTheApiMakesFirstGivenToAnythingButAnInitialis
   EXPECT_NE(c.why.find("gives claims_length() a claims_doc it never initialised (the API makes one: claims_new)"),
             std::string::npos)
       << c.why;
+}
+
+TEST_F(Claims, AnObjectWhoseInitialiserFailedIsMisuse) {
+  // claims_doc d = {}; claims_init(&d, 0) returns -1 and leaves d's text
+  // NULL; claims_length(&d) then crashes: the test went on past the error.
+  const model::Type &doc = p().type(typeNamed("claims_doc"));
+  ASSERT_EQ(m->catalog->initialisers(*doc.recordId).size(), 1u);
+  testcase::TestCase t;
+  const Ref zeroed = push(t, Statement{.op = Op::Aggregate, .type = doc.id});
+  const Ref address = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("claims_doc *"), .refs = {zeroed}});
+  const Ref init = call(t, "claims_init", {address, integer(t, "size_t", 0)});
+  call(t, "claims_length", {address});
+  exec::Observation status{.statement = static_cast<std::uint32_t>(init), .kind = MOSAIC_OBS_INT,
+                           .target = MOSAIC_OBS_RESULT, .integer = -1};
+  const auto c = classify(t, exec::Outcome::Crash, {status});
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claims_length() a claims_doc whose initialiser claims_init() failed (it returned -1)"),
+            std::string::npos)
+      << c.why;
+  // Initialised (status 0), the same crash is the library's.
+  status.integer = 0;
+  EXPECT_EQ(classify(t, exec::Outcome::Crash, {status}).kind, stages::FailureClass::Defect);
 }
 
 TEST_F(Claims, ALengthBeyondItsBufferIsMisuse) {
@@ -347,6 +370,41 @@ TEST_F(Claims, AnEarlierVariadicCallOnTheSameObjectIsMisuse) {
   const auto c = classify(lastAfter("claims_set", "int", 1));
   EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
   EXPECT_NE(c.why.find("earlier call of the variadic claims_set()"), std::string::npos) << c.why;
+}
+
+TEST_F(Claims, AnEarlierCallOnTheSameObjectThatWasMisuseTaintsWhatFollows) {
+  // claims_free_text(doc, bytes of the test's), then claims_last(doc)
+  // crashes: the heap the earlier free corrupted is the likelier cause.
+  testcase::TestCase t;
+  const Ref s = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
+  const Ref doc = call(t, "claims_new", {s});
+  const Ref text = push(t, Statement{.op = Op::Buffer, .type = typeNamed("char *"), .bytes = std::string("ab\0", 3)});
+  call(t, "claims_free_text", {doc, text});
+  call(t, "claims_last", {doc});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("an earlier call on the same object was misuse: gives claims_free_text() a char * the API "
+                       "did not allocate"),
+            std::string::npos)
+      << c.why;
+}
+
+TEST_F(Claims, AnEarlierMisuseReachesALaterCallThroughAnotherAddressOfTheSameObject) {
+  // claims_fill(&byte, &n) with n = 1416 overflows; then claims_fill(big,
+  // &n) fails. The two `&n` are two statements for one object.
+  testcase::TestCase t;
+  const Ref byte = integer(t, "unsigned char", 0);
+  const Ref dest = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("unsigned char *"), .refs = {byte}});
+  const Ref n = integer(t, "size_t", 1416);
+  const Ref first = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("size_t *"), .refs = {n}});
+  call(t, "claims_fill", {dest, first});
+  const Ref big = push(t, Statement{.op = Op::Buffer, .type = typeNamed("unsigned char *"), .bytes = std::string(2000, 'q')});
+  const Ref second = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("size_t *"), .refs = {n}});
+  call(t, "claims_fill", {big, second});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("an earlier call on the same object was misuse: passes 1416 through destLen"), std::string::npos)
+      << c.why;
 }
 
 TEST_F(Claims, AnEarlierInternalCallOnTheSameObjectIsMisuse) {
