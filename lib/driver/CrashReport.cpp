@@ -20,6 +20,7 @@
 
 namespace mosaic::driver {
 
+#ifndef MOSAIC_UNDER_ASAN
 namespace {
 
 // The signals that mean mosaic's own code failed. LLVM handles more
@@ -78,6 +79,7 @@ void onFatal(int sig, siginfo_t *info, void *context) {
 }
 
 } // namespace
+#endif
 
 void installCrashReport(const char *argv0) {
 #ifndef MOSAIC_UNDER_ASAN

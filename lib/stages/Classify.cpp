@@ -514,6 +514,15 @@ Classification classify(const testcase::Catalog &catalog, const TestCase &test, 
   const size_t i = failingStatement(test, result);
   if (!isCall(test.statements[i].op)) return {FailureClass::Misuse, "the test failed while it built a value"};
   if (std::string why = misuse(catalog, test, i, observations); !why.empty()) return {FailureClass::Misuse, why};
+  // A failure after the last call (at exit: `free(): double free
+  // detected`), whatever objects it shares: an earlier call that was misuse
+  // by its own arguments (state.c's free_text(text) of the test's array,
+  // then next_id()) is its likelier cause than the last call.
+  if (result.statement < 0 || static_cast<size_t>(result.statement) >= test.statements.size())
+    for (size_t j = 0; j < i; ++j)
+      if (isCall(test.statements[j].op))
+        if (std::string why = argumentMisuse(catalog, test, j); !why.empty())
+          return {FailureClass::Misuse, "it failed after the test's last call, and an earlier call was misuse: " + why};
   if (std::string why = robustness(catalog, test, i, observations); !why.empty())
     return {FailureClass::Robustness, why};
   const std::string where = callName(p, test.statements[i]);

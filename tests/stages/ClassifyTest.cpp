@@ -407,6 +407,27 @@ TEST_F(Claims, AnEarlierMisuseReachesALaterCallThroughAnotherAddressOfTheSameObj
       << c.why;
 }
 
+TEST_F(Claims, AFailureAfterTheLastCallFollowsAnEarlierMisuseWhateverItShares) {
+  // claims_free_text(doc, bytes of the test's); claims_ratio(4, 2); then
+  // the process aborts at exit (a corrupted heap): not claims_ratio's doing.
+  testcase::TestCase t;
+  const Ref s = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
+  const Ref doc = call(t, "claims_new", {s});
+  const Ref text = push(t, Statement{.op = Op::Buffer, .type = typeNamed("char *"), .bytes = std::string("ab\0", 3)});
+  call(t, "claims_free_text", {doc, text});
+  call(t, "claims_ratio", {integer(t, "int", 4), integer(t, "int", 2)});
+  exec::RunResult atExit = crashAtEnd(t, exec::Outcome::Abort);
+  atExit.statement = static_cast<int>(t.statements.size()); // after the last statement
+  const auto c = stages::classify(*m->catalog, t, atExit, {});
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("it failed after the test's last call, and an earlier call was misuse: gives "
+                       "claims_free_text() a char * the API did not allocate"),
+            std::string::npos)
+      << c.why;
+  // Failing in claims_ratio itself, it is claims_ratio's.
+  EXPECT_EQ(classify(t, exec::Outcome::Abort).kind, stages::FailureClass::Defect);
+}
+
 TEST_F(Claims, AnEarlierInternalCallOnTheSameObjectIsMisuse) {
   // set_len(doc, 1000), which no caller does, then the public claims_last
   // reads past the text (expat: externalParEntProcessor(parser, ...) with a
