@@ -74,6 +74,7 @@ void onFatal(int sig, siginfo_t *info, void *context) {
       llvm.sa_sigaction(sig, info, context);
     else if (llvm.sa_handler != SIG_DFL && llvm.sa_handler != SIG_IGN)
       llvm.sa_handler(sig);
+    break;
   }
   _exit(kExitInternal);
 }

@@ -61,6 +61,9 @@ public:
   /// callback spelled from such parts), which the wrapper casts back to the
   /// unit's own; nullopt when the test spells it as the unit does.
   std::optional<std::string> opaqueSpelling(model::TypeId type) const;
+  /// opaqueSpelling when it is a pointer itself (`void *`, `const void *`),
+  /// not a reference to one or a callback.
+  std::optional<std::string> opaquePointer(model::TypeId type) const;
   /// A declaration of `name` with type `type` ("int x", "cJSON *item").
   std::optional<std::string> declare(model::TypeId type, const std::string &name) const;
   std::string literal(model::TypeId type, std::uint64_t bits) const;

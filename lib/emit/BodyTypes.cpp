@@ -46,6 +46,12 @@ std::optional<std::string> BodyWriter::opaqueSpelling(model::TypeId id) const {
   return std::nullopt;
 }
 
+std::optional<std::string> BodyWriter::opaquePointer(model::TypeId id) const {
+  auto spelled = opaqueSpelling(id);
+  if (spelled && *spelled != "void *" && *spelled != "const void *") spelled.reset();
+  return spelled;
+}
+
 std::optional<std::string> BodyWriter::spell(model::TypeId id) const {
   const model::Type &t = p_.type(id);
   if (t.kind == TypeKind::Unsupported) return std::nullopt;
@@ -62,7 +68,7 @@ std::optional<std::string> BodyWriter::spell(model::TypeId id) const {
     // A reference to a pointer only the unit can name (pugixml's
     // swap<xpath_ast_node *>(T &, T &)): the test holds a void * and binds
     // it as one; the wrapper casts it back.
-    if (const auto inner = opaqueSpelling(*t.pointee); inner && (*inner == "void *" || *inner == "const void *"))
+    if (const auto inner = opaquePointer(*t.pointee))
       return *inner + (t.pointeeConst ? " const &" : "&");
   }
   if (t.kind == TypeKind::FunctionPointer && t.signature && !t.signature->variadic) {

@@ -56,10 +56,9 @@ File writeWrapper(const SuiteContext &context, const std::set<model::CallableId>
     }
     if (params.empty() && !cxx) params = "void";
     const model::Type &r = p.type(c.result);
-    auto rs = writer.opaqueSpelling(r.id);
     // Only an opaque pointer is returned as the test spells it; a returned
     // reference or callback keeps the unit's spelling.
-    if (rs && *rs != "void *" && *rs != "const void *") rs.reset();
+    const auto rs = writer.opaquePointer(r.id);
     const bool opaqueResult = rs.has_value();
     std::string callee = c.qualifiedName;
     const std::string anon = "(anonymous namespace)::";

@@ -61,6 +61,16 @@ protected:
   Ref integer(testcase::TestCase &t, const std::string &type, std::int64_t v) const {
     return push(t, Statement{.op = Op::Primitive, .type = typeNamed(type), .bits = static_cast<std::uint64_t>(v)});
   }
+  // claims_fill(&byte, &n) with n as given, n a size_t of its own: the
+  // length says dest holds n bytes where it has one. Returns n.
+  Ref fillOneByte(testcase::TestCase &t, std::int64_t bytes) const {
+    const Ref byte = integer(t, "unsigned char", 0);
+    const Ref dest = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("unsigned char *"), .refs = {byte}});
+    const Ref n = integer(t, "size_t", bytes);
+    const Ref destLen = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("size_t *"), .refs = {n}});
+    call(t, "claims_fill", {dest, destLen});
+    return n;
+  }
   // claims_last(doc) on claims_new("x") after `earlier`(doc, v), v an
   // integer of type `type`.
   testcase::TestCase lastAfter(const std::string &earlier, const std::string &type, std::int64_t v) const {
@@ -230,11 +240,7 @@ TEST_F(Claims, AnInOutLengthBeyondItsBufferIsMisuse) {
   // claims_fill(&byte, &n) with n = 1416: the length says dest holds more
   // than the one byte it points at.
   testcase::TestCase t;
-  const Ref byte = integer(t, "unsigned char", 0);
-  const Ref dest = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("unsigned char *"), .refs = {byte}});
-  const Ref n = integer(t, "size_t", 1416);
-  const Ref destLen = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("size_t *"), .refs = {n}});
-  call(t, "claims_fill", {dest, destLen});
+  const Ref n = fillOneByte(t, 1416);
   auto c = classify(t);
   EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
   EXPECT_NE(c.why.find("1416 through destLen, beyond the 1 of dest"), std::string::npos) << c.why;
@@ -393,11 +399,7 @@ TEST_F(Claims, AnEarlierMisuseReachesALaterCallThroughAnotherAddressOfTheSameObj
   // claims_fill(&byte, &n) with n = 1416 overflows; then claims_fill(big,
   // &n) fails. The two `&n` are two statements for one object.
   testcase::TestCase t;
-  const Ref byte = integer(t, "unsigned char", 0);
-  const Ref dest = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("unsigned char *"), .refs = {byte}});
-  const Ref n = integer(t, "size_t", 1416);
-  const Ref first = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("size_t *"), .refs = {n}});
-  call(t, "claims_fill", {dest, first});
+  const Ref n = fillOneByte(t, 1416);
   const Ref big = push(t, Statement{.op = Op::Buffer, .type = typeNamed("unsigned char *"), .bytes = std::string(2000, 'q')});
   const Ref second = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("size_t *"), .refs = {n}});
   call(t, "claims_fill", {big, second});

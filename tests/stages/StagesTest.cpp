@@ -31,6 +31,19 @@ search::Execution runOf(const model::Program &p, const testcase::TestCase &t) {
   return fourBlocksRun(calls(p, t, "is_name"), calls(p, t, "check_magic"));
 }
 
+// runOf, except that a test calling is_name crashes there (SIGSEGV).
+search::Execution crashingAtIsName(const model::Program &p, const testcase::TestCase &t) {
+  search::Execution e = runOf(p, t);
+  for (size_t i = 0; i < t.statements.size(); ++i)
+    if (t.statements[i].op == testcase::Op::Call && p.callable(t.statements[i].callable).name == "is_name") {
+      e.result.outcome = exec::Outcome::Crash;
+      e.result.signal = 11;
+      e.result.statement = e.stoppedAt = static_cast<int>(i);
+      break;
+    }
+  return e;
+}
+
 class Stages : public ::testing::Test {
 protected:
   void SetUp() override { m = UnitModel::make(MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c"); }
@@ -176,17 +189,7 @@ TEST_F(Stages, AShortTestToACrashDoesNotHideAMoreTrustedWayThere) {
   // is_name(NULL) and is_name("abc") crash in the same call: the first is
   // robustness (NULL given), the second a likely defect. Met shortest first,
   // both are kept (one per class), and minimising the second keeps its string.
-  auto crashAtIsName = [&](const testcase::TestCase &t) {
-    search::Execution e = runOf(p(), t);
-    for (size_t i = 0; i < t.statements.size(); ++i)
-      if (t.statements[i].op == testcase::Op::Call && p().callable(t.statements[i].callable).name == "is_name") {
-        e.result.outcome = exec::Outcome::Crash;
-        e.result.signal = 11;
-        e.result.statement = e.stoppedAt = static_cast<int>(i);
-        break;
-      }
-    return std::optional(e);
-  };
+  auto crashAtIsName = [&](const testcase::TestCase &t) { return std::optional(crashingAtIsName(p(), t)); };
   FakeExecutor executor(crashAtIsName);
   stages::Work work;
   const auto shorter = search::shorterTest();
@@ -214,18 +217,7 @@ TEST_F(Stages, AShortTestToACrashDoesNotHideAMoreTrustedWayThere) {
 }
 
 TEST_F(Stages, FailuresAreRecordedByKeyThenConfirmedAndMinimisedAlone) {
-  // Any test calling is_name crashes there; nothing else fails.
-  auto crashAtIsName = [&](const testcase::TestCase &t) {
-    search::Execution e = runOf(p(), t);
-    for (size_t i = 0; i < t.statements.size(); ++i)
-      if (t.statements[i].op == testcase::Op::Call && p().callable(t.statements[i].callable).name == "is_name") {
-        e.result.outcome = exec::Outcome::Crash;
-        e.result.signal = 11;
-        e.result.statement = e.stoppedAt = static_cast<int>(i);
-        break;
-      }
-    return std::optional(e);
-  };
+  auto crashAtIsName = [&](const testcase::TestCase &t) { return std::optional(crashingAtIsName(p(), t)); };
   FakeExecutor executor(crashAtIsName);
   stages::Work work;
   const search::Goals &g = goals;
