@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <cctype>
+#include <optional>
 #include <set>
 #include <sstream>
 
@@ -180,6 +181,54 @@ const char *insideOf(const testcase::Catalog &catalog, const model::Callable &c)
   return catalog.internalToUnit(c) ? "internal to the unit" : "internal to the library";
 }
 
+// Whether `callable` lends a pointer into something it was given rather
+// than handing one over, by the naming C APIs follow: a getter, peek,
+// find or lookup (cJSON_GetStringValue, json_object_get_string) returns
+// memory its argument owns; one that also names a copy, a duplicate or an
+// allocation hands it over, and so does one whose words (past the API's
+// prefix) a release function of the API repeats (yajl_get_error's string,
+// which yajl_free_error frees).
+bool lendsItsResult(const model::Program &p, const model::Callable &callable) {
+  const auto words = [](const std::string &name) {
+    std::vector<std::string> out;
+    for (const std::string &w : identifierWords(name)) out.push_back(lowercase(w));
+    return out;
+  };
+  const std::vector<std::string> own = words(callable.name);
+  bool lends = false;
+  for (const std::string &word : own) {
+    if (word == "get" || word == "peek" || word == "find" || word == "lookup" || word == "borrow") lends = true;
+    if (word == "copy" || word == "dup" || word == "strdup" || word == "new" || word == "alloc" || word == "create" ||
+        word == "detach" || word == "take" || word == "steal" || word == "release")
+      return false;
+  }
+  if (!lends || callable.params.empty()) return false;
+  for (const model::Callable &r : p.callables) {
+    if (!testcase::releasedParam(p, r)) continue;
+    for (const std::string &w : words(r.name))
+      if (w != own.front() && !testcase::isDestroyerName(w) &&
+          std::find(own.begin() + 1, own.end(), w) != own.end())
+        return false;
+  }
+  return true;
+}
+
+// Whether `id` points to C strings (`const char *const *`, `char **`).
+bool pointsToCStrings(const testcase::Catalog &catalog, model::TypeId id) {
+  const model::Program &p = catalog.program();
+  const model::Type &t = p.type(p.type(id).value);
+  return t.kind == model::TypeKind::Pointer && t.pointee && catalog.isCharPointer(*t.pointee);
+}
+
+// Whether statement `v` is bytes with no NUL (a Buffer, or an Array of
+// integer elements none of which is 0).
+bool unterminated(const TestCase &t, const Statement &v) {
+  if (v.op == Op::Buffer) return v.bytes.find('\0') == std::string::npos;
+  return v.op == Op::Array && !v.refs.empty() && std::none_of(v.refs.begin(), v.refs.end(), [&](Ref e) {
+           return e < t.statements.size() && t.statements[e].op == Op::Primitive && t.statements[e].bits == 0;
+         });
+}
+
 // (c): why call `i` (or what made its arguments) is misuse; "" when it is not.
 // (c) by call `i`'s own arguments: a length beyond its buffer, bytes with no
 // NUL as a string, a release of what the API did not allocate, the test's
@@ -253,21 +302,40 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
     if (cString && v.op == Op::EndOf)
       return fmt::format("gives {} a pointer one past the end of a buffer as the string {}", callName(p, call),
                          paramName(a, k));
-    if (cString && ((v.op == Op::Buffer && v.bytes.find('\0') == std::string::npos) ||
-                    (v.op == Op::Array && !v.refs.empty() &&
-                     std::none_of(v.refs.begin(), v.refs.end(), [&](Ref e) {
-                       return e < t.statements.size() && t.statements[e].op == Op::Primitive && t.statements[e].bits == 0;
-                     }))))
+    if (cString && unterminated(t, v))
       return wideCharPointer(p, a.param->type)
                  ? fmt::format("gives {} {} wide characters with no NUL as the wide string {}", callName(p, call),
                                bytesOf(v), paramName(a, k))
                  : fmt::format("gives {} {} bytes with no NUL as the C string {}", callName(p, call), bytesOf(v),
                                paramName(a, k));
+    // An array of C strings one of which has no NUL (cJSON_CreateStringArray
+    // given {buffer of 1 byte, "\n"}).
+    if (pointsToCStrings(catalog, a.param->type) && v.op == Op::Array)
+      for (size_t e = 0; e < v.refs.size(); ++e)
+        if (v.refs[e] < t.statements.size() && unterminated(t, t.statements[v.refs[e]]))
+          return fmt::format("gives {} an array whose element {} is {} bytes with no NUL, as the C strings {}",
+                             callName(p, call), e, bytesOf(t.statements[v.refs[e]]), paramName(a, k));
     const bool handMade = v.op == Op::AddressOf || v.op == Op::Aggregate || v.op == Op::Array || v.op == Op::Buffer ||
                           v.op == Op::CString;
     // A release of memory the API did not allocate.
     if (testcase::releasedParam(p, c) == k && handMade)
       return fmt::format("gives {} a {} the API did not allocate", callName(p, call), typeName(p, v.type));
+    // A release of what an earlier call already released (yajl_free_error
+    // of the same string twice).
+    if (const auto released = testcase::releasedParam(p, c); released == k)
+      for (size_t j = 0; j < i; ++j) {
+        const Statement &before = t.statements[j];
+        if (!isCall(before.op)) continue;
+        const auto gone = testcase::releasedParam(p, p.callable(before.callable));
+        const auto bargs = argumentsOf(p, before);
+        if (gone && *gone < bargs.size() && bargs[*gone].ref == a.ref && v.op != Op::Null)
+          return fmt::format("gives {} what {} already released", callName(p, call), callName(p, before));
+      }
+    // A release of memory an accessor lent (cJSON_free of what
+    // cJSON_GetStringValue returned: the item still owns it).
+    if (testcase::releasedParam(p, c) == k && isCall(v.op) && lendsItsResult(p, p.callable(v.callable)))
+      return fmt::format("gives {} what {} returned, memory that {} lends and its argument still owns",
+                         callName(p, call), callName(p, v), callName(p, v));
     // An object of the test's own where the callee reads a `void *` as its own.
     const model::Type &pt = p.type(a.param->type);
     if (pt.kind == model::TypeKind::Pointer && pt.pointee && p.type(*pt.pointee).kind == model::TypeKind::Void &&
@@ -412,6 +480,31 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
   if (call.op == Op::MethodCall && !call.refs.empty() && call.refs[0] < t.statements.size() &&
       t.statements[call.refs[0]].op == Op::Null)
     return fmt::format("{} called on a null object", callName(p, call));
+  // One object in two roles (cJSON_DetachItemViaPointer(item, item): the
+  // parent and the child; tinyxml2's doc.InsertEndChild(&doc)): a node
+  // that is its own child is outside what any such API accepts.
+  {
+    // The object behind a pointer or reference parameter of a record type
+    // (the receiver: always one).
+    const auto object = [&](Ref r, const model::Param *param) -> std::optional<Ref> {
+      if (r >= t.statements.size() || (param && !recordOf(p, param->type))) return std::nullopt;
+      const Statement &v = t.statements[r];
+      if (v.op == Op::Null) return std::nullopt;
+      return v.op == Op::AddressOf && !v.refs.empty() ? v.refs[0] : r;
+    };
+    const std::string receiver = "the object it is called on";
+    std::vector<std::pair<Ref, std::string>> roles;
+    if (call.op == Op::MethodCall && !call.refs.empty())
+      if (const auto o = object(call.refs[0], nullptr)) roles.emplace_back(*o, receiver);
+    for (size_t k = 0; k < args.size(); ++k)
+      if (const auto o = args[k].param ? object(args[k].ref, args[k].param) : std::nullopt)
+        roles.emplace_back(*o, paramName(args[k], k));
+    for (size_t a = 0; a < roles.size(); ++a)
+      for (size_t b = a + 1; b < roles.size(); ++b)
+        if (roles[a].first == roles[b].first)
+          return fmt::format("{} given one object as both {} and {}", callName(p, call), roles[a].second,
+                             roles[b].second);
+  }
   // An object the failing call uses, constructed with NULL for a pointer
   // (pugixml's xml_writer_file(nullptr), whose write() then hands fwrite
   // a null FILE *): the null pointer was given to the API, at construction.
@@ -506,7 +599,7 @@ bool pairedLength(const testcase::Catalog &catalog, const TestCase &t, size_t j)
 } // namespace
 
 Classification classify(const testcase::Catalog &catalog, const TestCase &test, const exec::RunResult &result,
-                        const std::vector<exec::Observation> &observations) {
+                        const std::vector<exec::Observation> &observations, const std::string &output) {
   const model::Program &p = catalog.program();
   if (test.statements.empty()) return {FailureClass::Misuse, "an empty test"};
   // Where it failed: the statement it stopped at, or (past the last one:
@@ -523,6 +616,23 @@ Classification classify(const testcase::Catalog &catalog, const TestCase &test, 
       if (isCall(test.statements[j].op))
         if (std::string why = argumentMisuse(catalog, test, j); !why.empty())
           return {FailureClass::Misuse, "it failed after the test's last call, and an earlier call was misuse: " + why};
+  // glibc found the heap corrupted (`malloc(): corrupted top size`): any
+  // earlier call may have written past a block, whatever objects it
+  // shares with the call that noticed; an earlier misuse, or a call of an
+  // internal function with arguments of the test's, is the likelier cause
+  // (json-c's static json_object_new(type, 13, ...), then
+  // json_object_new_double_s() aborts in malloc).
+  if (heapCorruption(output))
+    for (size_t j = 0; j < i; ++j) {
+      if (!isCall(test.statements[j].op)) continue;
+      if (std::string why = argumentMisuse(catalog, test, j); !why.empty())
+        return {FailureClass::Misuse, "glibc found the heap corrupted, and an earlier call was misuse: " + why};
+      if (internal(catalog, p.callable(test.statements[j].callable)))
+        return {FailureClass::Misuse,
+                fmt::format("glibc found the heap corrupted after an earlier call of {}, {}, with arguments its own "
+                            "callers may never pass",
+                            callName(p, test.statements[j]), insideOf(catalog, p.callable(test.statements[j].callable)))};
+    }
   if (std::string why = robustness(catalog, test, i, observations); !why.empty())
     return {FailureClass::Robustness, why};
   const std::string where = callName(p, test.statements[i]);
@@ -537,18 +647,90 @@ Classification classify(const testcase::Catalog &catalog, const TestCase &test, 
 }
 
 
-std::string ownAssertion(const exec::RunResult &result, const std::string &output,
-                         const std::vector<exec::Frame> &frames, const std::string &callable) {
-  if (result.outcome != exec::Outcome::Abort || frames.empty()) return "";
+namespace {
+
+// A function's name without template arguments and parameters, so that
+// a demangled frame ("ns::Vector<char const>::SubVector(int, int)") and a
+// callable's qualified name ("ns::Vector<const char>::SubVector") compare.
+std::string bareName(const std::string &name) {
+  std::string out;
+  int angle = 0;
+  for (size_t k = 0; k < name.size(); ++k) {
+    const char ch = name[k];
+    // "operator<" and "operator()" keep their brackets.
+    if (name.compare(k, 8, "operator") == 0) {
+      const size_t op = name.find_first_of("(", k + 8);
+      const size_t len = op == std::string::npos ? name.size() - k : op - k + (name.compare(op, 2, "()") == 0 ? 2 : 0);
+      out += name.substr(k, len);
+      k += len - 1;
+      continue;
+    }
+    if (ch == '<') ++angle;
+    else if (ch == '>' && angle > 0) --angle;
+    else if (ch == '(' && angle == 0) break;
+    else if (angle == 0) out += ch;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+} // namespace
+
+namespace {
+
+// The function glibc's message names ("bignum.cc:125: uint64_t
+// dc::HexCharValue(const int): Assertion `...' failed."): the last word
+// before the first parenthesis of the part between the line number and
+// "Assertion". "" when it cannot be read.
+std::string assertingFunction(const std::string &output, size_t assertionAt) {
+  const size_t lineStart = output.rfind('\n', assertionAt) == std::string::npos ? 0 : output.rfind('\n', assertionAt) + 1;
+  const std::string line = output.substr(lineStart, assertionAt - lineStart);
+  // FILE:LINE: SIGNATURE: 
+  const size_t afterLine = [&] {
+    for (size_t k = 0; k + 1 < line.size(); ++k)
+      if (line[k] == ':' && std::isdigit(static_cast<unsigned char>(line[k + 1]))) {
+        size_t e = k + 1;
+        while (e < line.size() && std::isdigit(static_cast<unsigned char>(line[e]))) ++e;
+        if (e + 1 < line.size() && line[e] == ':' && line[e + 1] == ' ') return e + 2;
+      }
+    return std::string::npos;
+  }();
+  if (afterLine == std::string::npos) return "";
+  const std::string signature = line.substr(afterLine);
+  const size_t paren = signature.find('(');
+  if (paren == std::string::npos) return "";
+  std::string head = signature.substr(0, paren);
+  const size_t space = head.find_last_of(" *&");
+  return space == std::string::npos ? head : head.substr(space + 1);
+}
+
+} // namespace
+
+std::string libraryAssertion(const exec::RunResult &result, const std::string &output,
+                             const std::vector<exec::Frame> &frames, const std::string &callable) {
+  if (result.outcome != exec::Outcome::Abort) return "";
   const size_t at = output.find("Assertion `");
   if (at == std::string::npos) return "";
   const size_t end = output.find("' failed", at);
   if (end == std::string::npos) return "";
-  const std::string &top = frames.front().function;
-  if (top != callable && top.rfind(callable + "(", 0) != 0) return "";
   const size_t from = at + std::string("Assertion `").size();
-  return fmt::format("{}() rejects its arguments with its own assertion `{}`: a precondition its caller broke",
-                     callable, output.substr(from, end - from));
+  const std::string expr = output.substr(from, end - from);
+  const std::string asserting = frames.empty() ? assertingFunction(output, at) : frames.front().function;
+  if (!asserting.empty() && bareName(asserting) == bareName(callable))
+    return fmt::format("{}() rejects its arguments with its own assertion `{}`: a precondition its caller broke",
+                       callable, expr);
+  return fmt::format("{}() stops at the assertion `{}`{}: a check the library makes on purpose, so what the test "
+                     "gave is outside what it accepts",
+                     callable, expr, asserting.empty() ? "" : " of " + bareName(asserting) + "()");
+}
+
+bool heapCorruption(const std::string &output) {
+  // glibc's malloc checks (malloc.c's malloc_printerr and its assertions).
+  for (const char *sign : {"double free", "free(): invalid", "malloc(): ", "realloc(): invalid",
+                           "malloc assertion failure", "corrupted size vs. prev_size", "corrupted double-linked list",
+                           "munmap_chunk(): invalid pointer"})
+    if (output.find(sign) != std::string::npos) return true;
+  return false;
 }
 
 std::vector<size_t> unusualIntegers(const testcase::Catalog &catalog, const TestCase &test,

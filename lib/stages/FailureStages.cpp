@@ -116,7 +116,7 @@ public:
           observations = std::move(r->observations);
         }
       }
-      Classification cls = classify(c.catalog, f.test, f.result, observations);
+      Classification cls = classify(c.catalog, f.test, f.result, observations, f.output);
       if (cls.kind == FailureClass::Defect && f.reproducible) {
         search::Executor *executor = f.sanitizerOnly ? c.sanitized : &c.isolated;
         if (executor) {
@@ -138,7 +138,7 @@ public:
       }
       // f.where names the failing call (whereOf), or no function at all.
       if (cls.kind == FailureClass::Defect)
-        if (std::string why = ownAssertion(f.result, f.output, f.frames, f.where); !why.empty()) {
+        if (std::string why = libraryAssertion(f.result, f.output, f.frames, f.where); !why.empty()) {
           cls.kind = FailureClass::Robustness;
           cls.why = std::move(why);
         }

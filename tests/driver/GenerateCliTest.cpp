@@ -32,8 +32,21 @@ void expectEveryBranchCovered(const nlohmann::json &stats) {
   EXPECT_EQ(stats["llvm_cov"]["branches_covered"], stats["llvm_cov"]["branches"]) << stats.dump(2);
 }
 
-// Builds and runs the written suite with its own CMakeLists.txt.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MOSAIC_TESTS_UNDER_ASAN 1
+#endif
+#endif
+
+// Builds and runs the written suite with its own CMakeLists.txt. Not in the
+// sanitized build of mosaic (make test-sanitized): this runs only CMake and
+// clang on the written files, no code of mosaic's, and `make test` has
+// already checked it (verification inside mosaic still builds and runs the
+// suite in both).
 void buildAndRun(const std::string &dir) {
+#ifdef MOSAIC_TESTS_UNDER_ASAN
+  (void)dir;
+#else
   // The compilers a user has in PATH (Debian's clang-19 package).
   auto c = runProcess({"/usr/bin/cmake", "-S", dir + "/suite", "-B", dir + "/own-build", "-G", "Ninja",
                        "-DCMAKE_C_COMPILER=clang-19", "-DCMAKE_CXX_COMPILER=clang++-19"});
@@ -42,6 +55,7 @@ void buildAndRun(const std::string &dir) {
   ASSERT_EQ(b.exitCode, 0) << b.out << b.err;
   auto t = runProcess({"/usr/bin/ctest", "--test-dir", dir + "/own-build", "--output-on-failure"});
   EXPECT_EQ(t.exitCode, 0) << t.out << t.err;
+#endif
 }
 
 // What the work folder remembers of the functions no object the harness

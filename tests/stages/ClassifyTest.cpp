@@ -203,6 +203,90 @@ TEST_F(Claims, AZeroedObjectOfATypeTheApiMakesFirstGivenToAnythingButAnInitialis
       << c.why;
 }
 
+TEST_F(Claims, AReleaseOfWhatAGetterLentIsMisuse) {
+  // claims_doc *d = claims_new("x"); claims_free_text(d, claims_get_content(d));
+  // claims_free(d) frees the text again: the getter lent it, the doc still
+  // owned it (cJSON_free(cJSON_GetStringValue(item)) in cJSON.c).
+  testcase::TestCase t;
+  const Ref text = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
+  const Ref doc = call(t, "claims_new", {text});
+  const Ref lent = call(t, "claims_get_content", {doc});
+  call(t, "claims_free_text", {doc, lent});
+  call(t, "claims_free", {doc});
+  const auto c = classify(t, exec::Outcome::Abort);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claims_free_text() what claims_get_content() returned, memory that "
+                       "claims_get_content() lends"),
+            std::string::npos)
+      << c.why;
+}
+
+TEST_F(Claims, AReleaseOfWhatAnEarlierCallReleasedIsMisuse) {
+  // claims_get_text(d) hands over a copy, which claims_free_text frees (the
+  // two names share "text", as yajl_get_error and yajl_free_error share
+  // "error"): freeing it once is right, twice is the test's double free.
+  testcase::TestCase t;
+  const Ref text = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
+  const Ref doc = call(t, "claims_new", {text});
+  const Ref copy = call(t, "claims_get_text", {doc});
+  call(t, "claims_free_text", {doc, copy});
+  call(t, "claims_length", {doc});
+  EXPECT_EQ(classify(t).kind, stages::FailureClass::Defect) << classify(t).why;
+  call(t, "claims_free_text", {doc, copy});
+  const auto c = classify(t, exec::Outcome::Abort);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claims_free_text() what claims_free_text() already released"), std::string::npos)
+      << c.why;
+}
+
+TEST_F(Claims, OneObjectInTwoRolesIsRobustness) {
+  // claims_copy(d, d) frees d's text, then copies from it: one doc as both
+  // the copy and its source (cJSON_DetachItemViaPointer(item, item)).
+  testcase::TestCase t;
+  const Ref text = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
+  const Ref doc = call(t, "claims_new", {text});
+  call(t, "claims_copy", {doc, doc});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Robustness) << c.why;
+  EXPECT_NE(c.why.find("claims_copy() given one object as both to and from"), std::string::npos) << c.why;
+}
+
+TEST_F(Claims, AnArrayOfStringsOneOfWhichHasNoNulIsMisuse) {
+  // const char *parts[] = {bytes "h" with no NUL, "\n"}; claims_total(parts,
+  // 2) reads past the first (cJSON_CreateStringArray's strdup did).
+  testcase::TestCase t;
+  const Ref bytes = push(t, Statement{.op = Op::Buffer, .type = typeNamed("const char *"), .bytes = "h"});
+  const Ref line = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "\n"});
+  const Ref parts =
+      push(t, Statement{.op = Op::Array, .type = callable("claims_total").params[0].type, .refs = {bytes, line}});
+  call(t, "claims_total", {parts, integer(t, "size_t", 2)});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claims_total() an array whose element 0 is 1 bytes with no NUL"), std::string::npos)
+      << c.why;
+  // Both terminated: whatever failed, it was not that.
+  t.statements[bytes].op = Op::CString;
+  EXPECT_EQ(classify(t).why.find("no NUL"), std::string::npos);
+}
+
+TEST_F(Claims, AHeapGlibcFoundCorruptedAfterAnInternalCallIsMisuse) {
+  // first_of("x") (static), then claims_ratio(1, 2) aborts in malloc: the
+  // heap is every call's, so the internal call is the likelier writer
+  // (json-c's json_object_new(type, 13, ...) then json_object_new_double_s).
+  testcase::TestCase t;
+  const Ref text = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
+  call(t, "first_of", {text});
+  call(t, "claims_ratio", {integer(t, "int", 1), integer(t, "int", 2)});
+  const std::string corrupted = "malloc(): corrupted top size\n";
+  const auto c = stages::classify(*m->catalog, t, crashAtEnd(t, exec::Outcome::Abort), {}, corrupted);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("glibc found the heap corrupted after an earlier call of first_of()"), std::string::npos)
+      << c.why;
+  // Without glibc's report the two calls share nothing: claims_ratio's own.
+  EXPECT_EQ(stages::classify(*m->catalog, t, crashAtEnd(t, exec::Outcome::Abort), {}).kind,
+            stages::FailureClass::Defect);
+}
+
 TEST_F(Claims, AnObjectWhoseInitialiserFailedIsMisuse) {
   // claims_doc d = {}; claims_init(&d, 0) returns -1 and leaves d's text
   // NULL; claims_length(&d) then crashes: the test went on past the error.
@@ -439,26 +523,60 @@ TEST_F(Claims, AnEarlierInternalCallOnTheSameObjectIsMisuse) {
   EXPECT_NE(c.why.find("earlier call of set_len(), internal"), std::string::npos) << c.why;
 }
 
-TEST(OwnAssertion, TheCalledFunctionsOwnAssertionIsAPrecondition) {
+TEST(LibraryAssertion, TheCalledFunctionsOwnAssertionIsAPrecondition) {
   exec::RunResult r;
   r.outcome = exec::Outcome::Abort;
   r.signal = SIGABRT;
   const std::string out = "harness: json_object.c:1479: int json_object_array_add(struct json_object *, struct "
                           "json_object *): Assertion `json_object_get_type(jso) == json_type_array' failed.\n";
   const std::vector<exec::Frame> top{{"json_object_array_add", "json_object.c", 1479, 0, false}};
-  const std::string why = stages::ownAssertion(r, out, top, "json_object_array_add");
+  const std::string why = stages::libraryAssertion(r, out, top, "json_object_array_add");
   EXPECT_NE(why.find("json_object_array_add() rejects its arguments with its own assertion "
                      "`json_object_get_type(jso) == json_type_array`"),
             std::string::npos)
       << why;
-  // Deeper in the library it is an invariant, not a precondition; no
-  // assertion message, no claim; C++ frames carry their parameters.
-  const std::vector<exec::Frame> deeper{{"lh_table_insert", "linkhash.c", 10, 0, false},
-                                        {"json_object_array_add", "json_object.c", 1479, 0, false}};
-  EXPECT_EQ(stages::ownAssertion(r, out, deeper, "json_object_array_add"), "");
-  EXPECT_EQ(stages::ownAssertion(r, "Aborted\n", top, "json_object_array_add"), "");
+  // No stack: glibc's message names the function. No assertion message,
+  // no claim; C++ frames carry their parameters.
+  EXPECT_EQ(stages::libraryAssertion(r, out, {}, "json_object_array_add"), why);
+  EXPECT_EQ(stages::libraryAssertion(r, "Aborted\n", top, "json_object_array_add"), "");
   const std::vector<exec::Frame> cxx{{"mu::Parser::Eval(int) const", "muParser.cpp", 3, 0, false}};
-  EXPECT_NE(stages::ownAssertion(r, out, cxx, "mu::Parser::Eval"), "");
+  EXPECT_NE(stages::libraryAssertion(r, out, cxx, "mu::Parser::Eval").find("its own assertion"), std::string::npos);
+  // Demangled frames spell template arguments their own way.
+  const std::vector<exec::Frame> spelled{{"dc::Vector<char const>::SubVector(int, int)", "utils.h", 263, 0, false}};
+  EXPECT_NE(stages::libraryAssertion(r, out, spelled, "dc::Vector<const char>::SubVector").find("its own assertion"),
+            std::string::npos);
+  const std::vector<exec::Frame> index{{"dc::Vector<char>::operator[](int) const", "utils.h", 279, 0, false}};
+  EXPECT_NE(stages::libraryAssertion(r, out, index, "dc::Vector<char>::operator[]").find("its own assertion"),
+            std::string::npos);
+}
+
+TEST(LibraryAssertion, AnAssertionDeeperInTheLibraryIsACheckItMakesOnPurpose) {
+  exec::RunResult r;
+  r.outcome = exec::Outcome::Abort;
+  r.signal = SIGABRT;
+  // json-c's lh_kchar_table_new(0, ...) passes its size to lh_table_new,
+  // which asserts it is positive; no stack was recorded.
+  const std::string out = "harness: /src/linkhash.c:504: struct lh_table *lh_table_new(int, lh_entry_free_fn *, "
+                          "lh_hash_fn *, lh_equal_fn *): Assertion `size > 0' failed.\n";
+  const std::string why = stages::libraryAssertion(r, out, {}, "lh_kchar_table_new");
+  EXPECT_NE(why.find("lh_kchar_table_new() stops at the assertion `size > 0` of lh_table_new(): a check the library "
+                     "makes on purpose"),
+            std::string::npos)
+      << why;
+  // double-conversion's ToFixed fills a StringBuilder over 3 bytes: its
+  // AddCharacter asserts there is room, three frames down.
+  const std::string cxx = "harness: utils.h:324: void dc::StringBuilder::AddCharacter(char): Assertion `position_ < "
+                          "buffer_.length()' failed.\n";
+  const std::vector<exec::Frame> builder{{"dc::StringBuilder::AddCharacter(char)", "utils.h", 324, 0, false},
+                                         {"dc::Converter::ToFixed(double) const", "d.cc", 235, 0, false}};
+  EXPECT_NE(stages::libraryAssertion(r, cxx, builder, "dc::Converter::ToFixed")
+                .find("of dc::StringBuilder::AddCharacter()"),
+            std::string::npos);
+  // glibc's own malloc assertion is a corrupted heap, not the library's check.
+  const std::string heap = "Fatal glibc error: malloc assertion failure in sysmalloc: (old_top == initial_top (av))\n";
+  EXPECT_EQ(stages::libraryAssertion(r, heap, builder, "dc::Converter::ToFixed"), "");
+  EXPECT_TRUE(stages::heapCorruption(heap));
+  EXPECT_FALSE(stages::heapCorruption(cxx));
 }
 
 TEST_F(Claims, AHangOrAnExitOnAPublicPathIsRobustness) {

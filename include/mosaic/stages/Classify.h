@@ -49,9 +49,15 @@ bool internal(const testcase::Catalog &catalog, const model::Callable &callable)
 
 /// The class of a failing run of `test` (`result`: where it failed;
 /// `observations`: of a run of the same test, for null results; may be
+/// empty; `output`: what the run printed, for glibc's heap checks; may be
 /// empty).
 Classification classify(const testcase::Catalog &catalog, const testcase::TestCase &test,
-                        const exec::RunResult &result, const std::vector<exec::Observation> &observations);
+                        const exec::RunResult &result, const std::vector<exec::Observation> &observations,
+                        const std::string &output = {});
+
+/// Whether `output` has glibc's report of a corrupted heap (`malloc():
+/// corrupted top size`, `free(): invalid pointer`, `double free detected`).
+bool heapCorruption(const std::string &output);
 
 /// The integers a failing run of `test` may depend on (ClassifyFailures
 /// tries each with 0 and with 1): Primitive statements of integer type in
@@ -60,14 +66,20 @@ Classification classify(const testcase::Catalog &catalog, const testcase::TestCa
 std::vector<size_t> unusualIntegers(const testcase::Catalog &catalog, const testcase::TestCase &test,
                                     const exec::RunResult &result);
 
-/// Why an abort is the called function's own assertion rejecting its
-/// arguments ("json_object_array_add() rejects its arguments with its own
-/// assertion `...`"): the run printed glibc's "Assertion `EXPR' failed."
-/// and the innermost project frame is `callable` itself, so the assertion
-/// states a precondition of its caller's (robustness), not an invariant of
-/// the library's inside (deeper frames). "" otherwise.
-std::string ownAssertion(const exec::RunResult &result, const std::string &output,
-                         const std::vector<exec::Frame> &frames, const std::string &callable);
+/// Why an abort is an assertion of the library rejecting what the test
+/// gave it: the run printed glibc's "Assertion `EXPR' failed.". An
+/// assertion is a check the library's authors wrote on purpose, as a Java
+/// method's explicit `throw`, which EvoSuite does not count as a failure
+/// either: robustness, never a likely defect. The message says whose
+/// assertion it is: `callable`'s own ("json_object_array_add() rejects its
+/// arguments with its own assertion `...`") or, by the innermost project
+/// frame (or the function glibc's message names when there is no stack),
+/// another function's ("lh_kchar_table_new() stops at the assertion
+/// `size > 0` of lh_table_new()"). Names compare without template
+/// arguments and parameters (demangled frames spell `char const`). ""
+/// when the run printed no assertion.
+std::string libraryAssertion(const exec::RunResult &result, const std::string &output,
+                             const std::vector<exec::Frame> &frames, const std::string &callable);
 
 /// "12345 as idx of lua_isinteger()": integer statement `index` as the
 /// first call that takes it.
