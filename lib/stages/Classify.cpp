@@ -229,6 +229,55 @@ bool unterminated(const TestCase &t, const Statement &v) {
          });
 }
 
+// Why aggregate `s` of record `r` (fields `fields`) is a tagged union the
+// test built inconsistently: an enumeration field (msgpack_object's `type`)
+// names the member its union field (`via`) holds by the API's convention
+// (MSGPACK_OBJECT_ARRAY holds `array`), but the test set the union through
+// its first member (the only one an aggregate can: `boolean`), which the
+// tag does not name. "" when consistent, zeroed, or no enumerator names a
+// member (no convention to go by).
+std::string taggedUnionMismatch(const testcase::Catalog &catalog, const TestCase &t, const Statement &s,
+                                const model::Record &r, const std::vector<size_t> &fields) {
+  const model::Program &p = catalog.program();
+  const auto words = [](const std::string &name) {
+    std::vector<std::string> out;
+    for (const std::string &w : identifierWords(name)) out.push_back(lowercase(w));
+    return out;
+  };
+  for (size_t ti = 0; ti < fields.size(); ++ti) {
+    const model::Type &tagType = p.type(p.type(r.fields[fields[ti]].type).value);
+    if (tagType.kind != model::TypeKind::Enum || !tagType.enumId || s.refs[ti] >= t.statements.size()) continue;
+    const Statement &tag = t.statements[s.refs[ti]];
+    if (tag.op != Op::Primitive) continue;
+    const model::Enum &e = p.enums.at(*tagType.enumId);
+    for (size_t ui = 0; ui < fields.size(); ++ui) {
+      const auto urec = recordOf(p, r.fields[fields[ui]].type);
+      if (!urec || p.type(p.type(r.fields[fields[ui]].type).value).kind != model::TypeKind::Record) continue;
+      const model::Record &u = p.record(*urec);
+      const auto ufields = catalog.aggregateFields(*urec);
+      if (u.tag != model::RecordTag::Union || !ufields || ufields->empty() || s.refs[ui] >= t.statements.size())
+        continue;
+      const Statement &held = t.statements[s.refs[ui]];
+      if (held.op != Op::Aggregate || held.refs.empty()) continue;
+      const auto names = [&](const model::Enumerator &n, const std::string &member) {
+        const auto w = words(n.name);
+        return std::find(w.begin(), w.end(), lowercase(member)) != w.end();
+      };
+      const bool convention = std::any_of(e.enumerators.begin(), e.enumerators.end(), [&](const model::Enumerator &n) {
+        return std::any_of(u.fields.begin(), u.fields.end(), [&](const model::Field &f) { return names(n, f.name); });
+      });
+      const std::string &member = u.fields[ufields->front()].name;
+      const auto value = static_cast<std::int64_t>(tag.bits);
+      const auto it = std::find_if(e.enumerators.begin(), e.enumerators.end(),
+                                   [&](const model::Enumerator &n) { return n.value == value; });
+      if (!convention || it == e.enumerators.end() || names(*it, member)) continue;
+      return fmt::format("a {} built by hand whose {} ({}) does not name the member of its {} the test set ({})",
+                         r.name, r.fields[fields[ti]].name, it->name, r.fields[fields[ui]].name, member);
+    }
+  }
+  return "";
+}
+
 // (c): why call `i` (or what made its arguments) is misuse; "" when it is not.
 // (c) by call `i`'s own arguments: a length beyond its buffer, bytes with no
 // NUL as a string, a release of what the API did not allocate, the test's
@@ -245,6 +294,8 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
     const auto fields = rec ? catalog.aggregateFields(*rec) : std::nullopt;
     if (!fields || fields->size() != s.refs.size()) continue;
     const model::Record &r = p.record(*rec);
+    if (std::string why = taggedUnionMismatch(catalog, t, s, r, *fields); !why.empty())
+      return fmt::format("gives {} {}", callName(p, call), why);
     for (size_t k = 0; k < fields->size(); ++k) {
       const model::Field &f = r.fields[(*fields)[k]];
       if (!f.pairedWith || f.isLength) continue;

@@ -287,6 +287,31 @@ TEST_F(Claims, AHeapGlibcFoundCorruptedAfterAnInternalCallIsMisuse) {
             stages::FailureClass::Defect);
 }
 
+TEST_F(Claims, ATaggedUnionWhoseTagDoesNotNameTheMemberSetIsMisuse) {
+  // claims_value v = {CLAIMS_VALUE_TEXT, {.number = 5}}: an aggregate sets a
+  // union through its first member only, and the tag says text
+  // (msgpack_object {MSGPACK_OBJECT_ARRAY, {.boolean = true}}).
+  const model::Type &value = p().type(typeNamed("claims_value"));
+  const model::Type &payload = p().type(typeNamed("claims_payload"));
+  auto lengthOf = [&](std::int64_t kind) {
+    testcase::TestCase t;
+    const Ref tag = integer(t, "claims_kind", kind);
+    const Ref number = integer(t, "long", 5);
+    const Ref as = push(t, Statement{.op = Op::Aggregate, .type = payload.id, .refs = {number}});
+    const Ref v = push(t, Statement{.op = Op::Aggregate, .type = value.id, .refs = {tag, as}});
+    call(t, "claims_value_length", {v});
+    return classify(t);
+  };
+  const auto text = lengthOf(1);
+  EXPECT_EQ(text.kind, stages::FailureClass::Misuse) << text.why;
+  EXPECT_NE(text.why.find("gives claims_value_length() a claims_value built by hand whose kind (CLAIMS_VALUE_TEXT) "
+                          "does not name the member of its as the test set (number)"),
+            std::string::npos)
+      << text.why;
+  // The tag names the member set: whatever failed, it was not that.
+  EXPECT_EQ(lengthOf(0).why.find("built by hand"), std::string::npos) << lengthOf(0).why;
+}
+
 TEST_F(Claims, AnObjectWhoseInitialiserFailedIsMisuse) {
   // claims_doc d = {}; claims_init(&d, 0) returns -1 and leaves d's text
   // NULL; claims_length(&d) then crashes: the test went on past the error.
