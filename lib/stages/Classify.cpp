@@ -514,6 +514,36 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
 }
 
 // (b): why call `i` is robustness; "" when it is not.
+// One object in two roles of call `i` (cJSON_DetachItemViaPointer(item,
+// item): the parent and the child; tinyxml2's doc.InsertEndChild(&doc)): a
+// node that is its own child is outside what any such API accepts. ""
+// when none.
+std::string twoRoles(const model::Program &p, const TestCase &t, size_t i) {
+  const Statement &call = t.statements[i];
+  if (!isCall(call.op)) return "";
+  const auto args = argumentsOf(p, call);
+  // The object behind a pointer or reference parameter of a record type
+  // (the receiver: always one).
+  const auto object = [&](Ref r, const model::Param *param) -> std::optional<Ref> {
+    if (r >= t.statements.size() || (param && !recordOf(p, param->type))) return std::nullopt;
+    const Statement &v = t.statements[r];
+    if (v.op == Op::Null) return std::nullopt;
+    return v.op == Op::AddressOf && !v.refs.empty() ? v.refs[0] : r;
+  };
+  std::vector<std::pair<Ref, std::string>> roles;
+  if (call.op == Op::MethodCall && !call.refs.empty())
+    if (const auto o = object(call.refs[0], nullptr)) roles.emplace_back(*o, "the object it is called on");
+  for (size_t k = 0; k < args.size(); ++k)
+    if (const auto o = args[k].param ? object(args[k].ref, args[k].param) : std::nullopt)
+      roles.emplace_back(*o, paramName(args[k], k));
+  for (size_t a = 0; a < roles.size(); ++a)
+    for (size_t b = a + 1; b < roles.size(); ++b)
+      if (roles[a].first == roles[b].first)
+        return fmt::format("{} given one object as both {} and {}", callName(p, call), roles[a].second,
+                           roles[b].second);
+  return "";
+}
+
 std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size_t i,
                        const std::vector<exec::Observation> &obs) {
   const model::Program &p = catalog.program();
@@ -531,30 +561,21 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
   if (call.op == Op::MethodCall && !call.refs.empty() && call.refs[0] < t.statements.size() &&
       t.statements[call.refs[0]].op == Op::Null)
     return fmt::format("{} called on a null object", callName(p, call));
-  // One object in two roles (cJSON_DetachItemViaPointer(item, item): the
-  // parent and the child; tinyxml2's doc.InsertEndChild(&doc)): a node
-  // that is its own child is outside what any such API accepts.
-  {
-    // The object behind a pointer or reference parameter of a record type
-    // (the receiver: always one).
-    const auto object = [&](Ref r, const model::Param *param) -> std::optional<Ref> {
-      if (r >= t.statements.size() || (param && !recordOf(p, param->type))) return std::nullopt;
-      const Statement &v = t.statements[r];
-      if (v.op == Op::Null) return std::nullopt;
-      return v.op == Op::AddressOf && !v.refs.empty() ? v.refs[0] : r;
+  if (std::string why = twoRoles(p, t, i); !why.empty()) return why;
+  // An earlier call on the same objects that gave one object two roles
+  // (cJSON_AddItemReferenceToArray(array, array), then printing the array
+  // recurses for ever).
+  const auto inCone = cone(t, i);
+  for (size_t j = 0; j < i; ++j) {
+    const Statement &u = t.statements[j];
+    const auto same = [&](Ref r) {
+      if (inCone.count(r)) return true;
+      return r < t.statements.size() && t.statements[r].op == Op::AddressOf && !t.statements[r].refs.empty() &&
+             inCone.count(t.statements[r].refs[0]) > 0;
     };
-    const std::string receiver = "the object it is called on";
-    std::vector<std::pair<Ref, std::string>> roles;
-    if (call.op == Op::MethodCall && !call.refs.empty())
-      if (const auto o = object(call.refs[0], nullptr)) roles.emplace_back(*o, receiver);
-    for (size_t k = 0; k < args.size(); ++k)
-      if (const auto o = args[k].param ? object(args[k].ref, args[k].param) : std::nullopt)
-        roles.emplace_back(*o, paramName(args[k], k));
-    for (size_t a = 0; a < roles.size(); ++a)
-      for (size_t b = a + 1; b < roles.size(); ++b)
-        if (roles[a].first == roles[b].first)
-          return fmt::format("{} given one object as both {} and {}", callName(p, call), roles[a].second,
-                             roles[b].second);
+    if (!isCall(u.op) || std::none_of(u.refs.begin(), u.refs.end(), same)) continue;
+    if (std::string why = twoRoles(p, t, j); !why.empty())
+      return "an earlier call on the same object gave it two roles: " + why;
   }
   // An object the failing call uses, constructed with NULL for a pointer
   // (pugixml's xml_writer_file(nullptr), whose write() then hands fwrite

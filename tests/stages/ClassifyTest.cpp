@@ -249,6 +249,12 @@ TEST_F(Claims, OneObjectInTwoRolesIsRobustness) {
   const auto c = classify(t);
   EXPECT_EQ(c.kind, stages::FailureClass::Robustness) << c.why;
   EXPECT_NE(c.why.find("claims_copy() given one object as both to and from"), std::string::npos) << c.why;
+  // The same, in an earlier call on the object that fails later.
+  call(t, "claims_length", {doc});
+  const auto later = classify(t);
+  EXPECT_EQ(later.kind, stages::FailureClass::Robustness) << later.why;
+  EXPECT_NE(later.why.find("an earlier call on the same object gave it two roles: claims_copy()"), std::string::npos)
+      << later.why;
 }
 
 TEST_F(Claims, AnArrayOfStringsOneOfWhichHasNoNulIsMisuse) {
