@@ -205,9 +205,13 @@ bool lendsItsResult(const model::Program &p, const model::Callable &callable) {
   if (!lends || callable.params.empty()) return false;
   for (const model::Callable &r : p.callables) {
     if (!testcase::releasedParam(p, r)) continue;
-    for (const std::string &w : words(r.name))
-      if (w != own.front() && !testcase::isDestroyerName(w) &&
-          std::find(own.begin() + 1, own.end(), w) != own.end())
+    // Past the words the two names start with (the API's prefix: yajl;
+    // cJSON's c, json).
+    const std::vector<std::string> theirs = words(r.name);
+    size_t prefix = 0;
+    while (prefix < theirs.size() && prefix < own.size() && theirs[prefix] == own[prefix]) ++prefix;
+    for (size_t k = prefix; k < theirs.size(); ++k)
+      if (!testcase::isDestroyerName(theirs[k]) && std::find(own.begin() + prefix, own.end(), theirs[k]) != own.end())
         return false;
   }
   return true;
@@ -371,17 +375,21 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
     // A release of memory the API did not allocate.
     if (testcase::releasedParam(p, c) == k && handMade)
       return fmt::format("gives {} a {} the API did not allocate", callName(p, call), typeName(p, v.type));
-    // A release of what an earlier call already released (yajl_free_error
-    // of the same string twice).
-    if (const auto released = testcase::releasedParam(p, c); released == k)
-      for (size_t j = 0; j < i; ++j) {
-        const Statement &before = t.statements[j];
-        if (!isCall(before.op)) continue;
-        const auto gone = testcase::releasedParam(p, p.callable(before.callable));
-        const auto bargs = argumentsOf(p, before);
-        if (gone && *gone < bargs.size() && bargs[*gone].ref == a.ref && v.op != Op::Null)
-          return fmt::format("gives {} what {} already released", callName(p, call), callName(p, before));
-      }
+    // What an earlier call already released, released again (yajl_free_error
+    // of the same string twice) or used (json_object_get(o) after
+    // json_object_free_userdata(x, o) freed o).
+    // (An initialiser may take it again: mp_init(&a) after mp_clear(&a).)
+    const auto words = identifierWords(c.name);
+    const bool initialiser = std::any_of(words.begin(), words.end(),
+                                         [](const std::string &w) { return lowercase(w).rfind("init", 0) == 0; });
+    for (size_t j = 0; j < i && v.op != Op::Null && !initialiser; ++j) {
+      const Statement &before = t.statements[j];
+      if (!isCall(before.op)) continue;
+      const auto gone = testcase::releasedParam(p, p.callable(before.callable));
+      const auto bargs = argumentsOf(p, before);
+      if (gone && *gone < bargs.size() && bargs[*gone].ref == a.ref)
+        return fmt::format("gives {} what {} already released", callName(p, call), callName(p, before));
+    }
     // A release of memory an accessor lent (cJSON_free of what
     // cJSON_GetStringValue returned: the item still owns it).
     if (testcase::releasedParam(p, c) == k && isCall(v.op) && lendsItsResult(p, p.callable(v.callable)))

@@ -237,6 +237,12 @@ TEST_F(Claims, AReleaseOfWhatAnEarlierCallReleasedIsMisuse) {
   EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
   EXPECT_NE(c.why.find("gives claims_free_text() what claims_free_text() already released"), std::string::npos)
       << c.why;
+  // Read after it was released: the same.
+  t.statements.back() = Statement{.op = Op::Call, .callable = callable("claims_first").id, .refs = {copy}};
+  const auto read = classify(t);
+  EXPECT_EQ(read.kind, stages::FailureClass::Misuse) << read.why;
+  EXPECT_NE(read.why.find("gives claims_first() what claims_free_text() already released"), std::string::npos)
+      << read.why;
 }
 
 TEST_F(Claims, OneObjectInTwoRolesIsRobustness) {
