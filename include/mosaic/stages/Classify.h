@@ -77,7 +77,11 @@ std::vector<size_t> unusualIntegers(const testcase::Catalog &catalog, const test
 /// another function's ("lh_kchar_table_new() stops at the assertion
 /// `size > 0` of lh_table_new()"). Names compare without template
 /// arguments and parameters (demangled frames spell `char const`). ""
-/// when the run printed no assertion.
+/// when the run printed no assertion. An abort with a project frame on top
+/// and no message of glibc's (`***` checks, a corrupted heap), the C++
+/// runtime's or a sanitizer's is the library's own abort() call, as
+/// deliberate ("Bignum::Square() stops at an abort() of
+/// Bignum::EnsureCapacity()").
 std::string libraryAssertion(const exec::RunResult &result, const std::string &output,
                              const std::vector<exec::Frame> &frames, const std::string &callable);
 
