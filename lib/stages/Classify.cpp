@@ -379,9 +379,7 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
     // of the same string twice) or used (json_object_get(o) after
     // json_object_free_userdata(x, o) freed o).
     // (An initialiser may take it again: mp_init(&a) after mp_clear(&a).)
-    const auto words = identifierWords(c.name);
-    const bool initialiser = std::any_of(words.begin(), words.end(),
-                                         [](const std::string &w) { return lowercase(w).rfind("init", 0) == 0; });
+    const bool initialiser = testcase::isInitialiserName(c.name);
     for (size_t j = 0; j < i && v.op != Op::Null && !initialiser; ++j) {
       const Statement &before = t.statements[j];
       if (!isCall(before.op)) continue;

@@ -14,6 +14,14 @@ bool isDestroyerName(const std::string &name) {
   return false;
 }
 
+bool isInitialiserName(const std::string &name) {
+  for (const std::string &word : identifierWords(name)) {
+    const std::string w = lowercase(word);
+    if (w.rfind("init", 0) == 0 || (w.size() > 4 && w.compare(w.size() - 4, 4, "init") == 0)) return true;
+  }
+  return false;
+}
+
 namespace {
 
 // A close function of what its open function returns (gzclose and

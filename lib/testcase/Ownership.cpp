@@ -117,9 +117,7 @@ const std::vector<model::CallableId> &Catalog::initialisers(model::RecordId reco
     const model::Type &first = program_.type(c.params[0].type);
     if (first.kind != TypeKind::Pointer || first.pointeeConst || pointedRecord(program_, c.params[0].type) != record)
       continue;
-    const auto words = identifierWords(c.name);
-    if (std::any_of(words.begin(), words.end(), [](const std::string &w) { return w.rfind("init", 0) == 0; }))
-      out.push_back(c.id);
+    if (isInitialiserName(c.name)) out.push_back(c.id);
   }
   return initialisers_[record] = std::move(out);
 }

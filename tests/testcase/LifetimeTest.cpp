@@ -60,6 +60,14 @@ TEST(Lifetime, DestroyersAreKnownByNameAndOnePointerParameter) {
   EXPECT_FALSE(isDestroyerName("XML_ParserReset"));
 }
 
+TEST(Lifetime, InitialisersAreKnownByAWordThatStartsOrEndsWithInit) {
+  EXPECT_TRUE(isInitialiserName("mp_init_size"));
+  EXPECT_TRUE(isInitialiserName("deflateInit2_"));
+  EXPECT_TRUE(isInitialiserName("luaL_buffinit"));
+  EXPECT_FALSE(isInitialiserName("luaL_addvalue"));
+  EXPECT_FALSE(isInitialiserName("infinity"));
+}
+
 TEST(Lifetime, AReleaseBeforeALaterUseIsDropped) {
   const model::Program p = shapes();
   const model::Callable &make = named(p, "registry_new");

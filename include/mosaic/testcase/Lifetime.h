@@ -18,6 +18,11 @@ namespace mosaic::testcase {
 /// other way to say so; ours.
 bool isDestroyerName(const std::string &name);
 
+/// A name that says "this starts a lifetime in memory the caller has": one
+/// of its words (identifierWords) starts or ends with init (mp_init_size,
+/// deflateInit2_, lua's luaL_buffinit), case-insensitive. Ours.
+bool isInitialiserName(const std::string &name);
+
 /// A free function of one pointer parameter (not to a function) with such
 /// a name (cJSON_Delete, XML_ParserFree, cJSON_free's void *), or the close
 /// function of what an open function returns (gzclose of gzopen's gzFile:
