@@ -115,6 +115,12 @@ public:
           if (c.isolated.trace()) f.output = std::string(c.isolated.trace()->output());
           observations = std::move(r->observations);
         }
+      } else if (f.reproducible && f.sanitizerOnly && !c.failureDeadline.passed()) {
+        // Only the sanitizers see this one: the plain harness runs it to the
+        // end, and its observations still say which results were null
+        // (json_object_to_file_ext(json_util_get_last_err(), ...) with no
+        // error yet: robustness, not a defect).
+        if (auto r = c.isolated.run(f.test)) observations = std::move(r->observations);
       }
       Classification cls = classify(c.catalog, f.test, f.result, observations, f.output);
       if (cls.kind == FailureClass::Defect && f.reproducible) {

@@ -720,6 +720,42 @@ private:
 
 } // namespace
 
+TEST_F(Claims, AFailureOnlyTheSanitizersSeeIsClassedWithWhatThePlainRunObserved) {
+  // claims_length(claims_new("x")) where claims_new returned NULL: only the
+  // sanitized harness reports it; the plain harness runs it to its end and
+  // observes the NULL (json_object_to_file_ext(json_util_get_last_err(),
+  // ...) with no error yet).
+  testcase::TestCase t;
+  const Ref text = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
+  const Ref doc = call(t, "claims_new", {text});
+  call(t, "claims_length", {doc});
+  stages::Work work;
+  stages::Failure f;
+  f.test = t;
+  f.result.outcome = exec::Outcome::Sanitizer;
+  f.result.statement = 2;
+  f.reproducible = true;
+  f.sanitizerOnly = true;
+  f.sanitizerReport = "x.c:3:5: runtime error: null pointer passed as argument 1\n";
+  work.failures["sanitized"] = f;
+  FakeExecutor none([](const testcase::TestCase &) { return std::optional<search::Execution>(); });
+  FakeExecutor plain([&](const testcase::TestCase &) {
+    search::Execution e;
+    e.observations.push_back(exec::Observation{.statement = static_cast<std::uint32_t>(doc), .kind = MOSAIC_OBS_NULL,
+                                               .target = MOSAIC_OBS_RESULT, .field = -1, .integer = 1});
+    return std::optional<search::Execution>(e);
+  });
+  const search::Goals goals(fourBlocks());
+  stages::Context c{p(), *m->catalog, goals, none, plain, nullptr, {}, {}, nullptr, {}, {}};
+  stages::classifyFailures()->run(work, c);
+  ASSERT_EQ(work.failures.size(), 1u);
+  const stages::Failure &kept = work.failures.begin()->second;
+  EXPECT_EQ(plain.runs, 1);
+  EXPECT_EQ(kept.kind, stages::FailureClass::Robustness) << kept.why;
+  EXPECT_NE(kept.why.find("claims_length() given NULL as doc (the result of claims_new())"), std::string::npos)
+      << kept.why;
+}
+
 TEST_F(Claims, TheSanitizerCheckAttachesReportsAndFindsWhatThePlainRunMissed) {
   stages::Work work;
   stages::Failure crash;
