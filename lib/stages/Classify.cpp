@@ -217,6 +217,16 @@ bool lendsItsResult(const model::Program &p, const model::Callable &callable) {
   return true;
 }
 
+// Whether `callable` takes over a buffer it is given, by its name: a word
+// own, adopt, steal or take (pugixml's load_buffer_inplace_own).
+bool takesOver(const model::Callable &callable) {
+  for (const std::string &w : identifierWords(callable.name)) {
+    const std::string word = lowercase(w);
+    if (word == "own" || word == "adopt" || word == "steal" || word == "take") return true;
+  }
+  return false;
+}
+
 // Whether `id` points to C strings (`const char *const *`, `char **`).
 bool pointsToCStrings(const testcase::Catalog &catalog, model::TypeId id) {
   const model::Program &p = catalog.program();
@@ -388,6 +398,12 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
       if (gone && *gone < bargs.size() && bargs[*gone].ref == a.ref)
         return fmt::format("gives {} what {} already released", callName(p, call), callName(p, before));
     }
+    // Memory of the test's own given to a function that takes the buffer
+    // over and frees it later (pugixml's load_buffer_inplace_own; a name
+    // with the word own, adopt, steal or take): as a release of it.
+    if (handMade && (v.op == Op::Buffer || v.op == Op::Array) && takesOver(c))
+      return fmt::format("gives {} the test's own {} bytes as {}, which it takes over and frees", callName(p, call),
+                         bytesOf(v), paramName(a, k));
     // A release of memory an accessor lent (cJSON_free of what
     // cJSON_GetStringValue returned: the item still owns it).
     if (testcase::releasedParam(p, c) == k && isCall(v.op) && lendsItsResult(p, p.callable(v.callable)))

@@ -263,6 +263,22 @@ TEST_F(Claims, OneObjectInTwoRolesIsRobustness) {
       << later.why;
 }
 
+TEST_F(Claims, TheTestsOwnBufferGivenToAFunctionThatTakesItOverIsMisuse) {
+  // claims_adopt(d, bytes of the test's): claims_free(d) frees them later
+  // (pugixml's load_buffer_inplace_own given a stack array).
+  testcase::TestCase t;
+  const Ref text = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
+  const Ref doc = call(t, "claims_new", {text});
+  const Ref bytes = push(t, Statement{.op = Op::Buffer, .type = typeNamed("char *"), .bytes = std::string("ab\0", 3)});
+  call(t, "claims_adopt", {doc, bytes});
+  call(t, "claims_free", {doc});
+  const auto c = classify(t, exec::Outcome::Abort);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claims_adopt() the test's own 3 bytes as text, which it takes over and frees"),
+            std::string::npos)
+      << c.why;
+}
+
 TEST_F(Claims, AnArrayOfStringsOneOfWhichHasNoNulIsMisuse) {
   // const char *parts[] = {bytes "h" with no NUL, "\n"}; claims_total(parts,
   // 2) reads past the first (cJSON_CreateStringArray's strdup did).
