@@ -305,6 +305,14 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
   for (size_t j : builtValues(t, i)) {
     const Statement &s = t.statements[j];
     const auto rec = s.op == Op::Aggregate ? recordOf(p, s.type) : std::nullopt;
+    // The C library's own handles, which only it makes (fopen, opendir):
+    // a zeroed FILE is no stream (libconfig's Config::read(&file)).
+    if (rec) {
+      const model::Record &h = p.record(*rec);
+      if (h.inSystemHeader && (h.name == "FILE" || h.name == "_IO_FILE" || h.name == "DIR" || h.name == "__dirstream"))
+        return fmt::format("gives {} a {} the test built by hand: only the C library makes one ({})",
+                           callName(p, call), h.name, h.name == "DIR" || h.name == "__dirstream" ? "opendir" : "fopen");
+    }
     const auto fields = rec ? catalog.aggregateFields(*rec) : std::nullopt;
     if (!fields || fields->size() != s.refs.size()) continue;
     const model::Record &r = p.record(*rec);
@@ -345,6 +353,26 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
       if (len.op == Op::Primitive && have != SIZE_MAX && len.bits > have)
         return fmt::format("passes {} as {}, beyond the {} of {}", len.bits, paramName(args[*a.param->pairedWith], *a.param->pairedWith),
                            have, paramName(a, k));
+    }
+    // A buffer followed by an element size and a count whose product is
+    // beyond it (fwrite's contract: zlib's gzfwrite(buf, 5, 4294963745, f)
+    // with 5 bytes).
+    if (k + 2 < args.size() && args[k + 1].param && args[k + 2].param && args[k + 1].ref < t.statements.size() &&
+        args[k + 2].ref < t.statements.size()) {
+      const Statement &size = t.statements[args[k + 1].ref], &count = t.statements[args[k + 2].ref];
+      const auto named = [](const model::Param &param, std::initializer_list<const char *> words) {
+        const std::string n = lowercase(param.name);
+        return std::any_of(words.begin(), words.end(), [&](const char *w) { return n.find(w) != std::string::npos; });
+      };
+      const size_t have = elementsAt(t, a.ref);
+      if (size.op == Op::Primitive && count.op == Op::Primitive && have != SIZE_MAX &&
+          (v.op == Op::Buffer || v.op == Op::Array || v.op == Op::CString) &&
+          named(*args[k + 1].param, {"size"}) && named(*args[k + 2].param, {"nitems", "nmemb", "count", "num"})) {
+        const unsigned __int128 want = static_cast<unsigned __int128>(size.bits) * count.bits;
+        if (want > have)
+          return fmt::format("passes {} × {} as {} and {}, beyond the {} of {}", size.bits, count.bits,
+                             paramName(args[k + 1], k + 1), paramName(args[k + 2], k + 2), have, paramName(a, k));
+      }
     }
     // A buffer followed by an in-out length that says it holds more than
     // it does (`compress(&byte, &destLen)` with destLen 1416).

@@ -279,6 +279,36 @@ TEST_F(Claims, TheTestsOwnBufferGivenToAFunctionThatTakesItOverIsMisuse) {
       << c.why;
 }
 
+TEST_F(Claims, ASizeTimesACountBeyondTheBufferIsMisuse) {
+  // claims_put(bytes, 5, 4294963745, d) with 5 bytes (zlib's gzfwrite).
+  testcase::TestCase t;
+  const Ref text = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
+  const Ref doc = call(t, "claims_new", {text});
+  const Ref bytes = push(t, Statement{.op = Op::Buffer, .type = typeNamed("const void *"), .bytes = "hello"});
+  const Ref size = integer(t, "size_t", 5);
+  const Ref count = integer(t, "size_t", 4294963745);
+  call(t, "claims_put", {bytes, size, count, doc});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("passes 5 × 4294963745 as size and nitems, beyond the 5 of buf"), std::string::npos) << c.why;
+  t.statements[count].bits = 1;
+  EXPECT_EQ(classify(t).why.find("beyond"), std::string::npos) << classify(t).why;
+}
+
+TEST_F(Claims, AFileTheTestBuiltByHandIsMisuse) {
+  // FILE f = {}; claims_write(d, &f) (libconfig's Config::read(&file)).
+  testcase::TestCase t;
+  const Ref text = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
+  const Ref doc = call(t, "claims_new", {text});
+  const model::Type &out = p().type(callable("claims_write").params[1].type);
+  const Ref file = push(t, Statement{.op = Op::Aggregate, .type = *out.pointee});
+  const Ref address = push(t, Statement{.op = Op::AddressOf, .type = out.id, .refs = {file}});
+  call(t, "claims_write", {doc, address});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("the test built by hand: only the C library makes one (fopen)"), std::string::npos) << c.why;
+}
+
 TEST_F(Claims, AnArrayOfStringsOneOfWhichHasNoNulIsMisuse) {
   // const char *parts[] = {bytes "h" with no NUL, "\n"}; claims_total(parts,
   // 2) reads past the first (cJSON_CreateStringArray's strdup did).
