@@ -227,6 +227,23 @@ bool takesOver(const model::Callable &callable) {
   return false;
 }
 
+// The functions named like an initialiser (testcase::isInitialiserName)
+// with a non-const pointer parameter to `record` anywhere in their list.
+std::vector<model::CallableId> initialisersAnywhere(const model::Program &p, model::RecordId record) {
+  std::vector<model::CallableId> out;
+  for (const model::Callable &c : p.callables) {
+    if (c.kind != model::CallableKind::Function || !testcase::isInitialiserName(c.name)) continue;
+    for (const model::Param &param : c.params) {
+      const model::Type &t = p.type(p.type(param.type).value);
+      if (t.kind == model::TypeKind::Pointer && !t.pointeeConst && t.pointee && recordOf(p, param.type) == record) {
+        out.push_back(c.id);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 // Whether `id` points to C strings (`const char *const *`, `char **`).
 bool pointsToCStrings(const testcase::Catalog &catalog, model::TypeId id) {
   const model::Program &p = catalog.program();
@@ -529,7 +546,11 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
     if (ty.kind != model::TypeKind::Record) continue;
     const std::string &maker = catalog.madeByApi(*ty.recordId);
     const std::vector<model::CallableId> &inits = catalog.initialisers(*ty.recordId);
-    if (maker.empty() && inits.empty()) continue;
+    // Initialisers that take it as another parameter than the first (lua's
+    // luaL_buffinit(L, &b)): the factory does not call those, but a zeroed
+    // one given first to anything else was never initialised all the same.
+    const std::vector<model::CallableId> later = initialisersAnywhere(p, *ty.recordId);
+    if (maker.empty() && inits.empty() && later.empty()) continue;
     if (!s.refs.empty()) {
       if (maker.empty()) continue;
       return fmt::format("builds a {} field by field, a type the API makes itself ({})", ty.spelling, maker);
@@ -547,10 +568,14 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
     for (size_t k = j + 1; k <= i; ++k) {
       const Statement &u = t.statements[k];
       if (!isCall(u.op) || std::none_of(u.refs.begin(), u.refs.end(), holds)) continue;
-      const bool initialises = std::find(inits.begin(), inits.end(), u.callable) != inits.end();
+      const bool initialises = std::find(inits.begin(), inits.end(), u.callable) != inits.end() ||
+                               std::find(later.begin(), later.end(), u.callable) != later.end();
       if (!maker.empty() && (k == i || !initialises))
         return fmt::format("gives {} a {} it never initialised (the API makes one: {})", callName(p, call), ty.spelling,
                            maker);
+      if (maker.empty() && !later.empty() && !initialises)
+        return fmt::format("gives {} a {} it never initialised ({} initialises one)", callName(p, call), ty.spelling,
+                           p.callable(later.front()).qualifiedName);
       // Its initialiser said it failed (libtommath's mp_init_size(a, -1)
       // returns MP_VAL and leaves a's digits NULL), and the test went on.
       if (initialises && k < i)

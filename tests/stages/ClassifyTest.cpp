@@ -370,6 +370,23 @@ TEST_F(Claims, ATaggedUnionWhoseTagDoesNotNameTheMemberSetIsMisuse) {
   EXPECT_EQ(lengthOf(0).why.find("built by hand"), std::string::npos) << lengthOf(0).why;
 }
 
+TEST_F(Claims, AZeroedObjectWhoseInitialiserTakesItSecondIsMisuseWhenGivenToAnythingElseFirst) {
+  // claims_buffer b = {}; claims_buffer_peek(&b): claims_buffer_init(doc,
+  // &b) sets one up (lua's luaL_Buffer B = {}; luaL_pushresult(&B)).
+  const model::Type &buffer = p().type(typeNamed("claims_buffer"));
+  testcase::TestCase t;
+  const Ref zeroed = push(t, Statement{.op = Op::Aggregate, .type = buffer.id});
+  const Ref address =
+      push(t, Statement{.op = Op::AddressOf, .type = callable("claims_buffer_peek").params[0].type, .refs = {zeroed}});
+  call(t, "claims_buffer_peek", {address});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claims_buffer_peek() a claims_buffer it never initialised (claims_buffer_init "
+                       "initialises one)"),
+            std::string::npos)
+      << c.why;
+}
+
 TEST_F(Claims, AnObjectWhoseInitialiserFailedIsMisuse) {
   // claims_doc d = {}; claims_init(&d, 0) returns -1 and leaves d's text
   // NULL; claims_length(&d) then crashes: the test went on past the error.
