@@ -541,19 +541,26 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
   // zeroed for an initialiser that then failed.
   for (size_t j : inCone) {
     const Statement &s = t.statements[j];
-    if (s.op != Op::Aggregate) continue;
+    // An array of zeroed ones (lua's `luaL_Buffer B[1] = {}`) is one too.
+    const bool zeroedArray =
+        s.op == Op::Array && std::all_of(s.refs.begin(), s.refs.end(), [&](Ref e) {
+          return e < t.statements.size() && t.statements[e].op == Op::Aggregate && t.statements[e].refs.empty();
+        });
+    if (s.op != Op::Aggregate && !zeroedArray) continue;
+    const auto record = recordOf(p, s.type);
     const model::Type &ty = p.type(p.type(s.type).value);
-    if (ty.kind != model::TypeKind::Record) continue;
-    const std::string &maker = catalog.madeByApi(*ty.recordId);
-    const std::vector<model::CallableId> &inits = catalog.initialisers(*ty.recordId);
+    if (!record || (s.op == Op::Aggregate && ty.kind != model::TypeKind::Record)) continue;
+    const std::string &spelled = s.op == Op::Aggregate ? ty.spelling : p.type(p.record(*record).type).spelling;
+    const std::string &maker = catalog.madeByApi(*record);
+    const std::vector<model::CallableId> &inits = catalog.initialisers(*record);
     // Initialisers that take it as another parameter than the first (lua's
     // luaL_buffinit(L, &b)): the factory does not call those, but a zeroed
     // one given first to anything else was never initialised all the same.
-    const std::vector<model::CallableId> later = initialisersAnywhere(p, *ty.recordId);
+    const std::vector<model::CallableId> later = initialisersAnywhere(p, *record);
     if (maker.empty() && inits.empty() && later.empty()) continue;
-    if (!s.refs.empty()) {
+    if (s.op == Op::Aggregate && !s.refs.empty()) {
       if (maker.empty()) continue;
-      return fmt::format("builds a {} field by field, a type the API makes itself ({})", ty.spelling, maker);
+      return fmt::format("builds a {} field by field, a type the API makes itself ({})", spelled, maker);
     }
     // Zeroed: only an initialiser may be the first to get it (by value, by
     // address, or in an array); given first to anything else (claims.c's
@@ -571,17 +578,17 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
       const bool initialises = std::find(inits.begin(), inits.end(), u.callable) != inits.end() ||
                                std::find(later.begin(), later.end(), u.callable) != later.end();
       if (!maker.empty() && (k == i || !initialises))
-        return fmt::format("gives {} a {} it never initialised (the API makes one: {})", callName(p, call), ty.spelling,
+        return fmt::format("gives {} a {} it never initialised (the API makes one: {})", callName(p, call), spelled,
                            maker);
       if (maker.empty() && !later.empty() && !initialises)
-        return fmt::format("gives {} a {} it never initialised ({} initialises one)", callName(p, call), ty.spelling,
+        return fmt::format("gives {} a {} it never initialised ({} initialises one)", callName(p, call), spelled,
                            p.callable(later.front()).qualifiedName);
       // Its initialiser said it failed (libtommath's mp_init_size(a, -1)
       // returns MP_VAL and leaves a's digits NULL), and the test went on.
       if (initialises && k < i)
         if (const std::string failed = failedResult(obs, k); !failed.empty())
           return fmt::format("gives {} a {} whose initialiser {} failed (it returned {})", callName(p, call),
-                             ty.spelling, callName(p, u), failed);
+                             spelled, callName(p, u), failed);
       break;
     }
   }

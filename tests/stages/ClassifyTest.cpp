@@ -385,6 +385,13 @@ TEST_F(Claims, AZeroedObjectWhoseInitialiserTakesItSecondIsMisuseWhenGivenToAnyt
                        "initialises one)"),
             std::string::npos)
       << c.why;
+  // An array of them zeroed (lua's `luaL_Buffer B[1] = {}`): the same.
+  testcase::TestCase a;
+  const Ref array = push(a, Statement{.op = Op::Array, .type = callable("claims_buffer_peek").params[0].type});
+  call(a, "claims_buffer_peek", {array});
+  const auto z = classify(a);
+  EXPECT_EQ(z.kind, stages::FailureClass::Misuse) << z.why;
+  EXPECT_NE(z.why.find("it never initialised (claims_buffer_init initialises one)"), std::string::npos) << z.why;
 }
 
 TEST_F(Claims, AnObjectWhoseInitialiserFailedIsMisuse) {
