@@ -181,6 +181,13 @@ const char *insideOf(const testcase::Catalog &catalog, const model::Callable &c)
   return catalog.internalToUnit(c) ? "internal to the unit" : "internal to the library";
 }
 
+// A name's words (identifierWords), lower-case.
+std::vector<std::string> words(const std::string &name) {
+  std::vector<std::string> out;
+  for (const std::string &w : identifierWords(name)) out.push_back(lowercase(w));
+  return out;
+}
+
 // Whether `callable` lends a pointer into something it was given rather
 // than handing one over, by the naming C APIs follow: a getter, peek,
 // find or lookup (cJSON_GetStringValue, json_object_get_string) returns
@@ -189,11 +196,6 @@ const char *insideOf(const testcase::Catalog &catalog, const model::Callable &c)
 // prefix) a release function of the API repeats (yajl_get_error's string,
 // which yajl_free_error frees).
 bool lendsItsResult(const model::Program &p, const model::Callable &callable) {
-  const auto words = [](const std::string &name) {
-    std::vector<std::string> out;
-    for (const std::string &w : identifierWords(name)) out.push_back(lowercase(w));
-    return out;
-  };
   const std::vector<std::string> own = words(callable.name);
   bool lends = false;
   for (const std::string &word : own) {
@@ -220,10 +222,8 @@ bool lendsItsResult(const model::Program &p, const model::Callable &callable) {
 // Whether `callable` takes over a buffer it is given, by its name: a word
 // own, adopt, steal or take (pugixml's load_buffer_inplace_own).
 bool takesOver(const model::Callable &callable) {
-  for (const std::string &w : identifierWords(callable.name)) {
-    const std::string word = lowercase(w);
+  for (const std::string &word : words(callable.name))
     if (word == "own" || word == "adopt" || word == "steal" || word == "take") return true;
-  }
   return false;
 }
 
@@ -270,11 +270,6 @@ bool unterminated(const TestCase &t, const Statement &v) {
 std::string taggedUnionMismatch(const testcase::Catalog &catalog, const TestCase &t, const Statement &s,
                                 const model::Record &r, const std::vector<size_t> &fields) {
   const model::Program &p = catalog.program();
-  const auto words = [](const std::string &name) {
-    std::vector<std::string> out;
-    for (const std::string &w : identifierWords(name)) out.push_back(lowercase(w));
-    return out;
-  };
   for (size_t ti = 0; ti < fields.size(); ++ti) {
     const model::Type &tagType = p.type(p.type(r.fields[fields[ti]].type).value);
     if (tagType.kind != model::TypeKind::Enum || !tagType.enumId || s.refs[ti] >= t.statements.size()) continue;
