@@ -58,6 +58,11 @@ protected:
   Ref call(testcase::TestCase &t, const std::string &name, std::vector<Ref> refs) const {
     return push(t, Statement{.op = Op::Call, .callable = callable(name).id, .refs = std::move(refs)});
   }
+  // claims_doc *doc = claims_new("x"): a doc the API made.
+  Ref newDoc(testcase::TestCase &t) const {
+    const Ref text = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
+    return call(t, "claims_new", {text});
+  }
   Ref integer(testcase::TestCase &t, const std::string &type, std::int64_t v) const {
     return push(t, Statement{.op = Op::Primitive, .type = typeNamed(type), .bits = static_cast<std::uint64_t>(v)});
   }
@@ -75,8 +80,7 @@ protected:
   // integer of type `type`.
   testcase::TestCase lastAfter(const std::string &earlier, const std::string &type, std::int64_t v) const {
     testcase::TestCase t;
-    const Ref s = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
-    const Ref doc = call(t, "claims_new", {s});
+    const Ref doc = newDoc(t);
     call(t, earlier, {doc, integer(t, type, v)});
     call(t, "claims_last", {doc});
     return t;
@@ -109,8 +113,7 @@ TEST_F(Claims, ANullArgumentToAPublicFunctionIsRobustness) {
 
 TEST_F(Claims, ANullResultPassedOnIsRobustness) {
   testcase::TestCase t;
-  const Ref text = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
-  const Ref doc = call(t, "claims_new", {text});
+  const Ref doc = newDoc(t);
   call(t, "claims_length", {doc});
   // claims_new returned NULL in the run (out of memory, say).
   exec::Observation null;
@@ -208,8 +211,7 @@ TEST_F(Claims, AReleaseOfWhatAGetterLentIsMisuse) {
   // claims_free(d) frees the text again: the getter lent it, the doc still
   // owned it (cJSON_free(cJSON_GetStringValue(item)) in cJSON.c).
   testcase::TestCase t;
-  const Ref text = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
-  const Ref doc = call(t, "claims_new", {text});
+  const Ref doc = newDoc(t);
   const Ref lent = call(t, "claims_get_content", {doc});
   call(t, "claims_free_text", {doc, lent});
   call(t, "claims_free", {doc});
@@ -226,8 +228,7 @@ TEST_F(Claims, AReleaseOfWhatAnEarlierCallReleasedIsMisuse) {
   // two names share "text", as yajl_get_error and yajl_free_error share
   // "error"): freeing it once is right, twice is the test's double free.
   testcase::TestCase t;
-  const Ref text = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
-  const Ref doc = call(t, "claims_new", {text});
+  const Ref doc = newDoc(t);
   const Ref copy = call(t, "claims_get_text", {doc});
   call(t, "claims_free_text", {doc, copy});
   call(t, "claims_length", {doc});
@@ -249,8 +250,7 @@ TEST_F(Claims, OneObjectInTwoRolesIsRobustness) {
   // claims_copy(d, d) frees d's text, then copies from it: one doc as both
   // the copy and its source (cJSON_DetachItemViaPointer(item, item)).
   testcase::TestCase t;
-  const Ref text = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
-  const Ref doc = call(t, "claims_new", {text});
+  const Ref doc = newDoc(t);
   call(t, "claims_copy", {doc, doc});
   const auto c = classify(t);
   EXPECT_EQ(c.kind, stages::FailureClass::Robustness) << c.why;
@@ -267,8 +267,7 @@ TEST_F(Claims, TheTestsOwnBufferGivenToAFunctionThatTakesItOverIsMisuse) {
   // claims_adopt(d, bytes of the test's): claims_free(d) frees them later
   // (pugixml's load_buffer_inplace_own given a stack array).
   testcase::TestCase t;
-  const Ref text = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
-  const Ref doc = call(t, "claims_new", {text});
+  const Ref doc = newDoc(t);
   const Ref bytes = push(t, Statement{.op = Op::Buffer, .type = typeNamed("char *"), .bytes = std::string("ab\0", 3)});
   call(t, "claims_adopt", {doc, bytes});
   call(t, "claims_free", {doc});
@@ -282,8 +281,7 @@ TEST_F(Claims, TheTestsOwnBufferGivenToAFunctionThatTakesItOverIsMisuse) {
 TEST_F(Claims, ASizeTimesACountBeyondTheBufferIsMisuse) {
   // claims_put(bytes, 5, 4294963745, d) with 5 bytes (zlib's gzfwrite).
   testcase::TestCase t;
-  const Ref text = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
-  const Ref doc = call(t, "claims_new", {text});
+  const Ref doc = newDoc(t);
   const Ref bytes = push(t, Statement{.op = Op::Buffer, .type = typeNamed("const void *"), .bytes = "hello"});
   const Ref size = integer(t, "size_t", 5);
   const Ref count = integer(t, "size_t", 4294963745);
@@ -298,8 +296,7 @@ TEST_F(Claims, ASizeTimesACountBeyondTheBufferIsMisuse) {
 TEST_F(Claims, AFileTheTestBuiltByHandIsMisuse) {
   // FILE f = {}; claims_write(d, &f) (libconfig's Config::read(&file)).
   testcase::TestCase t;
-  const Ref text = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
-  const Ref doc = call(t, "claims_new", {text});
+  const Ref doc = newDoc(t);
   const model::Type &out = p().type(callable("claims_write").params[1].type);
   const Ref file = push(t, Statement{.op = Op::Aggregate, .type = *out.pointee});
   const Ref address = push(t, Statement{.op = Op::AddressOf, .type = out.id, .refs = {file}});
@@ -445,8 +442,7 @@ TEST_F(Claims, ReleasingWhatTheApiDidNotAllocateIsMisuseAlsoAsTheSecondOfTwo) {
   // claims_free_text(doc, text) releases its second argument: the test's
   // own buffer is not the library's to free.
   testcase::TestCase t;
-  const Ref s = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
-  const Ref doc = call(t, "claims_new", {s});
+  const Ref doc = newDoc(t);
   const Ref text = push(t, Statement{.op = Op::Buffer, .type = typeNamed("char *"), .bytes = std::string("ab\0", 3)});
   call(t, "claims_free_text", {doc, text});
   const auto c = classify(t, exec::Outcome::Abort);
@@ -573,8 +569,7 @@ TEST_F(Claims, AnEarlierCallOnTheSameObjectThatWasMisuseTaintsWhatFollows) {
   // claims_free_text(doc, bytes of the test's), then claims_last(doc)
   // crashes: the heap the earlier free corrupted is the likelier cause.
   testcase::TestCase t;
-  const Ref s = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
-  const Ref doc = call(t, "claims_new", {s});
+  const Ref doc = newDoc(t);
   const Ref text = push(t, Statement{.op = Op::Buffer, .type = typeNamed("char *"), .bytes = std::string("ab\0", 3)});
   call(t, "claims_free_text", {doc, text});
   call(t, "claims_last", {doc});
@@ -604,8 +599,7 @@ TEST_F(Claims, AFailureAfterTheLastCallFollowsAnEarlierMisuseWhateverItShares) {
   // claims_free_text(doc, bytes of the test's); claims_ratio(4, 2); then
   // the process aborts at exit (a corrupted heap): not claims_ratio's doing.
   testcase::TestCase t;
-  const Ref s = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
-  const Ref doc = call(t, "claims_new", {s});
+  const Ref doc = newDoc(t);
   const Ref text = push(t, Statement{.op = Op::Buffer, .type = typeNamed("char *"), .bytes = std::string("ab\0", 3)});
   call(t, "claims_free_text", {doc, text});
   call(t, "claims_ratio", {integer(t, "int", 4), integer(t, "int", 2)});
@@ -796,8 +790,7 @@ TEST_F(Claims, AFailureOnlyTheSanitizersSeeIsClassedWithWhatThePlainRunObserved)
   // observes the NULL (json_object_to_file_ext(json_util_get_last_err(),
   // ...) with no error yet).
   testcase::TestCase t;
-  const Ref text = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
-  const Ref doc = call(t, "claims_new", {text});
+  const Ref doc = newDoc(t);
   call(t, "claims_length", {doc});
   stages::Work work;
   stages::Failure f;
