@@ -228,7 +228,8 @@ bool takesOver(const model::Callable &callable) {
 }
 
 // The functions named like an initialiser (testcase::isInitialiserName)
-// with a non-const pointer parameter to `record` anywhere in their list.
+// with a non-const pointer parameter to `record` anywhere in their list,
+// callable or not (Catalog::initialisers: the callable ones).
 std::vector<model::CallableId> initialisersAnywhere(const model::Program &p, model::RecordId record) {
   std::vector<model::CallableId> out;
   for (const model::Callable &c : p.callables) {
@@ -548,9 +549,9 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
     const std::string &spelled = s.op == Op::Aggregate ? ty.spelling : p.type(p.record(*record).type).spelling;
     const std::string &maker = catalog.madeByApi(*record);
     const std::vector<model::CallableId> &inits = catalog.initialisers(*record);
-    // Initialisers that take it as another parameter than the first (lua's
-    // luaL_buffinit(L, &b)): the factory does not call those, but a zeroed
-    // one given first to anything else was never initialised all the same.
+    // Initialisers a test cannot call count too (internal ones: the
+    // factory never calls them, but a zeroed one given first to anything
+    // else was never initialised all the same).
     const std::vector<model::CallableId> later = initialisersAnywhere(p, *record);
     if (maker.empty() && inits.empty() && later.empty()) continue;
     if (s.op == Op::Aggregate && !s.refs.empty()) {

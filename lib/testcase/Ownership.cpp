@@ -108,18 +108,33 @@ size_t Catalog::dropWritesThroughConst(TestCase &t) const {
   });
 }
 
+namespace {
+
+// The first parameter of `c` through which it may write a `record` its
+// caller provides: a pointer to a non-const one.
+std::optional<size_t> writtenRecordParam(const model::Program &p, const model::Callable &c, model::RecordId record) {
+  for (size_t i = 0; i < c.params.size(); ++i) {
+    const model::Type &t = p.type(p.type(c.params[i].type).value);
+    if (t.kind == TypeKind::Pointer && !t.pointeeConst && pointedRecord(p, t.id) == record) return i;
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
 const std::vector<model::CallableId> &Catalog::initialisers(model::RecordId record) const {
   auto it = initialisers_.find(record);
   if (it != initialisers_.end()) return it->second;
   std::vector<model::CallableId> out;
-  for (const model::Callable &c : program_.callables) {
-    if (c.kind != model::CallableKind::Function || c.params.empty() || !callable_.at(c.id)) continue;
-    const model::Type &first = program_.type(c.params[0].type);
-    if (first.kind != TypeKind::Pointer || first.pointeeConst || pointedRecord(program_, c.params[0].type) != record)
-      continue;
-    if (isInitialiserName(c.name)) out.push_back(c.id);
-  }
+  for (const model::Callable &c : program_.callables)
+    if (c.kind == model::CallableKind::Function && callable_.at(c.id) && isInitialiserName(c.name) &&
+        writtenRecordParam(program_, c, record))
+      out.push_back(c.id);
   return initialisers_[record] = std::move(out);
+}
+
+size_t Catalog::initialisedParam(model::CallableId init, model::RecordId record) const {
+  return writtenRecordParam(program_, program_.callable(init), record).value_or(0);
 }
 
 } // namespace mosaic::testcase

@@ -65,7 +65,7 @@ std::optional<Ref> TestFactory::appendValue(TestCase &t, model::TypeId type, con
 }
 
 std::optional<Ref> TestFactory::call(TestCase &t, model::CallableId id, int depth, std::optional<Ref> receiver,
-                                     std::optional<Ref> first) {
+                                     std::optional<GivenArg> given) {
   const model::Callable &c = program_.callable(id);
   Statement s;
   s.callable = id;
@@ -81,7 +81,7 @@ std::optional<Ref> TestFactory::call(TestCase &t, model::CallableId id, int dept
     s.refs.push_back(*made);
   }
   std::vector<std::optional<Ref>> args(c.params.size());
-  if (first && !args.empty() && s.op == Op::Call) args[0] = first;
+  if (given && given->param < args.size() && s.op == Op::Call) args[given->param] = given->ref;
   for (size_t i = 0; i < c.params.size(); ++i) {
     if (args[i]) continue;
     const model::Param &p = c.params[i];
@@ -516,10 +516,11 @@ std::optional<std::pair<Ref, size_t>> TestFactory::pairedBuffer(TestCase &t, mod
 std::optional<Ref> TestFactory::initialised(TestCase &t, const model::Record &r, int depth) {
   const model::CallableId init = rng_.pick(catalog_.initialisers(r.id));
   const Ref x = push(t, Statement{.op = Op::Aggregate, .type = r.type});
+  const size_t param = catalog_.initialisedParam(init, r.id);
   const Ref address =
-      push(t, Statement{.op = Op::AddressOf, .type = program_.type(program_.callable(init).params[0].type).value,
+      push(t, Statement{.op = Op::AddressOf, .type = program_.type(program_.callable(init).params[param].type).value,
                         .refs = {x}});
-  if (!call(t, init, depth + 1, std::nullopt, address)) return std::nullopt;
+  if (!call(t, init, depth + 1, std::nullopt, GivenArg{param, address})) return std::nullopt;
   return x;
 }
 

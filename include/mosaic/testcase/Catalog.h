@@ -146,10 +146,14 @@ public:
   const std::string &madeByApi(model::RecordId record) const;
 
   /// Callable functions that initialise a `T` their caller provides,
-  /// through a pointer to it as their first parameter, and say so (a word
-  /// of their name starts with "init": mp_init, mp_init_size, deflateInit_,
-  /// account_init). A test makes a `T` as `T x = {}; init(&x, ...)`.
+  /// through a pointer to a non-const one among their parameters, and say
+  /// so (testcase::isInitialiserName: mp_init, mp_init_size, deflateInit_,
+  /// account_init, and lua's luaL_buffinit(L, &b), which takes it second).
+  /// A test makes a `T` as `T x = {}; init(..., &x, ...)`.
   const std::vector<model::CallableId> &initialisers(model::RecordId record) const;
+  /// Which parameter of `init`, one of initialisers(record), takes the `T`
+  /// (the first that may).
+  size_t initialisedParam(model::CallableId init, model::RecordId record) const;
 
   /// Whether `callable` belongs to the unit's inside rather than its
   /// interface: `static` or in an anonymous namespace, hidden or declared

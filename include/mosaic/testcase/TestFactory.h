@@ -80,14 +80,19 @@ private:
   std::optional<Ref> make(TestCase &t, const Need &need, int depth);
   std::optional<Ref> makePointer(TestCase &t, const Need &need, int depth);
   std::optional<Ref> makeRecord(TestCase &t, model::TypeId type, int depth);
+  /// One argument a call is given rather than built: `ref` at `param`.
+  struct GivenArg {
+    size_t param;
+    Ref ref;
+  };
   /// A call of `c` with arguments built or reused; `receiver` for a method,
-  /// `first` as a function's first argument when given.
+  /// `given` as one of a function's arguments when given.
   std::optional<Ref> call(TestCase &t, model::CallableId c, int depth, std::optional<Ref> receiver = std::nullopt,
-                          std::optional<Ref> first = std::nullopt);
+                          std::optional<GivenArg> given = std::nullopt);
   /// A buffer for a (pointer, length) pair: bytes (zeroed when `written`:
   /// the callee fills them) or a small array of values; with its length.
   std::optional<std::pair<Ref, size_t>> pairedBuffer(TestCase &t, model::TypeId pointer, bool written, int depth);
-  /// `T x = {}; init(&x, ...)` with one of Catalog::initialisers(record): x.
+  /// `T x = {}; init(..., &x, ...)` with one of Catalog::initialisers(record): x.
   std::optional<Ref> initialised(TestCase &t, const model::Record &record, int depth);
   bool appendVarargs(TestCase &t, Statement &call, int depth);
   Ref push(TestCase &t, Statement s);
