@@ -622,6 +622,64 @@ std::string twoRoles(const model::Program &p, const TestCase &t, size_t i) {
   return "";
 }
 
+// The number of leading words `a` and `b` share.
+size_t sharedWords(const std::vector<std::string> &a, const std::vector<std::string> &b) {
+  size_t n = 0;
+  while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
+  return n;
+}
+
+// An object of one kind given to a function of another (json-c's
+// json_object_array_shrink(json_object_new_string("x"), 0): a string where
+// an array is expected). Kinds are read off the names of the functions
+// that make the record: three or more sharing a prefix (json_object_new_)
+// each name one by their next word (string, array, int, ...). The callee
+// names one when the word after what it shares with the creator's name
+// is such a word (json_object_|array_shrink; not json_object_|get_string
+// or json_object_|to_json_string, which take any kind). "" when none.
+std::string kindMismatch(const model::Program &p, const TestCase &t, size_t i) {
+  const Statement &call = t.statements[i];
+  if (call.op != Op::Call) return "";
+  const std::vector<std::string> callee = words(p.callable(call.callable).name);
+  const auto args = argumentsOf(p, call);
+  for (size_t k = 0; k < args.size(); ++k) {
+    if (args[k].ref >= i || !args[k].param) continue;
+    const Statement &made = t.statements[args[k].ref];
+    const auto record = recordOf(p, args[k].param->type);
+    if (made.op != Op::Call || !record || recordOf(p, p.callable(made.callable).result) != record) continue;
+    const std::vector<std::string> creator = words(p.callable(made.callable).name);
+    // The record's creators: functions that return one and take none.
+    std::vector<std::vector<std::string>> creators;
+    for (const model::Callable &c : p.callables) {
+      if (c.kind != model::CallableKind::Function || recordOf(p, c.result) != record) continue;
+      if (std::none_of(c.params.begin(), c.params.end(),
+                       [&](const model::Param &q) { return recordOf(p, q.type) == record; }))
+        creators.push_back(words(c.name));
+    }
+    // The longest prefix of the creator's name that three creators share,
+    // and the kinds they name after it.
+    for (size_t prefix = creator.size() - 1; prefix > 0; --prefix) {
+      std::set<std::string> kinds;
+      size_t sharing = 0;
+      for (const auto &c : creators)
+        if (c.size() > prefix && sharedWords(c, creator) >= prefix) {
+          ++sharing;
+          kinds.insert(c[prefix]);
+        }
+      if (sharing < 3) continue; // ours: two could be a pair (new, new_ex) rather than kinds
+      const size_t at = sharedWords(callee, creator);
+      if (kinds.size() < 2 || at >= callee.size() || at > prefix || !kinds.count(callee[at]) ||
+          callee[at] == creator[prefix] ||
+          std::find(callee.begin(), callee.end(), creator[prefix]) != callee.end())
+        break;
+      return fmt::format("{} given as {} a {} made by {} (a {}, where the function is for a {})", callName(p, call),
+                         paramName(args[k], k), typeName(p, args[k].param->type), callName(p, made), creator[prefix],
+                         callee[at]);
+    }
+  }
+  return "";
+}
+
 std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size_t i,
                        const std::vector<exec::Observation> &obs) {
   const model::Program &p = catalog.program();
@@ -640,6 +698,7 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
       t.statements[call.refs[0]].op == Op::Null)
     return fmt::format("{} called on a null object", callName(p, call));
   if (std::string why = twoRoles(p, t, i); !why.empty()) return why;
+  if (std::string why = kindMismatch(p, t, i); !why.empty()) return why;
   // An earlier call on the same objects that gave one object two roles
   // (cJSON_AddItemReferenceToArray(array, array), then printing the array
   // recurses for ever).

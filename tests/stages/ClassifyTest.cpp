@@ -7,6 +7,7 @@
 #include "mosaic/stages/Stage.h"
 #include "mosaic/testcase/Printer.h"
 
+#include <bit>
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -365,6 +366,35 @@ TEST_F(Claims, ATaggedUnionWhoseTagDoesNotNameTheMemberSetIsMisuse) {
       << text.why;
   // The tag names the member set: whatever failed, it was not that.
   EXPECT_EQ(lengthOf(0).why.find("built by hand"), std::string::npos) << lengthOf(0).why;
+}
+
+TEST_F(Claims, AnObjectOfOneKindGivenToAFunctionForAnotherIsRobustness) {
+  // claims_item_list_at(claims_item_new_number(2), 0): a number where the
+  // function is for a list (json-c's json_object_array_shrink on
+  // json_object_new_string's object), read off the creators' names.
+  auto at = [&](const std::string &creator, const std::string &callee) {
+    testcase::TestCase t;
+    std::vector<Ref> args;
+    if (creator == "claims_item_new_number")
+      args.push_back(push(t, Statement{.op = Op::Primitive, .type = typeNamed("double"),
+                                       .bits = std::bit_cast<std::uint64_t>(2.0)}));
+    const Ref item = call(t, creator, args);
+    if (callee == "claims_item_list_at")
+      call(t, callee, {item, integer(t, "size_t", 0)});
+    else
+      call(t, callee, {item});
+    return classify(t);
+  };
+  const auto number = at("claims_item_new_number", "claims_item_list_at");
+  EXPECT_EQ(number.kind, stages::FailureClass::Robustness) << number.why;
+  EXPECT_NE(number.why.find("claims_item_list_at() given as list a const claims_item * made by "
+                            "claims_item_new_number() (a number, where the function is for a list)"),
+            std::string::npos)
+      << number.why;
+  // The list's own function on a list, and a getter of any kind (its next
+  // word, get, names no kind), make no such claim.
+  EXPECT_EQ(at("claims_item_new_list", "claims_item_list_at").kind, stages::FailureClass::Defect);
+  EXPECT_EQ(at("claims_item_new_list", "claims_item_get_number").kind, stages::FailureClass::Defect);
 }
 
 TEST_F(Claims, AZeroedObjectWhoseInitialiserTakesItSecondIsMisuseWhenGivenToAnythingElseFirst) {
