@@ -945,6 +945,28 @@ std::string libraryAssertion(const exec::RunResult &result, const std::string &o
                      callable, expr, asserting.empty() ? "" : " of " + bareName(asserting) + "()");
 }
 
+std::string misuseOutsideTheCall(const testcase::Catalog &catalog, const TestCase &test,
+                                 const exec::RunResult &result, const std::vector<exec::Frame> &frames) {
+  if (test.statements.empty() || frames.empty() || result.stack.size() >= MOSAIC_STACK_CAPACITY) return "";
+  const size_t i = failingStatement(test, result);
+  if (!isCall(test.statements[i].op)) return "";
+  const model::Program &p = catalog.program();
+  const std::string called = bareName(p.callable(test.statements[i].callable).qualifiedName);
+  if (std::any_of(frames.begin(), frames.end(), [&](const exec::Frame &f) { return bareName(f.function) == called; }))
+    return "";
+  const std::string in = bareName(frames.front().function);
+  for (size_t j = 0; j < i; ++j) {
+    if (!isCall(test.statements[j].op)) continue;
+    if (std::string why = argumentMisuse(catalog, test, j); !why.empty())
+      return fmt::format("it failed outside {}() (in {}()), and an earlier call was misuse: {}", called, in, why);
+    if (const model::Callable &c = p.callable(test.statements[j].callable); internal(catalog, c))
+      return fmt::format("it failed outside {}() (in {}()), after an earlier call of {}, {}, with arguments its own "
+                         "callers may never pass",
+                         called, in, callName(p, test.statements[j]), insideOf(catalog, c));
+  }
+  return "";
+}
+
 bool heapCorruption(const std::string &output) {
   // glibc's malloc checks (malloc.c's malloc_printerr and its assertions).
   for (const char *sign : {"double free", "free(): invalid", "malloc(): ", "realloc(): invalid",

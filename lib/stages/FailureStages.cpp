@@ -142,6 +142,11 @@ public:
         else if (!f.sanitizerReport.empty())
           f.frames = c.frames(f.result, f.sanitizerReport, true);
       }
+      if (cls.kind == FailureClass::Defect && !f.sanitizerOnly && f.result.outcome != exec::Outcome::Sanitizer)
+        if (std::string why = misuseOutsideTheCall(c.catalog, f.test, f.result, f.frames); !why.empty()) {
+          cls.kind = FailureClass::Misuse;
+          cls.why = std::move(why);
+        }
       // f.where names the failing call (whereOf), or no function at all.
       if (cls.kind == FailureClass::Defect)
         if (std::string why = libraryAssertion(f.result, f.output, f.frames, f.where); !why.empty()) {

@@ -325,6 +325,35 @@ TEST_F(Claims, AnArrayOfStringsOneOfWhichHasNoNulIsMisuse) {
   EXPECT_EQ(classify(t).why.find("no NUL"), std::string::npos);
 }
 
+TEST_F(Claims, AFailureOutsideTheCallItStoppedAtAfterAnInternalCallIsMisuse) {
+  // first_of("x") (static), then claims_ratio(1, 2), and the stack is in
+  // claims_first alone, never in claims_ratio (zstd's POOL worker thread
+  // running the NULL job an internal POOL_add_internal queued, while the
+  // test was in ZSTD_createThreadPool): the internal call is the cause.
+  testcase::TestCase t;
+  const Ref text = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
+  call(t, "first_of", {text});
+  call(t, "claims_ratio", {integer(t, "int", 1), integer(t, "int", 2)});
+  exec::RunResult r = crashAtEnd(t);
+  r.stack = {0x1000, 0x2000};
+  const std::vector<exec::Frame> elsewhere{{"claims_first(char const*)", "claims.c", 61, 0, false}};
+  const std::string why = stages::misuseOutsideTheCall(*m->catalog, t, r, elsewhere);
+  EXPECT_NE(why.find("it failed outside claims_ratio() (in claims_first()), after an earlier call of first_of(), "
+                     "internal to the unit"),
+            std::string::npos)
+      << why;
+  // In claims_ratio, or with a stack cut at its capacity, or with no
+  // earlier call of that kind: no such claim.
+  const std::vector<exec::Frame> inside{{"claims_ratio", "claims.c", 40, 0, false}};
+  EXPECT_EQ(stages::misuseOutsideTheCall(*m->catalog, t, r, inside), "");
+  exec::RunResult cut = r;
+  cut.stack.assign(MOSAIC_STACK_CAPACITY, 0x1000);
+  EXPECT_EQ(stages::misuseOutsideTheCall(*m->catalog, t, cut, elsewhere), "");
+  testcase::TestCase alone;
+  call(alone, "claims_ratio", {integer(alone, "int", 1), integer(alone, "int", 2)});
+  EXPECT_EQ(stages::misuseOutsideTheCall(*m->catalog, alone, crashAtEnd(alone), elsewhere), "");
+}
+
 TEST_F(Claims, AHeapGlibcFoundCorruptedAfterAnInternalCallIsMisuse) {
   // first_of("x") (static), then claims_ratio(1, 2) aborts in malloc: the
   // heap is every call's, so the internal call is the likelier writer
