@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <fmt/format.h>
 #include <cctype>
+#include <cstring>
 #include <optional>
 #include <set>
 #include <sstream>
@@ -680,6 +681,50 @@ std::string kindMismatch(const model::Program &p, const TestCase &t, size_t i) {
   return "";
 }
 
+// Whether a parameter's name says it is an index (re2's GetRE2(int
+// regexpid), an index, idx, pos or nth).
+bool indexName(const std::string &name) {
+  const std::string n = lowercase(name);
+  if (n == "valid" || n == "invalid" || n == "void") return false;
+  for (const char *end : {"id", "index", "idx", "pos", "position", "nth"})
+    if (n.size() >= std::strlen(end) && n.compare(n.size() - std::strlen(end), std::string::npos, end) == 0)
+      return true;
+  return false;
+}
+
+// An index into an object nothing was put into: made by a default
+// constructor or a creator with no arguments, and given to no call
+// before this one (re2's `FilteredRE2 f; f.GetRE2(1)`): no index is valid
+// there, and the API need not check one. "" when not.
+std::string indexIntoNothing(const model::Program &p, const TestCase &t, size_t i) {
+  const Statement &call = t.statements[i];
+  if (!isCall(call.op) || call.refs.empty()) return "";
+  const Ref object = call.refs[0];
+  if (object >= i) return "";
+  const Statement &made = t.statements[object];
+  if ((made.op != Op::Construct && made.op != Op::Call) || !made.refs.empty()) return "";
+  const model::Callable &maker = p.callable(made.callable);
+  const auto record = made.op == Op::Construct ? maker.parent : recordOf(p, maker.result);
+  if (!record) return "";
+  for (size_t j = object + 1; j < i; ++j) {
+    const Statement &u = t.statements[j];
+    if (isCall(u.op) && std::find(u.refs.begin(), u.refs.end(), object) != u.refs.end()) return "";
+    if (u.op == Op::AddressOf && std::find(u.refs.begin(), u.refs.end(), object) != u.refs.end()) return "";
+  }
+  const auto args = argumentsOf(p, call);
+  for (size_t k = call.op == Op::MethodCall ? 0 : 1; k < args.size(); ++k) {
+    if (!args[k].param || args[k].ref >= t.statements.size() || !indexName(args[k].param->name)) continue;
+    const Statement &v = t.statements[args[k].ref];
+    const model::Type &ty = p.type(p.type(v.type).value);
+    if (v.op != Op::Primitive || ty.kind != model::TypeKind::Integer) continue;
+    return fmt::format("{} given {} {} into a {} nothing was put into (made by {})", callName(p, call),
+                       args[k].param->name, ty.isSigned ? std::to_string(static_cast<std::int64_t>(v.bits))
+                                                         : std::to_string(v.bits),
+                       p.record(*record).name, callName(p, made));
+  }
+  return "";
+}
+
 std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size_t i,
                        const std::vector<exec::Observation> &obs) {
   const model::Program &p = catalog.program();
@@ -699,6 +744,7 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
     return fmt::format("{} called on a null object", callName(p, call));
   if (std::string why = twoRoles(p, t, i); !why.empty()) return why;
   if (std::string why = kindMismatch(p, t, i); !why.empty()) return why;
+  if (std::string why = indexIntoNothing(p, t, i); !why.empty()) return why;
   // An earlier call on the same objects that gave one object two roles
   // (cJSON_AddItemReferenceToArray(array, array), then printing the array
   // recurses for ever).

@@ -426,6 +426,27 @@ TEST_F(Claims, AnObjectOfOneKindGivenToAFunctionForAnotherIsRobustness) {
   EXPECT_EQ(at("claims_item_new_list", "claims_item_get_number").kind, stages::FailureClass::Defect);
 }
 
+TEST_F(Claims, AnIndexIntoAnObjectNothingWasPutIntoIsRobustness) {
+  // claims_item_list_value(claims_item_new_list(), 5): no call put a value
+  // in the list, so no index is one it holds (re2's `FilteredRE2 f;
+  // f.GetRE2(1)`).
+  testcase::TestCase t;
+  const Ref list = call(t, "claims_item_new_list", {});
+  call(t, "claims_item_list_value", {list, integer(t, "size_t", 5)});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Robustness) << c.why;
+  EXPECT_NE(c.why.find("claims_item_list_value() given index 5 into a claims_item nothing was put into (made by "
+                       "claims_item_new_list())"),
+            std::string::npos)
+      << c.why;
+  // After another call on the list, the index may be one it holds.
+  testcase::TestCase used;
+  const Ref l = call(used, "claims_item_new_list", {});
+  call(used, "claims_item_get_number", {l});
+  call(used, "claims_item_list_value", {l, integer(used, "size_t", 5)});
+  EXPECT_EQ(classify(used).kind, stages::FailureClass::Defect) << classify(used).why;
+}
+
 TEST_F(Claims, AZeroedObjectWhoseInitialiserTakesItSecondIsMisuseWhenGivenToAnythingElseFirst) {
   // claims_buffer b = {}; claims_buffer_peek(&b): claims_buffer_init(doc,
   // &b) sets one up (lua's luaL_Buffer B = {}; luaL_pushresult(&B)).
