@@ -10,6 +10,7 @@
 #include <cctype>
 #include <cstring>
 #include <optional>
+#include <regex>
 #include <set>
 #include <sstream>
 
@@ -692,17 +693,21 @@ bool indexName(const std::string &name) {
   return false;
 }
 
-// An index into an object nothing was put into: made by a default
-// constructor or a creator with no arguments, and given to no call
-// before this one (re2's `FilteredRE2 f; f.GetRE2(1)`): no index is valid
-// there, and the API need not check one. "" when not.
+// An index into an object nothing was put into: made by a constructor or
+// a creator given numbers at most, and given to no call before this one
+// (re2's `FilteredRE2 f(0); f.GetRE2(0)`): no index is valid there, and the
+// API need not check one. "" when not.
 std::string indexIntoNothing(const model::Program &p, const TestCase &t, size_t i) {
   const Statement &call = t.statements[i];
   if (!isCall(call.op) || call.refs.empty()) return "";
   const Ref object = call.refs[0];
   if (object >= i) return "";
   const Statement &made = t.statements[object];
-  if ((made.op != Op::Construct && made.op != Op::Call) || !made.refs.empty()) return "";
+  if (made.op != Op::Construct && made.op != Op::Call) return "";
+  // Made from numbers alone (re2's FilteredRE2(int min_atom_len)): settings,
+  // not contents.
+  for (Ref r : made.refs)
+    if (r >= t.statements.size() || t.statements[r].op != Op::Primitive) return "";
   const model::Callable &maker = p.callable(made.callable);
   const auto record = made.op == Op::Construct ? maker.parent : recordOf(p, maker.result);
   if (!record) return "";
@@ -991,22 +996,44 @@ std::string libraryAssertion(const exec::RunResult &result, const std::string &o
                      callable, expr, asserting.empty() ? "" : " of " + bareName(asserting) + "()");
 }
 
+namespace {
+
+// The thread a sanitizer report says the error happened in ("... T1)" on
+// its ERROR line; T0 is the main thread, the test's): -1 when it says none.
+int reportThread(const std::string &report) {
+  const size_t error = report.find("ERROR: ");
+  if (error == std::string::npos) return -1;
+  const std::string line = report.substr(error, report.find('\n', error) - error);
+  std::smatch m;
+  if (!std::regex_search(line, m, std::regex(R"( T([0-9]+)\)?\s*$)"))) return -1;
+  return std::stoi(m[1].str());
+}
+
+} // namespace
+
 std::string misuseOutsideTheCall(const testcase::Catalog &catalog, const TestCase &test,
-                                 const exec::RunResult &result, const std::vector<exec::Frame> &frames) {
-  if (test.statements.empty() || frames.empty() || result.stack.size() >= MOSAIC_STACK_CAPACITY) return "";
+                                 const exec::RunResult &result, const std::vector<exec::Frame> &frames,
+                                 const std::string &report) {
+  if (test.statements.empty()) return "";
   const size_t i = failingStatement(test, result);
   if (!isCall(test.statements[i].op)) return "";
   const model::Program &p = catalog.program();
   const std::string called = bareName(p.callable(test.statements[i].callable).qualifiedName);
-  if (std::any_of(frames.begin(), frames.end(), [&](const exec::Frame &f) { return bareName(f.function) == called; }))
-    return "";
-  const std::string in = bareName(frames.front().function);
+  std::string in;
+  if (const int thread = reportThread(report); thread > 0) {
+    in = "thread T" + std::to_string(thread);
+  } else {
+    if (frames.empty() || result.stack.size() >= MOSAIC_STACK_CAPACITY ||
+        std::any_of(frames.begin(), frames.end(), [&](const exec::Frame &f) { return bareName(f.function) == called; }))
+      return "";
+    in = bareName(frames.front().function) + "()";
+  }
   for (size_t j = 0; j < i; ++j) {
     if (!isCall(test.statements[j].op)) continue;
     if (std::string why = argumentMisuse(catalog, test, j); !why.empty())
-      return fmt::format("it failed outside {}() (in {}()), and an earlier call was misuse: {}", called, in, why);
+      return fmt::format("it failed outside {}() (in {}), and an earlier call was misuse: {}", called, in, why);
     if (const model::Callable &c = p.callable(test.statements[j].callable); internal(catalog, c))
-      return fmt::format("it failed outside {}() (in {}()), after an earlier call of {}, {}, with arguments its own "
+      return fmt::format("it failed outside {}() (in {}), after an earlier call of {}, {}, with arguments its own "
                          "callers may never pass",
                          called, in, callName(p, test.statements[j]), insideOf(catalog, c));
   }

@@ -142,8 +142,13 @@ public:
         else if (!f.sanitizerReport.empty())
           f.frames = c.frames(f.result, f.sanitizerReport, true);
       }
-      if (cls.kind == FailureClass::Defect && !f.sanitizerOnly && f.result.outcome != exec::Outcome::Sanitizer)
-        if (std::string why = misuseOutsideTheCall(c.catalog, f.test, f.result, f.frames); !why.empty()) {
+      if (cls.kind == FailureClass::Defect)
+        if (std::string why = misuseOutsideTheCall(c.catalog, f.test, f.result,
+                                                   f.sanitizerOnly || f.result.outcome == exec::Outcome::Sanitizer
+                                                       ? std::vector<exec::Frame>{}
+                                                       : f.frames,
+                                                   f.sanitizerReport.empty() ? f.output : f.sanitizerReport);
+            !why.empty()) {
           cls.kind = FailureClass::Misuse;
           cls.why = std::move(why);
         }

@@ -85,14 +85,17 @@ std::vector<size_t> unusualIntegers(const testcase::Catalog &catalog, const test
 std::string libraryAssertion(const exec::RunResult &result, const std::string &output,
                              const std::vector<exec::Frame> &frames, const std::string &callable);
 
-/// Why a failure is misuse though its call is not: its stack, whole
-/// (shorter than MOSAIC_STACK_CAPACITY) and in the project, never enters
-/// the call the test stopped at (zstd's POOL worker thread running the
-/// NULL job an earlier call of the internal POOL_add_internal queued,
-/// while the test was in ZSTD_createThreadPool), and an earlier call was
-/// misuse by its own arguments or of an internal function. "" otherwise.
+/// Why a failure is misuse though its call is not: it happened outside
+/// the call the test stopped at, as its stack (whole: shorter than
+/// MOSAIC_STACK_CAPACITY, and in the project) never enters that call, or
+/// as the sanitizer `report` puts it in another thread than the test's
+/// (zstd's POOL worker running the NULL job an earlier call of the
+/// internal POOL_add_internal queued, while the test was in
+/// ZSTD_createThreadPool); and an earlier call was misuse by its own
+/// arguments or of an internal function. "" otherwise.
 std::string misuseOutsideTheCall(const testcase::Catalog &catalog, const testcase::TestCase &test,
-                                 const exec::RunResult &result, const std::vector<exec::Frame> &frames);
+                                 const exec::RunResult &result, const std::vector<exec::Frame> &frames,
+                                 const std::string &report = {});
 
 /// "12345 as idx of lua_isinteger()": integer statement `index` as the
 /// first call that takes it.
