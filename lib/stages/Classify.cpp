@@ -509,19 +509,26 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
     if (std::string why = argumentMisuse(catalog, t, j); !why.empty())
       return fmt::format("an earlier call on the same object was misuse: {}", why);
   }
-  // An object the test moved from before this call used it (yaml-cpp's
-  // memory_holder h2(std::move(h)); h.create_node()): a moved-from object is
-  // valid but unspecified, and only assigning or destroying it is safe.
-  if (isCall(call.op))
-    for (Ref used : call.refs)
-      for (size_t j = used + 1; used < t.statements.size() && j < i; ++j) {
+  // An object the test moved from before this call, or a call it depends
+  // on, used it (yaml-cpp's memory_holder h2(std::move(h));
+  // h.create_node(), or memory_holder h3(h) after the move, then
+  // h3.create_node()): a moved-from object is valid but unspecified, and
+  // only assigning or destroying it is safe.
+  for (size_t k : inCone) {
+    const Statement &user = t.statements[k];
+    if (!isCall(user.op)) continue;
+    for (Ref used : user.refs)
+      for (size_t j = used + 1; used < t.statements.size() && j < k; ++j) {
         const Statement &u = t.statements[j];
         if (!isCall(u.op)) continue;
         for (const Argument &a : argumentsOf(p, u))
           if (a.ref == used && a.param && p.type(a.param->type).kind == model::TypeKind::Reference &&
               p.type(a.param->type).isRvalue)
-            return fmt::format("uses an object after moving it into {}", callName(p, u));
+            return k == i ? fmt::format("uses an object after moving it into {}", callName(p, u))
+                          : fmt::format("uses an object made by {} from one the test had moved into {}",
+                                        callName(p, user), callName(p, u));
       }
+  }
   // An object of a type only the unit's inside deals in, built by the test
   // and handed to a public function inside another value (zlib's
   // z_stream with a `state` of its own making).

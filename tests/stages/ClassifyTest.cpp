@@ -636,6 +636,18 @@ TEST_F(ObjectClaims, AnObjectUsedAfterItWasMovedFromIsMisuse) {
   // The object moved into is fine to use.
   t.statements[2].refs = {1};
   EXPECT_EQ(stages::classify(*m->catalog, t, crashAtEnd(t), {}).kind, stages::FailureClass::Defect);
+  // An object made from the moved-from one is no better (yaml-cpp's
+  // memory_holder h3(h) after the move, then h3.create_node()).
+  testcase::TestCase made;
+  made.statements = {
+      Statement{.op = Op::Construct, .type = node, .callable = fresh->id},
+      Statement{.op = Op::Construct, .type = node, .callable = moved->id, .refs = {0}},
+      Statement{.op = Op::Construct, .type = node, .callable = moved->id, .refs = {0}},
+      Statement{.op = Op::MethodCall, .callable = depth->id, .refs = {2}},
+  };
+  const auto d = stages::classify(*m->catalog, made, crashAtEnd(made), {});
+  EXPECT_EQ(d.kind, stages::FailureClass::Misuse) << d.why;
+  EXPECT_EQ(d.why, "uses an object made by codec::Node::Node() from one the test had moved into codec::Node::Node()");
 }
 
 TEST_F(Claims, AVariadicCallWithoutAFormatIsMisuse) {
