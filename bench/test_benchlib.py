@@ -106,6 +106,17 @@ class SweepRecords(unittest.TestCase):
         self.assertEqual((s["units"], s["harness"], s["targets"], s["written"], s["compiled"]), (2, 1, 4, 10, 9))
         self.assertIsNone(s["classes"])  # a mosaic that does not classify failures
 
+    def test_sweep_runs_an_interrupted_unit_again(self):
+        # SIGTERM during verification: the suite is written, not verified
+        # (tests.verified false), and its counts are not the unit's.
+        unverified = {"interrupted": False, "tests": {"written": 1, "compiled": 0, "verified": False}}
+        self.assertTrue(sweep.interrupted(unverified, 0))
+        self.assertTrue(sweep.interrupted({"interrupted": True, "tests": {}}, 1))
+        self.assertFalse(sweep.interrupted({"interrupted": False, "tests": {"written": 3, "verified": True}}, 0))
+        self.assertFalse(sweep.interrupted({"interrupted": False, "tests": {"written": 0, "verified": False}}, 0))
+        # A suite that does not build is mosaic's failure (exit 3): recorded.
+        self.assertFalse(sweep.interrupted(unverified, 3))
+
     def test_a_unit_not_run_yet_is_pending_not_a_failure(self):
         with tempfile.TemporaryDirectory() as d:
             self.assertEqual(sweep.unit(None, None, None, os.path.join(d, "u"), 1, 1, report_only=True), sweep.PENDING)

@@ -50,6 +50,16 @@ def first_error(log_path):
 PENDING = {"pending": True}
 
 
+def interrupted(stats, exit_code):
+    """Whether mosaic's --json and exit code say its run was cut short (a
+    signal ended the search, or verification, so the suite was written but
+    not verified, and mosaic exited 0 or 1 rather than 3, its own failure,
+    which a suite that does not build is): such a unit is run again when
+    the sweep resumes, not recorded."""
+    t = stats.get("tests", {})
+    return bool(stats.get("interrupted")) or (bool(t.get("written")) and not t.get("verified") and exit_code in (0, 1))
+
+
 def unit(mosaic, build_dir, unit_path, out, executions, timeout_seconds, work=None, report_only=False):
     """One unit: its record (a dict), from the file when it exists. `work`:
     the subject's shared work folder (else one of its own, removed).
@@ -75,6 +85,9 @@ def unit(mosaic, build_dir, unit_path, out, executions, timeout_seconds, work=No
     if os.path.exists(stats):
         with open(stats) as f:
             j = json.load(f)
+        if interrupted(j, code):
+            record["interrupted"] = True
+            return record
         c, t = j.get("callables", {}), j.get("tests", {})
         record.update({
             "harness": True,
