@@ -92,6 +92,16 @@ class DropWrapperLines(unittest.TestCase):
         self.assertEqual(lines, [8])
 
 
+class Claims(unittest.TestCase):
+    def test_a_distinguishing_test_claims_what_its_suite_is_named_for(self):
+        self.assertEqual(bugs.claim("cJSONTest_DefectDeathTest.cJSON_SetValuestring_Crashes (generated on buggy)"),
+                         "likely defect")
+        self.assertEqual(bugs.claim("cJSONTest_RobustnessDeathTest.DISABLED_cJSON_Parse_Crashes"), "robustness")
+        self.assertEqual(bugs.claim("cJSONTest_MisuseDeathTest.cJSON_free_Crashes"), "misuse")
+        self.assertEqual(bugs.claim("cJSONTest_DeathTest.cJSON_Parse_Crashes"), "unclassed failure")
+        self.assertEqual(bugs.claim("xmlparseTest.XML_StopParser_ReturnsOk (generated on buggy)"), "regression")
+
+
 class SweepRecords(unittest.TestCase):
     def test_a_reason_loses_the_names_in_it(self):
         self.assertEqual(sweep.reason_class("parameter 2 (va_list): unsupported type"), "parameter: unsupported type")

@@ -247,6 +247,23 @@ def _verdicts(suite_dir, log, prune=False):
     return verdicts
 
 
+# The claim a distinguishing test makes, read from its GoogleTest suite's
+# name (emit/TestFile.cpp, failingSuiteName: one suite per class,
+# `<Unit>Test_DefectDeathTest` ...): a failing test classed by mosaic, or a
+# regression test that pins behaviour one version changes.
+CLAIM = re.compile(r"_(Defect|Robustness|Misuse)DeathTest\.")
+CLAIM_NAMES = {"Defect": "likely defect", "Robustness": "robustness", "Misuse": "misuse"}
+
+
+def claim(test):
+    """'likely defect', 'robustness', 'misuse', 'unclassed failure' (a death
+    test of a suite from before classes) or 'regression' for a test name."""
+    m = CLAIM.search(test)
+    if m:
+        return CLAIM_NAMES[m.group(1)]
+    return "unclassed failure" if "_DeathTest." in test else "regression"
+
+
 def mosaic_distinguishes(suite, generated_root, other_root, out):
     """Tests of `suite` (generated on `generated_root`) whose verdict differs
     when built against `other_root`; None when a build failed. Tests that do
