@@ -146,6 +146,25 @@ class SweepRecords(unittest.TestCase):
                    {"harness": True, "failing_classes": {"robustness": 2, "misuse": 1}}]
         self.assertEqual(sweep.summary(records)["classes"], {"defect": 1, "robustness": 2, "misuse": 6})
 
+    def test_a_comparison_sums_only_the_units_both_sweeps_ran(self):
+        before = [{"name": "s", "units": {
+            "a.c": {"harness": False, "why": "the harness does not compile"},
+            "b.c": {"harness": True, "targets": 2, "callable": 1, "written": 4, "compiled": 3, "passed": 3,
+                    "failing": 5, "failing_classes": None},
+            "c.c": dict(sweep.PENDING)}}]
+        after = [{"name": "s", "units": {
+            "a.c": {"harness": True, "targets": 3, "callable": 3, "written": 2, "compiled": 2, "passed": 2,
+                    "failing": 0, "failing_classes": {"misuse": 4}},
+            "b.c": {"harness": True, "targets": 2, "callable": 2, "written": 4, "compiled": 4, "passed": 4,
+                    "failing": 1, "failing_classes": {"defect": 1, "misuse": 2}},
+            "c.c": {"harness": True, "targets": 9, "callable": 9, "written": 9, "compiled": 9, "passed": 9,
+                    "failing": 9}}}]
+        rows, units = sweep.comparison_lines(before, after)
+        self.assertEqual(rows[2], "| s | 2 | 1 → 2 | 1 → 5 / 2 → 5 | 3 / 4 (75.0%) → 6 / 6 (100.0%) | 3 → 6 | 5 → 1 | "
+                                  "— → 1 / 0 / 6 |")
+        self.assertEqual(rows[-1].split(" | ")[0], "| **all**")
+        self.assertEqual(units[2:], ["| s | b.c | 5 → 1 | 1 / 0 / 2 |"])
+
     def test_the_first_error_names_the_compilers_diagnostic(self):
         with tempfile.TemporaryDirectory() as d:
             log = os.path.join(d, "generate.log")

@@ -230,3 +230,62 @@ def write_report(out, results, executions):
                          f"{r['passed']} | {_classes(r)} | {shown} |")
     with open(os.path.join(out, "sweep.md"), "w") as f:
         f.write("\n".join(lines) + "\n")
+
+
+def _arrow(before, after, fmt=str):
+    return fmt(before) if before == after else f"{fmt(before)} → {fmt(after)}"
+
+
+def _compiled_cell(s):
+    return f"{s['compiled']} / {s['written']} ({_pct(s['compiled'], s['written'])}%)"
+
+
+def comparison_lines(before, after):
+    """The table of two sweeps over the same subjects (each a list of
+    subject results as subject() returns them), before → after per subject
+    and overall, then the failing tests written per unit where either side
+    has any. Units one side has not run are left out of both sides' sums,
+    so that each row compares the same units."""
+    prior = {r["name"]: r for r in before}
+    rows = ["| subject | units | harness built | callable / targets | compiling as written / written | passing | "
+            "failing tests written | failures: defect / robustness / misuse |",
+            "|---|---|---|---|---|---|---|---|"]
+    units = ["| subject | unit | failing tests written, before → after | after: defect / robustness / misuse |",
+             "|---|---|---|---|"]
+    every_b, every_a = [], []
+
+    def add(name, b, a):
+        sb, sa = summary(b), summary(a)
+        rows.append(f"| {name} | {sa['units'] + sa['nothing']} | {_arrow(sb['harness'], sa['harness'])} | "
+                    f"{_arrow(sb['callable'], sa['callable'])} / {_arrow(sb['targets'], sa['targets'])} | "
+                    f"{_arrow(_compiled_cell(sb), _compiled_cell(sa))} | {_arrow(sb['passed'], sa['passed'])} | "
+                    f"{_arrow(sb['failing'], sa['failing'])} | {_arrow(_classes_cell(sb), _classes_cell(sa))} |")
+
+    for res in after:
+        old = prior.get(res["name"], {"units": {}})
+        both = [rel for rel, r in res["units"].items()
+                if not r.get("pending") and not old["units"].get(rel, PENDING).get("pending")]
+        b = [old["units"][rel] for rel in both]
+        a = [res["units"][rel] for rel in both]
+        every_b += b
+        every_a += a
+        add(res["name"], b, a)
+        for rel in both:
+            rb, ra = old["units"][rel], res["units"][rel]
+            if rb.get("failing") or ra.get("failing"):
+                c = ra.get("failing_classes") or {}
+                units.append(f"| {res['name']} | {rel} | {_arrow(rb.get('failing') or 0, ra.get('failing') or 0)} | "
+                             f"{' / '.join(str(c.get(k, 0)) for k in CLASSES)} |")
+    add("**all**", every_b, every_a)
+    return rows, units
+
+
+def write_comparison(out, before, after, before_label, after_label):
+    """OUT/compare.md: comparison_lines() under a heading naming both sides."""
+    rows, units = comparison_lines(before, after)
+    text = [f"# bench/sweep: {before_label} → {after_label}", "",
+            "Each row sums only the units both sweeps ran. Failing tests written: the failing suite's tests "
+            "(misuse is counted by class but written only with --misuse-tests); a sweep from before failures "
+            "were classed has no classes (—).", ""] + rows + ["", "## Failing tests written per unit", ""] + units
+    with open(os.path.join(out, "compare.md"), "w") as f:
+        f.write("\n".join(text) + "\n")
