@@ -3,6 +3,7 @@
 #include "ModelBuilder.h"
 
 #include "ConstantMiner.h"
+#include "ExportMarks.h"
 #include "InstalledHeaders.h"
 #include "ParamRoles.h"
 #include "TypeMapper.h"
@@ -173,7 +174,8 @@ const char *accessWord(clang::AccessSpecifier a) { return a == clang::AS_private
 class Builder {
 public:
   Builder(clang::ASTContext &ctx, clang::Sema &sema, const InstalledHeaders &installed, model::Program &program)
-      : ctx_(ctx), sema_(sema), sm_(ctx.getSourceManager()), installed_(installed), program_(program),
+      : ctx_(ctx), sema_(sema), sm_(ctx.getSourceManager()), installed_(installed),
+        exportMacros_(sm_, sema.getPreprocessor()), program_(program),
         types_(ctx, sema, program), collected_(sm_) {}
 
   void run() {
@@ -493,20 +495,32 @@ private:
   // An explicit default visibility on `d` or on a class or namespace it is
   // in, written in the project (not in a system header: libstdc++ marks
   // namespace std): the project's own mark of what it exports (muParser's
-  // API_EXPORT_CXX, yaml-cpp's YAML_CPP_API, as this build defines them).
+  // API_EXPORT_CXX, yaml-cpp's YAML_CPP_API, as this build defines them);
+  // or an export macro this build defines as nothing (msgpack-c's
+  // MSGPACK_DLLEXPORT, EmptyExportMacros) on it or its class.
   bool exportMarked(const clang::Decl *d) const {
     for (; d; d = llvm::dyn_cast_or_null<clang::Decl>(d->getDeclContext())) {
       if (sm_.isInSystemHeader(sm_.getExpansionLoc(d->getLocation()))) return false;
       if (const auto *a = d->getAttr<clang::VisibilityAttr>()) return a->getVisibility() == clang::VisibilityAttr::Default;
+      if ((llvm::isa<clang::FunctionDecl>(d) || llvm::isa<clang::RecordDecl>(d)) &&
+          exportMacros_.marks(llvm::cast<clang::NamedDecl>(d)))
+        return true;
       if (llvm::isa<clang::TranslationUnitDecl>(d)) break;
     }
     return false;
   }
 
-  // A function compiled into the library (not inline, not a template's),
-  // which an export mark would have to name for it to be the library's.
+  // A function compiled into the library (not inline, not a template's,
+  // not static: each file that includes a header's static function compiles
+  // its own, as msgpack-c's pack.h declares `static int msgpack_pack_int(...)`
+  // and defines it inline elsewhere), which an export mark would have to
+  // name for it to be the library's.
   static bool compiledIn(const clang::FunctionDecl *f) {
-    if (f->isInlined() || f->isImplicit() || f->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate) return false;
+    if (f->isImplicit() || f->getTemplatedKind() != clang::FunctionDecl::TK_NonTemplate ||
+        f->getFormalLinkage() == clang::Linkage::Internal)
+      return false;
+    for (const clang::FunctionDecl *r : f->redecls())
+      if (r->isInlined()) return false;
     for (const clang::DeclContext *dc = f->getDeclContext(); dc; dc = dc->getParent())
       if (llvm::isa<clang::ClassTemplateSpecializationDecl>(dc)) return false;
     return true;
@@ -558,6 +572,7 @@ private:
   clang::Sema &sema_;
   const clang::SourceManager &sm_;
   const InstalledHeaders &installed_;
+  EmptyExportMacros exportMacros_;
   std::map<std::string, bool> publicHeaderCache_;
   model::Program &program_;
   TypeMapper types_;

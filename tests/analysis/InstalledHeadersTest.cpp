@@ -114,8 +114,8 @@ TEST(InstalledHeaders, WhatOnlyAHeaderTheBuildKeepsDeclaresIsInternal) {
 TEST(ExportMarks, AnUnmarkedClassOfAProjectThatMarksItsExportsIsInternal) {
   const std::string dir = makeTempDir("mosaic-exports");
   const std::string mark = "__attribute__((visibility(\"default\")))";
-  auto project = [&](const std::string &exportMark) {
-    write(dir + "/calc.h", "#pragma once\n"
+  auto project = [&](const std::string &exportMark, const std::string &defines = "") {
+    write(dir + "/calc.h", "#pragma once\n" + defines +
                            "class " + exportMark + " Calc {\npublic:\n  int eval(int x);\n};\n"
                            "class Code {\npublic:\n  int add(int op);\n  int size() const { return n_; }\n"
                            "private:\n  int n_ = 0;\n};\n");
@@ -137,4 +137,51 @@ TEST(ExportMarks, AnUnmarkedClassOfAProjectThatMarksItsExportsIsInternal) {
   p = project("");
   ASSERT_TRUE(find(p, "add"));
   EXPECT_FALSE(find(p, "add")->internalApi) << "a project that marks nothing says nothing";
+
+  // pugixml's mark: a Windows-only macro, defined as nothing here, through
+  // another (PUGIXML_CLASS -> PUGIXML_API).
+  p = project("CALC_CLASS", "#ifdef _WIN32\n#define CALC_API __declspec(dllexport)\n#else\n#define CALC_API\n#endif\n"
+                            "#define CALC_CLASS CALC_API\n");
+  ASSERT_TRUE(find(p, "eval") && find(p, "add"));
+  EXPECT_FALSE(find(p, "eval")->internalApi);
+  EXPECT_TRUE(find(p, "add")->internalApi);
+}
+
+// msgpack-c marks its C interface with MSGPACK_DLLEXPORT, which is nothing
+// on Linux: before a declaration or after `extern`, it still tells the
+// interface (msgpack_zone_new) from what only the header's inline
+// functions call (msgpack_zone_push_finalizer_expand). A macro that is
+// nothing but is not named for exporting marks nothing.
+TEST(ExportMarks, AnExportMacroDefinedAsNothingMarksTheInterfaceAsAnAttributeWould) {
+  const std::string dir = makeTempDir("mosaic-exports");
+  write(dir + "/zone.h", "#pragma once\n#define ZN_DLLEXPORT\n#define ZN_INLINE_HINT\n"
+                         "typedef struct zone { int used; } zone;\n"
+                         "ZN_DLLEXPORT\nzone *zone_new(void);\n"
+                         "extern ZN_DLLEXPORT int zone_used(zone *z);\n"
+                         "int zone_expand(zone *z, int n);\n"
+                         "ZN_INLINE_HINT int zone_other(zone *z);\n"
+                         "#if !defined(ZN_KERNEL_MODE)\nZN_DLLEXPORT\nint zone_print(zone *z);\n#endif\n"
+                         "static int zone_peek(zone *z);\n"
+                         "static inline int zone_push(zone *z) { return zone_expand(z, 1); }\n"
+                         "static inline int zone_peek(zone *z) { return z->used; }\n");
+  write(dir + "/zone.c", "#include <stdlib.h>\n#include \"zone.h\"\n"
+                         "zone *zone_new(void) { return calloc(1, sizeof(zone)); }\n"
+                         "int zone_used(zone *z) { return z->used; }\n"
+                         "int zone_expand(zone *z, int n) { return z->used += n; }\n"
+                         "int zone_other(zone *z) { return z->used; }\n"
+                         "int zone_print(zone *z) { return z->used; }\n");
+  write(dir + "/compile_commands.json", "[{\"directory\": \"" + dir + "\", \"file\": \"zone.c\", "
+                                        "\"arguments\": [\"cc\", \"-c\", \"zone.c\"]}]");
+  auto program = analyzeUnit({.buildDir = dir, .unit = dir + "/zone.c", .projectSamples = false});
+  ASSERT_TRUE(program) << program.error().message;
+  ASSERT_TRUE(find(*program, "zone_new") && find(*program, "zone_used") && find(*program, "zone_expand") &&
+              find(*program, "zone_other"));
+  EXPECT_FALSE(find(*program, "zone_new")->internalApi);
+  EXPECT_FALSE(find(*program, "zone_used")->internalApi);
+  EXPECT_TRUE(find(*program, "zone_expand")->internalApi);
+  EXPECT_TRUE(find(*program, "zone_other")->internalApi);
+  ASSERT_TRUE(find(*program, "zone_print") && find(*program, "zone_peek"));
+  EXPECT_FALSE(find(*program, "zone_print")->internalApi) << "the mark on its own line inside an #if";
+  EXPECT_FALSE(find(*program, "zone_peek")->internalApi)
+      << "static in a header (msgpack-c's pack.h, inline where it is defined): each includer compiles its own";
 }
