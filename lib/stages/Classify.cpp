@@ -580,8 +580,14 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
     for (size_t k = j + 1; k <= i; ++k) {
       const Statement &u = t.statements[k];
       if (!isCall(u.op) || std::none_of(u.refs.begin(), u.refs.end(), holds)) continue;
-      const bool initialises = std::find(inits.begin(), inits.end(), u.callable) != inits.end() ||
-                               std::find(later.begin(), later.end(), u.callable) != later.end();
+      // An initialiser sets up the object it writes (Catalog::
+      // initialisedParam), not one it reads: mp_init_copy(a, b) leaves b,
+      // its const source, as zeroed as it was.
+      const auto uargs = argumentsOf(p, u);
+      const size_t written = catalog.initialisedParam(u.callable, *record);
+      const bool initialises = (std::find(inits.begin(), inits.end(), u.callable) != inits.end() ||
+                                std::find(later.begin(), later.end(), u.callable) != later.end()) &&
+                               u.op != Op::MethodCall && written < uargs.size() && holds(uargs[written].ref);
       if (!maker.empty() && (k == i || !initialises))
         return fmt::format("gives {} a {} it never initialised (the API makes one: {})", callName(p, call), spelled,
                            maker);

@@ -207,6 +207,34 @@ TEST_F(Claims, AZeroedObjectOfATypeTheApiMakesFirstGivenToAnythingButAnInitialis
       << c.why;
 }
 
+TEST_F(Claims, AZeroedObjectGivenToAnInitialiserAsItsSourceWasNeverInitialised) {
+  // claims_doc a = {}, b = {}; claims_init_copy(&a, &b); claims_length(&b):
+  // the initialiser sets up its first parameter, a; b, the const source it
+  // reads, was never set up (libtommath's mp_init_copy(a, b), then
+  // mp_dr_reduce(b, ...) on b's NULL digits was claimed as a defect).
+  const model::Type &doc = p().type(typeNamed("claims_doc"));
+  testcase::TestCase t;
+  const Ref a = push(t, Statement{.op = Op::Aggregate, .type = doc.id});
+  const Ref b = push(t, Statement{.op = Op::Aggregate, .type = doc.id});
+  const Ref pa = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("claims_doc *"), .refs = {a}});
+  const Ref pb = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("const claims_doc *"), .refs = {b}});
+  call(t, "claims_init_copy", {pa, pb});
+  call(t, "claims_length", {pb});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claims_length() a claims_doc it never initialised (the API makes one: claims_new)"),
+            std::string::npos)
+      << c.why;
+  // The doc it initialised, a, is the library's to get right.
+  testcase::TestCase u;
+  const Ref made = newDoc(u);
+  const Ref zeroed = push(u, Statement{.op = Op::Aggregate, .type = doc.id});
+  const Ref address = push(u, Statement{.op = Op::AddressOf, .type = typeNamed("claims_doc *"), .refs = {zeroed}});
+  call(u, "claims_init_copy", {address, made});
+  call(u, "claims_length", {address});
+  EXPECT_EQ(classify(u).kind, stages::FailureClass::Defect) << classify(u).why;
+}
+
 TEST_F(Claims, AReleaseOfWhatAGetterLentIsMisuse) {
   // claims_doc *d = claims_new("x"); claims_free_text(d, claims_get_content(d));
   // claims_free(d) frees the text again: the getter lent it, the doc still
@@ -483,7 +511,7 @@ TEST_F(Claims, AnObjectWhoseInitialiserFailedIsMisuse) {
   // claims_doc d = {}; claims_init(&d, 0) returns -1 and leaves d's text
   // NULL; claims_length(&d) then crashes: the test went on past the error.
   const model::Type &doc = p().type(typeNamed("claims_doc"));
-  ASSERT_EQ(m->catalog->initialisers(*doc.recordId).size(), 1u);
+  ASSERT_EQ(m->catalog->initialisers(*doc.recordId).size(), 2u); // claims_init, claims_init_copy
   testcase::TestCase t;
   const Ref zeroed = push(t, Statement{.op = Op::Aggregate, .type = doc.id});
   const Ref address = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("claims_doc *"), .refs = {zeroed}});
