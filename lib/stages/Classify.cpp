@@ -706,10 +706,29 @@ bool indexName(const std::string &name) {
   return false;
 }
 
+// Whether call `u` takes the object of statement `object` only to read
+// it: a const method of it, or a function whose parameters reach it only
+// through pointers or references to const (re2's NumRegexps(), json-c's
+// json_object_get_type()).
+bool onlyReads(const model::Program &p, const Statement &u, Ref object) {
+  const model::Callable &c = p.callable(u.callable);
+  if (u.op == Op::MethodCall && !u.refs.empty() && u.refs[0] == object && !c.isConst) return false;
+  for (const Argument &a : argumentsOf(p, u)) {
+    if (a.ref != object) continue;
+    if (!a.param) return false;
+    const model::Type &ty = p.type(p.type(a.param->type).value);
+    const bool viaConst = (ty.kind == model::TypeKind::Pointer || ty.kind == model::TypeKind::Reference) &&
+                          ty.pointeeConst && !ty.isRvalue;
+    if (!viaConst) return false;
+  }
+  return true;
+}
+
 // An index into an object nothing was put into: made by a constructor or
 // a creator given numbers at most, and given to no call before this one
-// (re2's `FilteredRE2 f(0); f.GetRE2(0)`): no index is valid there, and the
-// API need not check one. "" when not.
+// but calls that only read it (re2's `FilteredRE2 f(0); f.GetRE2(0)`, and
+// `f.GetRE2(f.NumRegexps())`): no index is valid there, and the API need
+// not check one. "" when not.
 std::string indexIntoNothing(const model::Program &p, const TestCase &t, size_t i) {
   const Statement &call = t.statements[i];
   if (!isCall(call.op) || call.refs.empty()) return "";
@@ -726,19 +745,23 @@ std::string indexIntoNothing(const model::Program &p, const TestCase &t, size_t 
   if (!record) return "";
   for (size_t j = object + 1; j < i; ++j) {
     const Statement &u = t.statements[j];
-    if (isCall(u.op) && std::find(u.refs.begin(), u.refs.end(), object) != u.refs.end()) return "";
+    if (isCall(u.op) && std::find(u.refs.begin(), u.refs.end(), object) != u.refs.end() && !onlyReads(p, u, object))
+      return "";
     if (u.op == Op::AddressOf && std::find(u.refs.begin(), u.refs.end(), object) != u.refs.end()) return "";
   }
   const auto args = argumentsOf(p, call);
   for (size_t k = call.op == Op::MethodCall ? 0 : 1; k < args.size(); ++k) {
     if (!args[k].param || args[k].ref >= t.statements.size() || !indexName(args[k].param->name)) continue;
     const Statement &v = t.statements[args[k].ref];
-    const model::Type &ty = p.type(p.type(v.type).value);
-    if (v.op != Op::Primitive || ty.kind != model::TypeKind::Integer) continue;
+    // A literal, or a number a call returned (its value does not matter:
+    // none is an index of nothing).
+    const model::Type &ty = p.type(p.type(isCall(v.op) ? p.callable(v.callable).result : v.type).value);
+    if ((v.op != Op::Primitive && !isCall(v.op)) || ty.kind != model::TypeKind::Integer) continue;
+    const std::string value = isCall(v.op) ? "(the result of " + callName(p, v) + ")"
+                              : ty.isSigned ? std::to_string(static_cast<std::int64_t>(v.bits))
+                                            : std::to_string(v.bits);
     return fmt::format("{} given {} {} into a {} nothing was put into (made by {})", callName(p, call),
-                       args[k].param->name, ty.isSigned ? std::to_string(static_cast<std::int64_t>(v.bits))
-                                                         : std::to_string(v.bits),
-                       p.record(*record).name, callName(p, made));
+                       args[k].param->name, value, p.record(*record).name, callName(p, made));
   }
   return "";
 }

@@ -475,12 +475,27 @@ TEST_F(Claims, AnIndexIntoAnObjectNothingWasPutIntoIsRobustness) {
                        "claims_item_new_list())"),
             std::string::npos)
       << c.why;
-  // After another call on the list, the index may be one it holds.
+  // After a call that may put something into the list, the index may be
+  // one it holds.
   testcase::TestCase used;
   const Ref l = call(used, "claims_item_new_list", {});
-  call(used, "claims_item_get_number", {l});
+  call(used, "claims_item_list_push", {l, push(used, Statement{.op = Op::Primitive, .type = typeNamed("double")})});
   call(used, "claims_item_list_value", {l, integer(used, "size_t", 5)});
   EXPECT_EQ(classify(used).kind, stages::FailureClass::Defect) << classify(used).why;
+  // One that only reads it (a const pointer, a const method) puts nothing
+  // in, and an index the test got from a call is no better than a literal
+  // (re2's `FilteredRE2 f; f.GetRE2(f.NumRegexps())`).
+  testcase::TestCase read;
+  const Ref r = call(read, "claims_item_new_list", {});
+  call(read, "claims_item_get_number", {r});
+  const Ref count = call(read, "claims_item_list_count", {r});
+  call(read, "claims_item_list_value", {r, count});
+  const auto c2 = classify(read);
+  EXPECT_EQ(c2.kind, stages::FailureClass::Robustness) << c2.why;
+  EXPECT_NE(c2.why.find("claims_item_list_value() given index (the result of claims_item_list_count()) into a "
+                        "claims_item nothing was put into"),
+            std::string::npos)
+      << c2.why;
 }
 
 TEST_F(Claims, AZeroedObjectWhoseInitialiserTakesItSecondIsMisuseWhenGivenToAnythingElseFirst) {
