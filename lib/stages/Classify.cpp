@@ -803,15 +803,24 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
   }
   // An object the failing call uses, constructed with NULL for a pointer
   // (pugixml's xml_writer_file(nullptr), whose write() then hands fwrite
-  // a null FILE *): the null pointer was given to the API, at construction.
+  // a null FILE *), or made by a creator given NULL for a callback it
+  // keeps (json-c's lh_table_new(1, free_fn, NULL, equal_fn), whose
+  // lookups then call the null hash function): the null pointer was given
+  // to the API, where the object was made. (Other null pointers a C
+  // creator takes are often documented defaults: yajl_gen_alloc(NULL).)
   for (size_t j : cone(t, i)) {
     const Statement &made = t.statements[j];
-    if (j == i || made.op != Op::Construct) continue;
+    if (j == i || (made.op != Op::Construct && made.op != Op::Call)) continue;
     const auto margs = argumentsOf(p, made);
-    for (size_t k = 0; k < margs.size(); ++k)
-      if (margs[k].ref < t.statements.size() && t.statements[margs[k].ref].op == Op::Null)
+    for (size_t k = 0; k < margs.size(); ++k) {
+      if (margs[k].ref >= t.statements.size() || t.statements[margs[k].ref].op != Op::Null) continue;
+      const model::TypeKind kind =
+          margs[k].param ? p.type(p.type(margs[k].param->type).value).kind : model::TypeKind::Void;
+      const bool callback = kind == model::TypeKind::FunctionPointer || kind == model::TypeKind::StdFunction;
+      if (made.op == Op::Construct || callback)
         return fmt::format("{} on an object made with NULL as {} ({})", callName(p, call), paramName(margs[k], k),
                            callName(p, made));
+    }
   }
   for (size_t j : builtValues(t, i)) {
     const Statement &v = t.statements[j];

@@ -235,6 +235,29 @@ TEST_F(Claims, AZeroedObjectGivenToAnInitialiserAsItsSourceWasNeverInitialised) 
   EXPECT_EQ(classify(u).kind, stages::FailureClass::Defect) << classify(u).why;
 }
 
+TEST_F(Claims, AnObjectMadeWithANullCallbackThatItCallsIsRobustness) {
+  // claims_table_bucket(claims_table_new(NULL), "k") calls the null hash
+  // function the creator kept (json-c's lh_table_new(1, free_fn, NULL,
+  // equal_fn), then lh_table_lookup_entry).
+  testcase::TestCase t;
+  const Ref hash = push(t, Statement{.op = Op::Null, .type = callable("claims_table_new").params[0].type});
+  const Ref table = call(t, "claims_table_new", {hash});
+  const Ref key = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "k"});
+  call(t, "claims_table_bucket", {table, key});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Robustness) << c.why;
+  EXPECT_NE(c.why.find("claims_table_bucket() on an object made with NULL as hash (claims_table_new())"),
+            std::string::npos)
+      << c.why;
+  // A null pointer that is no callback, given to a creator, says nothing
+  // of a later failure (yajl_gen_alloc(NULL) takes the default allocator).
+  testcase::TestCase d;
+  const Ref text = push(d, Statement{.op = Op::Null, .type = typeNamed("const char *")});
+  const Ref doc = call(d, "claims_new", {text});
+  call(d, "claims_last", {doc});
+  EXPECT_EQ(classify(d).why.find("made with NULL"), std::string::npos) << classify(d).why;
+}
+
 TEST_F(Claims, AReleaseOfWhatAGetterLentIsMisuse) {
   // claims_doc *d = claims_new("x"); claims_free_text(d, claims_get_content(d));
   // claims_free(d) frees the text again: the getter lent it, the doc still
