@@ -23,7 +23,10 @@ nlohmann::json generate(const std::string &dir, const std::string &unit, const s
                                 "--work-dir",   dir + "/work", "--json", dir + "/stats.json", "--no-progress"};
   argv.insert(argv.end(), extra.begin(), extra.end());
   auto r = runProcess(argv);
-  EXPECT_EQ(r.exitCode, exitCode) << r.out << r.err;
+  // exitCode -1: a search that found what it ran for, with or without a
+  // likely defect beside it (0 or 1).
+  if (exitCode >= 0) EXPECT_EQ(r.exitCode, exitCode) << r.out << r.err;
+  else EXPECT_TRUE(r.exitCode == 0 || r.exitCode == 1) << r.exitCode << r.out << r.err;
   return nlohmann::json::parse(readFile(dir + "/stats.json"));
 }
 
@@ -350,9 +353,11 @@ TEST(GenerateCli, FailingTestsAreClassedByHowTheyWereReachedAndShowTheirStack) {
   buildAndRun(dir);
   // Asked for, the misuse has a suite of its own (a shorter run: first_of's
   // misuse is found within 1000 executions, and the sanitizers were
-  // checked above).
+  // checked above; whether so short a run also meets claims_ratio's
+  // division by zero, and exits 1, varies with the hangs a loaded machine
+  // times out).
   const std::string all = makeTempDir("mosaic-generate");
-  generate(all, "claims.c", "1000", {"--misuse-tests", "--no-verify", "--no-sanitizer-check"}, 1);
+  generate(all, "claims.c", "1000", {"--misuse-tests", "--no-verify", "--no-sanitizer-check"}, -1);
   EXPECT_NE(readFile(all + "/suite/claims_failing_test.cpp").find("TEST(claimsTest_MisuseDeathTest, first_of_Crashes)"),
             std::string::npos);
 }
