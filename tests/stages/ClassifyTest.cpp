@@ -64,6 +64,12 @@ protected:
     const Ref text = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
     return call(t, "claims_new", {text});
   }
+  // claims_doc d = {}; then &d as a `pointer` (claims_doc * or const
+  // claims_doc *): a doc the test zeroed. Returns &d.
+  Ref zeroedDoc(testcase::TestCase &t, const std::string &pointer = "claims_doc *") const {
+    const Ref zeroed = push(t, Statement{.op = Op::Aggregate, .type = typeNamed("claims_doc")});
+    return push(t, Statement{.op = Op::AddressOf, .type = typeNamed(pointer), .refs = {zeroed}});
+  }
   Ref integer(testcase::TestCase &t, const std::string &type, std::int64_t v) const {
     return push(t, Statement{.op = Op::Primitive, .type = typeNamed(type), .bits = static_cast<std::uint64_t>(v)});
   }
@@ -196,8 +202,7 @@ TEST_F(Claims, AZeroedObjectOfATypeTheApiMakesFirstGivenToAnythingButAnInitialis
     ASSERT_NE(p().callable(init).name, "claims_free_text");
   testcase::TestCase t;
   const Ref text = push(t, Statement{.op = Op::Null, .type = typeNamed("char *")});
-  const Ref zeroed = push(t, Statement{.op = Op::Aggregate, .type = doc.id});
-  const Ref address = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("claims_doc *"), .refs = {zeroed}});
+  const Ref address = zeroedDoc(t);
   call(t, "claims_free_text", {address, text});
   call(t, "claims_length", {address});
   const auto c = classify(t);
@@ -212,12 +217,9 @@ TEST_F(Claims, AZeroedObjectGivenToAnInitialiserAsItsSourceWasNeverInitialised) 
   // the initialiser sets up its first parameter, a; b, the const source it
   // reads, was never set up (libtommath's mp_init_copy(a, b), then
   // mp_dr_reduce(b, ...) on b's NULL digits was claimed as a defect).
-  const model::Type &doc = p().type(typeNamed("claims_doc"));
   testcase::TestCase t;
-  const Ref a = push(t, Statement{.op = Op::Aggregate, .type = doc.id});
-  const Ref b = push(t, Statement{.op = Op::Aggregate, .type = doc.id});
-  const Ref pa = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("claims_doc *"), .refs = {a}});
-  const Ref pb = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("const claims_doc *"), .refs = {b}});
+  const Ref pa = zeroedDoc(t);
+  const Ref pb = zeroedDoc(t, "const claims_doc *");
   call(t, "claims_init_copy", {pa, pb});
   call(t, "claims_length", {pb});
   const auto c = classify(t);
@@ -228,8 +230,7 @@ TEST_F(Claims, AZeroedObjectGivenToAnInitialiserAsItsSourceWasNeverInitialised) 
   // The doc it initialised, a, is the library's to get right.
   testcase::TestCase u;
   const Ref made = newDoc(u);
-  const Ref zeroed = push(u, Statement{.op = Op::Aggregate, .type = doc.id});
-  const Ref address = push(u, Statement{.op = Op::AddressOf, .type = typeNamed("claims_doc *"), .refs = {zeroed}});
+  const Ref address = zeroedDoc(u);
   call(u, "claims_init_copy", {address, made});
   call(u, "claims_length", {address});
   EXPECT_EQ(classify(u).kind, stages::FailureClass::Defect) << classify(u).why;
@@ -551,8 +552,7 @@ TEST_F(Claims, AnObjectWhoseInitialiserFailedIsMisuse) {
   const model::Type &doc = p().type(typeNamed("claims_doc"));
   ASSERT_EQ(m->catalog->initialisers(*doc.recordId).size(), 2u); // claims_init, claims_init_copy
   testcase::TestCase t;
-  const Ref zeroed = push(t, Statement{.op = Op::Aggregate, .type = doc.id});
-  const Ref address = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("claims_doc *"), .refs = {zeroed}});
+  const Ref address = zeroedDoc(t);
   const Ref init = call(t, "claims_init", {address, integer(t, "size_t", 0)});
   call(t, "claims_length", {address});
   exec::Observation status{.statement = static_cast<std::uint32_t>(init), .kind = MOSAIC_OBS_INT,
