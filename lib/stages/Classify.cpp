@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <functional>
 #include <cctype>
 #include <cstring>
 #include <optional>
@@ -443,8 +444,9 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
     }
     // Memory of the test's own given to a function that takes the buffer
     // over and frees it later (pugixml's load_buffer_inplace_own; a name
-    // with the word own, adopt, steal or take): as a release of it.
-    if (handMade && (v.op == Op::Buffer || v.op == Op::Array) && takesOver(c))
+    // with the word own, adopt, steal or take): as a release of it. A
+    // string too (claims_adopt(doc, text) with `char text[] = "..."`).
+    if ((v.op == Op::Buffer || v.op == Op::Array || v.op == Op::CString) && takesOver(c))
       return fmt::format("gives {} the test's own {} bytes as {}, which it takes over and frees", callName(p, call),
                          bytesOf(v), paramName(a, k));
     // A release of memory an accessor lent (cJSON_free of what
@@ -461,6 +463,33 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
                          callName(p, call), typeName(p, t.statements[v.refs[0]].type), paramName(a, k));
   }
   return "";
+}
+
+bool onlyReads(const model::Program &p, const Statement &u, Ref object);
+
+// `inCone` (the cone of call `i`) and, again and again, the arguments of
+// each earlier call that takes one of them to change it (not only to read
+// it, onlyReads): what such a call may have kept inside it.
+std::set<size_t> handedOn(const model::Program &p, const TestCase &t, size_t i, std::set<size_t> inCone) {
+  const auto inside = [&](Ref r) {
+    if (inCone.count(r)) return true;
+    if (r >= t.statements.size()) return false;
+    const Statement &h = t.statements[r];
+    return h.op == Op::AddressOf && !h.refs.empty() && inCone.count(h.refs[0]) > 0;
+  };
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (size_t j = 0; j < i; ++j) {
+      const Statement &u = t.statements[j];
+      if ((u.op != Op::Call && u.op != Op::MethodCall) ||
+          std::none_of(u.refs.begin(), u.refs.end(), [&](Ref r) { return inside(r) && !onlyReads(p, u, r); }))
+        continue;
+      for (Ref r : u.refs)
+        if (r < t.statements.size() && !inside(r))
+          for (size_t k : cone(t, r)) grew |= inCone.insert(k).second;
+    }
+  }
+  return inCone;
 }
 
 std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i,
@@ -543,8 +572,10 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
                        callName(p, call), p.record(*rec).name);
   }
   // An object of a type the API makes, built by the test; or one the test
-  // zeroed for an initialiser that then failed.
-  for (size_t j : inCone) {
+  // zeroed for an initialiser that then failed. Among the values the call
+  // depends on, and those an earlier call put into one of them
+  // (claims_buffer_init(&d, &b) keeps d in b, then claims_buffer_peek(&b)).
+  for (size_t j : handedOn(p, t, i, inCone)) {
     const Statement &s = t.statements[j];
     // An array of zeroed ones (lua's `luaL_Buffer B[1] = {}`) is one too.
     const bool zeroedArray =
@@ -571,11 +602,15 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
     // address, or in an array); given first to anything else (claims.c's
     // claims_free_text(doc, text), then claims_length(doc) reads the NULL
     // text), it was never initialised.
-    auto holds = [&](Ref r) {
+    // It, or a value holding it: its address, an array of it, a struct
+    // the test filled with its address (claims_buffer b = {.doc = &d}),
+    // at any depth (refs point backwards, so this ends).
+    const std::function<bool(Ref)> holds = [&](Ref r) {
       if (r == j) return true;
-      if (r >= t.statements.size()) return false;
+      if (r >= t.statements.size() || r < j) return false;
       const Statement &h = t.statements[r];
-      return (h.op == Op::AddressOf || h.op == Op::Array) && std::find(h.refs.begin(), h.refs.end(), j) != h.refs.end();
+      if (h.op != Op::AddressOf && h.op != Op::Array && h.op != Op::Aggregate) return false;
+      return std::any_of(h.refs.begin(), h.refs.end(), [&](Ref e) { return e != testcase::kNoRef && e < r && holds(e); });
     };
     for (size_t k = j + 1; k <= i; ++k) {
       const Statement &u = t.statements[k];
@@ -824,7 +859,10 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
   }
   for (size_t j : builtValues(t, i)) {
     const Statement &v = t.statements[j];
-    if (v.op == Op::Null && std::find(call.refs.begin(), call.refs.end(), j) == call.refs.end()) {
+    // A literal NULL, or a call's result that was null in the run
+    // (claims_get_content(NULL) put into the array).
+    const bool null = v.op == Op::Null || (isCall(v.op) && nullAtRunTime(obs, j));
+    if (null && std::find(call.refs.begin(), call.refs.end(), j) == call.refs.end()) {
       // A null inside a struct or array the test filled for it.
       for (size_t h = j + 1; h < i; ++h) {
         const Statement &holder = t.statements[h];
@@ -846,8 +884,9 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
               }
             }
           if (internalPointer) break;
-          return fmt::format("{} given a {} whose {} is NULL", callName(p, call), typeName(p, holder.type),
-                             field.empty() ? "element" : "field " + field);
+          return fmt::format("{} given a {} whose {} is NULL{}", callName(p, call), typeName(p, holder.type),
+                             field.empty() ? "element" : "field " + field,
+                             v.op == Op::Null ? "" : " (the result of " + callName(p, v) + ")");
         }
       }
     }
@@ -1039,6 +1078,57 @@ std::string libraryAssertion(const exec::RunResult &result, const std::string &o
   return fmt::format("{}() stops at the assertion `{}`{}: a check the library makes on purpose, so what the test "
                      "gave is outside what it accepts",
                      callable, expr, asserting.empty() ? "" : " of " + bareName(asserting) + "()");
+}
+
+namespace {
+
+// Whether a sanitizer report says the run dereferenced a null pointer:
+// UBSan's null-pointer checks ("member access within null pointer", "null
+// pointer passed as argument 1"), or ASan's SEGV in the zero page (its own
+// hint, or an address below 4096: Linux never maps the first page, whose
+// vm.mmap_min_addr is at least 4096).
+bool nullDereference(const std::string &report) {
+  if (report.find("address points to the zero page") != std::string::npos) return true;
+  if (report.find("runtime error: ") != std::string::npos && report.find("null pointer") != std::string::npos)
+    return true;
+  std::smatch m;
+  if (!std::regex_search(report, m, std::regex(R"(SEGV on unknown address (?:0x)?([0-9a-fA-F]{1,16}))"))) return false;
+  return std::stoull(m[1].str(), nullptr, 16) < 4096;
+}
+
+} // namespace
+
+std::string nullKeptEarlier(const testcase::Catalog &catalog, const TestCase &test, const exec::RunResult &result,
+                            const std::vector<exec::Observation> &observations, const std::string &report) {
+  if (test.statements.empty() || !nullDereference(report)) return "";
+  const model::Program &p = catalog.program();
+  const size_t i = failingStatement(test, result);
+  if (!isCall(test.statements[i].op)) return "";
+  const auto inCone = cone(test, i);
+  // An object the failing call uses (or its address), not a null itself.
+  const auto used = [&](Ref r) {
+    if (r >= test.statements.size() || test.statements[r].op == Op::Null) return false;
+    if (inCone.count(r)) return true;
+    const Statement &s = test.statements[r];
+    return s.op == Op::AddressOf && !s.refs.empty() && inCone.count(s.refs[0]) > 0;
+  };
+  for (size_t j = 0; j < i; ++j) {
+    const Statement &u = test.statements[j];
+    if (u.op != Op::Call && u.op != Op::MethodCall) continue;
+    // It may keep the null only in an object it is given to change.
+    if (std::none_of(u.refs.begin(), u.refs.end(), [&](Ref r) { return used(r) && !onlyReads(p, u, r); })) continue;
+    const auto args = argumentsOf(p, u);
+    for (size_t k = 0; k < args.size(); ++k) {
+      const Ref r = args[k].ref;
+      if (r >= test.statements.size()) continue;
+      const Statement &v = test.statements[r];
+      if (v.op == Op::Null || (isCall(v.op) && nullAtRunTime(observations, r)))
+        return fmt::format("{} dereferences a null pointer after {} was given NULL as {}{} for an object it uses",
+                           callName(p, test.statements[i]), callName(p, u), paramName(args[k], k),
+                           v.op == Op::Null ? "" : " (the result of " + callName(p, v) + ")");
+    }
+  }
+  return "";
 }
 
 namespace {

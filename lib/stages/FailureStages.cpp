@@ -152,6 +152,13 @@ public:
           cls.kind = FailureClass::Misuse;
           cls.why = std::move(why);
         }
+      if (cls.kind == FailureClass::Defect)
+        if (std::string why = nullKeptEarlier(c.catalog, f.test, f.result, observations,
+                                              f.sanitizerReport.empty() ? f.output : f.sanitizerReport);
+            !why.empty()) {
+          cls.kind = FailureClass::Robustness;
+          cls.why = std::move(why);
+        }
       // f.where names the failing call (whereOf), or no function at all.
       if (cls.kind == FailureClass::Defect)
         if (std::string why = libraryAssertion(f.result, f.output, f.frames, f.where); !why.empty()) {

@@ -212,6 +212,112 @@ TEST_F(Claims, AZeroedObjectOfATypeTheApiMakesFirstGivenToAnythingButAnInitialis
       << c.why;
 }
 
+TEST_F(Claims, ANullResultPutIntoAnArrayIsRobustness) {
+  // const char *parts[] = {claims_get_content(NULL)}; claims_total(parts, 1):
+  // the element is null because the test gave NULL to the getter.
+  testcase::TestCase t;
+  const Ref none = push(t, Statement{.op = Op::Null, .type = callable("claims_get_content").params[0].type});
+  const Ref content = call(t, "claims_get_content", {none});
+  const Ref parts = push(t, Statement{.op = Op::Array, .type = callable("claims_total").params[0].type, .refs = {content}});
+  call(t, "claims_total", {parts, integer(t, "size_t", 1)});
+  exec::Observation null;
+  null.statement = content;
+  null.kind = MOSAIC_OBS_NULL;
+  null.target = MOSAIC_OBS_RESULT;
+  null.integer = 1;
+  const auto c = classify(t, exec::Outcome::Crash, {null});
+  EXPECT_EQ(c.kind, stages::FailureClass::Robustness) << c.why;
+  EXPECT_NE(c.why.find("whose element is NULL (the result of claims_get_content())"), std::string::npos) << c.why;
+}
+
+TEST_F(Claims, ANullAnEarlierCallKeptInTheObjectIsRobustnessWhenTheRunDereferencedNull) {
+  // claims_doc *d = claims_new("x"); claims_adopt(d, NULL); claims_length(d):
+  // strlen of the NULL text claims_adopt was given.
+  testcase::TestCase t;
+  const Ref doc = newDoc(t);
+  call(t, "claims_adopt", {doc, push(t, Statement{.op = Op::Null, .type = typeNamed("char *")})});
+  call(t, "claims_length", {doc});
+  const exec::RunResult r = crashAtEnd(t);
+  const std::string ubsan = "claims.c:53:61: runtime error: null pointer passed as argument 1, which is declared to "
+                            "never be null";
+  EXPECT_EQ(stages::nullKeptEarlier(*m->catalog, t, r, {}, ubsan),
+            "claims_length() dereferences a null pointer after claims_adopt() was given NULL as text for an object "
+            "it uses");
+  const std::string asan = "==1==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000008 (pc 0x55 bp 0x7f "
+                           "sp 0x7f T0)\n==1==Hint: address points to the zero page.";
+  EXPECT_NE(stages::nullKeptEarlier(*m->catalog, t, r, {}, asan), "");
+  // A crash elsewhere than at a null pointer keeps its class, as does a
+  // report-less run (the unit does not build with the sanitizers).
+  EXPECT_EQ(stages::nullKeptEarlier(*m->catalog, t, r, {},
+                                    "ERROR: AddressSanitizer: SEGV on unknown address 0x7f0012345678"),
+            "");
+  EXPECT_EQ(stages::nullKeptEarlier(*m->catalog, t, r, {}, ""), "");
+  // Nor does a NULL given to a call that only reads the object: it kept
+  // nothing there.
+  testcase::TestCase reads;
+  const Ref d = newDoc(reads);
+  call(reads, "claims_write", {d, push(reads, Statement{.op = Op::Null, .type = callable("claims_write").params[1].type})});
+  call(reads, "claims_length", {d});
+  EXPECT_EQ(stages::nullKeptEarlier(*m->catalog, reads, crashAtEnd(reads), {}, ubsan), "");
+}
+
+TEST_F(Claims, AZeroedObjectInAStructTheTestFilledWasNeverInitialised) {
+  // claims_doc d = {}; claims_buffer b = {.doc = &d, .used = 0};
+  // claims_buffer_peek(&b) reads d's NULL text: d reached the API inside b.
+  testcase::TestCase t;
+  const Ref doc = zeroedDoc(t, "const claims_doc *");
+  const Ref used = integer(t, "size_t", 0);
+  const Ref buffer = push(t, Statement{.op = Op::Aggregate, .type = typeNamed("claims_buffer"), .refs = {doc, used}});
+  call(t, "claims_buffer_peek",
+       {push(t, Statement{.op = Op::AddressOf, .type = callable("claims_buffer_peek").params[0].type, .refs = {buffer}})});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claims_buffer_peek() a claims_doc it never initialised (the API makes one: claims_new)"),
+            std::string::npos)
+      << c.why;
+}
+
+TEST_F(Claims, AZeroedObjectAnEarlierCallKeptInTheObjectWasNeverInitialised) {
+  // claims_doc d = {}; claims_buffer b = {}; claims_buffer_init(&d, &b);
+  // claims_buffer_peek(&b): b was set up by its initialiser, but over d,
+  // which nothing did.
+  testcase::TestCase t;
+  const Ref doc = zeroedDoc(t, "const claims_doc *");
+  const Ref buffer = push(t, Statement{.op = Op::Aggregate, .type = typeNamed("claims_buffer")});
+  const auto address = [&] {
+    return push(t, Statement{.op = Op::AddressOf, .type = callable("claims_buffer_peek").params[0].type, .refs = {buffer}});
+  };
+  call(t, "claims_buffer_init", {doc, address()});
+  call(t, "claims_buffer_peek", {address()});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("a claims_doc it never initialised (the API makes one: claims_new)"), std::string::npos)
+      << c.why;
+  // Over a doc the API made, the buffer is right: a likely defect if it fails.
+  testcase::TestCase made;
+  const Ref d = newDoc(made);
+  const Ref b = push(made, Statement{.op = Op::Aggregate, .type = typeNamed("claims_buffer")});
+  call(made, "claims_buffer_init",
+       {d, push(made, Statement{.op = Op::AddressOf, .type = callable("claims_buffer_init").params[1].type, .refs = {b}})});
+  call(made, "claims_buffer_peek",
+       {push(made, Statement{.op = Op::AddressOf, .type = callable("claims_buffer_peek").params[0].type, .refs = {b}})});
+  EXPECT_EQ(classify(made).kind, stages::FailureClass::Defect) << classify(made).why;
+}
+
+TEST_F(Claims, AStringOfTheTestsGivenToAFunctionThatTakesItOverIsMisuse) {
+  // char text[] = "abc"; claims_adopt(d, text); claims_free(d) frees the
+  // test's array.
+  testcase::TestCase t;
+  const Ref doc = newDoc(t);
+  call(t, "claims_adopt", {doc, push(t, Statement{.op = Op::CString, .type = typeNamed("char *"), .bytes = "abc"})});
+  call(t, "claims_free", {doc});
+  const auto c = classify(t, exec::Outcome::Abort);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claims_adopt() the test's own 4 bytes as text, which it takes over and frees"),
+            std::string::npos)
+      << c.why;
+}
+
 TEST_F(Claims, AZeroedObjectGivenToAnInitialiserAsItsSourceWasNeverInitialised) {
   // claims_doc a = {}, b = {}; claims_init_copy(&a, &b); claims_length(&b):
   // the initialiser sets up its first parameter, a; b, the const source it

@@ -97,6 +97,20 @@ std::string misuseOutsideTheCall(const testcase::Catalog &catalog, const testcas
                                  const exec::RunResult &result, const std::vector<exec::Frame> &frames,
                                  const std::string &report = {});
 
+/// Why a failure through the public API is robustness though its own
+/// call was given no null: the sanitizer `report` says it dereferenced a
+/// null pointer, and an earlier call was given NULL (a literal, or a
+/// result `observations` saw null) together with an object the failing
+/// call uses, which it was given to change, so it may have kept the null
+/// there: claims_adopt(doc, NULL) then claims_length(doc);
+/// claims_buffer_init(NULL, &b) then claims_buffer_peek(&b). Creators
+/// given NULL are not counted (yajl_gen_alloc(NULL) is a documented
+/// default; Classify.cpp's robustness() has the callbacks a creator keeps),
+/// nor failures of any other kind. "" otherwise.
+std::string nullKeptEarlier(const testcase::Catalog &catalog, const testcase::TestCase &test,
+                            const exec::RunResult &result, const std::vector<exec::Observation> &observations,
+                            const std::string &report);
+
 /// "12345 as idx of lua_isinteger()": integer statement `index` as the
 /// first call that takes it.
 std::string describeValue(const testcase::Catalog &catalog, const testcase::TestCase &test, size_t index);
