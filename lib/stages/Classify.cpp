@@ -955,11 +955,20 @@ Classification classify(const testcase::Catalog &catalog, const TestCase &test, 
   // detected`), whatever objects it shares: an earlier call that was misuse
   // by its own arguments (state.c's free_text(text) of the test's array,
   // then next_id()) is its likelier cause than the last call.
+  // So is an earlier call of an internal function with the test's
+  // arguments (zstd's ZDICT_addEntropyTablesFromBuffer_advanced given
+  // sample sizes beyond its buffer, then ZDICT_getDictHeaderSize).
   if (result.statement < 0 || static_cast<size_t>(result.statement) >= test.statements.size())
-    for (size_t j = 0; j < i; ++j)
-      if (isCall(test.statements[j].op))
-        if (std::string why = argumentMisuse(catalog, test, j); !why.empty())
-          return {FailureClass::Misuse, "it failed after the test's last call, and an earlier call was misuse: " + why};
+    for (size_t j = 0; j < i; ++j) {
+      if (!isCall(test.statements[j].op)) continue;
+      if (std::string why = argumentMisuse(catalog, test, j); !why.empty())
+        return {FailureClass::Misuse, "it failed after the test's last call, and an earlier call was misuse: " + why};
+      if (internal(catalog, p.callable(test.statements[j].callable)))
+        return {FailureClass::Misuse,
+                fmt::format("it failed after the test's last call, and an earlier call of {}, {}, had arguments its "
+                            "own callers may never pass",
+                            callName(p, test.statements[j]), insideOf(catalog, p.callable(test.statements[j].callable)))};
+    }
   // glibc found the heap corrupted (`malloc(): corrupted top size`): any
   // earlier call may have written past a block, whatever objects it
   // shares with the call that noticed; an earlier misuse, or a call of an

@@ -887,6 +887,23 @@ TEST_F(Claims, AFailureAfterTheLastCallFollowsAnEarlierMisuseWhateverItShares) {
   EXPECT_EQ(classify(t, exec::Outcome::Abort).kind, stages::FailureClass::Defect);
 }
 
+TEST_F(Claims, AFailureAfterTheLastCallFollowsAnEarlierInternalCallWhateverItShares) {
+  // set_len(doc, 1000), which no caller does; claims_ratio(4, 2); then a
+  // report after the last statement (zstd's internal
+  // ZDICT_addEntropyTablesFromBuffer_advanced, then ZDICT_getDictHeaderSize).
+  testcase::TestCase t;
+  const Ref doc = newDoc(t);
+  call(t, "set_len", {doc, integer(t, "size_t", 1000)});
+  call(t, "claims_ratio", {integer(t, "int", 4), integer(t, "int", 2)});
+  exec::RunResult atExit = crashAtEnd(t, exec::Outcome::Sanitizer);
+  atExit.statement = -1; // outside every statement
+  const auto c = stages::classify(*m->catalog, t, atExit, {});
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("it failed after the test's last call, and an earlier call of set_len(), internal to the unit"),
+            std::string::npos)
+      << c.why;
+}
+
 TEST_F(Claims, AnEarlierInternalCallOnTheSameObjectIsMisuse) {
   // set_len(doc, 1000), which no caller does, then the public claims_last
   // reads past the text (expat: externalParEntProcessor(parser, ...) with a
