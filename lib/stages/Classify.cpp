@@ -940,6 +940,24 @@ bool pairedLength(const testcase::Catalog &catalog, const TestCase &t, size_t j)
   return false;
 }
 
+// Why a failure the failing call need not have caused (one after the
+// test's last call, or a heap glibc found corrupted) is misuse: an earlier
+// call was misuse by its own arguments, or of an internal function with
+// the test's arguments. `happened` starts the sentence; "" when neither.
+std::string earlierMisuse(const testcase::Catalog &catalog, const TestCase &t, size_t i, const std::string &happened) {
+  const model::Program &p = catalog.program();
+  for (size_t j = 0; j < i; ++j) {
+    if (!isCall(t.statements[j].op)) continue;
+    if (std::string why = argumentMisuse(catalog, t, j); !why.empty())
+      return happened + ", and an earlier call was misuse: " + why;
+    const model::Callable &c = p.callable(t.statements[j].callable);
+    if (internal(catalog, c))
+      return fmt::format("{} after an earlier call of {}, {}, with arguments its own callers may never pass", happened,
+                         callName(p, t.statements[j]), insideOf(catalog, c));
+  }
+  return "";
+}
+
 } // namespace
 
 Classification classify(const testcase::Catalog &catalog, const TestCase &test, const exec::RunResult &result,
@@ -959,16 +977,8 @@ Classification classify(const testcase::Catalog &catalog, const TestCase &test, 
   // arguments (zstd's ZDICT_addEntropyTablesFromBuffer_advanced given
   // sample sizes beyond its buffer, then ZDICT_getDictHeaderSize).
   if (result.statement < 0 || static_cast<size_t>(result.statement) >= test.statements.size())
-    for (size_t j = 0; j < i; ++j) {
-      if (!isCall(test.statements[j].op)) continue;
-      if (std::string why = argumentMisuse(catalog, test, j); !why.empty())
-        return {FailureClass::Misuse, "it failed after the test's last call, and an earlier call was misuse: " + why};
-      if (internal(catalog, p.callable(test.statements[j].callable)))
-        return {FailureClass::Misuse,
-                fmt::format("it failed after the test's last call, and an earlier call of {}, {}, had arguments its "
-                            "own callers may never pass",
-                            callName(p, test.statements[j]), insideOf(catalog, p.callable(test.statements[j].callable)))};
-    }
+    if (std::string why = earlierMisuse(catalog, test, i, "it failed after the test's last call"); !why.empty())
+      return {FailureClass::Misuse, why};
   // glibc found the heap corrupted (`malloc(): corrupted top size`): any
   // earlier call may have written past a block, whatever objects it
   // shares with the call that noticed; an earlier misuse, or a call of an
@@ -976,16 +986,8 @@ Classification classify(const testcase::Catalog &catalog, const TestCase &test, 
   // (json-c's static json_object_new(type, 13, ...), then
   // json_object_new_double_s() aborts in malloc).
   if (heapCorruption(output))
-    for (size_t j = 0; j < i; ++j) {
-      if (!isCall(test.statements[j].op)) continue;
-      if (std::string why = argumentMisuse(catalog, test, j); !why.empty())
-        return {FailureClass::Misuse, "glibc found the heap corrupted, and an earlier call was misuse: " + why};
-      if (internal(catalog, p.callable(test.statements[j].callable)))
-        return {FailureClass::Misuse,
-                fmt::format("glibc found the heap corrupted after an earlier call of {}, {}, with arguments its own "
-                            "callers may never pass",
-                            callName(p, test.statements[j]), insideOf(catalog, p.callable(test.statements[j].callable)))};
-    }
+    if (std::string why = earlierMisuse(catalog, test, i, "glibc found the heap corrupted"); !why.empty())
+      return {FailureClass::Misuse, why};
   if (std::string why = robustness(catalog, test, i, observations); !why.empty())
     return {FailureClass::Robustness, why};
   const std::string where = callName(p, test.statements[i]);
