@@ -58,6 +58,12 @@ std::string callName(const model::Program &p, const Statement &s) {
   return p.callable(s.callable).qualifiedName + "()";
 }
 
+// " (the result of f())" when `v` is a call, "" otherwise: how a message
+// names where a null it quotes came from.
+std::string resultOf(const model::Program &p, const Statement &v) {
+  return isCall(v.op) ? " (the result of " + callName(p, v) + ")" : "";
+}
+
 std::string paramName(const Argument &a, size_t index) {
   if (a.param && !a.param->name.empty()) return a.param->name;
   return "argument " + std::to_string(index + 1);
@@ -75,6 +81,15 @@ std::set<size_t> cone(const TestCase &t, size_t i) {
       if (r != testcase::kNoRef && r < j) work.push_back(r);
   }
   return seen;
+}
+
+// Whether statement `r` is one of `objects` or the address of one
+// (`mp_int *a = &x; ... mp_int *op = &x;` are two statements for one object).
+bool oneOf(const TestCase &t, const std::set<size_t> &objects, Ref r) {
+  if (objects.count(r)) return true;
+  if (r >= t.statements.size()) return false;
+  const Statement &h = t.statements[r];
+  return h.op == Op::AddressOf && !h.refs.empty() && objects.count(h.refs[0]) > 0;
 }
 
 // The values the test built and handed to call `i`: its arguments, and
@@ -102,6 +117,13 @@ bool nullAtRunTime(const std::vector<exec::Observation> &obs, size_t j) {
     if (o.statement == j && o.target == MOSAIC_OBS_RESULT && o.field == -1 && o.kind == MOSAIC_OBS_NULL)
       return o.integer == 1;
   return false;
+}
+
+// Whether statement `j` is a null pointer: a literal NULL, or a call
+// whose result was null when the test ran.
+bool nullValue(const TestCase &t, const std::vector<exec::Observation> &obs, size_t j) {
+  const Statement &v = t.statements[j];
+  return v.op == Op::Null || (isCall(v.op) && nullAtRunTime(obs, j));
 }
 
 // How statement `j`'s result said it failed, when it did by the plainest
@@ -471,12 +493,7 @@ bool onlyReads(const model::Program &p, const Statement &u, Ref object);
 // each earlier call that takes one of them to change it (not only to read
 // it, onlyReads): what such a call may have kept inside it.
 std::set<size_t> handedOn(const model::Program &p, const TestCase &t, size_t i, std::set<size_t> inCone) {
-  const auto inside = [&](Ref r) {
-    if (inCone.count(r)) return true;
-    if (r >= t.statements.size()) return false;
-    const Statement &h = t.statements[r];
-    return h.op == Op::AddressOf && !h.refs.empty() && inCone.count(h.refs[0]) > 0;
-  };
+  const auto inside = [&](Ref r) { return oneOf(t, inCone, r); };
   for (bool grew = true; grew;) {
     grew = false;
     for (size_t j = 0; j < i; ++j) {
@@ -508,14 +525,8 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
   for (size_t j = 0; j < i; ++j) {
     const Statement &u = t.statements[j];
     // On the same objects: it takes one the failing call depends on, or
-    // the address of one (`mp_int *a = &x; ... mp_int *op = &x;` are two
-    // statements for one object).
-    auto same = [&](Ref r) {
-      if (inCone.count(r)) return true;
-      if (r >= t.statements.size()) return false;
-      const Statement &h = t.statements[r];
-      return h.op == Op::AddressOf && !h.refs.empty() && inCone.count(h.refs[0]) > 0;
-    };
+    // the address of one.
+    const auto same = [&](Ref r) { return oneOf(t, inCone, r); };
     if (!isCall(u.op) || std::none_of(u.refs.begin(), u.refs.end(), same)) continue;
     // An earlier internal call on the same objects (expat's
     // externalParEntProcessor(parser, s, end, &next) with a buffer not the
@@ -827,11 +838,7 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
   const auto inCone = cone(t, i);
   for (size_t j = 0; j < i; ++j) {
     const Statement &u = t.statements[j];
-    const auto same = [&](Ref r) {
-      if (inCone.count(r)) return true;
-      return r < t.statements.size() && t.statements[r].op == Op::AddressOf && !t.statements[r].refs.empty() &&
-             inCone.count(t.statements[r].refs[0]) > 0;
-    };
+    const auto same = [&](Ref r) { return oneOf(t, inCone, r); };
     if (!isCall(u.op) || std::none_of(u.refs.begin(), u.refs.end(), same)) continue;
     if (std::string why = twoRoles(p, t, j); !why.empty())
       return "an earlier call on the same object gave it two roles: " + why;
@@ -859,10 +866,8 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
   }
   for (size_t j : builtValues(t, i)) {
     const Statement &v = t.statements[j];
-    // A literal NULL, or a call's result that was null in the run
-    // (claims_get_content(NULL) put into the array).
-    const bool null = v.op == Op::Null || (isCall(v.op) && nullAtRunTime(obs, j));
-    if (null && std::find(call.refs.begin(), call.refs.end(), j) == call.refs.end()) {
+    // Also a call's null result (claims_get_content(NULL) put into the array).
+    if (nullValue(t, obs, j) && std::find(call.refs.begin(), call.refs.end(), j) == call.refs.end()) {
       // A null inside a struct or array the test filled for it.
       for (size_t h = j + 1; h < i; ++h) {
         const Statement &holder = t.statements[h];
@@ -885,8 +890,7 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
             }
           if (internalPointer) break;
           return fmt::format("{} given a {} whose {} is NULL{}", callName(p, call), typeName(p, holder.type),
-                             field.empty() ? "element" : "field " + field,
-                             v.op == Op::Null ? "" : " (the result of " + callName(p, v) + ")");
+                             field.empty() ? "element" : "field " + field, resultOf(p, v));
         }
       }
     }
@@ -1118,10 +1122,7 @@ std::string nullKeptEarlier(const testcase::Catalog &catalog, const TestCase &te
   const auto inCone = cone(test, i);
   // An object the failing call uses (or its address), not a null itself.
   const auto used = [&](Ref r) {
-    if (r >= test.statements.size() || test.statements[r].op == Op::Null) return false;
-    if (inCone.count(r)) return true;
-    const Statement &s = test.statements[r];
-    return s.op == Op::AddressOf && !s.refs.empty() && inCone.count(s.refs[0]) > 0;
+    return r < test.statements.size() && test.statements[r].op != Op::Null && oneOf(test, inCone, r);
   };
   for (size_t j = 0; j < i; ++j) {
     const Statement &u = test.statements[j];
@@ -1132,11 +1133,10 @@ std::string nullKeptEarlier(const testcase::Catalog &catalog, const TestCase &te
     for (size_t k = 0; k < args.size(); ++k) {
       const Ref r = args[k].ref;
       if (r >= test.statements.size()) continue;
-      const Statement &v = test.statements[r];
-      if (v.op == Op::Null || (isCall(v.op) && nullAtRunTime(observations, r)))
+      if (nullValue(test, observations, r))
         return fmt::format("{} dereferences a null pointer after {} was given NULL as {}{} for an object it uses",
                            callName(p, test.statements[i]), callName(p, u), paramName(args[k], k),
-                           v.op == Op::Null ? "" : " (the result of " + callName(p, v) + ")");
+                           resultOf(p, test.statements[r]));
     }
   }
   return "";

@@ -142,20 +142,20 @@ public:
         else if (!f.sanitizerReport.empty())
           f.frames = c.frames(f.result, f.sanitizerReport, true);
       }
+      // What the run reported: the sanitizer's report when it made one.
+      const std::string &report = f.sanitizerReport.empty() ? f.output : f.sanitizerReport;
       if (cls.kind == FailureClass::Defect)
         if (std::string why = misuseOutsideTheCall(c.catalog, f.test, f.result,
                                                    f.sanitizerOnly || f.result.outcome == exec::Outcome::Sanitizer
                                                        ? std::vector<exec::Frame>{}
                                                        : f.frames,
-                                                   f.sanitizerReport.empty() ? f.output : f.sanitizerReport);
+                                                   report);
             !why.empty()) {
           cls.kind = FailureClass::Misuse;
           cls.why = std::move(why);
         }
       if (cls.kind == FailureClass::Defect)
-        if (std::string why = nullKeptEarlier(c.catalog, f.test, f.result, observations,
-                                              f.sanitizerReport.empty() ? f.output : f.sanitizerReport);
-            !why.empty()) {
+        if (std::string why = nullKeptEarlier(c.catalog, f.test, f.result, observations, report); !why.empty()) {
           cls.kind = FailureClass::Robustness;
           cls.why = std::move(why);
         }
