@@ -17,7 +17,7 @@
 namespace mosaic::instrument {
 
 /// Version of the description format; model/Description.h reads it.
-constexpr int kDescriptionFormat = 1;
+constexpr int kDescriptionFormat = 2; // 2: mutants
 
 namespace {
 
@@ -91,6 +91,7 @@ bool writeDescription(const ModuleLayout &layout, const std::string &unit, const
   j.attribute("unit", unit);
   j.attribute("blocks", layout.blocks);
   j.attribute("sides", layout.sides);
+  j.attribute("mutants", layout.mutants);
   j.attributeArray("functions", [&] {
     for (const FunctionLayout &fl : layout.functions) {
       const llvm::Function &f = *fl.function;
@@ -149,6 +150,23 @@ bool writeDescription(const ModuleLayout &layout, const std::string &unit, const
             }
           });
           j.objectEnd();
+        }
+      });
+      j.attributeArray("mutants", [&] {
+        for (const MutationSite &site : fl.mutations) {
+          const llvm::DebugLoc &dl = site.instruction->getDebugLoc();
+          for (size_t k = 0; k < site.replacements.size(); ++k) {
+            j.objectBegin();
+            j.attribute("id", site.first + k);
+            j.attribute("block", fl.blockIds.lookup(site.instruction->getParent()));
+            j.attribute("line", dl ? dl.getLine() : 0);
+            j.attribute("column", dl ? dl.getCol() : 0);
+            j.attribute("operator", mutationOperator(site.original));
+            j.attribute("original", mutationSymbol(site.original));
+            j.attribute("replacement", mutationSymbol(site.replacements[k]));
+            j.attribute("subsuming", static_cast<bool>(site.subsuming[k]));
+            j.objectEnd();
+          }
         }
       });
       j.objectEnd();

@@ -18,6 +18,8 @@
 #include <llvm/Transforms/Utils/ModuleUtils.h>
 
 #include <cstdlib>
+#include <map>
+#include <string_view>
 
 namespace mosaic::instrument {
 
@@ -103,6 +105,24 @@ public:
     switch_ = m.getOrInsertFunction(MOSAIC_HOOK_SWITCH, vd, i32, i64, i32, ptr, i32);
     scopeEnter_ = m.getOrInsertFunction(MOSAIC_HOOK_SCOPE_ENTER, vd);
     scopeLeave_ = m.getOrInsertFunction(MOSAIC_HOOK_SCOPE_LEAVE, vd, i32);
+    mutateInt_ = m.getOrInsertFunction(MOSAIC_HOOK_MUTATE_INT, vd, i32, ptr, i32, i32, i64, i64, i32);
+    mutateFloat_ = m.getOrInsertFunction(MOSAIC_HOOK_MUTATE_FLOAT, vd, i32, ptr, i32, i32, dbl, dbl, i32);
+  }
+
+  // The infection probe of a mutation site, just before its instruction:
+  // the operands, and the table of what its mutants compute.
+  void mutate(const MutationSite &site) {
+    llvm::Instruction *i = site.instruction;
+    llvm::IRBuilder<> b(i);
+    llvm::Value *a = i->getOperand(0), *c = i->getOperand(1);
+    llvm::Value *ops = opTable(site.replacements);
+    llvm::Value *head[] = {b.getInt32(site.first), ops, b.getInt32(site.replacements.size()),
+                           b.getInt32(site.original)};
+    if (site.flags & MOSAIC_MUT_FLOAT)
+      b.CreateCall(mutateFloat_, {head[0], head[1], head[2], head[3], toDouble(b, a), toDouble(b, c),
+                                  b.getInt32(site.flags)});
+    else
+      b.CreateCall(mutateInt_, {head[0], head[1], head[2], head[3], toI64(b, a), toI64(b, c), b.getInt32(site.flags)});
   }
 
   // `__mosaic_blocks[id] = 1` at the first insertion point of the block.
@@ -192,8 +212,21 @@ private:
   llvm::Module &m_;
   llvm::LLVMContext &ctx_;
   llvm::Constant *blocks_;
-  llvm::FunctionCallee cmpInt_, cmpFloat_, cond_, condCall_, switch_, scopeEnter_, scopeLeave_;
+  // One constant table per distinct list of replacements.
+  llvm::Constant *opTable(const std::vector<std::uint8_t> &replacements) {
+    llvm::Constant *&table = opTables_[replacements];
+    if (!table) {
+      auto *data = llvm::ConstantDataArray::get(ctx_, llvm::ArrayRef<std::uint8_t>(replacements));
+      table = new llvm::GlobalVariable(m_, data->getType(), /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
+                                       data, "__mosaic_mutant_ops");
+    }
+    return table;
+  }
+
+  llvm::FunctionCallee cmpInt_, cmpFloat_, cond_, condCall_, switch_, scopeEnter_, scopeLeave_, mutateInt_,
+      mutateFloat_;
   llvm::SmallPtrSet<llvm::CallInst *, 16> scoped_;
+  std::map<std::vector<std::uint8_t>, llvm::Constant *> opTables_;
 };
 
 // Calls to the C library's comparisons, anywhere in the module (also in
@@ -219,7 +252,7 @@ void redirectComparisons(llvm::Module &m) {
 
 // A module constructor, run before any other, reporting the unit's counts
 // and its mutable globals (restored between tests by a persistent child).
-void registerUnit(llvm::Module &m, unsigned blocks, unsigned sides) {
+void registerUnit(llvm::Module &m, unsigned blocks, unsigned sides, unsigned mutants) {
   llvm::LLVMContext &ctx = m.getContext();
   const llvm::DataLayout &dl = m.getDataLayout();
   auto *i32 = llvm::Type::getInt32Ty(ctx), *i64 = llvm::Type::getInt64Ty(ctx);
@@ -246,11 +279,12 @@ void registerUnit(llvm::Module &m, unsigned blocks, unsigned sides) {
   auto *table = new llvm::GlobalVariable(m, tableTy, /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
                                          llvm::ConstantArray::get(tableTy, entries), "__mosaic_globals");
   llvm::FunctionCallee reg =
-      m.getOrInsertFunction(MOSAIC_HOOK_REGISTER, llvm::Type::getVoidTy(ctx), i32, i32, ptr, i32, i32);
+      m.getOrInsertFunction(MOSAIC_HOOK_REGISTER, llvm::Type::getVoidTy(ctx), i32, i32, i32, ptr, i32, i32);
   auto *ctor = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(ctx), false),
                                       llvm::GlobalValue::InternalLinkage, "__mosaic_module_ctor", m);
   llvm::IRBuilder<> b(llvm::BasicBlock::Create(ctx, "entry", ctor));
-  b.CreateCall(reg, {b.getInt32(blocks), b.getInt32(sides), table, b.getInt32(entries.size()), b.getInt32(flags)});
+  b.CreateCall(reg, {b.getInt32(blocks), b.getInt32(sides), b.getInt32(mutants), table, b.getInt32(entries.size()),
+                     b.getInt32(flags)});
   b.CreateRetVoid();
   llvm::appendToGlobalCtors(m, ctor, /*Priority=*/0);
 }
@@ -266,13 +300,20 @@ bool instrumentModule(llvm::Module &module) {
   if (const char *out = std::getenv(MOSAIC_ENV_PASS_DESCRIPTION); out && *out)
     if (!writeDescription(layout, unit, out)) return false;
 
+  // Infection probes only in a weak-mutation build: they cost a call per
+  // arithmetic operation and comparison of the unit.
+  const char *mutantsEnv = std::getenv(MOSAIC_ENV_PASS_MUTANTS);
+  const bool weak = mutantsEnv && std::string_view(mutantsEnv) == "weak";
+
   Prober prober(module);
   for (const FunctionLayout &fl : layout.functions) {
+    if (weak)
+      for (const MutationSite &site : fl.mutations) prober.mutate(site);
     for (const BranchSites &b : fl.branches) prober.branch(b);
     for (llvm::BasicBlock &bb : *fl.function) prober.hit(bb, fl.blockIds.lookup(&bb));
   }
   redirectComparisons(module);
-  registerUnit(module, layout.blocks, layout.sides);
+  registerUnit(module, layout.blocks, layout.sides, weak ? layout.mutants : 0);
   return true;
 }
 

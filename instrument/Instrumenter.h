@@ -11,7 +11,8 @@ namespace mosaic::instrument {
 /// file (MOSAIC_PASS_UNIT; the module's main source file when unset): a hit
 /// store at each basic block, a branch-distance probe before each conditional
 /// branch and switch, and string-comparison calls redirected to the runtime
-/// (those anywhere in the module). Writes the static description to
+/// (those anywhere in the module); with MOSAIC_PASS_MUTANTS=weak, an
+/// infection probe before each instruction that has mutants (Mutants.h). Writes the static description to
 /// MOSAIC_PASS_DESCRIPTION when set. Returns whether the module changed.
 bool instrumentModule(llvm::Module &module);
 

@@ -12,6 +12,7 @@ ModuleLayout layOut(const std::vector<llvm::Function *> &functions) {
     fl.function = f;
     for (llvm::BasicBlock &bb : *f) {
       fl.blockIds[&bb] = m.blocks++;
+      for (MutationSite &site : mutationSites(bb, m.mutants)) fl.mutations.push_back(std::move(site));
       llvm::Instruction *term = bb.getTerminator();
       // A sanitizer's own check (clang marks it !nosanitize: UBSan's
       // overflow and bounds checks) is not a branch of the program: no goal.

@@ -2,6 +2,8 @@
 // in module order so that the same module always gets the same ids.
 #pragma once
 
+#include "Mutants.h"
+
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/IR/Function.h>
 
@@ -20,15 +22,17 @@ struct FunctionLayout {
   llvm::Function *function = nullptr;
   llvm::DenseMap<const llvm::BasicBlock *, unsigned> blockIds;
   std::vector<BranchSites> branches; // in block order
+  std::vector<MutationSite> mutations; // in block and instruction order
 };
 
 struct ModuleLayout {
   std::vector<FunctionLayout> functions;
   unsigned blocks = 0;
   unsigned sides = 0;
+  unsigned mutants = 0;
 };
 
-/// Assigns ids to every block and branch side of `functions`, in order.
+/// Assigns ids to every block, branch side and mutant of `functions`, in order.
 ModuleLayout layOut(const std::vector<llvm::Function *> &functions);
 
 /// The side id of the edge from `branch`'s block to its successor number

@@ -18,6 +18,7 @@ void mosaic_rt_use_trace(mosaic_trace_header *trace);
 /* What the unit registered (Hooks.h). */
 uint32_t mosaic_rt_unit_blocks(void);
 uint32_t mosaic_rt_unit_sides(void);
+uint32_t mosaic_rt_unit_mutants(void);
 uint32_t mosaic_rt_unit_flags(void);
 const mosaic_global *mosaic_rt_unit_globals(uint32_t *n);
 /* Forgets the call scopes of a test that ended inside one. */

@@ -113,8 +113,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "harness: cannot read %s\n", file);
     return MOSAIC_EXIT_HARNESS_ERROR;
   }
-  trace = (mosaic_trace_header *)calloc(1, mosaic_trace_size(mosaic_rt_unit_blocks(), mosaic_rt_unit_sides()));
-  mosaic_trace_layout(trace, mosaic_rt_unit_blocks(), mosaic_rt_unit_sides());
+  trace = (mosaic_trace_header *)calloc(
+      1, mosaic_trace_size(mosaic_rt_unit_blocks(), mosaic_rt_unit_sides(), mosaic_rt_unit_mutants()));
+  mosaic_trace_layout(trace, mosaic_rt_unit_blocks(), mosaic_rt_unit_sides(), mosaic_rt_unit_mutants());
   mosaic_rt_use_trace(trace);
   {
     struct timespec a, b;

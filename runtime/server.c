@@ -421,6 +421,7 @@ int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
   hello.features = s.features;
   hello.unit_blocks = mosaic_rt_unit_blocks();
   hello.unit_sides = mosaic_rt_unit_sides();
+  hello.unit_mutants = mosaic_rt_unit_mutants();
   hello.pid = (int32_t)getpid();
   if (write_all(status_fd, &hello, sizeof hello) != 0) return 2;
 

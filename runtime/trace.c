@@ -12,13 +12,15 @@
 
 uint8_t *__mosaic_blocks;
 double *__mosaic_sides;
+double *__mosaic_mutants;
 mosaic_trace_header *mosaic_rt_trace;
 
-static uint32_t unit_blocks, unit_sides, unit_flags, unit_nglobals;
+static uint32_t unit_blocks, unit_sides, unit_mutants, unit_flags, unit_nglobals;
 static const mosaic_global *unit_globals;
 
 uint32_t mosaic_rt_unit_blocks(void) { return unit_blocks; }
 uint32_t mosaic_rt_unit_sides(void) { return unit_sides; }
+uint32_t mosaic_rt_unit_mutants(void) { return unit_mutants; }
 uint32_t mosaic_rt_unit_flags(void) { return unit_flags; }
 const mosaic_global *mosaic_rt_unit_globals(uint32_t *n) {
   *n = unit_nglobals;
@@ -29,18 +31,21 @@ void mosaic_rt_use_trace(mosaic_trace_header *t) {
   mosaic_rt_trace = t;
   t->unit_blocks = unit_blocks;
   t->unit_sides = unit_sides;
+  t->unit_mutants = unit_mutants;
   /* A trace smaller than the unit (a stale harness) keeps the private
    * buffers: never write out of bounds. The host sees the counts. */
-  if (t->block_capacity >= unit_blocks && t->side_capacity >= unit_sides) {
+  if (t->block_capacity >= unit_blocks && t->side_capacity >= unit_sides && t->mutant_capacity >= unit_mutants) {
     __mosaic_blocks = (uint8_t *)t + t->blocks_off;
     __mosaic_sides = (double *)((char *)t + t->sides_off);
+    __mosaic_mutants = (double *)((char *)t + t->mutants_off);
   }
 }
 
-void __mosaic_register_unit(uint32_t blocks, uint32_t sides, const mosaic_global *globals, uint32_t nglobals,
-                            uint32_t flags) {
+void __mosaic_register_unit(uint32_t blocks, uint32_t sides, uint32_t mutants, const mosaic_global *globals,
+                            uint32_t nglobals, uint32_t flags) {
   unit_blocks = blocks;
   unit_sides = sides;
+  unit_mutants = mutants;
   unit_globals = globals;
   unit_nglobals = nglobals;
   unit_flags = flags;
@@ -48,6 +53,7 @@ void __mosaic_register_unit(uint32_t blocks, uint32_t sides, const mosaic_global
    * initialisers of the unit may already run instrumented code. */
   __mosaic_blocks = (uint8_t *)calloc(blocks ? blocks : 1, 1);
   __mosaic_sides = (double *)calloc(sides ? sides : 1, sizeof(double));
+  __mosaic_mutants = (double *)calloc(mutants ? mutants : 1, sizeof(double));
 }
 
 /* ---- distances ------------------------------------------------------- */

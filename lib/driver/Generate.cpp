@@ -169,7 +169,11 @@ void writeJson(const GenerateOptions &options, const Session &session, const Sea
                     {"not_callable", std::move(notCallable)}, {"skipped", std::move(skipped)}};
   nlohmann::json g;
   for (const search::CriterionCoverage &c : search::coverageByCriterion(goals, archive))
-    g[std::string(c.criterion->name())] = {{"total", c.total}, {"covered", c.covered}};
+    g[std::string(c.criterion->name())] = {{"total", c.total}, {"covered", c.covered},
+                                           {"uncovered", nlohmann::json::array()}};
+  // What the search did not reach, by the goals' labels: where to look next.
+  for (size_t k = 0; k < goals.size(); ++k)
+    if (!archive.covered(k)) g[std::string(goals[k].criterion->name())]["uncovered"].push_back(goals[k].label);
   j["goals"] = g;
   nlohmann::json samples = nlohmann::json::array();
   for (const auto &t : timeline.samples())
@@ -363,7 +367,8 @@ void runStages(Session &session, const GenerateOptions &options, const search::G
   freshOptions.fixedLayout = false;
   // Nor a PID namespace: a value that is a PID differs there, and is not asserted.
   freshOptions.pidNamespace = false;
-  auto freshServer = exec::ForkServer::start(freshOptions, session.description.blocks, session.description.sides);
+  auto freshServer = exec::ForkServer::start(freshOptions, session.description.blocks, session.description.sides,
+                                            session.probedMutants);
   std::optional<ServerExecutor> fresh;
   if (freshServer) fresh.emplace(**freshServer, alone, search::ExecutorOptions{.observations = true});
   // Minimising and extending get at most half the search's time again, and
@@ -455,7 +460,10 @@ std::optional<int> badOptions(const GenerateOptions &options, std::ostream &err)
 
 int generate(const GenerateOptions &options, std::ostream &out, std::ostream &err) {
   if (auto code = badOptions(options, err)) return *code;
-  auto opened = openSession({options.unit, options.workDir, options.sanitize, options.memoryMb}, err);
+  bool weakMutation = false;
+  const auto criteria = search::makeCriteria(options.criteria);
+  for (const auto &c : *criteria) weakMutation |= c->needsWeakMutation();
+  auto opened = openSession({options.unit, options.workDir, options.sanitize, options.memoryMb, weakMutation}, err);
   if (auto *code = std::get_if<int>(&opened)) return *code;
   Session &session = *std::get<std::unique_ptr<Session>>(opened);
   printSession(session, out);

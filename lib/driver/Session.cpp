@@ -32,6 +32,7 @@ std::variant<std::unique_ptr<Session>, int> openSession(const SessionOptions &op
   harness::BuildOptions build;
   build.workDir = options.workDir.empty() ? (fs::path(options.unit.buildDir) / "mosaic").string() : options.workDir;
   build.sanitize = options.sanitize;
+  build.weakMutation = options.weakMutation;
   const auto start = std::chrono::steady_clock::now();
   // The catalog comes with the harness: what does not link is left out.
   auto h = harness::buildLinkedHarness(s->program, s->catalog, toolchain(), build);
@@ -58,7 +59,8 @@ std::variant<std::unique_ptr<Session>, int> openSession(const SessionOptions &op
   server.log = (fs::path(s->harness.directory) / "server.log").string();
   server.env = exec::sanitizerEnvironment(options.memoryMb);
   server.sanitized = options.sanitize;
-  auto started = exec::ForkServer::start(server, s->description.blocks, s->description.sides);
+  s->probedMutants = options.weakMutation ? s->description.mutants : 0;
+  auto started = exec::ForkServer::start(server, s->description.blocks, s->description.sides, s->probedMutants);
   if (!started) {
     fmt::print(err, "mosaic: error: {}\n{}\n", started.error().message, started.error().detail);
     return kExitInternal;

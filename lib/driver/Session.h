@@ -24,6 +24,7 @@ struct SessionOptions {
   std::string workDir;      ///< "" = BUILD_DIR/mosaic
   bool sanitize = false;
   std::uint32_t memoryMb = 1024;
+  bool weakMutation = false; ///< the harness with the mutants' infection probes
 };
 
 struct Session {
@@ -33,6 +34,9 @@ struct Session {
   double buildSeconds = 0;
   model::UnitDescription description;
   std::unique_ptr<exec::ForkServer> server;
+  /// The mutants the harness probes (its trace's room for them): the
+  /// description's in a weak-mutation build, else none.
+  std::uint32_t probedMutants = 0;
   std::vector<model::CallableId> targets; ///< the callable ones
   std::vector<std::pair<std::string, std::string>> notCallable; ///< signature, why
 };

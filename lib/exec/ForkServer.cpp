@@ -110,24 +110,24 @@ std::vector<std::pair<std::string, std::string>> sanitizerEnvironment(std::uint3
           {"UBSAN_OPTIONS", "halt_on_error=1:print_stacktrace=1:exitcode=" + std::to_string(MOSAIC_EXIT_SANITIZER) + sym}};
 }
 
-ForkServer::ForkServer(ServerOptions options, std::uint32_t blocks, std::uint32_t sides)
-    : options_(std::move(options)), blocks_(blocks), sides_(sides) {}
+ForkServer::ForkServer(ServerOptions options, std::uint32_t blocks, std::uint32_t sides, std::uint32_t mutants)
+    : options_(std::move(options)), blocks_(blocks), sides_(sides), mutants_(mutants) {}
 
 Expected<std::unique_ptr<ForkServer>> ForkServer::start(const ServerOptions &options, std::uint32_t blocks,
-                                                        std::uint32_t sides) {
+                                                        std::uint32_t sides, std::uint32_t mutants) {
   static std::once_flag swept;
   std::call_once(swept, sweepWhatDeadHostsLeft);
-  std::unique_ptr<ForkServer> s(new ForkServer(options, blocks, sides));
+  std::unique_ptr<ForkServer> s(new ForkServer(options, blocks, sides, mutants));
   s->shm_ = memfd_create("mosaic-trace", MFD_CLOEXEC);
   if (s->shm_ < 0) return Error::internal(std::string("memfd_create: ") + std::strerror(errno));
   s->shm_ = high(s->shm_);
-  s->size_ = mosaic_trace_size(blocks, sides);
+  s->size_ = mosaic_trace_size(blocks, sides, mutants);
   if (ftruncate(s->shm_, static_cast<off_t>(s->size_)) != 0)
     return Error::internal(std::string("ftruncate: ") + std::strerror(errno));
   void *mem = mmap(nullptr, s->size_, PROT_READ | PROT_WRITE, MAP_SHARED, s->shm_, 0);
   if (mem == MAP_FAILED) return Error::internal(std::string("mmap: ") + std::strerror(errno));
   s->header_ = static_cast<mosaic_trace_header *>(mem);
-  mosaic_trace_layout(s->header_, blocks, sides);
+  mosaic_trace_layout(s->header_, blocks, sides, mutants);
   s->trace_ = Trace(s->header_);
   if (auto ok = s->spawn(); !ok) return ok.takeError();
   return s;
@@ -198,9 +198,9 @@ Expected<bool> ForkServer::spawn() {
     return Error::input("the harness speaks protocol " + std::to_string(hello.version) + " / trace " +
                         std::to_string(hello.trace_version) + "; rebuild it");
   }
-  if (hello.unit_blocks > blocks_ || hello.unit_sides > sides_) {
+  if (hello.unit_blocks > blocks_ || hello.unit_sides > sides_ || hello.unit_mutants > mutants_) {
     stop();
-    return Error::input("the harness has more blocks or sides than its description: stale build");
+    return Error::input("the harness has more blocks, sides or mutants than its description: stale build");
   }
   features_ = hello.features;
   return true;

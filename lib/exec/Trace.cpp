@@ -18,6 +18,10 @@ std::span<const std::uint8_t> Trace::blocks() const {
 std::span<const double> Trace::sides() const {
   return {at<double>(h_, h_->sides_off), std::min(h_->unit_sides, h_->side_capacity)};
 }
+
+std::span<const double> Trace::mutants() const {
+  return {at<double>(h_, h_->mutants_off), std::min(h_->unit_mutants, h_->mutant_capacity)};
+}
 std::span<const mosaic_cmp_entry> Trace::comparisons() const {
   return {at<mosaic_cmp_entry>(h_, h_->cmps_off), std::min(h_->cmp_count, MOSAIC_CMP_CAPACITY)};
 }

@@ -28,6 +28,7 @@ Expected<UnitDescription> readDescription(const std::string &path) {
     d.unit = j.at("unit").get<std::string>();
     d.blocks = j.at("blocks").get<std::uint32_t>();
     d.sides = j.at("sides").get<std::uint32_t>();
+    d.mutants = j.at("mutants").get<std::uint32_t>();
     for (const auto &jf : j.at("functions")) {
       FunctionInfo f;
       f.linkageName = jf.at("linkage_name").get<std::string>();
@@ -59,6 +60,18 @@ Expected<UnitDescription> readDescription(const std::string &path) {
           b.sides.push_back(s);
         }
         f.branches.push_back(std::move(b));
+      }
+      for (const auto &jm : jf.at("mutants")) {
+        MutantInfo m;
+        m.id = jm.at("id").get<std::uint32_t>();
+        m.block = jm.at("block").get<std::uint32_t>();
+        m.line = jm.at("line").get<std::uint32_t>();
+        m.column = jm.at("column").get<std::uint32_t>();
+        m.op = jm.at("operator").get<std::string>();
+        m.original = jm.at("original").get<std::string>();
+        m.replacement = jm.at("replacement").get<std::string>();
+        m.subsuming = jm.at("subsuming").get<bool>();
+        f.mutants.push_back(std::move(m));
       }
       d.functions.push_back(std::move(f));
     }

@@ -89,12 +89,47 @@ public:
   bool listedInTests() const override { return false; }
 };
 
+// Weak mutation (ALGORITHMS.md §6.2): a mutant is covered (weakly killed)
+// when a run reaches its instruction with operands on which the mutant
+// computes something else. Only subsuming mutants are goals (§6.1).
+class WeakMutationCriterion final : public Criterion {
+public:
+  std::string_view name() const override { return "wm"; }
+  std::string_view plural() const override { return "mutants"; }
+  void goals(std::uint32_t fi, const Reach &reach, std::vector<Goal> &out) const override {
+    const model::UnitDescription &d = reach.description();
+    const model::FunctionInfo &f = d.functions[fi];
+    const std::string file = fileOf(reach);
+    for (const model::MutantInfo &m : f.mutants) {
+      if (!m.subsuming || m.id >= d.mutants) continue;
+      Goal g{.function = fi, .mutant = m.id, .line = m.line, .blocks = {m.block}};
+      g.label = file + ":" + std::to_string(m.line) + (m.column ? ":" + std::to_string(m.column) : "") + " " +
+                m.original + " -> " + m.replacement + " (" + f.name + ")";
+      out.push_back(std::move(g));
+    }
+  }
+  bool covered(const Goal &g, const Execution &e) const override {
+    return *g.mutant < e.mutants.size() && e.mutants[*g.mutant] == 1.0; // 1 + distance 0: infected
+  }
+  // Reached: ν(infection distance), below 1; not reached: 1 + the cost of
+  // reaching its block, so that any run that reaches it is better.
+  double fitness(const Goal &g, const Execution &e, const Reach &reach) const override {
+    if (*g.mutant < e.mutants.size() && e.mutants[*g.mutant] > 0.0)
+      return Reach::normalise(e.mutants[*g.mutant] - 1.0);
+    return 1.0 + reach.block(g.blocks.front(), e);
+  }
+  double notCalled(const Goal &g, const Reach &reach) const override { return 1.0 + reach.notCalled(g.function); }
+  bool listedInTests() const override { return false; }
+  bool needsWeakMutation() const override { return true; }
+};
+
 using Maker = std::unique_ptr<const Criterion> (*)();
 // Canonical order. Function goals come first within a function, then its
 // branches, then its lines: the order issue 5's goals were numbered in.
 const std::vector<std::pair<std::string, Maker>> &table() {
   static const std::vector<std::pair<std::string, Maker>> t = {
-      {"function", &functionCriterion}, {"branch", &branchCriterion}, {"line", &lineCriterion}};
+      {"function", &functionCriterion}, {"branch", &branchCriterion}, {"line", &lineCriterion},
+      {"wm", &weakMutationCriterion}};
   return t;
 }
 
@@ -103,6 +138,7 @@ const std::vector<std::pair<std::string, Maker>> &table() {
 std::unique_ptr<const Criterion> functionCriterion() { return std::make_unique<FunctionCriterion>(); }
 std::unique_ptr<const Criterion> branchCriterion() { return std::make_unique<BranchCriterion>(); }
 std::unique_ptr<const Criterion> lineCriterion() { return std::make_unique<LineCriterion>(); }
+std::unique_ptr<const Criterion> weakMutationCriterion() { return std::make_unique<WeakMutationCriterion>(); }
 
 const std::vector<std::string> &criterionNames() {
   static const std::vector<std::string> names = [] {

@@ -7,6 +7,7 @@ Execution toExecution(const exec::RunResult &result, const exec::Trace &trace, c
   Execution e;
   e.result = result;
   e.sides.assign(trace.sides().begin(), trace.sides().end());
+  e.mutants.assign(trace.mutants().begin(), trace.mutants().end());
   e.blocks.assign(trace.blocks().begin(), trace.blocks().end());
   const auto stmts = trace.statements();
   e.statements.reserve(stmts.size());

@@ -31,9 +31,10 @@ struct UnitHarness {
   std::unique_ptr<exec::ForkServer> server;
 
   /// Analyses, builds (cached under the test binary's folder) and serves
-  /// `unit`; `namespaces` false serves it as on a machine without them.
+  /// `unit`; `namespaces` false serves it as on a machine without them;
+  /// `weakMutation` builds it with the mutants' infection probes.
   static std::unique_ptr<UnitHarness> make(const std::string &dbDir, const std::string &unit, bool sanitize = false,
-                                           bool namespaces = true) {
+                                           bool namespaces = true, bool weakMutation = false) {
     auto h = std::make_unique<UnitHarness>();
     auto p = analysis::analyzeUnit({dbDir, unit});
     if (!p) throw std::runtime_error(p.error().message + "\n" + p.error().detail);
@@ -41,7 +42,7 @@ struct UnitHarness {
     (void)model::selectTargets(h->program, {});
     h->catalog = std::make_unique<testcase::Catalog>(h->program);
     const std::string work = std::string(MOSAIC_BINARY_DIR) + "/test-harnesses";
-    auto b = harness::buildHarness(h->program, *h->catalog, testToolchain(), {work, sanitize, 2, {}});
+    auto b = harness::buildHarness(h->program, *h->catalog, testToolchain(), {work, sanitize, 2, {}, weakMutation});
     if (!b) throw std::runtime_error(b.error().message + "\n" + b.error().detail);
     h->built = std::move(*b);
     auto d = model::readDescription(h->built.description);
@@ -52,7 +53,8 @@ struct UnitHarness {
     so.env = exec::sanitizerEnvironment(1024);
     so.sanitized = sanitize;
     so.pidNamespace = so.fileSandbox = namespaces;
-    auto s = exec::ForkServer::start(so, h->description.blocks, h->description.sides);
+    auto s = exec::ForkServer::start(so, h->description.blocks, h->description.sides,
+                                     weakMutation ? h->description.mutants : 0);
     if (!s) throw std::runtime_error(s.error().message + "\n" + s.error().detail);
     h->server = std::move(*s);
     return h;

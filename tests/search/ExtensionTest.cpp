@@ -81,11 +81,11 @@ TEST(Criteria, AreNamedAndKeptInCanonicalOrder) {
   ASSERT_EQ(made->size(), 2u);
   EXPECT_EQ((*made)[0]->name(), "branch");
   EXPECT_EQ((*made)[1]->name(), "line");
-  EXPECT_EQ(criterionNames(), (std::vector<std::string>{"function", "branch", "line"}));
+  EXPECT_EQ(criterionNames(), (std::vector<std::string>{"function", "branch", "line", "wm"}));
   auto unknown = makeCriteria({"branch", "mutation"});
   ASSERT_FALSE(unknown);
   EXPECT_EQ(unknown.error().kind, ErrorKind::Usage);
-  EXPECT_NE(unknown.error().message.find("known: function, branch, line"), std::string::npos);
+  EXPECT_NE(unknown.error().message.find("known: function, branch, line, wm"), std::string::npos);
   EXPECT_FALSE(makeCriteria({}));
 }
 

@@ -121,3 +121,30 @@ TEST(Goals, ABlockWithSeveralDependencesTakesItsNearestDecision) {
   EXPECT_DOUBLE_EQ(g.fitness(g.goalOfSide(2), missed), 1.0 + 5.0 / 6.0);
   EXPECT_DOUBLE_EQ(g.fitness(goalOfLine(g, 12), missed), 1.0 + 5.0 / 6.0);
 }
+
+TEST(Goals, WeakMutationGoalsAreTheSubsumingMutantsAtTheirBlocks) {
+  auto d = description();
+  d.mutants = 3;
+  // Two mutants in b3 (line 12), one in the entry block; one of them is not
+  // subsuming, so it is no goal.
+  d.functions[0].mutants = {{0, 3, 12, 5, "AOR", "+", "-", true},
+                            {1, 3, 12, 5, "AOR", "+", "*", false},
+                            {2, 0, 10, 3, "ROR", "<", "<=", true}};
+  Goals g(d, std::move(*makeCriteria({"wm"})));
+  ASSERT_EQ(g.size(), 2u);
+  EXPECT_EQ(g[0].label, "f.c:12:5 + -> - (f)");
+  const size_t inB3 = 0, inEntry = 1;
+  // Not reached: 1 + the cost of reaching its block (b3: two levels below
+  // side 0, whose distance was 5); reached: ν(infection distance).
+  Execution missed = run({1 + 5, 1, 0, 0}, {1, 0, 1, 0});
+  missed.mutants = {0, 0, 1 + 3};
+  EXPECT_DOUBLE_EQ(g.fitness(inB3, missed), 1.0 + 2.0 + 5.0 / 6.0);
+  EXPECT_DOUBLE_EQ(g.fitness(inEntry, missed), 0.75);
+  EXPECT_FALSE(g.covered(inEntry, missed));
+  missed.mutants[2] = 1.0; // infected
+  EXPECT_DOUBLE_EQ(g.fitness(inEntry, missed), 0.0);
+  EXPECT_TRUE(g.covered(inEntry, missed));
+  // DynaMOSA: the entry's mutant is current at once, b3's once side 2 is covered.
+  EXPECT_EQ(g.initial(), std::vector<size_t>{inEntry});
+  EXPECT_EQ(g.dependents(2), std::vector<size_t>{inB3});
+}

@@ -1049,9 +1049,9 @@ namespace {
 // the test printed (its trace's output area).
 class ReportingExecutor final : public search::Executor {
 public:
-  explicit ReportingExecutor(const std::string &report) : memory_(mosaic_trace_size(0, 0)) {
+  explicit ReportingExecutor(const std::string &report) : memory_(mosaic_trace_size(0, 0, 0)) {
     auto *h = reinterpret_cast<mosaic_trace_header *>(memory_.data());
-    mosaic_trace_layout(h, 0, 0);
+    mosaic_trace_layout(h, 0, 0, 0);
     std::memcpy(memory_.data() + h->output_off, report.data(), report.size());
     h->output_len = static_cast<std::uint32_t>(report.size());
     trace_.emplace(h);

@@ -27,10 +27,41 @@ enum mosaic_pred {
 #define MOSAIC_CMP_UNORDERED 4u /* fcmp u*: true when an operand is NaN */
 #define MOSAIC_CMP_POINTER 16u  /* pointer comparison: distances are 0 or 1 */
 
+/* Operators of weak mutation (issue 20): what an instruction of the unit
+ * computes and what a mutant computes instead. The pass lists each
+ * instruction's mutants in the unit description and, in a weak-mutation
+ * build, calls __mosaic_mutate_int / _float before the instruction with
+ * its operands. */
+enum mosaic_mut_op {
+  MOSAIC_MUT_ADD = 0, /* AOR: + - * / % */
+  MOSAIC_MUT_SUB = 1,
+  MOSAIC_MUT_MUL = 2,
+  MOSAIC_MUT_DIV = 3,
+  MOSAIC_MUT_REM = 4,
+  MOSAIC_MUT_AND = 5, /* BOR: & | ^ */
+  MOSAIC_MUT_OR = 6,
+  MOSAIC_MUT_XOR = 7,
+  MOSAIC_MUT_EQ = 8, /* ROR: == != < <= > >=, and the constants true, false */
+  MOSAIC_MUT_NE = 9,
+  MOSAIC_MUT_LT = 10,
+  MOSAIC_MUT_LE = 11,
+  MOSAIC_MUT_GT = 12,
+  MOSAIC_MUT_GE = 13,
+  MOSAIC_MUT_TRUE = 14,
+  MOSAIC_MUT_FALSE = 15
+};
+/* Flags of a mutated instruction. */
+#define MOSAIC_MUT_SIGNED 1u      /* integer operands are signed (sdiv, srem, slt, ...) */
+#define MOSAIC_MUT_FLOAT 2u       /* floating-point operands (width 32 or 64) */
+#define MOSAIC_MUT_UNORDERED 4u   /* a floating-point relation that holds when an operand is NaN */
+#define MOSAIC_MUT_WIDTH_SHIFT 8u /* bits 8..15: operand width in bits */
+
 /* Where block hits and side distances go: the shared trace when a host is
  * there, a private buffer otherwise. Set before any instrumented code runs. */
 extern uint8_t *__mosaic_blocks;
 extern double *__mosaic_sides;
+/* Per mutant: 0 = never reached, else 1 + the least infection distance. */
+extern double *__mosaic_mutants;
 
 /* A mutable global variable of the instrumented module: what a persistent
  * fork-server child restores before each test. */
@@ -45,8 +76,18 @@ typedef struct mosaic_global {
 
 /* A unit's module constructor reports its counts and its mutable globals
  * (first thing it does, before any other constructor). */
-void __mosaic_register_unit(uint32_t blocks, uint32_t sides, const mosaic_global *globals, uint32_t nglobals,
-                            uint32_t flags);
+void __mosaic_register_unit(uint32_t blocks, uint32_t sides, uint32_t mutants, const mosaic_global *globals,
+                            uint32_t nglobals, uint32_t flags);
+
+/* One mutated instruction about to compute `original` (enum mosaic_mut_op)
+ * over `a` and `b`: mutants first .. first + n - 1 compute ops[0 .. n-1]
+ * instead. Records each one's infection distance: 0 when its result would
+ * differ, else how far the operands are from making it differ
+ * (ALGORITHMS.md §6.2). Integer operands are zero-extended to 64 bits. */
+void __mosaic_mutate_int(uint32_t first, const uint8_t *ops, uint32_t n, uint32_t original, uint64_t a, uint64_t b,
+                         uint32_t flags);
+void __mosaic_mutate_float(uint32_t first, const uint8_t *ops, uint32_t n, uint32_t original, double a, double b,
+                           uint32_t flags);
 
 /* A conditional branch on an integer or pointer comparison. `site` is the
  * side id of the true side; the false side is site + 1. */
@@ -88,6 +129,9 @@ int __mosaic_bcmp(const void *a, const void *b, size_t n);
 
 #define MOSAIC_HOOK_BLOCKS "__mosaic_blocks"
 #define MOSAIC_HOOK_SIDES "__mosaic_sides"
+#define MOSAIC_HOOK_MUTANTS "__mosaic_mutants"
+#define MOSAIC_HOOK_MUTATE_INT "__mosaic_mutate_int"
+#define MOSAIC_HOOK_MUTATE_FLOAT "__mosaic_mutate_float"
 #define MOSAIC_HOOK_REGISTER "__mosaic_register_unit"
 #define MOSAIC_HOOK_CMP_INT "__mosaic_cmp_int"
 #define MOSAIC_HOOK_CMP_FLOAT "__mosaic_cmp_float"
@@ -102,6 +146,9 @@ int __mosaic_bcmp(const void *a, const void *b, size_t n);
  * it writes the unit's static description (Description.h). */
 #define MOSAIC_ENV_PASS_UNIT "MOSAIC_PASS_UNIT"
 #define MOSAIC_ENV_PASS_DESCRIPTION "MOSAIC_PASS_DESCRIPTION"
+/* "weak": the mutants' infection probes are compiled in (a harness for the
+ * weak-mutation criterion); unset or anything else: they are only listed. */
+#define MOSAIC_ENV_PASS_MUTANTS "MOSAIC_PASS_MUTANTS"
 
 #ifdef __cplusplus
 }

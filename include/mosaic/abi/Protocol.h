@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 #define MOSAIC_PROTOCOL_MAGIC 0x4d4f5350u /* "MOSP" */
-#define MOSAIC_PROTOCOL_VERSION 2u /* 2: the file-system sandbox, the server's PID namespace, server_id */
+#define MOSAIC_PROTOCOL_VERSION 3u /* 2: the file-system sandbox, the server's PID namespace, server_id; 3: unit_mutants */
 
 #define MOSAIC_ENV_SHM_FD "MOSAIC_SHM_FD"
 #define MOSAIC_ENV_CTL_FD "MOSAIC_CTL_FD"
@@ -58,7 +58,7 @@ typedef struct mosaic_hello {
   uint32_t unit_blocks; /* what the instrumented unit has */
   uint32_t unit_sides;
   int32_t pid;
-  uint32_t reserved;
+  uint32_t unit_mutants;
 } mosaic_hello;
 
 /* A test ends as a timeout when its process has used timeout_ms of CPU

@@ -18,7 +18,7 @@ extern "C" {
 #endif
 
 #define MOSAIC_TRACE_MAGIC 0x4d4f5341u /* "MOSA" */
-#define MOSAIC_TRACE_VERSION 4u /* 2: mosaic_stmt_record.nanos; 3: server_id; 4: stack */
+#define MOSAIC_TRACE_VERSION 5u /* 2: mosaic_stmt_record.nanos; 3: server_id; 4: stack; 5: mutants */
 
 /* Sizes of the bounded areas (entries or bytes). Chosen to stay well under a
  * megabyte in all: enough for small units' tests, and what overflows is
@@ -81,10 +81,13 @@ typedef struct mosaic_trace_header {
   /* Capacities, set by the host. */
   uint32_t block_capacity;
   uint32_t side_capacity;
+  uint32_t mutant_capacity;
+  uint32_t mutants_reserved;
 
   /* Offsets of the areas from the start of the trace. */
   uint32_t blocks_off; /* uint8_t[block_capacity]: 1 when the block ran */
   uint32_t sides_off;  /* double[side_capacity]: 0 = never evaluated, else 1 + min distance */
+  uint32_t mutants_off; /* double[mutant_capacity]: 0 = never reached, else 1 + min infection distance */
   uint32_t cmps_off;   /* mosaic_cmp_entry[MOSAIC_CMP_CAPACITY] */
   uint32_t strs_off;   /* mosaic_str_entry[MOSAIC_STR_CAPACITY] */
   uint32_t stmts_off;  /* mosaic_stmt_record[MOSAIC_STMT_CAPACITY] */
@@ -95,6 +98,7 @@ typedef struct mosaic_trace_header {
   /* Written by the harness at start-up (the pass's counts for the unit). */
   uint32_t unit_blocks;
   uint32_t unit_sides;
+  uint32_t unit_mutants; /* mutants the pass listed (Description.h); probed only in a weak-mutation build */
 
   /* Per test: the host sets input_len and clears the rest. */
   uint32_t input_len;
@@ -155,10 +159,11 @@ typedef struct mosaic_obs_header {
  * generated harness includes this under -std=c89 too.) */
 static __inline__ size_t mosaic_trace_align8(size_t n) { return (n + 7u) & ~(size_t)7u; }
 
-/* Bytes a trace for a unit of `blocks` blocks and `sides` branch sides needs. */
-static __inline__ size_t mosaic_trace_size(uint32_t blocks, uint32_t sides) {
+/* Bytes a trace for a unit of `blocks` blocks, `sides` branch sides and
+ * `mutants` mutants needs. */
+static __inline__ size_t mosaic_trace_size(uint32_t blocks, uint32_t sides, uint32_t mutants) {
   return mosaic_trace_align8(sizeof(mosaic_trace_header)) + mosaic_trace_align8(blocks) +
-         mosaic_trace_align8((size_t)sides * sizeof(double)) +
+         mosaic_trace_align8((size_t)sides * sizeof(double)) + mosaic_trace_align8((size_t)mutants * sizeof(double)) +
          mosaic_trace_align8(MOSAIC_CMP_CAPACITY * sizeof(mosaic_cmp_entry)) +
          mosaic_trace_align8(MOSAIC_STR_CAPACITY * sizeof(mosaic_str_entry)) +
          mosaic_trace_align8(MOSAIC_STMT_CAPACITY * sizeof(mosaic_stmt_record)) + MOSAIC_OBS_BYTES +
@@ -170,6 +175,7 @@ static __inline__ size_t mosaic_trace_size(uint32_t blocks, uint32_t sides) {
 static __inline__ void mosaic_trace_reset(mosaic_trace_header *t) {
   memset((char *)t + t->blocks_off, 0, t->block_capacity);
   memset((char *)t + t->sides_off, 0, (size_t)t->side_capacity * sizeof(double));
+  memset((char *)t + t->mutants_off, 0, (size_t)t->mutant_capacity * sizeof(double));
   memset((char *)t + t->stmts_off, 0, MOSAIC_STMT_CAPACITY * sizeof(mosaic_stmt_record));
   t->cmp_count = t->str_count = t->stmt_count = t->obs_len = t->obs_dropped = 0;
   t->current_stmt = -1;
@@ -178,18 +184,22 @@ static __inline__ void mosaic_trace_reset(mosaic_trace_header *t) {
   t->stack_count = 0;
 }
 
-/* Writes the header of a zeroed trace of mosaic_trace_size(blocks, sides) bytes. */
-static __inline__ void mosaic_trace_layout(mosaic_trace_header *t, uint32_t blocks, uint32_t sides) {
+/* Writes the header of a zeroed trace of mosaic_trace_size(blocks, sides,
+ * mutants) bytes. */
+static __inline__ void mosaic_trace_layout(mosaic_trace_header *t, uint32_t blocks, uint32_t sides, uint32_t mutants) {
   size_t off = mosaic_trace_align8(sizeof(mosaic_trace_header));
   t->magic = MOSAIC_TRACE_MAGIC;
   t->version = MOSAIC_TRACE_VERSION;
-  t->total_size = mosaic_trace_size(blocks, sides);
+  t->total_size = mosaic_trace_size(blocks, sides, mutants);
   t->block_capacity = blocks;
   t->side_capacity = sides;
+  t->mutant_capacity = mutants;
   t->blocks_off = (uint32_t)off;
   off += mosaic_trace_align8(blocks);
   t->sides_off = (uint32_t)off;
   off += mosaic_trace_align8((size_t)sides * sizeof(double));
+  t->mutants_off = (uint32_t)off;
+  off += mosaic_trace_align8((size_t)mutants * sizeof(double));
   t->cmps_off = (uint32_t)off;
   off += mosaic_trace_align8(MOSAIC_CMP_CAPACITY * sizeof(mosaic_cmp_entry));
   t->strs_off = (uint32_t)off;

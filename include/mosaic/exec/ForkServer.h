@@ -72,10 +72,11 @@ std::vector<std::pair<std::string, std::string>> sanitizerEnvironment(std::uint3
 
 class ForkServer {
 public:
-  /// Starts the harness as a fork server over a trace sized for `blocks` and
-  /// `sides` (from the unit's description) and waits for its hello.
+  /// Starts the harness as a fork server over a trace sized for `blocks`,
+  /// `sides` and `mutants` (from the unit's description; mutants only for a
+  /// harness built with their probes) and waits for its hello.
   static Expected<std::unique_ptr<ForkServer>> start(const ServerOptions &options, std::uint32_t blocks,
-                                                     std::uint32_t sides);
+                                                     std::uint32_t sides, std::uint32_t mutants = 0);
   ~ForkServer();
   ForkServer(const ForkServer &) = delete;
   ForkServer &operator=(const ForkServer &) = delete;
@@ -96,7 +97,7 @@ public:
   pid_t pid() const { return pid_; }
 
 private:
-  ForkServer(ServerOptions options, std::uint32_t blocks, std::uint32_t sides);
+  ForkServer(ServerOptions options, std::uint32_t blocks, std::uint32_t sides, std::uint32_t mutants);
   Expected<bool> spawn();
   /// Ends the server; its wait status when it had ended by itself, else -1.
   int stop();
@@ -104,7 +105,7 @@ private:
   Expected<RunResult> runOnce(std::span<const std::uint8_t> input, const Limits &limits);
 
   ServerOptions options_;
-  std::uint32_t blocks_, sides_;
+  std::uint32_t blocks_, sides_, mutants_;
   int shm_ = -1, ctl_ = -1, status_ = -1;
   pid_t pid_ = -1;
   mosaic_trace_header *header_ = nullptr;

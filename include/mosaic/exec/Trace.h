@@ -30,6 +30,9 @@ public:
   std::span<const std::uint8_t> blocks() const;
   /// Per side: 0 when never evaluated, else 1 + the minimum distance.
   std::span<const double> sides() const;
+  /// Per mutant: 0 when never reached, else 1 + the least infection
+  /// distance; empty unless the harness has the mutants' probes.
+  std::span<const double> mutants() const;
   std::span<const mosaic_cmp_entry> comparisons() const;
   std::span<const mosaic_str_entry> strings() const;
   std::span<const mosaic_stmt_record> statements() const;
@@ -37,6 +40,7 @@ public:
   std::string_view output() const;
   std::uint32_t unitBlocks() const { return h_->unit_blocks; }
   std::uint32_t unitSides() const { return h_->unit_sides; }
+  std::uint32_t unitMutants() const { return h_->unit_mutants; }
   const mosaic_trace_header &header() const { return *h_; }
 
 private:

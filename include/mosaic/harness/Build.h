@@ -31,6 +31,9 @@ struct BuildOptions {
   /// A folder holding libproject.a and project.json from an earlier attempt
   /// of this session (LinkFailure::projectDir): reused, not rebuilt.
   std::string reuseProject;
+  /// The mutants' infection probes compiled in (the weak-mutation
+  /// criterion's harness; abi/Hooks.h: MOSAIC_PASS_MUTANTS=weak).
+  bool weakMutation = false;
 };
 
 /// What a harness that did not link leaves for another attempt

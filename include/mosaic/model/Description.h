@@ -34,6 +34,16 @@ struct BranchInfo {
   std::vector<SideInfo> sides; ///< br: true then false; switch: cases then default
 };
 
+/// A mutant of an instruction of the function (instrument/Mutants.h).
+struct MutantInfo {
+  std::uint32_t id = 0;
+  std::uint32_t block = 0;             ///< the block its instruction is in
+  std::uint32_t line = 0, column = 0;
+  std::string op;                      ///< "AOR", "ROR" or "BOR"
+  std::string original, replacement;   ///< "+" -> "-", "<" -> "<=", "==" -> "false"
+  bool subsuming = true;               ///< one of its operator's subsuming mutants (ALGORITHMS.md §6.1)
+};
+
 struct FunctionInfo {
   std::string linkageName; ///< the IR name (mangled for C++)
   std::string name;        ///< the source name
@@ -43,13 +53,15 @@ struct FunctionInfo {
   std::uint32_t diameter = 0; ///< longest shortest path between blocks
   std::vector<BlockInfo> blocks;
   std::vector<BranchInfo> branches;
+  std::vector<MutantInfo> mutants;
 };
 
 struct UnitDescription {
-  static constexpr int kFormatVersion = 1; ///< instrument/Description.cpp writes this version
+  static constexpr int kFormatVersion = 2; ///< instrument/Description.cpp writes this version
   std::string unit;
   std::uint32_t blocks = 0;
   std::uint32_t sides = 0;
+  std::uint32_t mutants = 0;
   std::vector<FunctionInfo> functions;
 
   /// Distinct source lines that belong to some block.

@@ -28,5 +28,9 @@ std::unique_ptr<const Criterion> functionCriterion();
 std::unique_ptr<const Criterion> branchCriterion();
 /// Every source line of a block run; fitness the best over its blocks of reaching one.
 std::unique_ptr<const Criterion> lineCriterion();
+/// Every subsuming mutant weakly killed (issue 20, ALGORITHMS.md §6.2):
+/// reached with operands on which it computes something else. Needs a
+/// harness built with the mutants' probes (Criterion::needsWeakMutation).
+std::unique_ptr<const Criterion> weakMutationCriterion();
 
 } // namespace mosaic::search

@@ -24,6 +24,8 @@ struct Goal {
   /// The branch side this goal stands for: covering it means the side was
   /// taken, which releases the goals control dependent on it (DynaMOSA).
   std::optional<std::uint32_t> side;
+  /// The mutant this goal stands for (weak mutation).
+  std::optional<std::uint32_t> mutant;
   std::uint32_t line = 0;               ///< the source line it is reported at
   /// The blocks it sits at. In DynaMOSA's goal graph (§1.5) a goal is
   /// current from the start when one of them runs whenever its function
@@ -56,6 +58,9 @@ public:
   /// Whether a regression test's comment lists the goals of this criterion
   /// it was kept for (lines are too many to list).
   virtual bool listedInTests() const { return true; }
+  /// Whether its goals need the harness built with the mutants' infection
+  /// probes (abi/Hooks.h: MOSAIC_PASS_MUTANTS).
+  virtual bool needsWeakMutation() const { return false; }
 };
 
 } // namespace mosaic::search

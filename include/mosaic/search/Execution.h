@@ -41,6 +41,9 @@ struct Execution {
   std::string exceptionType;
   std::vector<double> sides;         ///< per branch side: 0 = not evaluated, else 1 + minimum distance
   std::vector<std::uint8_t> blocks;  ///< per block: 1 when it ran
+  /// Per mutant: 0 = not reached, else 1 + the least infection distance;
+  /// empty when the harness has no mutants' probes.
+  std::vector<double> mutants;
   std::vector<StatementRun> statements; ///< per statement started
   /// The values the harness observed (results, out-parameters, fields), in
   /// statement order; filled only when the executor was asked to
