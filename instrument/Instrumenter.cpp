@@ -3,6 +3,7 @@
 
 #include "Description.h"
 #include "Layout.h"
+#include "Schemata.h"
 #include "mosaic/abi/Hooks.h"
 #include "mosaic/abi/Trace.h"
 
@@ -292,18 +293,28 @@ void registerUnit(llvm::Module &m, unsigned blocks, unsigned sides, unsigned mut
 } // namespace
 
 bool instrumentModule(llvm::Module &module) {
+  // A compile mosaic did not set up (a build system's compiler check in a
+  // suite built with mutant schemata) is left as it is.
   const char *unitEnv = std::getenv(MOSAIC_ENV_PASS_UNIT);
-  const std::string unit = realPath(unitEnv && *unitEnv ? unitEnv : module.getSourceFileName());
+  if (!unitEnv || !*unitEnv) return false;
+  const std::string unit = realPath(unitEnv);
   const std::vector<llvm::Function *> functions = unitFunctions(module, unit);
   const ModuleLayout layout = layOut(functions);
-
-  if (const char *out = std::getenv(MOSAIC_ENV_PASS_DESCRIPTION); out && *out)
-    if (!writeDescription(layout, unit, out)) return false;
 
   // Infection probes only in a weak-mutation build: they cost a call per
   // arithmetic operation and comparison of the unit.
   const char *mutantsEnv = std::getenv(MOSAIC_ENV_PASS_MUTANTS);
-  const bool weak = mutantsEnv && std::string_view(mutantsEnv) == "weak";
+  const std::string_view mode = mutantsEnv ? mutantsEnv : "";
+  const bool weak = mode == "weak", schemata = mode == "schemata";
+
+  // A schemata build compiles a whole suite with the pass: only the
+  // translation unit that holds the unit's code describes it.
+  if (const char *out = std::getenv(MOSAIC_ENV_PASS_DESCRIPTION); out && *out && !(schemata && functions.empty()))
+    if (!writeDescription(layout, unit, out)) return false;
+  if (schemata) {
+    applySchemata(module, layout);
+    return !functions.empty();
+  }
 
   Prober prober(module);
   for (const FunctionLayout &fl : layout.functions) {

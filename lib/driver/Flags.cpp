@@ -16,7 +16,7 @@ using Error = std::optional<std::string>;
 
 // Where a flag's value lives, per subcommand.
 AnalyzeOptions &unitOf(CommandLine &c, Command k) {
-  return k == kAnalyze ? c.analyze : k == kRun ? c.run.unit : c.generate.unit;
+  return k == kAnalyze ? c.analyze : k == kRun ? c.run.unit : k == kMutate ? c.mutate.unit : c.generate.unit;
 }
 RunOptions &runOf(CommandLine &c, Command k) { return k == kRun ? c.run : c.generate; }
 
@@ -132,10 +132,10 @@ GenerateOptions &gen(CommandLine &c, Command) { return c.generate; }
 
 // The unit and what of it is tested.
 void unitFlags(std::vector<Flag> &t) {
-  t.push_back(text({.names = "-p,--build-dir", .value = "DIR", .commands = kAll,
+  t.push_back(text({.names = "-p,--build-dir", .value = "DIR", .commands = kAll | kMutate,
                     .help = "Folder with compile_commands.json (or the JSON file itself)", .required = true},
                    [](CommandLine &c, Command k) { return &unitOf(c, k).buildDir; }));
-  t.push_back(text({.names = "unit", .value = "UNIT", .shape = FlagShape::Positional, .commands = kAll,
+  t.push_back(text({.names = "unit", .value = "UNIT", .shape = FlagShape::Positional, .commands = kAll | kMutate,
                     .help = "Source file of the unit", .required = true},
                    [](CommandLine &c, Command k) { return &unitOf(c, k).unit; }));
   t.push_back(text({.names = "-o,--output", .value = "DIR", .commands = kGenerate,
@@ -306,12 +306,35 @@ void variationParameters(std::vector<Flag> &t) {
                             MOSAIC_STMT_CAPACITY));
 }
 
+// `mutate`: the suite, and which mutants it runs against.
+void mutateFlags(std::vector<Flag> &t) {
+  MutateOptions &(*of)(CommandLine &) = [](CommandLine &c) -> MutateOptions & { return c.mutate; };
+  t.push_back(text({.names = "--suite", .value = "DIR", .commands = kMutate,
+                    .help = "A CMake project whose CTest tests exercise the unit (a suite mosaic wrote, or the "
+                            "library's own)",
+                    .required = true},
+                   [of](CommandLine &c, Command) { return &of(c).suite; }));
+  t.push_back(whole<std::uint32_t>({.names = "--mutants", .value = "N", .commands = kMutate,
+                                    .help = "How many mutants to sample (0: every one)"},
+                                   [of](CommandLine &c, Command) { return &of(c).mutants; }, 0, kMaxU32));
+  t.push_back(whole<std::uint64_t>({.names = "--seed", .value = "N", .commands = kMutate,
+                                    .help = "Random seed of the sample: the same seed gives the same mutants"},
+                                   [of](CommandLine &c, Command) { return &of(c).seed; }, 0, kMaxU64));
+  t.push_back(text({.names = "--json", .value = "FILE", .commands = kMutate,
+                    .help = "Write every sampled mutant and its outcome as JSON to this file"},
+                   [of](CommandLine &c, Command) { return &of(c).jsonOut; }));
+  t.push_back(text({.names = "--work-dir", .value = "DIR", .commands = kMutate,
+                    .help = "Where the mutated build goes (default BUILD_DIR/mosaic)"},
+                   [of](CommandLine &c, Command) { return &of(c).workDir; }));
+}
+
 std::vector<Flag> makeTable() {
   std::vector<Flag> t;
   unitFlags(t);
   searchFlags(t);
   sandboxFlags(t);
   suiteFlags(t);
+  mutateFlags(t);
   searchParameters(t);
   variationParameters(t);
   return t;
@@ -330,6 +353,7 @@ const char *commandName(Command command) {
   case kAnalyze: return "analyze";
   case kRun: return "run";
   case kGenerate: return "generate";
+  case kMutate: return "mutate";
   }
   return "?";
 }

@@ -9,6 +9,7 @@ harness::Toolchain toolchain() {
   t.clangxx = MOSAIC_CLANGXX;
   t.passPlugin = MOSAIC_PASS_PLUGIN;
   t.runtime = MOSAIC_RUNTIME_LIB;
+  t.mutateRuntime = MOSAIC_MUTATE_RUNTIME_LIB;
   t.abiInclude = MOSAIC_ABI_INCLUDE;
   t.llvmProfdata = MOSAIC_LLVM_PROFDATA;
   t.llvmCov = MOSAIC_LLVM_COV;

@@ -4,6 +4,7 @@
 #include "mosaic/driver/CrashReport.h"
 #include "mosaic/driver/Flags.h"
 #include "mosaic/driver/Generate.h"
+#include "mosaic/driver/Mutate.h"
 #include "mosaic/driver/Options.h"
 #include "mosaic/driver/Run.h"
 
@@ -32,6 +33,9 @@ const Subcommand kSubcommands[] = {
     {kGenerate, "Search for tests of a unit (DynaMOSA by default) and write them as a GoogleTest suite with a "
                 "CMakeLists.txt; then build it, run it 5 times, repair or remove what fails, and measure its coverage "
                 "with llvm-cov."},
+    {kMutate, "Measure a test suite's mutation score on the unit: build it once with the unit's mutants compiled in, "
+              "run its tests against each sampled mutant, and report the mutants killed, survived and not covered "
+              "per operator and line."},
 };
 
 // The help line of a flag: its sentence and, where the options hold one,
@@ -77,6 +81,7 @@ int dispatch(const std::map<Command, CLI::App *> &commands,
     case kAnalyze: return runAnalyze(options.analyze, std::cout, std::cerr);
     case kRun: return runRandom(options.run, std::cout, std::cerr);
     case kGenerate: return generate(options.generate, std::cout, std::cerr);
+    case kMutate: return mutate(options.mutate, std::cout, std::cerr);
     }
   }
   return kExitUsage;

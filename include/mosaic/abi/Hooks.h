@@ -132,6 +132,8 @@ int __mosaic_bcmp(const void *a, const void *b, size_t n);
 #define MOSAIC_HOOK_MUTANTS "__mosaic_mutants"
 #define MOSAIC_HOOK_MUTATE_INT "__mosaic_mutate_int"
 #define MOSAIC_HOOK_MUTATE_FLOAT "__mosaic_mutate_float"
+#define MOSAIC_HOOK_ACTIVE_MUTANT "__mosaic_active_mutant"
+#define MOSAIC_HOOK_MUTANT_REACHED "__mosaic_mutant_reached"
 #define MOSAIC_HOOK_REGISTER "__mosaic_register_unit"
 #define MOSAIC_HOOK_CMP_INT "__mosaic_cmp_int"
 #define MOSAIC_HOOK_CMP_FLOAT "__mosaic_cmp_float"
@@ -147,8 +149,22 @@ int __mosaic_bcmp(const void *a, const void *b, size_t n);
 #define MOSAIC_ENV_PASS_UNIT "MOSAIC_PASS_UNIT"
 #define MOSAIC_ENV_PASS_DESCRIPTION "MOSAIC_PASS_DESCRIPTION"
 /* "weak": the mutants' infection probes are compiled in (a harness for the
- * weak-mutation criterion); unset or anything else: they are only listed. */
+ * weak-mutation criterion); "schemata": every mutant is compiled in, the one
+ * run chosen at run time, and nothing else is instrumented (`mosaic mutate`:
+ * the unit then links with the mutation runtime, below); unset or anything
+ * else: they are only listed. */
 #define MOSAIC_ENV_PASS_MUTANTS "MOSAIC_PASS_MUTANTS"
+
+/* The mutation runtime (runtime/mutate.c) that a unit built with mutant
+ * schemata links with. The mutant that runs: its id in MOSAIC_MUTANT (none
+ * when unset); the original code runs for every other. */
+extern uint32_t __mosaic_active_mutant;
+/* Before a mutated instruction: mutants first .. first + n - 1 are reached.
+ * A process appends the sites it reached ("first n" lines) to the file
+ * MOSAIC_MUTANT_REACHED names, when it exits normally. */
+void __mosaic_mutant_reached(uint32_t first, uint32_t n);
+#define MOSAIC_ENV_MUTANT "MOSAIC_MUTANT"
+#define MOSAIC_ENV_MUTANT_REACHED "MOSAIC_MUTANT_REACHED"
 
 #ifdef __cplusplus
 }

@@ -9,6 +9,7 @@
 
 #include "mosaic/driver/Analyze.h"
 #include "mosaic/driver/Generate.h"
+#include "mosaic/driver/Mutate.h"
 #include "mosaic/driver/Run.h"
 
 #include <functional>
@@ -18,7 +19,7 @@
 
 namespace mosaic::driver {
 
-enum Command : unsigned { kAnalyze = 1u, kRun = 2u, kGenerate = 4u };
+enum Command : unsigned { kAnalyze = 1u, kRun = 2u, kGenerate = 4u, kMutate = 8u };
 const char *commandName(Command command);
 
 /// What the subcommands read: one options struct each.
@@ -26,6 +27,7 @@ struct CommandLine {
   AnalyzeOptions analyze;
   RunOptions run;
   GenerateOptions generate;
+  MutateOptions mutate;
 };
 
 /// How a flag is given: a value after it, none (a switch), or the unit's

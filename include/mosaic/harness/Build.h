@@ -18,6 +18,7 @@ struct Toolchain {
   std::string clangxx = "clang++-19";
   std::string passPlugin;  ///< libMosaicPass.so
   std::string runtime;     ///< libmosaic_rt.a
+  std::string mutateRuntime; ///< libmosaic_mutate_rt.a (a unit built with mutant schemata)
   std::string abiInclude;  ///< the folder holding mosaic/abi/*.h
   std::string llvmProfdata = "llvm-profdata-19"; ///< merges a written suite's coverage profiles
   std::string llvmCov = "llvm-cov-19";           ///< reports a written suite's coverage of the unit

@@ -1,0 +1,261 @@
+// mosaic mutate: a suite's mutation score on a unit, through mutant schemata.
+#include "mosaic/driver/Mutate.h"
+
+#include "mosaic/abi/Hooks.h"
+#include "mosaic/driver/Toolchain.h"
+#include "mosaic/model/Description.h"
+#include "mosaic/support/Process.h"
+#include "mosaic/support/Random.h"
+
+#include "Interrupt.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace fs = std::filesystem;
+
+namespace mosaic::driver {
+
+namespace {
+
+enum class Fate { Killed, Survived, NotCovered };
+
+const char *fateName(Fate f) { return f == Fate::Killed ? "killed" : f == Fate::Survived ? "survived" : "not covered"; }
+
+struct Tally {
+  size_t killed = 0, survived = 0, notCovered = 0;
+  void add(Fate f) { ++(f == Fate::Killed ? killed : f == Fate::Survived ? survived : notCovered); }
+  size_t total() const { return killed + survived + notCovered; }
+  double score() const { return total() ? 100.0 * static_cast<double>(killed) / static_cast<double>(total()) : 0.0; }
+};
+
+// A CTest run of the mutated build, contained like a written suite's runs:
+// a PID namespace and a pids cgroup of its own (the mutants are new code
+// nobody vetted), in a process group killed at the end.
+ProcessOptions contained(const fs::path &build, std::vector<std::pair<std::string, std::string>> env,
+                         const volatile std::sig_atomic_t *stop) {
+  ProcessOptions o;
+  o.directory = build.string();
+  o.env = std::move(env);
+  o.ownGroup = true;
+  o.stop = stop;
+  o.pidNamespace = true;
+  // Ours: a suite's tests and the processes they start, with room to spare.
+  o.maxProcesses = 512;
+  return o;
+}
+
+// An extended regular expression matching exactly these test names.
+std::string exactly(const std::vector<std::string> &names) {
+  std::string re = "^(";
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (i) re += "|";
+    for (char ch : names[i]) {
+      if (std::string_view("\\^$.|?*+()[]{}").find(ch) != std::string_view::npos) re += '\\';
+      re += ch;
+    }
+  }
+  return re + ")$";
+}
+
+// The tests the last CTest run in `build` saw fail (Testing/Temporary/
+// LastTestsFailed.log: "index:name" lines).
+std::vector<std::string> lastFailed(const fs::path &build) {
+  std::vector<std::string> out;
+  std::ifstream in(build / "Testing" / "Temporary" / "LastTestsFailed.log");
+  for (std::string line; std::getline(in, line);)
+    if (const size_t colon = line.find(':'); colon != std::string::npos) out.push_back(line.substr(colon + 1));
+  return out;
+}
+
+// The mutants the sites in MOSAIC_MUTANT_REACHED's file stand for.
+std::set<std::uint32_t> reachedMutants(const fs::path &file) {
+  std::set<std::uint32_t> out;
+  std::ifstream in(file);
+  std::uint32_t first = 0, n = 0;
+  while (in >> first >> n)
+    for (std::uint32_t k = 0; k < n; ++k) out.insert(first + k);
+  return out;
+}
+
+struct Sampled {
+  const model::MutantInfo *mutant = nullptr;
+  Fate fate = Fate::NotCovered;
+};
+
+} // namespace
+
+int mutate(const MutateOptions &options, std::ostream &out, std::ostream &err) {
+  std::error_code ec;
+  const fs::path unit = fs::weakly_canonical(options.unit.unit, ec);
+  if (!fs::is_regular_file(unit)) {
+    fmt::print(err, "mosaic: error: no such unit file '{}'\n", options.unit.unit);
+    return kExitUsage;
+  }
+  const fs::path suite = fs::absolute(options.suite);
+  if (!fs::is_regular_file(suite / "CMakeLists.txt")) {
+    fmt::print(err, "mosaic: error: the suite '{}' is not a CMake project (no CMakeLists.txt)\n", options.suite);
+    return kExitUsage;
+  }
+  const fs::path buildDir = fs::path(options.unit.buildDir).extension() == ".json"
+                                ? fs::path(options.unit.buildDir).parent_path()
+                                : fs::path(options.unit.buildDir);
+  const fs::path work = fs::absolute(options.workDir.empty() ? buildDir / "mosaic" : fs::path(options.workDir)) /
+                        ("mutate-" + unit.stem().string());
+  const fs::path build = work / "build", description = work / "description.json", reached = work / "reached.txt";
+  fs::create_directories(work, ec);
+  fs::remove(description, ec);
+  const harness::Toolchain tc = toolchain();
+
+  // One build: the unit's instructions carry every mutant, the rest of the
+  // suite is compiled as it is; the pass instruments only the unit's file.
+  const std::string launcher = fmt::format("env;{}={};{}=schemata;{}={}", MOSAIC_ENV_PASS_UNIT, unit.string(),
+                                           MOSAIC_ENV_PASS_MUTANTS, MOSAIC_ENV_PASS_DESCRIPTION, description.string());
+  // -g: the pass finds the unit's functions by their debug information.
+  const std::string plugin = "-g -fpass-plugin=" + tc.passPlugin;
+  const std::vector<std::string> configure{"cmake", "-S", suite.string(), "-B", build.string(), "-G", "Ninja",
+                                           "-DCMAKE_C_COMPILER=" + tc.clang, "-DCMAKE_CXX_COMPILER=" + tc.clangxx,
+                                           "-DCMAKE_C_FLAGS=" + plugin, "-DCMAKE_CXX_FLAGS=" + plugin,
+                                           "-DCMAKE_C_COMPILER_LAUNCHER=" + launcher,
+                                           "-DCMAKE_CXX_COMPILER_LAUNCHER=" + launcher,
+                                           // Last on every link line: the archive resolves the hooks.
+                                           "-DCMAKE_C_STANDARD_LIBRARIES=" + tc.mutateRuntime,
+                                           "-DCMAKE_CXX_STANDARD_LIBRARIES=" + tc.mutateRuntime};
+  fmt::print(out, "building     {} with the mutants of {} compiled in...\n", suite.string(), unit.filename().string());
+  for (const auto &argv : {configure, std::vector<std::string>{"cmake", "--build", build.string()}}) {
+    auto r = runProcess(argv, {.directory = work.string()});
+    if (!r || r->exitCode != 0) {
+      fmt::print(err, "mosaic: error: the suite does not build with the mutants: {}\n{}\n", commandLine(argv),
+                 r ? r->output : r.error().message);
+      return kExitUsage;
+    }
+  }
+  auto d = model::readDescription(description.string());
+  if (!d) {
+    fmt::print(err, "mosaic: error: the suite's build did not compile '{}' (no mutant description: {})\n",
+               unit.string(), d.error().message);
+    return kExitUsage;
+  }
+
+  InterruptGuard interrupt;
+  // The original: which tests pass, which mutants they reach, how long it takes.
+  fs::remove(reached, ec);
+  const auto start = std::chrono::steady_clock::now();
+  auto clean = runProcess({"ctest", "--test-dir", build.string(), "-j", "2", "--timeout", "600"},
+                          contained(build, {{MOSAIC_ENV_MUTANT_REACHED, reached.string()}}, interrupt.flag()));
+  const double cleanSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  if (!clean) {
+    fmt::print(err, "mosaic: error: {}\n", clean.error().message);
+    return kExitInternal;
+  }
+  const std::vector<std::string> failing = lastFailed(build);
+  if (clean->output.find("No tests were found") != std::string::npos ||
+      (clean->output.find("100% tests passed") == std::string::npos && failing.empty() && clean->exitCode != 0)) {
+    fmt::print(err, "mosaic: error: the suite's tests did not run:\n{}\n", clean->output);
+    return kExitUsage;
+  }
+  // Only the tests that pass count: what a failing one reaches is not covered.
+  if (!failing.empty()) {
+    fs::remove(reached, ec);
+    auto again = runProcess({"ctest", "--test-dir", build.string(), "-j", "2", "--timeout", "600", "-E",
+                             exactly(failing)},
+                            contained(build, {{MOSAIC_ENV_MUTANT_REACHED, reached.string()}}, interrupt.flag()));
+    if (!again) {
+      fmt::print(err, "mosaic: error: {}\n", again.error().message);
+      return kExitInternal;
+    }
+  }
+  const std::set<std::uint32_t> covered = reachedMutants(reached);
+
+  // The sample: uniform over every mutant the pass made, in id order.
+  std::vector<const model::MutantInfo *> all;
+  for (const model::FunctionInfo &f : d->functions)
+    for (const model::MutantInfo &m : f.mutants) all.push_back(&m);
+  Rng rng(options.seed);
+  for (size_t i = all.size(); i > 1; --i) std::swap(all[i - 1], all[rng.index(i)]);
+  if (options.mutants && all.size() > options.mutants) all.resize(options.mutants);
+  std::sort(all.begin(), all.end(), [](auto *a, auto *b) { return a->id < b->id; });
+
+  // Ours: a mutant whose tests run ten times as long as the original's
+  // (at least 10 s each) is killed by timeout, as mutation tools count it.
+  const std::string timeout = std::to_string(std::max(10, static_cast<int>(cleanSeconds * 10)));
+  std::vector<std::string> ctest{"ctest", "--test-dir", build.string(), "-j", "2", "--timeout", timeout,
+                                 "--stop-on-failure"};
+  if (!failing.empty()) ctest.insert(ctest.end(), {"-E", exactly(failing)});
+  fmt::print(out, "suite        {} tests fail on the original and are left out; one run takes {:.1f} s\n",
+             failing.size(), cleanSeconds);
+  std::vector<Sampled> sampled;
+  size_t done = 0;
+  for (const model::MutantInfo *m : all) {
+    Sampled s{m, Fate::NotCovered};
+    if (covered.count(m->id) && !interrupt.raised()) {
+      auto r = runProcess(ctest, contained(build, {{MOSAIC_ENV_MUTANT, std::to_string(m->id)}}, interrupt.flag()));
+      if (r && !r->interrupted) s.fate = r->exitCode == 0 ? Fate::Survived : Fate::Killed;
+    }
+    if (interrupt.raised()) break;
+    sampled.push_back(s);
+    if (++done % 50 == 0) fmt::print(out, "  {} of {} mutants run\n", done, all.size());
+  }
+
+  Tally total;
+  std::map<std::string, Tally> byOperator;
+  std::map<std::uint32_t, Tally> byLine;
+  for (const Sampled &s : sampled) {
+    total.add(s.fate);
+    byOperator[s.mutant->op].add(s.fate);
+    byLine[s.mutant->line].add(s.fate);
+  }
+  const std::string file = unit.filename().string();
+  fmt::print(out, "mutants      {} sampled of {} (seed {}){}\n", sampled.size(), d->mutants, options.seed,
+             interrupt.raised() ? ", interrupted" : "");
+  fmt::print(out, "score        {:.1f}%: {} killed, {} survived, {} not covered\n", total.score(), total.killed,
+             total.survived, total.notCovered);
+  for (const auto &[op, t] : byOperator)
+    fmt::print(out, "  {}          {:.1f}%: {} killed, {} survived, {} not covered\n", op, t.score(), t.killed,
+               t.survived, t.notCovered);
+  // Where the suite checks least: the lines with the most survivors.
+  std::vector<std::pair<std::uint32_t, Tally>> lines(byLine.begin(), byLine.end());
+  std::sort(lines.begin(), lines.end(), [](auto &a, auto &b) {
+    return a.second.survived != b.second.survived ? a.second.survived > b.second.survived : a.first < b.first;
+  });
+  for (size_t i = 0; i < lines.size() && i < 5 && lines[i].second.survived; ++i)
+    fmt::print(out, "  survivors at {}:{}: {} of {}\n", file, lines[i].first, lines[i].second.survived,
+               lines[i].second.total());
+
+  if (!options.jsonOut.empty()) {
+    nlohmann::json j;
+    j["unit"] = unit.string();
+    j["suite"] = suite.string();
+    j["seed"] = options.seed;
+    j["mutants_total"] = d->mutants;
+    j["sampled"] = sampled.size();
+    j["interrupted"] = interrupt.raised();
+    j["failing_on_original"] = failing;
+    j["original_seconds"] = cleanSeconds;
+    auto tally = [](const Tally &t) {
+      return nlohmann::json{{"killed", t.killed}, {"survived", t.survived}, {"not_covered", t.notCovered},
+                            {"score", t.score()}};
+    };
+    j["total"] = tally(total);
+    for (const auto &[op, t] : byOperator) j["by_operator"][op] = tally(t);
+    for (const auto &[line, t] : byLine) j["by_line"][std::to_string(line)] = tally(t);
+    for (const Sampled &s : sampled)
+      j["mutants"].push_back({{"id", s.mutant->id}, {"line", s.mutant->line}, {"column", s.mutant->column},
+                              {"operator", s.mutant->op}, {"original", s.mutant->original},
+                              {"replacement", s.mutant->replacement}, {"subsuming", s.mutant->subsuming},
+                              {"fate", fateName(s.fate)}});
+    std::ofstream(options.jsonOut) << j.dump(1) << "\n";
+  }
+  return kExitOk;
+}
+
+} // namespace mosaic::driver

@@ -1,0 +1,37 @@
+// `mosaic mutate` end to end on a small CMake project with plain test
+// programs: the exact mutants killed, survived and not covered.
+#include "common/TestSupport.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace mosaic::test;
+namespace fs = std::filesystem;
+
+TEST(MutateCli, KillsWhatTheTestsCheckAndLeavesOutWhatTheyNeverReach) {
+  const std::string fixture = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/mutate";
+  const fs::path work = fs::path(MOSAIC_BINARY_DIR) / "mutate-cli";
+  fs::remove_all(work);
+  const std::string json = (work / "mutants.json").string();
+  fs::create_directories(work);
+  auto r = runProcess({MOSAIC_EXE, "mutate", "-p", fixture, fixture + "/calc.c", "--suite", fixture, "--mutants", "0",
+                       "--json", json, "--work-dir", work.string()});
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  std::ifstream in(json);
+  const nlohmann::json j = nlohmann::json::parse(in);
+  // add's four AOR mutants all change add(2, 3); of x < 10's seven, <=, !=
+  // and true answer 3 as < does; twice's four are never run (calc_broken,
+  // the only test that calls it, fails on the original and is left out).
+  EXPECT_EQ(j["sampled"], 15);
+  EXPECT_EQ(j["total"]["killed"], 8);
+  EXPECT_EQ(j["total"]["survived"], 3);
+  EXPECT_EQ(j["total"]["not_covered"], 4);
+  EXPECT_EQ(j["by_operator"]["AOR"]["killed"], 4);
+  EXPECT_EQ(j["failing_on_original"], nlohmann::json::array({"calc_broken"}));
+  for (const auto &m : j["mutants"])
+    if (m["fate"] == "survived") EXPECT_EQ(m["line"], 4) << m.dump();
+  EXPECT_NE(r.out.find("score        53.3%: 8 killed, 3 survived, 4 not covered"), std::string::npos) << r.out;
+}
