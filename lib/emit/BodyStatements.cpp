@@ -130,6 +130,10 @@ std::optional<std::string> BodyWriter::bufferStatement(const StatementSite &at) 
   }
   const std::string element = plainChar ? "char" : "unsigned char";
   if (s.bytes.empty()) return pointerTo(at, element + " " + arrayName + "[1] = {};" + (addressTaken ? "" : " // 0 bytes"));
+  // Zeroes only (room for the callee to write in): the size says it all.
+  if (std::all_of(s.bytes.begin(), s.bytes.end(), [](char c) { return c == 0; }))
+    return pointerTo(at, element + " " + arrayName + "[" + std::to_string(s.bytes.size() + 1) + "] = {};" +
+                             (addressTaken ? "" : " // " + std::to_string(s.bytes.size()) + " zero bytes"));
   // One NUL past the bytes: a callee that reads it as a string stops
   // there, as it did (by luck of the heap) when mosaic ran it.
   return pointerTo(at, element + " " + arrayName + "[" + std::to_string(s.bytes.size() + 1) + "] = {" + elements +

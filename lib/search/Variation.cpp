@@ -328,6 +328,7 @@ bool Variation::changeCall(TestCase &t, size_t i) {
   for (size_t j = 0; j < i; ++j) {
     if (j == s.refs[arg]) continue;
     if (!param && t.statements[j].op == Op::Null) continue;
+    if (!testcase::Catalog::standsFor(t.statements[j], param)) continue;
     auto vt = testcase::variableType(program_, t, j);
     if (vt && catalog_.fits(*vt, want) && catalog_.passable(*vt, want)) candidates.push_back(static_cast<Ref>(j));
   }
@@ -402,12 +403,14 @@ TestCase Variation::splice(const TestCase &head, size_t headLen, const TestCase 
         r = it->second;
         continue;
       }
-      // A variable of the other head: the latest variable of the same type here.
+      // A variable of the other head: the latest variable of the same type
+      // here, null as it was, a buffer (no NUL) as it was (Catalog::standsFor).
       const auto want = testcase::variableType(program_, tail, r);
       std::optional<Ref> found;
       for (size_t q = out.statements.size(); q-- > 0;)
         if (testcase::variableType(program_, out, q) == want &&
-            (out.statements[q].op == Op::Null) == (tail.statements[r].op == Op::Null)) {
+            (out.statements[q].op == Op::Null) == (tail.statements[r].op == Op::Null) &&
+            (out.statements[q].op == Op::Buffer) == (tail.statements[r].op == Op::Buffer)) {
           found = static_cast<Ref>(q);
           break;
         }

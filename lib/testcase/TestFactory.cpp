@@ -176,7 +176,7 @@ bool TestFactory::appendVarargs(TestCase &t, Statement &call, int depth) {
 }
 
 std::optional<Ref> TestFactory::reuse(const TestCase &t, model::TypeId type, double probability, bool exact,
-                                      bool writable) {
+                                      bool writable, const model::Param *param) {
   if (!rng_.chance(probability)) return std::nullopt;
   std::vector<Ref> candidates;
   for (size_t i = 0; i < t.statements.size(); ++i)
@@ -186,6 +186,7 @@ std::optional<Ref> TestFactory::reuse(const TestCase &t, model::TypeId type, dou
       // An exact match is one whose address is taken: not a constant.
       if (exact && catalog_.readOnly(*vt)) continue;
       if (writable && catalog_.constView(*vt)) continue;
+      if (!Catalog::standsFor(t.statements[i], param)) continue;
       // Dereferencing a null pointer is the test's fault, not the unit's.
       if (*how == Passing::Deref && t.statements[i].op == Op::Null) continue;
       candidates.push_back(static_cast<Ref>(i));
@@ -198,7 +199,7 @@ std::optional<Ref> TestFactory::value(TestCase &t, const Need &need, int depth) 
   const bool out = need.param && need.param->role == ParamRole::Out;
   if (!out) {
     const double p = catalog_.isScalar(need.type) ? options_.primitiveReuse : options_.objectReuse;
-    if (auto r = reuse(t, need.type, p, need.exact, need.writable)) {
+    if (auto r = reuse(t, need.type, p, need.exact, need.writable, need.param)) {
       // Never hand a null pointer to a receiver.
       const Statement &s = t.statements[*r];
       if (need.allowNull || s.op != Op::Null) return r;
@@ -352,6 +353,12 @@ std::optional<Ref> TestFactory::makePointer(TestCase &t, const Need &need, int d
     // A fresh variable for the callee to fill (a record zeroed, as a C
     // caller declares one for an initialiser).
     if (pointee.kind == TypeKind::Void) return null();
+    // Bytes written through a pointer that comes with no length (tinyxml2's
+    // ConvertUTF32ToUTF8(input, char *output, int *length) writes up to
+    // four): a C caller passes a buffer, not one char, and a test that gave
+    // one char overflowed it (ASan then took it out of the suite).
+    if (pointee.kind == TypeKind::Char || (pointee.kind == TypeKind::Integer && pointee.bits == 8))
+      return push(t, Statement{.op = Op::Buffer, .type = type.id, .bytes = std::string(kUnpairedOutputBytes, '\0')});
     if (pointee.kind == TypeKind::Record && catalog_.buildable(pointee.id) && catalog_.aggregateFields(*pointee.recordId) &&
         !program_.record(*pointee.recordId).isCxx)
       return addressOf(push(t, Statement{.op = Op::Aggregate, .type = pointee.id}));

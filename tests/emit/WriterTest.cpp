@@ -227,6 +227,21 @@ TEST(Writer, AnEndPointerIsItsBufferPlusItsLengthAndMostlyTextIsAString) {
   EXPECT_NE(text.find("const char *end = ptr + 8;"), std::string::npos) << text;
 }
 
+TEST(Writer, ABufferOfZeroesIsWrittenByItsSize) {
+  // Room for the callee to write in: `char ptr[257] = {};`, not 256 '\x00's.
+  Unit u("scan.c");
+  const model::Callable &doc = u.callable("scan_document");
+  emit::SuiteTest t;
+  t.test.statements = {
+      Statement{.op = Op::Buffer, .type = u.program.type(doc.params[0].type).value, .bytes = std::string(256, '\0')},
+      Statement{.op = Op::EndOf, .type = u.program.type(doc.params[1].type).value, .refs = {0}},
+      Statement{.op = Op::Call, .callable = doc.id, .refs = {0, 1}},
+  };
+  const std::string text = writeAndCheck(u, {t});
+  EXPECT_NE(text.find("char ptr[257] = {};"), std::string::npos) << text;
+  EXPECT_NE(text.find("const char *end = ptr + 256;"), std::string::npos) << text;
+}
+
 TEST(Writer, AFunctionAnotherProjectHeaderDeclaresIsCalledByNameAndAStructNameReadsWell) {
   // parser_impl.c has no header of its own name; parser_api.h, which it
   // includes, declares its functions: a test calls them by name (not

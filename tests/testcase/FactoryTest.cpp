@@ -75,6 +75,52 @@ TEST(Factory, BuffersComeWithTheirLength) {
   }
 }
 
+TEST(Factory, BytesWrittenWithoutALengthGoToABufferNotOneChar) {
+  // copy_name(char *dst, const char *src) strcpy's into dst: a C caller
+  // passes an array; one char would be overflowed by any name.
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c");
+  Rng rng(3);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*u->catalog, pool, rng);
+  const model::Callable &copy = u->callable("copy_name");
+  ASSERT_TRUE(copy.params[0].written);
+  int buffers = 0;
+  for (int i = 0; i < 20; ++i) {
+    testcase::TestCase t;
+    ASSERT_TRUE(factory.appendCall(t, copy.id));
+    const testcase::Statement &dst = t.statements[t.statements.back().refs[0]];
+    if (dst.op == testcase::Op::Null) continue;
+    ASSERT_EQ(dst.op, testcase::Op::Buffer);
+    EXPECT_EQ(dst.bytes, std::string(testcase::kUnpairedOutputBytes, '\0'));
+    ++buffers;
+  }
+  EXPECT_GT(buffers, 10);
+}
+
+TEST(Factory, BytesMadeAsABufferAreNeverReusedAsACString) {
+  // A buffer holds exactly its bytes, with no NUL after them: given to
+  // claims_first(const char *s), which reads to the NUL, it would be read
+  // past its end. A test reuses it for a buffer, never for a C string.
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_SEARCH_DB_DIR,
+                             std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/claims.c");
+  const model::Callable &first = u->callable("claims_first");
+  ASSERT_EQ(first.params.at(0).role, model::ParamRole::CString);
+  Rng rng(9);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*u->catalog, pool, rng);
+  int reusedString = 0;
+  for (int i = 0; i < 40; ++i) {
+    testcase::TestCase t;
+    t.statements = {testcase::Statement{.op = testcase::Op::Buffer, .type = first.params[0].type, .bytes = "abc"},
+                    testcase::Statement{.op = testcase::Op::CString, .type = first.params[0].type, .bytes = "xyz"}};
+    ASSERT_TRUE(factory.appendCall(t, first.id));
+    const testcase::Ref arg = t.statements.back().refs.at(0);
+    EXPECT_NE(arg, 0u) << testcase::toCode(u->program, t);
+    reusedString += arg == 1;
+  }
+  EXPECT_GT(reusedString, 10); // existing variables are still reused
+}
+
 TEST(Factory, PrivateTypesComeFromTheUnitsFactories) {
   // registry is defined in shapes.c: tests get one from registry_new, never field by field.
   auto u = UnitHarness::make(MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c");

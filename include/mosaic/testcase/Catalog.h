@@ -119,6 +119,15 @@ public:
   /// that may write through it. (fits() ignores constness; the harness casts.)
   bool passable(model::TypeId var, model::TypeId param) const;
 
+  /// Whether statement `s` may stand for `param` beyond its type: bytes made
+  /// as a buffer (Op::Buffer: exactly its bytes, no NUL after them, as a
+  /// (pointer, length) pair gets them) are never a C string, which a
+  /// callee reads to its NUL, past the buffer (tinyxml2's Parse(p, 109) then
+  /// PushText(p): an overflow the sanitizer check takes out of the suite).
+  static bool standsFor(const Statement &s, const model::Param *param) {
+    return !(s.op == Op::Buffer && param && param->role == model::ParamRole::CString);
+  }
+
   /// Whether a variable of type `var` is a const view of an object: a
   /// constant, a reference to const or a pointer to const (what a const
   /// accessor hands out). No test calls a non-const method through one.

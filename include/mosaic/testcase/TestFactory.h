@@ -12,6 +12,11 @@
 
 namespace mosaic::testcase {
 
+/// Bytes of the buffer a test gives a function that writes bytes through a
+/// pointer without a length (ours: room for what such functions write, a
+/// number, a UTF-8 sequence, a name, a formatted line).
+constexpr size_t kUnpairedOutputBytes = 256;
+
 /// Defaults from EvoSuite's Properties (ALGORITHMS.md §1.6) unless noted.
 struct FactoryOptions {
   size_t maxLength = 40;            ///< statements in a random test (max test length)
@@ -76,7 +81,7 @@ private:
   };
   std::optional<Ref> value(TestCase &t, const Need &need, int depth);
   std::optional<Ref> reuse(const TestCase &t, model::TypeId type, double probability, bool exact,
-                           bool writable = false);
+                           bool writable = false, const model::Param *param = nullptr);
   std::optional<Ref> make(TestCase &t, const Need &need, int depth);
   std::optional<Ref> makePointer(TestCase &t, const Need &need, int depth);
   std::optional<Ref> makeRecord(TestCase &t, model::TypeId type, int depth);
