@@ -1,11 +1,14 @@
 """Offline checks of bench/benchlib's pure helpers (run by CTest as
 bench.benchlib): what the benchmark concludes rests on them."""
+import json
 import os
+import subprocess
 import sys
 import tempfile
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 from benchlib import bugs, sweep  # noqa: E402
 
 SUITE = """#include <gtest/gtest.h>
@@ -177,3 +180,27 @@ class SweepRecords(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RunAgainst(unittest.TestCase):
+    def test_compares_seed_one_with_every_earlier_seed_over_units_with_a_suite_in_all(self):
+        def unit(covered, seeds):
+            runs = {s: {'stats': {'written': 3, 'compiled': 3, 'passed': 2},
+                        'mosaic': {'branches': 10, 'branches_covered': c},
+                        'union': {'branches': 10, 'branches_covered': c + 1}} for s, c in zip(seeds, covered)}
+            return {'own': {'branches': 10, 'branches_covered': 5}, 'mosaic': runs}
+        old = {'subjects': [{'name': 'lib', 'units': {'a.c': unit([6, 8], '12'), 'b.c': unit([1, 1], '12'),
+                                                       'c.c': {'own': {'branches': 10, 'branches_covered': 0},
+                                                               'mosaic': {'1': None, '2': None}}}}]}
+        new = {'subjects': [{'name': 'lib', 'units': {'a.c': unit([7], '1'), 'b.c': unit([3], '1'),
+                                                       'c.c': unit([9], '1')}}]}
+        with tempfile.TemporaryDirectory() as d:
+            paths = []
+            for name, j in (('old.json', old), ('new.json', new)):
+                paths.append(os.path.join(d, name))
+                with open(paths[-1], 'w') as f:
+                    json.dump(j, f)
+            out = subprocess.run([os.path.join(HERE, 'run-against')] + paths, capture_output=True, text=True,
+                                 check=True).stdout
+        # c.c has no suite before: left out; a.c + b.c: 7/20 before at seed 1, 9/20 at seed 2, 10/20 now.
+        self.assertIn('| lib | 2 of 3 | 50.0 | 35.0 / 45.0 | **50.0** | 55.0 | 60.0 | 6 / 6 / 4 |', out)
