@@ -116,14 +116,11 @@ public:
     llvm::Instruction *i = site.instruction;
     llvm::IRBuilder<> b(i);
     llvm::Value *a = i->getOperand(0), *c = i->getOperand(1);
-    llvm::Value *ops = opTable(site.replacements);
-    llvm::Value *head[] = {b.getInt32(site.first), ops, b.getInt32(site.replacements.size()),
-                           b.getInt32(site.original)};
-    if (site.flags & MOSAIC_MUT_FLOAT)
-      b.CreateCall(mutateFloat_, {head[0], head[1], head[2], head[3], toDouble(b, a), toDouble(b, c),
-                                  b.getInt32(site.flags)});
-    else
-      b.CreateCall(mutateInt_, {head[0], head[1], head[2], head[3], toI64(b, a), toI64(b, c), b.getInt32(site.flags)});
+    const bool isFloat = site.flags & MOSAIC_MUT_FLOAT;
+    auto operand = [&](llvm::Value *v) { return isFloat ? toDouble(b, v) : toI64(b, v); };
+    b.CreateCall(isFloat ? mutateFloat_ : mutateInt_,
+                 {b.getInt32(site.first), opTable(site.replacements), b.getInt32(site.replacements.size()),
+                  b.getInt32(site.original), operand(a), operand(c), b.getInt32(site.flags)});
   }
 
   // `__mosaic_blocks[id] = 1` at the first insertion point of the block.

@@ -33,21 +33,6 @@ std::array<std::uint8_t, 3> subsumingRelations(std::uint8_t op) {
   }
 }
 
-// Where the left operand lies against the right one.
-enum Position : unsigned { Below = 0, Equal = 1, Above = 2 };
-
-bool holds(std::uint8_t op, unsigned p) {
-  switch (op) {
-  case MOSAIC_MUT_EQ: return p == Equal;
-  case MOSAIC_MUT_NE: return p != Equal;
-  case MOSAIC_MUT_LT: return p == Below;
-  case MOSAIC_MUT_LE: return p != Above;
-  case MOSAIC_MUT_GT: return p == Above;
-  case MOSAIC_MUT_GE: return p != Below;
-  case MOSAIC_MUT_TRUE: return true;
-  default: return false;
-  }
-}
 
 // What a binary operation provably computes when its right operand is a
 // constant, for the operations that then compute a function of x alone;
@@ -193,8 +178,8 @@ std::optional<MutationSite> compareSite(llvm::CmpInst &cmp) {
     const bool low = isSigned ? c.isMinSignedValue() : c.isZero();
     const bool high = isSigned ? c.isMaxSignedValue() : c.isMaxValue();
     // x vs c: nothing below a least c, nothing above a greatest; c vs x: the mirror.
-    if (low) possible[onRight ? Below : Above] = false;
-    if (high) possible[onRight ? Above : Below] = false;
+    if (low) possible[onRight ? MOSAIC_MUT_BELOW : MOSAIC_MUT_ABOVE] = false;
+    if (high) possible[onRight ? MOSAIC_MUT_ABOVE : MOSAIC_MUT_BELOW] = false;
   };
   if (!isFloat) {
     bound(cmp.getOperand(1), true);
@@ -203,7 +188,7 @@ std::optional<MutationSite> compareSite(llvm::CmpInst &cmp) {
   auto table = [&](std::uint8_t op) {
     unsigned bits = 0;
     for (unsigned p = 0; p < 3; ++p)
-      if (possible[p] && holds(op, p)) bits |= 1u << p;
+      if (possible[p] && mosaic_mut_holds(op, p)) bits |= 1u << p;
     return bits;
   };
   // The subsuming mutants first, so that one of two equal mutants that

@@ -21,6 +21,26 @@ uint32_t mosaic_rt_unit_sides(void);
 uint32_t mosaic_rt_unit_mutants(void);
 uint32_t mosaic_rt_unit_flags(void);
 const mosaic_global *mosaic_rt_unit_globals(uint32_t *n);
+/* `v` cut to its low `width` bits. */
+static inline uint64_t mosaic_rt_mask(uint64_t v, unsigned width) {
+  return width >= 64 ? v : v & ((1ull << width) - 1);
+}
+/* The low `width` bits of `v` read as a signed integer. */
+static inline int64_t mosaic_rt_sign_extend(uint64_t v, unsigned width) {
+  if (width >= 64 || width == 0) return (int64_t)v;
+  {
+    const uint64_t m = 1ull << (width - 1);
+    v &= (m << 1) - 1;
+    return (int64_t)((v ^ m) - m);
+  }
+}
+/* A slot of a branch side or a mutant holds 1 + the least distance seen
+ * (0 = never reached): records `d` in slot `i` of `slots` (`n` of them). */
+static inline void mosaic_rt_least(double *slots, uint32_t n, uint32_t i, double d) {
+  const double v = d + 1.0;
+  if (i < n && (slots[i] == 0.0 || v < slots[i])) slots[i] = v;
+}
+
 /* Forgets the call scopes of a test that ended inside one. */
 void mosaic_rt_reset_scopes(void);
 

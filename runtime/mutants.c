@@ -8,24 +8,8 @@
 #include <math.h>
 #include <string.h>
 
-/* A mutant's slot holds 1 + the least infection distance seen (0 = never
- * reached), as a branch side's does. */
 static void infect(uint32_t id, double d) {
-  double v;
-  if (id >= mosaic_rt_unit_mutants()) return;
-  v = d + 1.0;
-  if (__mosaic_mutants[id] == 0.0 || v < __mosaic_mutants[id]) __mosaic_mutants[id] = v;
-}
-
-static uint64_t mask(uint64_t v, unsigned width) { return width >= 64 ? v : v & ((1ull << width) - 1); }
-
-static int64_t widen(uint64_t v, unsigned width) {
-  if (width >= 64 || width == 0) return (int64_t)v;
-  {
-    const uint64_t m = 1ull << (width - 1);
-    v = mask(v, width);
-    return (int64_t)((v ^ m) - m);
-  }
+  mosaic_rt_least(__mosaic_mutants, mosaic_rt_unit_mutants(), id, d);
 }
 
 /* `op` over a and b on `width`-bit integers. *trap: it would not produce a
@@ -33,44 +17,30 @@ static int64_t widen(uint64_t v, unsigned width) {
 static uint64_t arithmetic(unsigned op, uint64_t a, uint64_t b, unsigned width, int sgn, int *trap) {
   *trap = 0;
   switch (op) {
-  case MOSAIC_MUT_ADD: return mask(a + b, width);
-  case MOSAIC_MUT_SUB: return mask(a - b, width);
-  case MOSAIC_MUT_MUL: return mask(a * b, width);
-  case MOSAIC_MUT_AND: return mask(a & b, width);
-  case MOSAIC_MUT_OR: return mask(a | b, width);
-  case MOSAIC_MUT_XOR: return mask(a ^ b, width);
+  case MOSAIC_MUT_ADD: return mosaic_rt_mask(a + b, width);
+  case MOSAIC_MUT_SUB: return mosaic_rt_mask(a - b, width);
+  case MOSAIC_MUT_MUL: return mosaic_rt_mask(a * b, width);
+  case MOSAIC_MUT_AND: return mosaic_rt_mask(a & b, width);
+  case MOSAIC_MUT_OR: return mosaic_rt_mask(a | b, width);
+  case MOSAIC_MUT_XOR: return mosaic_rt_mask(a ^ b, width);
   default: break; /* DIV, REM */
   }
-  if (mask(b, width) == 0) {
+  if (mosaic_rt_mask(b, width) == 0) {
     *trap = 1;
     return 0;
   }
   if (sgn) {
-    const int64_t x = widen(a, width), y = widen(b, width);
+    const int64_t x = mosaic_rt_sign_extend(a, width), y = mosaic_rt_sign_extend(b, width);
     const int64_t least = width >= 64 ? INT64_MIN : -(int64_t)(1ull << (width - 1));
     if (y == -1 && x == least) {
       *trap = 1;
       return 0;
     }
-    return mask((uint64_t)(op == MOSAIC_MUT_DIV ? x / y : x % y), width);
+    return mosaic_rt_mask((uint64_t)(op == MOSAIC_MUT_DIV ? x / y : x % y), width);
   }
-  return op == MOSAIC_MUT_DIV ? mask(a, width) / mask(b, width) : mask(a, width) % mask(b, width);
-}
-
-/* Where a lies against b. */
-enum { BELOW = 0, EQUAL = 1, ABOVE = 2 };
-
-static int holds(unsigned op, int position) {
-  switch (op) {
-  case MOSAIC_MUT_EQ: return position == EQUAL;
-  case MOSAIC_MUT_NE: return position != EQUAL;
-  case MOSAIC_MUT_LT: return position == BELOW;
-  case MOSAIC_MUT_LE: return position != ABOVE;
-  case MOSAIC_MUT_GT: return position == ABOVE;
-  case MOSAIC_MUT_GE: return position != BELOW;
-  case MOSAIC_MUT_TRUE: return 1;
-  default: return 0;
-  }
+  a = mosaic_rt_mask(a, width);
+  b = mosaic_rt_mask(b, width);
+  return op == MOSAIC_MUT_DIV ? a / b : a % b;
 }
 
 /* How far diff = a - b is from a position where `original` and `mutant`
@@ -78,11 +48,11 @@ static int holds(unsigned op, int position) {
 static double relation_distance(unsigned original, unsigned mutant, double diff, int position) {
   double best = -1.0;
   int p;
-  if (holds(original, position) != holds(mutant, position)) return 0.0;
-  for (p = BELOW; p <= ABOVE; ++p) {
+  if (mosaic_mut_holds(original, position) != mosaic_mut_holds(mutant, position)) return 0.0;
+  for (p = MOSAIC_MUT_BELOW; p <= MOSAIC_MUT_ABOVE; ++p) {
     double d;
-    if (holds(original, p) == holds(mutant, p)) continue;
-    d = p == BELOW ? diff + 1.0 : p == EQUAL ? fabs(diff) : -diff + 1.0;
+    if (mosaic_mut_holds(original, p) == mosaic_mut_holds(mutant, p)) continue;
+    d = p == MOSAIC_MUT_BELOW ? diff + 1.0 : p == MOSAIC_MUT_EQUAL ? fabs(diff) : -diff + 1.0;
     if (best < 0.0 || d < best) best = d;
   }
   return best < 0.0 ? 1.0 : best;
@@ -99,13 +69,13 @@ void __mosaic_mutate_int(uint32_t first, const uint8_t *ops, uint32_t n, uint32_
     double diff;
     int position;
     if (sgn) {
-      const int64_t x = widen(a, width), y = widen(b, width);
+      const int64_t x = mosaic_rt_sign_extend(a, width), y = mosaic_rt_sign_extend(b, width);
       diff = (double)x - (double)y;
-      position = x < y ? BELOW : x == y ? EQUAL : ABOVE;
+      position = x < y ? MOSAIC_MUT_BELOW : x == y ? MOSAIC_MUT_EQUAL : MOSAIC_MUT_ABOVE;
     } else {
-      const uint64_t x = mask(a, width), y = mask(b, width);
+      const uint64_t x = mosaic_rt_mask(a, width), y = mosaic_rt_mask(b, width);
       diff = x >= y ? (double)(x - y) : -(double)(y - x);
-      position = x < y ? BELOW : x == y ? EQUAL : ABOVE;
+      position = x < y ? MOSAIC_MUT_BELOW : x == y ? MOSAIC_MUT_EQUAL : MOSAIC_MUT_ABOVE;
     }
     for (i = 0; i < n; ++i) infect(first + i, relation_distance(original, ops[i], diff, position));
     return;
@@ -156,7 +126,7 @@ void __mosaic_mutate_float(uint32_t first, const uint8_t *ops, uint32_t n, uint3
     }
     {
       double diff = a - b;
-      const int position = a < b ? BELOW : a == b ? EQUAL : ABOVE;
+      const int position = a < b ? MOSAIC_MUT_BELOW : a == b ? MOSAIC_MUT_EQUAL : MOSAIC_MUT_ABOVE;
       if (!isfinite(diff)) diff = diff > 0 ? 1e308 : -1e308;
       for (i = 0; i < n; ++i) infect(first + i, relation_distance(original, ops[i], diff, position));
     }

@@ -58,13 +58,7 @@ void __mosaic_register_unit(uint32_t blocks, uint32_t sides, uint32_t mutants, c
 
 /* ---- distances ------------------------------------------------------- */
 
-/* A side's slot holds 1 + the minimum distance seen (0 = never evaluated). */
-static void update(uint32_t side, double d) {
-  double v;
-  if (side >= unit_sides) return;
-  v = d + 1.0;
-  if (__mosaic_sides[side] == 0.0 || v < __mosaic_sides[side]) __mosaic_sides[side] = v;
-}
+static void update(uint32_t side, double d) { mosaic_rt_least(__mosaic_sides, unit_sides, side, d); }
 
 static double nu(double x) { return x / (x + 1.0); }
 
@@ -123,21 +117,11 @@ static void record_cmp(uint32_t site, uint64_t a, uint64_t b, uint32_t flags) {
   e[n].flags = flags;
 }
 
-static int64_t sign_extend(uint64_t v, unsigned width) {
-  if (width >= 64 || width == 0) return (int64_t)v;
-  {
-    const uint64_t m = 1ull << (width - 1);
-    v &= (m << 1) - 1;
-    return (int64_t)((v ^ m) - m);
-  }
-}
-
-static uint64_t mask(uint64_t v, unsigned width) { return width >= 64 ? v : v & ((1ull << width) - 1); }
 
 /* |a - b| on the ring of `width`-bit integers: right for signed and
  * unsigned operands alike. */
 static double ring_distance(uint64_t a, uint64_t b, unsigned width) {
-  uint64_t d = mask(a - b, width), e = mask(b - a, width);
+  uint64_t d = mosaic_rt_mask(a - b, width), e = mosaic_rt_mask(b - a, width);
   return (double)(d < e ? d : e);
 }
 
@@ -190,10 +174,12 @@ void __mosaic_cmp_int(uint32_t site, uint32_t pred, uint64_t a, uint64_t b, uint
   }
   record_cmp(site, a, b, flags);
   if (pred == MOSAIC_PRED_EQ || pred == MOSAIC_PRED_NE) {
-    taken = equality(pred, ring_distance(a, b, width), mask(a, width) == mask(b, width), &dt, &df);
+    const int equal = mosaic_rt_mask(a, width) == mosaic_rt_mask(b, width);
+    taken = equality(pred, ring_distance(a, b, width), equal, &dt, &df);
   } else {
-    const double diff = (flags & MOSAIC_CMP_SIGNED) ? (double)sign_extend(a, width) - (double)sign_extend(b, width)
-                                                    : (double)mask(a, width) - (double)mask(b, width);
+    const double diff = (flags & MOSAIC_CMP_SIGNED)
+                            ? (double)mosaic_rt_sign_extend(a, width) - (double)mosaic_rt_sign_extend(b, width)
+                            : (double)mosaic_rt_mask(a, width) - (double)mosaic_rt_mask(b, width);
     taken = ordered(pred, diff, &dt, &df);
   }
   apply(site, taken, dt, df, flags);

@@ -59,23 +59,9 @@ public:
   LlvmCoverage coverage(const std::string &binaryName, const std::vector<std::string> &tests) override;
 
 private:
-  // A build or a run of the suite: in a process group of its own, killed
-  // when it ends (what a test started ends with it) or when a signal asks
-  // mosaic to stop.
-  ProcessOptions contained(std::string directory) const {
-    ProcessOptions o;
-    o.directory = std::move(directory);
-    o.ownGroup = true;
-    o.stop = o_.stop;
-    return o;
-  }
-  // A run of the suite's tests, code nobody vetted: contained, and in a PID
-  // namespace and a pids cgroup of its own, as the search's fork server.
+  ProcessOptions contained(std::string directory) const { return containedRun(std::move(directory), o_.stop); }
   ProcessOptions sandboxed(std::string directory) const {
-    ProcessOptions o = contained(std::move(directory));
-    o.pidNamespace = true;
-    o.maxProcesses = o_.maxProcesses;
-    return o;
+    return sandboxedRun(std::move(directory), o_.stop, o_.maxProcesses);
   }
 
   const model::Program &p_;
@@ -165,6 +151,21 @@ LlvmCoverage CMakeSuiteRunner::coverage(const std::string &binaryName, const std
 }
 
 } // namespace
+
+ProcessOptions containedRun(std::string directory, const volatile std::sig_atomic_t *stop) {
+  ProcessOptions o;
+  o.directory = std::move(directory);
+  o.ownGroup = true;
+  o.stop = stop;
+  return o;
+}
+
+ProcessOptions sandboxedRun(std::string directory, const volatile std::sig_atomic_t *stop, unsigned maxProcesses) {
+  ProcessOptions o = containedRun(std::move(directory), stop);
+  o.pidNamespace = true;
+  o.maxProcesses = maxProcesses;
+  return o;
+}
 
 std::unique_ptr<SuiteRunner> cmakeSuiteRunner(const model::Program &program, const VerifyOptions &options) {
   return std::make_unique<CMakeSuiteRunner>(program, options);

@@ -460,9 +460,11 @@ std::optional<int> badOptions(const GenerateOptions &options, std::ostream &err)
 
 int generate(const GenerateOptions &options, std::ostream &out, std::ostream &err) {
   if (auto code = badOptions(options, err)) return *code;
+  // The criteria, once (badOptions checked the names): they also say which
+  // harness the session builds.
+  search::CriterionList criteria = std::move(*search::makeCriteria(options.criteria));
   bool weakMutation = false;
-  const auto criteria = search::makeCriteria(options.criteria);
-  for (const auto &c : *criteria) weakMutation |= c->needsWeakMutation();
+  for (const auto &c : criteria) weakMutation |= c->needsWeakMutation();
   auto opened = openSession({options.unit, options.workDir, options.sanitize, options.memoryMb, weakMutation}, err);
   if (auto *code = std::get_if<int>(&opened)) return *code;
   Session &session = *std::get<std::unique_ptr<Session>>(opened);
@@ -472,7 +474,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
     return kExitUsage;
   }
   faultPoint("session");
-  const search::Goals goals(session.description, std::move(*search::makeCriteria(options.criteria)));
+  const search::Goals goals(session.description, std::move(criteria));
   auto secondary = search::makeSecondary(options.secondary, goals);
   if (!secondary) {
     fmt::print(err, "mosaic: error: {}\n", secondary.error().message);

@@ -8,6 +8,7 @@
 #include "mosaic/support/Random.h"
 
 #include "Interrupt.h"
+#include "SuiteRunner.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -38,19 +39,12 @@ struct Tally {
   double score() const { return total() ? 100.0 * static_cast<double>(killed) / static_cast<double>(total()) : 0.0; }
 };
 
-// A CTest run of the mutated build, contained like a written suite's runs:
-// a PID namespace and a pids cgroup of its own (the mutants are new code
-// nobody vetted), in a process group killed at the end.
+// A CTest run of the mutated build, contained as a written suite's runs
+// are (the mutants are new code nobody vetted), with `env` added.
 ProcessOptions contained(const fs::path &build, std::vector<std::pair<std::string, std::string>> env,
                          const volatile std::sig_atomic_t *stop) {
-  ProcessOptions o;
-  o.directory = build.string();
+  ProcessOptions o = sandboxedRun(build.string(), stop, VerifyOptions{}.maxProcesses);
   o.env = std::move(env);
-  o.ownGroup = true;
-  o.stop = stop;
-  o.pidNamespace = true;
-  // Ours: a suite's tests and the processes they start, with room to spare.
-  o.maxProcesses = 512;
   return o;
 }
 

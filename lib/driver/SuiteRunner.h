@@ -15,6 +15,15 @@
 
 namespace mosaic::driver {
 
+/// A build or a run of a suite in `directory`: in a process group of its
+/// own, killed when it ends (what a test started ends with it) or when
+/// `stop` is set (Ctrl-C).
+ProcessOptions containedRun(std::string directory, const volatile std::sig_atomic_t *stop);
+/// A run of a suite's tests, code nobody vetted: contained, and in a PID
+/// namespace and a pids cgroup of `maxProcesses`, as the search's fork
+/// server.
+ProcessOptions sandboxedRun(std::string directory, const volatile std::sig_atomic_t *stop, unsigned maxProcesses);
+
 /// A build of the suite: whether it built, and the compiler's output.
 struct SuiteBuild {
   bool ok = false;

@@ -12,6 +12,13 @@ namespace {
 
 std::string fileOf(const Reach &reach) { return std::filesystem::path(reach.description().unit).filename().string(); }
 
+// A goal's label at a source location: "cJSON.c:57:9 what (function)".
+std::string located(const std::string &file, std::uint32_t line, std::uint32_t column, const std::string &what,
+                    const std::string &function) {
+  return file + ":" + std::to_string(line) + (column ? ":" + std::to_string(column) : "") + " " + what + " (" +
+         function + ")";
+}
+
 bool anyRan(const Goal &g, const Execution &e) {
   for (std::uint32_t b : g.blocks)
     if (b < e.blocks.size() && e.blocks[b]) return true;
@@ -53,8 +60,7 @@ public:
         const std::uint32_t side = br.sides[k].id;
         if (side >= d.sides) continue;
         Goal g{.function = fi, .side = side, .line = br.line, .blocks = {br.block}};
-        g.label = file + ":" + std::to_string(br.line) + (br.column ? ":" + std::to_string(br.column) : "") + " " +
-                  sideName(br, k) + " (" + f.name + ")";
+        g.label = located(file, br.line, br.column, sideName(br, k), f.name);
         out.push_back(std::move(g));
       }
   }
@@ -103,8 +109,7 @@ public:
     for (const model::MutantInfo &m : f.mutants) {
       if (!m.subsuming || m.id >= d.mutants) continue;
       Goal g{.function = fi, .mutant = m.id, .line = m.line, .blocks = {m.block}};
-      g.label = file + ":" + std::to_string(m.line) + (m.column ? ":" + std::to_string(m.column) : "") + " " +
-                m.original + " -> " + m.replacement + " (" + f.name + ")";
+      g.label = located(file, m.line, m.column, m.original + " -> " + m.replacement, f.name);
       out.push_back(std::move(g));
     }
   }

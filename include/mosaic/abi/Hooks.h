@@ -50,6 +50,24 @@ enum mosaic_mut_op {
   MOSAIC_MUT_TRUE = 14,
   MOSAIC_MUT_FALSE = 15
 };
+/* Where the left operand of a relation lies against the right one, and
+ * whether relation `op` holds there: the one definition of what a
+ * relational mutant computes, for the pass (which mutants are the same)
+ * and the runtime (how far a mutant is from differing). */
+enum mosaic_mut_position { MOSAIC_MUT_BELOW = 0, MOSAIC_MUT_EQUAL = 1, MOSAIC_MUT_ABOVE = 2 };
+static __inline__ int mosaic_mut_holds(unsigned op, unsigned position) {
+  switch (op) {
+  case MOSAIC_MUT_EQ: return position == MOSAIC_MUT_EQUAL;
+  case MOSAIC_MUT_NE: return position != MOSAIC_MUT_EQUAL;
+  case MOSAIC_MUT_LT: return position == MOSAIC_MUT_BELOW;
+  case MOSAIC_MUT_LE: return position != MOSAIC_MUT_ABOVE;
+  case MOSAIC_MUT_GT: return position == MOSAIC_MUT_ABOVE;
+  case MOSAIC_MUT_GE: return position != MOSAIC_MUT_BELOW;
+  case MOSAIC_MUT_TRUE: return 1;
+  default: return 0; /* MOSAIC_MUT_FALSE */
+  }
+}
+
 /* Flags of a mutated instruction. */
 #define MOSAIC_MUT_SIGNED 1u      /* integer operands are signed (sdiv, srem, slt, ...) */
 #define MOSAIC_MUT_FLOAT 2u       /* floating-point operands (width 32 or 64) */
