@@ -108,6 +108,34 @@ public:
     scopeLeave_ = m.getOrInsertFunction(MOSAIC_HOOK_SCOPE_LEAVE, vd, i32);
     mutateInt_ = m.getOrInsertFunction(MOSAIC_HOOK_MUTATE_INT, vd, i32, ptr, i32, i32, i64, i64, i32);
     mutateFloat_ = m.getOrInsertFunction(MOSAIC_HOOK_MUTATE_FLOAT, vd, i32, ptr, i32, i32, dbl, dbl, i32);
+    enter_ = m.getOrInsertFunction(MOSAIC_HOOK_ENTER, i32, i32);
+    leave_ = m.getOrInsertFunction(MOSAIC_HOOK_LEAVE, vd, i32, i32);
+    resume_ = m.getOrInsertFunction(MOSAIC_HOOK_RESUME, vd, i32);
+  }
+
+  // The call depth around a function (Hooks.h: __mosaic_enter): entered at
+  // its entry block, left before each return, and set again where an
+  // exception or a longjmp lands in it (its callees' frames never left).
+  void depth(llvm::Function &f, unsigned entryId) {
+    llvm::IRBuilder<> b(&*f.getEntryBlock().getFirstInsertionPt());
+    llvm::Value *caller = b.CreateCall(enter_, {b.getInt32(entryId)});
+    std::vector<llvm::Instruction *> returns, landings;
+    for (llvm::BasicBlock &bb : f)
+      for (llvm::Instruction &i : bb) {
+        if (llvm::isa<llvm::ReturnInst>(i)) returns.push_back(&i);
+        else if (llvm::isa<llvm::LandingPadInst>(i)) landings.push_back(i.getNextNode());
+        else if (auto *call = llvm::dyn_cast<llvm::CallBase>(&i); call && call->hasFnAttr(llvm::Attribute::ReturnsTwice))
+          landings.push_back(call->getNextNode());
+      }
+    for (llvm::Instruction *ret : returns) {
+      // Nothing may come between a musttail call and its return.
+      llvm::Instruction *at = ret;
+      if (auto *call = llvm::dyn_cast_or_null<llvm::CallInst>(ret->getPrevNode()); call && call->isMustTailCall())
+        at = call;
+      llvm::IRBuilder<>(at).CreateCall(leave_, {b.getInt32(entryId), caller});
+    }
+    for (llvm::Instruction *at : landings)
+      if (at) llvm::IRBuilder<>(at).CreateCall(resume_, {caller});
   }
 
   // The infection probe of a mutation site, just before its instruction:
@@ -222,7 +250,7 @@ private:
   }
 
   llvm::FunctionCallee cmpInt_, cmpFloat_, cond_, condCall_, switch_, scopeEnter_, scopeLeave_, mutateInt_,
-      mutateFloat_;
+      mutateFloat_, enter_, leave_, resume_;
   llvm::SmallPtrSet<llvm::CallInst *, 16> scoped_;
   std::map<std::vector<std::uint8_t>, llvm::Constant *> opTables_;
 };
@@ -319,6 +347,7 @@ bool instrumentModule(llvm::Module &module) {
       for (const MutationSite &site : fl.mutations) prober.mutate(site);
     for (const BranchSites &b : fl.branches) prober.branch(b);
     for (llvm::BasicBlock &bb : *fl.function) prober.hit(bb, fl.blockIds.lookup(&bb));
+    prober.depth(*fl.function, fl.blockIds.lookup(&fl.function->getEntryBlock()));
   }
   redirectComparisons(module);
   registerUnit(module, layout.blocks, layout.sides, weak ? layout.mutants : 0);

@@ -413,6 +413,7 @@ int mosaic_rt_run_test(const uint8_t *data, uint32_t len) {
     context.vars[i].type = MOSAIC_NO_TYPE;
     context.vars[i].storage = NULL;
     context.null_object = 0;
+    mosaic_rt_reset_depth();
     t->current_stmt = (int32_t)i;
     t->stmt_count = i + 1;
     rec->obs_begin = t->obs_len;
@@ -429,6 +430,7 @@ int mosaic_rt_run_test(const uint8_t *data, uint32_t len) {
   /* Destructors run as the end of a generated test's scope would run them;
    * a crash there is reported at statement -1. */
   t->current_stmt = -1;
+  mosaic_rt_reset_depth();
   destroy_vars(&context);
   return result;
 }

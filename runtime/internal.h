@@ -43,6 +43,9 @@ static inline void mosaic_rt_least(double *slots, uint32_t n, uint32_t i, double
 
 /* Forgets the call scopes of a test that ended inside one. */
 void mosaic_rt_reset_scopes(void);
+/* Before each statement: the test's own code runs at call depth 0, however
+ * the last statement left the unit (Hooks.h: __mosaic_enter). */
+void mosaic_rt_reset_depth(void);
 
 /* Runs one encoded test in this process; returns 0, or
  * MOSAIC_EXIT_HARNESS_ERROR when the input is malformed. */

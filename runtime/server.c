@@ -115,6 +115,7 @@ static void child(server *s, const mosaic_request *req, int out, int cmd, int do
     mosaic_rt_snapshot_restore();
     mosaic_rt_child_state_restore(&s->box);
     mosaic_rt_reset_scopes();
+    mosaic_rt_reset_depth();
     errno = 0;
     rc = mosaic_rt_run_test((const uint8_t *)t + t->input_off, t->input_len);
     fflush(NULL);

@@ -14,6 +14,13 @@ uint8_t *__mosaic_blocks;
 double *__mosaic_sides;
 double *__mosaic_mutants;
 mosaic_trace_header *mosaic_rt_trace;
+/* Direct calls (Hooks.h: __mosaic_enter): entry marks per block and the
+ * distances of branches evaluated at depth 1, in a function the test called. */
+static uint8_t *direct_blocks;
+static double *direct_sides;
+/* How many of the unit's frames are live on this thread: 0 in the test's
+ * own code. Thread-local: a unit's worker threads have their own. */
+static _Thread_local uint32_t depth;
 
 static uint32_t unit_blocks, unit_sides, unit_mutants, unit_flags, unit_nglobals;
 static const mosaic_global *unit_globals;
@@ -38,6 +45,8 @@ void mosaic_rt_use_trace(mosaic_trace_header *t) {
     __mosaic_blocks = (uint8_t *)t + t->blocks_off;
     __mosaic_sides = (double *)((char *)t + t->sides_off);
     __mosaic_mutants = (double *)((char *)t + t->mutants_off);
+    direct_blocks = (uint8_t *)t + t->direct_off;
+    direct_sides = (double *)((char *)t + t->direct_sides_off);
   }
 }
 
@@ -54,11 +63,33 @@ void __mosaic_register_unit(uint32_t blocks, uint32_t sides, uint32_t mutants, c
   __mosaic_blocks = (uint8_t *)calloc(blocks ? blocks : 1, 1);
   __mosaic_sides = (double *)calloc(sides ? sides : 1, sizeof(double));
   __mosaic_mutants = (double *)calloc(mutants ? mutants : 1, sizeof(double));
+  direct_blocks = (uint8_t *)calloc(blocks ? blocks : 1, 1);
+  direct_sides = (double *)calloc(sides ? sides : 1, sizeof(double));
 }
+
+/* ---- direct calls ---------------------------------------------------- */
+
+void mosaic_rt_reset_depth(void) { depth = 0; }
+
+uint32_t __mosaic_enter(uint32_t entry) {
+  const uint32_t caller = depth++;
+  if (caller == 0 && entry < unit_blocks) direct_blocks[entry] |= MOSAIC_DIRECT_ENTERED;
+  return caller;
+}
+
+void __mosaic_leave(uint32_t entry, uint32_t caller) {
+  depth = caller;
+  if (caller == 0 && entry < unit_blocks) direct_blocks[entry] |= MOSAIC_DIRECT_RETURNED;
+}
+
+void __mosaic_resume(uint32_t caller) { depth = caller + 1; }
 
 /* ---- distances ------------------------------------------------------- */
 
-static void update(uint32_t side, double d) { mosaic_rt_least(__mosaic_sides, unit_sides, side, d); }
+static void update(uint32_t side, double d) {
+  mosaic_rt_least(__mosaic_sides, unit_sides, side, d);
+  if (depth == 1) mosaic_rt_least(direct_sides, unit_sides, side, d);
+}
 
 static double nu(double x) { return x / (x + 1.0); }
 

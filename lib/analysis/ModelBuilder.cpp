@@ -14,6 +14,7 @@
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
+#include <clang/AST/Mangle.h>
 #include <clang/AST/RecursiveASTVisitor.h>
 #include <clang/Basic/OperatorKinds.h>
 #include <clang/Basic/SourceManager.h>
@@ -176,7 +177,7 @@ public:
   Builder(clang::ASTContext &ctx, clang::Sema &sema, const InstalledHeaders &installed, model::Program &program)
       : ctx_(ctx), sema_(sema), sm_(ctx.getSourceManager()), installed_(installed),
         exportMacros_(sm_, sema.getPreprocessor()), program_(program),
-        types_(ctx, sema, program), collected_(sm_) {}
+        types_(ctx, sema, program), collected_(sm_), names_(ctx) {}
 
   void run() {
     program_.language = ctx_.getLangOpts().CPlusPlus ? "c++" : "c";
@@ -378,6 +379,7 @@ private:
     c.parent = parent;
     c.origin = !code ? model::Origin::External : inMainFile(code) ? model::Origin::Unit : model::Origin::Header;
     c.internalLinkage = !fd->isExternallyVisible();
+    c.linkageNames = linkageNames(*fd);
     c.cLinkage = fd->isExternC() || !ctx_.getLangOpts().CPlusPlus;
     c.isInline = fd->isInlined();
     c.isImplicit = fd->isImplicit();
@@ -568,6 +570,17 @@ private:
       if (s.parent && s.location.file == program_.unit) program_.records[*s.parent].ownedByUnit = true;
   }
 
+  // A function's symbols: every variant of a constructor or destructor,
+  // the one name of anything else. None for a template's pattern.
+  std::vector<std::string> linkageNames(const clang::FunctionDecl &fd) {
+    if (fd.isDependentContext()) return {};
+    std::vector<std::string> out;
+    if (llvm::isa<clang::CXXConstructorDecl>(fd) || llvm::isa<clang::CXXDestructorDecl>(fd))
+      out = names_.getAllManglings(&fd);
+    if (out.empty()) out.push_back(names_.getName(&fd));
+    return out;
+  }
+
   clang::ASTContext &ctx_;
   clang::Sema &sema_;
   const clang::SourceManager &sm_;
@@ -580,6 +593,7 @@ private:
   Collector collected_;
   std::map<clang::FileID, bool> mainHeaderCache_;
   std::vector<const clang::FunctionDecl *> decls_; ///< by CallableId
+  clang::ASTNameGenerator names_;
 };
 
 } // namespace

@@ -474,7 +474,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
     return kExitUsage;
   }
   faultPoint("session");
-  const search::Goals goals(session.description, std::move(criteria));
+  const search::Goals goals(session.description, std::move(criteria), targetFunctions(session));
   auto secondary = search::makeSecondary(options.secondary, goals);
   if (!secondary) {
     fmt::print(err, "mosaic: error: {}\n", secondary.error().message);

@@ -22,6 +22,12 @@ std::span<const double> Trace::sides() const {
 std::span<const double> Trace::mutants() const {
   return {at<double>(h_, h_->mutants_off), std::min(h_->unit_mutants, h_->mutant_capacity)};
 }
+std::span<const std::uint8_t> Trace::direct() const {
+  return {at<std::uint8_t>(h_, h_->direct_off), std::min(h_->unit_blocks, h_->block_capacity)};
+}
+std::span<const double> Trace::directSides() const {
+  return {at<double>(h_, h_->direct_sides_off), std::min(h_->unit_sides, h_->side_capacity)};
+}
 std::span<const mosaic_cmp_entry> Trace::comparisons() const {
   return {at<mosaic_cmp_entry>(h_, h_->cmps_off), std::min(h_->cmp_count, MOSAIC_CMP_CAPACITY)};
 }

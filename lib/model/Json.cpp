@@ -282,6 +282,7 @@ void to_json(Json &j, const Callable &c) {
            {"name", c.name},
            {"qualified_name", c.qualifiedName},
            {"signature", c.signature}};
+  if (!c.linkageNames.empty()) j["linkage_names"] = c.linkageNames;
   putOpt(j, "parent", c.parent);
   j["result"] = c.result;
   j["params"] = c.params;
@@ -319,6 +320,7 @@ void from_json(const Json &j, Callable &c) {
   getOr(j, "name", c.name);
   getOr(j, "qualified_name", c.qualifiedName);
   getOr(j, "signature", c.signature);
+  getOr(j, "linkage_names", c.linkageNames);
   getOpt(j, "parent", c.parent);
   getOr(j, "result", c.result);
   getOr(j, "params", c.params);

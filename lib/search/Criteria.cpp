@@ -128,13 +128,82 @@ public:
   bool needsWeakMutation() const override { return true; }
 };
 
+// Direct branch (EvoSuite's IBRANCH): a branch side of a function the
+// tests call, taken in a call the test made directly, not from the unit's
+// own code. Reached through other functions the side tells the search
+// nothing about what the test must pass; its fitness counts only direct
+// calls, with the side's plain fitness as the approach to one.
+class DirectBranchCriterion final : public Criterion {
+public:
+  std::string_view name() const override { return "direct-branch"; }
+  std::string_view plural() const override { return "direct branches"; }
+  void goals(std::uint32_t fi, const Reach &reach, std::vector<Goal> &out) const override {
+    if (!reach.entryPoint(fi)) return;
+    const model::UnitDescription &d = reach.description();
+    const model::FunctionInfo &f = d.functions[fi];
+    const std::string file = fileOf(reach);
+    for (const model::BranchInfo &br : f.branches)
+      for (size_t k = 0; k < br.sides.size(); ++k) {
+        const std::uint32_t side = br.sides[k].id;
+        if (side >= d.sides) continue;
+        Goal g{.function = fi, .side = side, .line = br.line, .blocks = {br.block}};
+        g.label = located(file, br.line, br.column, sideName(br, k) + " directly", f.name);
+        out.push_back(std::move(g));
+      }
+  }
+  bool covered(const Goal &g, const Execution &e) const override {
+    return *g.side < e.directSides.size() && e.directSides[*g.side] == 1.0;
+  }
+  double fitness(const Goal &g, const Execution &e, const Reach &reach) const override {
+    if (*g.side < e.directSides.size() && e.directSides[*g.side] > 0.0)
+      return Reach::normalise(e.directSides[*g.side] - 1.0);
+    return 1.0 + reach.side(*g.side, e);
+  }
+  double notCalled(const Goal &g, const Reach &reach) const override { return 1.0 + reach.notCalled(g.function); }
+};
+
+// Top-level function (EvoSuite's METHOD, "TMC") and its no-exception twin
+// (METHODNOEXCEPTION, "NTMC"): a function of the unit the tests call is
+// called by a test directly; for the twin, such a call also returns to the
+// test normally (no crash, exit, C++ exception or longjmp out of it).
+class TopLevelCriterion final : public Criterion {
+public:
+  explicit TopLevelCriterion(bool returned) : returned_(returned) {}
+  std::string_view name() const override { return returned_ ? "no-exception" : "top-level"; }
+  std::string_view plural() const override { return returned_ ? "normal returns" : "direct calls"; }
+  void goals(std::uint32_t fi, const Reach &reach, std::vector<Goal> &out) const override {
+    if (!reach.entryPoint(fi)) return;
+    const model::FunctionInfo &f = reach.description().functions[fi];
+    Goal g{.function = fi, .line = f.line, .blocks = {f.entry}, .initial = true};
+    g.label = f.name + (returned_ ? "() returned to the test" : "() called by the test");
+    out.push_back(std::move(g));
+  }
+  bool covered(const Goal &g, const Execution &e) const override {
+    return (flags(g, e) & (returned_ ? MOSAIC_DIRECT_RETURNED : MOSAIC_DIRECT_ENTERED)) != 0;
+  }
+  // A direct call that did not return is halfway to a normal return.
+  double fitness(const Goal &g, const Execution &e, const Reach &) const override {
+    if (covered(g, e)) return 0.0;
+    return returned_ && (flags(g, e) & MOSAIC_DIRECT_ENTERED) ? 0.5 : 1.0;
+  }
+  double notCalled(const Goal &, const Reach &) const override { return 1.0; }
+
+private:
+  static std::uint8_t flags(const Goal &g, const Execution &e) {
+    const std::uint32_t entry = g.blocks.front();
+    return entry < e.direct.size() ? e.direct[entry] : 0;
+  }
+  bool returned_;
+};
+
 using Maker = std::unique_ptr<const Criterion> (*)();
 // Canonical order. Function goals come first within a function, then its
 // branches, then its lines: the order issue 5's goals were numbered in.
 const std::vector<std::pair<std::string, Maker>> &table() {
   static const std::vector<std::pair<std::string, Maker>> t = {
-      {"function", &functionCriterion}, {"branch", &branchCriterion}, {"line", &lineCriterion},
-      {"wm", &weakMutationCriterion}};
+      {"function", &functionCriterion},  {"branch", &branchCriterion},      {"direct-branch", &directBranchCriterion},
+      {"line", &lineCriterion},          {"wm", &weakMutationCriterion},   {"top-level", &topLevelCriterion},
+      {"no-exception", &noExceptionCriterion}};
   return t;
 }
 
@@ -144,6 +213,9 @@ std::unique_ptr<const Criterion> functionCriterion() { return std::make_unique<F
 std::unique_ptr<const Criterion> branchCriterion() { return std::make_unique<BranchCriterion>(); }
 std::unique_ptr<const Criterion> lineCriterion() { return std::make_unique<LineCriterion>(); }
 std::unique_ptr<const Criterion> weakMutationCriterion() { return std::make_unique<WeakMutationCriterion>(); }
+std::unique_ptr<const Criterion> directBranchCriterion() { return std::make_unique<DirectBranchCriterion>(); }
+std::unique_ptr<const Criterion> topLevelCriterion() { return std::make_unique<TopLevelCriterion>(false); }
+std::unique_ptr<const Criterion> noExceptionCriterion() { return std::make_unique<TopLevelCriterion>(true); }
 
 const std::vector<std::string> &criterionNames() {
   static const std::vector<std::string> names = [] {
@@ -156,12 +228,24 @@ const std::vector<std::string> &criterionNames() {
 
 std::vector<std::string> defaultCriteria() { return {"function", "branch", "line"}; }
 
-Expected<CriterionList> makeCriteria(const std::vector<std::string> &names) {
+std::string canonicalCriterion(const std::string &name) {
+  // Seed 001's abbreviations (ALGORITHMS.md §6).
+  static const std::map<std::string, std::string> aliases = {
+      {"bc", "branch"},     {"lc", "line"},     {"dbc", "direct-branch"}, {"weak-mutation", "wm"},
+      {"tmc", "top-level"}, {"ntmc", "no-exception"}};
+  const auto it = aliases.find(name);
+  return it == aliases.end() ? name : it->second;
+}
+
+Expected<CriterionList> makeCriteria(const std::vector<std::string> &given) {
   std::string known;
   for (const std::string &n : criterionNames()) known += (known.empty() ? "" : ", ") + n;
-  for (const std::string &n : names)
-    if (std::find(criterionNames().begin(), criterionNames().end(), n) == criterionNames().end())
+  std::vector<std::string> names;
+  for (const std::string &n : given) {
+    names.push_back(canonicalCriterion(n));
+    if (std::find(criterionNames().begin(), criterionNames().end(), names.back()) == criterionNames().end())
       return Error::usage("unknown criterion '" + n + "' (known: " + known + ")");
+  }
   if (names.empty()) return Error::usage("no criterion given (known: " + known + ")");
   CriterionList out;
   for (const auto &[name, make] : table())

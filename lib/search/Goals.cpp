@@ -15,8 +15,15 @@ CriterionList orDefault(CriterionList criteria) {
 
 } // namespace
 
-Goals::Goals(const model::UnitDescription &d, CriterionList criteria)
-    : reach_(d), criteria_(orDefault(std::move(criteria))) {
+std::vector<bool> entryPoints(const model::UnitDescription &d, const std::vector<std::string> &called) {
+  std::vector<bool> out(d.functions.size(), false);
+  for (size_t fi = 0; fi < d.functions.size(); ++fi)
+    out[fi] = std::find(called.begin(), called.end(), d.functions[fi].linkageName) != called.end();
+  return out;
+}
+
+Goals::Goals(const model::UnitDescription &d, CriterionList criteria, std::vector<bool> entryPoints)
+    : reach_(d, std::move(entryPoints)), criteria_(orDefault(std::move(criteria))) {
   dependents_.assign(d.sides, {});
   sideGoal_.assign(d.sides, SIZE_MAX);
   // Per block: which goals hang off it (released when it may be reached).
@@ -29,7 +36,10 @@ Goals::Goals(const model::UnitDescription &d, CriterionList criteria)
       for (size_t g = first; g < goals_.size(); ++g) {
         goals_[g].criterion = criterion.get();
         isInitial.push_back(goals_[g].initial);
-        if (goals_[g].side && *goals_[g].side < d.sides) sideGoal_[*goals_[g].side] = g;
+        // The branch criterion's goal stands for a side; a direct branch
+        // goal on the same side only where there is none.
+        if (goals_[g].side && *goals_[g].side < d.sides && sideGoal_[*goals_[g].side] == SIZE_MAX)
+          sideGoal_[*goals_[g].side] = g;
         if (goals_[g].initial) {
           initial_.push_back(g);
           continue;

@@ -36,7 +36,8 @@ bool postDominatesEntry(const model::FunctionInfo &f, std::uint32_t block,
 
 } // namespace
 
-Reach::Reach(const model::UnitDescription &d) : d_(d) {
+Reach::Reach(const model::UnitDescription &d, std::vector<bool> entryPoints)
+    : d_(d), entryPoints_(std::move(entryPoints)) {
   blockFunction_.assign(d.blocks, 0);
   blockDeps_.assign(d.blocks, nullptr);
   always_.assign(d.blocks, false);

@@ -288,3 +288,14 @@ TEST(TypeSpelling, ADecayedArrayOfTheUnitsOwnTypedefIsSpelledInUnit) {
   EXPECT_TRUE(rows.spelledInUnit);
   EXPECT_EQ(rows.canonical, "unsigned int (*)[3]");
 }
+
+TEST(InventoryModel, LinkageNamesAreTheObjectCodesSymbols) {
+  // What the pass's description names functions by: mangled, and one per
+  // variant of a constructor (base and complete object).
+  const Program &p = inventory();
+  EXPECT_EQ(callable(p, "shop::Item::fromCode(int)").linkageNames, (std::vector<std::string>{"_ZN4shop4Item8fromCodeEi"}));
+  EXPECT_EQ(callable(p, "shop::Item::Item()").linkageNames,
+            (std::vector<std::string>{"_ZN4shop4ItemC2Ev", "_ZN4shop4ItemC1Ev"}));
+  EXPECT_EQ(callable(p, "shop::Item::price() const").linkageNames,
+            (std::vector<std::string>{"_ZNK4shop4Item5priceEv"}));
+}

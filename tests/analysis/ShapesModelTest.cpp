@@ -29,6 +29,8 @@ TEST(ShapesModel, EveryFunctionOfTheUnitIncludingStaticOnes) {
     EXPECT_EQ(c.kind, CallableKind::Function);
     EXPECT_EQ(c.origin, Origin::Unit) << c.name;
     EXPECT_TRUE(c.cLinkage) << c.name;
+    // C symbols are the functions' names, static ones too.
+    EXPECT_EQ(c.linkageNames, std::vector<std::string>{c.name});
   }
   EXPECT_EQ(names, (std::set<std::string>{"registry_new", "registry_free", "registry_add", "registry_visit",
                                           "point_parse", "point_format", "square_area", "count_kind", "check_magic",

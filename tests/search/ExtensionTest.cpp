@@ -81,11 +81,19 @@ TEST(Criteria, AreNamedAndKeptInCanonicalOrder) {
   ASSERT_EQ(made->size(), 2u);
   EXPECT_EQ((*made)[0]->name(), "branch");
   EXPECT_EQ((*made)[1]->name(), "line");
-  EXPECT_EQ(criterionNames(), (std::vector<std::string>{"function", "branch", "line", "wm"}));
+  EXPECT_EQ(criterionNames(), (std::vector<std::string>{"function", "branch", "direct-branch", "line", "wm",
+                                                        "top-level", "no-exception"}));
+  // Seed 001's abbreviations name the same criteria.
+  auto abbreviated = makeCriteria({"ntmc", "bc", "dbc"});
+  ASSERT_TRUE(abbreviated);
+  ASSERT_EQ(abbreviated->size(), 3u);
+  EXPECT_EQ((*abbreviated)[0]->name(), "branch");
+  EXPECT_EQ((*abbreviated)[1]->name(), "direct-branch");
+  EXPECT_EQ((*abbreviated)[2]->name(), "no-exception");
   auto unknown = makeCriteria({"branch", "mutation"});
   ASSERT_FALSE(unknown);
   EXPECT_EQ(unknown.error().kind, ErrorKind::Usage);
-  EXPECT_NE(unknown.error().message.find("known: function, branch, line, wm"), std::string::npos);
+  EXPECT_NE(unknown.error().message.find("known: function, branch, direct-branch, line, wm, top-level"), std::string::npos);
   EXPECT_FALSE(makeCriteria({}));
 }
 

@@ -4,6 +4,7 @@
 #include "mosaic/search/Archive.h"
 #include "mosaic/search/Goals.h"
 
+
 #include <gtest/gtest.h>
 
 using namespace mosaic;
@@ -147,4 +148,40 @@ TEST(Goals, WeakMutationGoalsAreTheSubsumingMutantsAtTheirBlocks) {
   // DynaMOSA: the entry's mutant is current at once, b3's once side 2 is covered.
   EXPECT_EQ(g.initial(), std::vector<size_t>{inEntry});
   EXPECT_EQ(g.dependents(2), std::vector<size_t>{inB3});
+}
+
+TEST(Goals, DirectGoalsCountOnlyCallsTheTestMade) {
+  auto d = description();
+  d.functions[0].linkageName = "f";
+  Goals g(d, std::move(*makeCriteria({"dbc", "tmc", "ntmc"})), entryPoints(d, {"f"}));
+  EXPECT_EQ(g.count("direct-branch"), 4u);
+  EXPECT_EQ(g.count("top-level"), 1u);
+  EXPECT_EQ(g.count("no-exception"), 1u);
+  const size_t trueSide = 0, called = 4, returned = 5;
+  EXPECT_EQ(g[trueSide].label, "f.c:10:7 true directly (f)");
+  EXPECT_EQ(g[called].label, "f() called by the test");
+  // Side 0 taken, but only in a call the unit made: not covered; its
+  // fitness is 1 + its plain fitness (0 here).
+  Execution e = run({1, 1 + 3, 0, 0}, {1, 1, 1, 0});
+  e.direct = {0, 0, 0, 0};
+  e.directSides = {0, 0, 0, 0};
+  EXPECT_FALSE(g.covered(trueSide, e));
+  EXPECT_DOUBLE_EQ(g.fitness(trueSide, e), 1.0);
+  EXPECT_DOUBLE_EQ(g.fitness(called, e), 1.0);
+  // A direct call that evaluated side 0 with distance 3, then never returned.
+  e.direct[0] = MOSAIC_DIRECT_ENTERED;
+  e.directSides = {1 + 3, 1, 0, 0};
+  EXPECT_DOUBLE_EQ(g.fitness(trueSide, e), 0.75);
+  EXPECT_TRUE(g.covered(called, e));
+  EXPECT_DOUBLE_EQ(g.fitness(returned, e), 0.5);
+  e.direct[0] |= MOSAIC_DIRECT_RETURNED;
+  e.directSides[0] = 1;
+  EXPECT_TRUE(g.covered(trueSide, e));
+  EXPECT_TRUE(g.covered(returned, e));
+  // The branch goal keeps standing for its side when both are there.
+  Goals both(d, std::move(*makeCriteria({"branch", "direct-branch"})), entryPoints(d, {"f"}));
+  EXPECT_EQ(both[both.goalOfSide(0)].criterion->name(), "branch");
+  // A function no test calls has no direct goals.
+  Goals none(d, std::move(*makeCriteria({"dbc", "tmc"})), entryPoints(d, {"g"}));
+  EXPECT_EQ(none.size(), 0u);
 }

@@ -107,6 +107,19 @@ void __mosaic_mutate_int(uint32_t first, const uint8_t *ops, uint32_t n, uint32_
 void __mosaic_mutate_float(uint32_t first, const uint8_t *ops, uint32_t n, uint32_t original, double a, double b,
                            uint32_t flags);
 
+/* Calls the test makes directly (issue 20: the direct-branch and top-level
+ * criteria). Every function of the unit enters with __mosaic_enter (its
+ * entry block's id) and keeps what it returns, the call depth it was
+ * called at (0: called by the test, not by the unit's own code); it gives
+ * that back with __mosaic_leave before each return, and with
+ * __mosaic_resume after a landing pad or a second return from setjmp,
+ * where the frames the exception or longjmp skipped never left. The
+ * runtime marks the direct entries and returns (Trace.h: MOSAIC_DIRECT_*) and
+ * keeps the branch distances of direct calls apart (direct_sides_off). */
+uint32_t __mosaic_enter(uint32_t entry_block);
+void __mosaic_leave(uint32_t entry_block, uint32_t depth);
+void __mosaic_resume(uint32_t depth);
+
 /* A conditional branch on an integer or pointer comparison. `site` is the
  * side id of the true side; the false side is site + 1. */
 void __mosaic_cmp_int(uint32_t site, uint32_t pred, uint64_t a, uint64_t b, uint32_t flags);
@@ -153,6 +166,9 @@ int __mosaic_bcmp(const void *a, const void *b, size_t n);
 #define MOSAIC_HOOK_ACTIVE_MUTANT "__mosaic_active_mutant"
 #define MOSAIC_HOOK_MUTANT_REACHED "__mosaic_mutant_reached"
 #define MOSAIC_HOOK_REGISTER "__mosaic_register_unit"
+#define MOSAIC_HOOK_ENTER "__mosaic_enter"
+#define MOSAIC_HOOK_LEAVE "__mosaic_leave"
+#define MOSAIC_HOOK_RESUME "__mosaic_resume"
 #define MOSAIC_HOOK_CMP_INT "__mosaic_cmp_int"
 #define MOSAIC_HOOK_CMP_FLOAT "__mosaic_cmp_float"
 #define MOSAIC_HOOK_COND "__mosaic_cond"

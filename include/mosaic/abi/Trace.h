@@ -18,7 +18,7 @@ extern "C" {
 #endif
 
 #define MOSAIC_TRACE_MAGIC 0x4d4f5341u /* "MOSA" */
-#define MOSAIC_TRACE_VERSION 5u /* 2: mosaic_stmt_record.nanos; 3: server_id; 4: stack; 5: mutants */
+#define MOSAIC_TRACE_VERSION 6u /* 2: mosaic_stmt_record.nanos; 3: server_id; 4: stack; 5: mutants; 6: direct calls */
 
 /* Sizes of the bounded areas (entries or bytes). Chosen to stay well under a
  * megabyte in all: enough for small units' tests, and what overflows is
@@ -36,6 +36,11 @@ extern "C" {
  * address, with this bit set. Frames inside it are addresses as its file
  * names them (the load bias taken off), for a symboliser. */
 #define MOSAIC_STACK_EXTERNAL (1ull << 63)
+
+/* What the direct area holds at a function's entry block (Hooks.h:
+ * __mosaic_enter). */
+#define MOSAIC_DIRECT_ENTERED 1u  /* the test called the function itself */
+#define MOSAIC_DIRECT_RETURNED 2u /* ... and such a call returned to it normally */
 
 /* Outcome of one statement, in mosaic_stmt_record.status. */
 enum mosaic_stmt_status {
@@ -88,6 +93,8 @@ typedef struct mosaic_trace_header {
   uint32_t blocks_off; /* uint8_t[block_capacity]: 1 when the block ran */
   uint32_t sides_off;  /* double[side_capacity]: 0 = never evaluated, else 1 + min distance */
   uint32_t mutants_off; /* double[mutant_capacity]: 0 = never reached, else 1 + min infection distance */
+  uint32_t direct_off;  /* uint8_t[block_capacity]: at a function's entry block, MOSAIC_DIRECT_* */
+  uint32_t direct_sides_off; /* double[side_capacity]: as sides, in calls the test made directly */
   uint32_t cmps_off;   /* mosaic_cmp_entry[MOSAIC_CMP_CAPACITY] */
   uint32_t strs_off;   /* mosaic_str_entry[MOSAIC_STR_CAPACITY] */
   uint32_t stmts_off;  /* mosaic_stmt_record[MOSAIC_STMT_CAPACITY] */
@@ -162,8 +169,9 @@ static __inline__ size_t mosaic_trace_align8(size_t n) { return (n + 7u) & ~(siz
 /* Bytes a trace for a unit of `blocks` blocks, `sides` branch sides and
  * `mutants` mutants needs. */
 static __inline__ size_t mosaic_trace_size(uint32_t blocks, uint32_t sides, uint32_t mutants) {
-  return mosaic_trace_align8(sizeof(mosaic_trace_header)) + mosaic_trace_align8(blocks) +
-         mosaic_trace_align8((size_t)sides * sizeof(double)) + mosaic_trace_align8((size_t)mutants * sizeof(double)) +
+  return mosaic_trace_align8(sizeof(mosaic_trace_header)) + 2 * mosaic_trace_align8(blocks) +
+         2 * mosaic_trace_align8((size_t)sides * sizeof(double)) +
+         mosaic_trace_align8((size_t)mutants * sizeof(double)) +
          mosaic_trace_align8(MOSAIC_CMP_CAPACITY * sizeof(mosaic_cmp_entry)) +
          mosaic_trace_align8(MOSAIC_STR_CAPACITY * sizeof(mosaic_str_entry)) +
          mosaic_trace_align8(MOSAIC_STMT_CAPACITY * sizeof(mosaic_stmt_record)) + MOSAIC_OBS_BYTES +
@@ -176,6 +184,8 @@ static __inline__ void mosaic_trace_reset(mosaic_trace_header *t) {
   memset((char *)t + t->blocks_off, 0, t->block_capacity);
   memset((char *)t + t->sides_off, 0, (size_t)t->side_capacity * sizeof(double));
   memset((char *)t + t->mutants_off, 0, (size_t)t->mutant_capacity * sizeof(double));
+  memset((char *)t + t->direct_off, 0, t->block_capacity);
+  memset((char *)t + t->direct_sides_off, 0, (size_t)t->side_capacity * sizeof(double));
   memset((char *)t + t->stmts_off, 0, MOSAIC_STMT_CAPACITY * sizeof(mosaic_stmt_record));
   t->cmp_count = t->str_count = t->stmt_count = t->obs_len = t->obs_dropped = 0;
   t->current_stmt = -1;
@@ -200,6 +210,10 @@ static __inline__ void mosaic_trace_layout(mosaic_trace_header *t, uint32_t bloc
   off += mosaic_trace_align8((size_t)sides * sizeof(double));
   t->mutants_off = (uint32_t)off;
   off += mosaic_trace_align8((size_t)mutants * sizeof(double));
+  t->direct_off = (uint32_t)off;
+  off += mosaic_trace_align8(blocks);
+  t->direct_sides_off = (uint32_t)off;
+  off += mosaic_trace_align8((size_t)sides * sizeof(double));
   t->cmps_off = (uint32_t)off;
   off += mosaic_trace_align8(MOSAIC_CMP_CAPACITY * sizeof(mosaic_cmp_entry));
   t->strs_off = (uint32_t)off;

@@ -33,6 +33,13 @@ public:
   /// Per mutant: 0 when never reached, else 1 + the least infection
   /// distance; empty unless the harness has the mutants' probes.
   std::span<const double> mutants() const;
+  /// Per block: at a function's entry block, MOSAIC_DIRECT_* (abi/Trace.h):
+  /// whether the test called the function directly, and whether such a
+  /// call returned.
+  std::span<const std::uint8_t> direct() const;
+  /// Per side, as sides(), counting only branches evaluated in a call the
+  /// test made directly (at call depth 1).
+  std::span<const double> directSides() const;
   std::span<const mosaic_cmp_entry> comparisons() const;
   std::span<const mosaic_str_entry> strings() const;
   std::span<const mosaic_stmt_record> statements() const;

@@ -169,6 +169,10 @@ struct Callable {
   /// Unique among callables: qualified name with parameter types and
   /// qualifiers, e.g. `ns::Stack<int>::push(const int &)`.
   std::string signature;
+  /// Its symbols in the object code (mangled for C++; a constructor or a
+  /// destructor has one per variant): how the unit's description, which
+  /// names functions as the IR does, finds it.
+  std::vector<std::string> linkageNames;
   std::optional<RecordId> parent;  ///< the class of a constructor or member
   TypeId result = 0;          ///< return type (void for constructors)
   std::vector<Param> params;

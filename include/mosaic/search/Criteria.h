@@ -17,7 +17,8 @@ using CriterionList = std::vector<std::unique_ptr<const Criterion>>;
 const std::vector<std::string> &criterionNames();
 /// The criteria on by default (issue 5: all three).
 std::vector<std::string> defaultCriteria();
-/// The named criteria in canonical order, duplicates once; an Input error
+/// The named criteria (names or abbreviations) in canonical order,
+/// duplicates once; an Input error
 /// naming the known ones for a name that is none of them, or for none at all.
 Expected<CriterionList> makeCriteria(const std::vector<std::string> &names);
 
@@ -32,5 +33,15 @@ std::unique_ptr<const Criterion> lineCriterion();
 /// reached with operands on which it computes something else. Needs a
 /// harness built with the mutants' probes (Criterion::needsWeakMutation).
 std::unique_ptr<const Criterion> weakMutationCriterion();
+/// Every branch side of a function the tests call taken in a call the test
+/// made directly (seed 001's DBC; Reach::entryPoint).
+std::unique_ptr<const Criterion> directBranchCriterion();
+/// Every function the tests call called by a test directly (TMC).
+std::unique_ptr<const Criterion> topLevelCriterion();
+/// ... and returning to the test normally from such a call (NTMC).
+std::unique_ptr<const Criterion> noExceptionCriterion();
+/// A criterion's name for `name`, which may be one of seed 001's
+/// abbreviations (bc, lc, dbc, tmc, ntmc).
+std::string canonicalCriterion(const std::string &name);
 
 } // namespace mosaic::search

@@ -44,6 +44,12 @@ struct Execution {
   /// Per mutant: 0 = not reached, else 1 + the least infection distance;
   /// empty when the harness has no mutants' probes.
   std::vector<double> mutants;
+  /// Per block: at a function's entry block, MOSAIC_DIRECT_* (abi/Trace.h):
+  /// whether the test called the function directly, and whether such a
+  /// call returned normally.
+  std::vector<std::uint8_t> direct;
+  /// Per branch side, as `sides`, in calls the test made directly.
+  std::vector<double> directSides;
   std::vector<StatementRun> statements; ///< per statement started
   /// The values the harness observed (results, out-parameters, fields), in
   /// statement order; filled only when the executor was asked to

@@ -16,10 +16,16 @@
 
 namespace mosaic::search {
 
+/// Per function of `description`: whether it is one of the functions whose
+/// symbols are `called` (what the tests call: model::Callable::linkageNames).
+std::vector<bool> entryPoints(const model::UnitDescription &description, const std::vector<std::string> &called);
+
 class Goals {
 public:
-  /// The goals of `criteria` (defaultCriteria() when empty).
-  explicit Goals(const model::UnitDescription &description, CriterionList criteria = {});
+  /// The goals of `criteria` (defaultCriteria() when empty); `entryPoints`
+  /// as Reach takes them.
+  explicit Goals(const model::UnitDescription &description, CriterionList criteria = {},
+                 std::vector<bool> entryPoints = {});
 
   const std::vector<Goal> &all() const { return goals_; }
   size_t size() const { return goals_.size(); }

@@ -15,9 +15,16 @@ namespace mosaic::search {
 
 class Reach {
 public:
-  explicit Reach(const model::UnitDescription &description);
+  /// `entryPoints`: per function of the description, whether a test calls
+  /// it directly (Goals.h: entryPoints); empty: every function.
+  explicit Reach(const model::UnitDescription &description, std::vector<bool> entryPoints = {});
 
   const model::UnitDescription &description() const { return d_; }
+  /// Whether the tests call function `function` directly: the functions
+  /// with top-level and direct-branch goals.
+  bool entryPoint(std::uint32_t function) const {
+    return entryPoints_.empty() || (function < entryPoints_.size() && entryPoints_[function]);
+  }
 
   /// Whether `block` ran in `e`.
   bool ran(std::uint32_t block, const Execution &e) const { return block < e.blocks.size() && e.blocks[block]; }
@@ -49,6 +56,7 @@ private:
   void approachLevels(std::uint32_t function, const Execution &e) const;
 
   const model::UnitDescription &d_;
+  std::vector<bool> entryPoints_;
   // Per block id: its function, its control dependences, and whether it
   // post-dominates its function's entry (reached whenever the function is).
   std::vector<std::uint32_t> blockFunction_;
