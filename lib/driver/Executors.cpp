@@ -11,7 +11,10 @@ std::optional<search::Execution> ServerExecutor::run(const testcase::TestCase &t
     lastError_ = r.error().message;
     return std::nullopt;
   }
-  return search::toExecution(*r, server_.trace(), options_);
+  search::Execution e = search::toExecution(*r, server_.trace(), options_);
+  if (options_.outputs)
+    search::collectOutputs(e, test, options_.observations ? e.observations : server_.trace().observations());
+  return e;
 }
 
 } // namespace mosaic::driver

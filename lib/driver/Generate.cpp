@@ -237,7 +237,7 @@ public:
              const search::SecondaryObjective &secondary, stages::Work &work, std::ostream &err)
       : options_(options), session_(session), limits_(testLimits(options.timeoutMs, options.memoryMb, options.isolate)),
         rng_(options.seed), pool_(staticPool(session.program)), factory_(*session.catalog, pool_, rng_),
-        archive_(goals.size(), secondary), executor_(*session.server, limits_),
+        archive_(goals.size(), secondary), executor_(*session.server, limits_, {.outputs = goals.needsOutputs()}),
         evaluator_(goals, archive_, executor_, budget(options, interrupt_)), feeder_(pool_),
         failures_(session.program, work.failures, session.catalog.get()), timeline_(goals.size()),
         progress_(err, options.progress && isatty(STDERR_FILENO), options.budgetSeconds,
@@ -359,7 +359,7 @@ void runStages(Session &session, const GenerateOptions &options, const search::G
   search::ObservedExecutor searchRuns(search.evaluator());
   exec::Limits alone = search.limits();
   alone.persistent = false;
-  ServerExecutor isolated(*session.server, alone, {.observations = true});
+  ServerExecutor isolated(*session.server, alone, {.observations = true, .outputs = goals.needsOutputs()});
   exec::ServerOptions freshOptions;
   freshOptions.harness = session.harness.binary;
   freshOptions.env = exec::sanitizerEnvironment(options.memoryMb);
@@ -370,7 +370,8 @@ void runStages(Session &session, const GenerateOptions &options, const search::G
   auto freshServer = exec::ForkServer::start(freshOptions, session.description.blocks, session.description.sides,
                                             session.probedMutants);
   std::optional<ServerExecutor> fresh;
-  if (freshServer) fresh.emplace(**freshServer, alone, search::ExecutorOptions{.observations = true});
+  if (freshServer)
+    fresh.emplace(**freshServer, alone, search::ExecutorOptions{.observations = true, .outputs = goals.needsOutputs()});
   // Minimising and extending get at most half the search's time again, and
   // at least 10 s (ours).
   const double postBudget = std::max(10.0, options.budgetSeconds * 0.5);
@@ -411,8 +412,8 @@ void runStages(Session &session, const GenerateOptions &options, const search::G
 
 // The writer, then (unless --no-verify) the verify stage.
 VerifyResult writeSuite(const Session &session, const GenerateOptions &options, std::vector<emit::SuiteTest> &passing,
-                        std::vector<emit::SuiteTest> &failing, const volatile std::sig_atomic_t *stop,
-                        std::ostream &err) {
+                        std::vector<emit::SuiteTest> &failing, const std::string &coverage,
+                        const volatile std::sig_atomic_t *stop, std::ostream &err) {
   const model::Program &p = session.program;
   emit::UnitBuild build;
   build.flags = harness::unitFlags(p);
@@ -420,6 +421,7 @@ VerifyResult writeSuite(const Session &session, const GenerateOptions &options, 
   build.linkLibraries = {"m"};
   emit::WriteOptions write;
   write.testsPerFile = options.testsPerFile;
+  write.coverage = coverage;
   VerifyResult verified;
   if (options.verify) {
     fmt::print(err, "building and running the suite ({} runs)...\n", options.verifyRuns);
@@ -474,7 +476,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
     return kExitUsage;
   }
   faultPoint("session");
-  const search::Goals goals(session.description, std::move(criteria), targetFunctions(session));
+  const search::Goals goals(session.description, std::move(criteria), {&session.program, session.targets});
   auto secondary = search::makeSecondary(options.secondary, goals);
   if (!secondary) {
     fmt::print(err, "mosaic: error: {}\n", secondary.error().message);
@@ -490,7 +492,8 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   std::vector<emit::SuiteTest> passing, failing;
   toSuiteTests(work, goals, options.misuseTests, passing, failing);
   faultPoint("write");
-  const VerifyResult verified = writeSuite(session, options, passing, failing, search.stopFlag(), err);
+  const VerifyResult verified = writeSuite(session, options, passing, failing,
+                                          coverageSummary(goals, search.archive()), search.stopFlag(), err);
   search.release();
   faultPoint("report");
 

@@ -81,7 +81,7 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
   testcase::ConstantPool pool;
   pool.addStatic(p);
   testcase::TestFactory factory(*session.catalog, pool, rng);
-  const search::Goals goals(session.description, {}, targetFunctions(session));
+  const search::Goals goals(session.description, {}, {&session.program, session.targets});
   const auto shorter = search::shorterTest();
   search::Archive archive(goals.size(), *shorter);
   ServerExecutor executor(*session.server, limits);

@@ -5,7 +5,6 @@
 #include "mosaic/driver/Toolchain.h"
 #include "mosaic/harness/Link.h"
 #include "mosaic/model/Derive.h"
-#include "mosaic/search/Goals.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -85,13 +84,6 @@ exec::Limits testLimits(std::uint32_t timeoutMs, std::uint32_t memoryMb, bool is
   limits.memoryMb = memoryMb;
   limits.persistent = !isolate;
   return limits;
-}
-
-std::vector<bool> targetFunctions(const Session &session) {
-  std::vector<std::string> symbols;
-  for (model::CallableId id : session.targets)
-    for (const std::string &name : session.program.callable(id).linkageNames) symbols.push_back(name);
-  return search::entryPoints(session.description, symbols);
 }
 
 std::string whyNoTargets(const Session &session) {

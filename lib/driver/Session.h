@@ -46,10 +46,6 @@ struct Session {
 /// code to end with.
 std::variant<std::unique_ptr<Session>, int> openSession(const SessionOptions &options, std::ostream &err);
 
-/// Per function of the unit's description: whether it is one of the
-/// session's targets (the functions a test calls directly; search::Reach).
-std::vector<bool> targetFunctions(const Session &session);
-
 /// Why a session has no target to call, for the error that ends `run` and
 /// `generate`: the unit defines nothing to test (a file of data tables, or
 /// of declarations only), or none of what it defines can be called.

@@ -317,8 +317,9 @@ void writeTestFiles(const SuiteContext &context, const std::vector<Written> &wri
                "// sanitizer reports, which need -DMOSAIC_SANITIZE=ON to show).",
                suiteName + "_DeathTest", aliases);
       } else {
-        header(text, context, written, "regression tests. They pin down the behaviour observed when they were generated.",
-               suiteName);
+        std::string what = "regression tests. They pin down the behaviour observed when they were generated.";
+        if (!options.coverage.empty()) what += "\n// The search covered (mosaic's own counters): " + options.coverage + ".";
+        header(text, context, written, what, suiteName);
       }
       if (part == 0) testEnvironment(text);
       for (size_t k = part * perFile; k < mine.size() && k < (part + 1) * perFile; ++k)

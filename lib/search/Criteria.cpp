@@ -203,7 +203,7 @@ const std::vector<std::pair<std::string, Maker>> &table() {
   static const std::vector<std::pair<std::string, Maker>> t = {
       {"function", &functionCriterion},  {"branch", &branchCriterion},      {"direct-branch", &directBranchCriterion},
       {"line", &lineCriterion},          {"wm", &weakMutationCriterion},   {"top-level", &topLevelCriterion},
-      {"no-exception", &noExceptionCriterion}};
+      {"no-exception", &noExceptionCriterion}, {"output", &outputCriterion}};
   return t;
 }
 
@@ -232,7 +232,7 @@ std::string canonicalCriterion(const std::string &name) {
   // Seed 001's abbreviations (ALGORITHMS.md §6).
   static const std::map<std::string, std::string> aliases = {
       {"bc", "branch"},     {"lc", "line"},     {"dbc", "direct-branch"}, {"weak-mutation", "wm"},
-      {"tmc", "top-level"}, {"ntmc", "no-exception"}};
+      {"tmc", "top-level"}, {"ntmc", "no-exception"}, {"oc", "output"}};
   const auto it = aliases.find(name);
   return it == aliases.end() ? name : it->second;
 }

@@ -1,6 +1,8 @@
 // An Execution from a run's result and trace.
 #include "mosaic/search/Execution.h"
 
+#include "mosaic/testcase/TestCase.h"
+
 namespace mosaic::search {
 
 Execution toExecution(const exec::RunResult &result, const exec::Trace &trace, const ExecutorOptions &options) {
@@ -34,6 +36,16 @@ Execution toExecution(const exec::RunResult &result, const exec::Trace &trace, c
     if (options.observations) e.observations = std::move(observed);
   }
   return e;
+}
+
+void collectOutputs(Execution &e, const testcase::TestCase &test, const std::vector<exec::Observation> &observed) {
+  e.outputs.clear();
+  for (const exec::Observation &o : observed) {
+    if (o.target != MOSAIC_OBS_RESULT || o.statement >= test.statements.size()) continue;
+    const testcase::Statement &s = test.statements[o.statement];
+    if (s.op != testcase::Op::Call && s.op != testcase::Op::MethodCall) continue;
+    e.outputs.push_back({s.callable, o.field, o.kind, o.integer, o.floating, o.bytes.size()});
+  }
 }
 
 } // namespace mosaic::search

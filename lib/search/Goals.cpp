@@ -2,6 +2,7 @@
 #include "mosaic/search/Goals.h"
 
 #include <algorithm>
+#include <set>
 
 namespace mosaic::search {
 
@@ -15,15 +16,18 @@ CriterionList orDefault(CriterionList criteria) {
 
 } // namespace
 
-std::vector<bool> entryPoints(const model::UnitDescription &d, const std::vector<std::string> &called) {
+std::vector<bool> entryPoints(const model::UnitDescription &d, const Targets &targets) {
+  if (!targets.program) return {};
+  std::set<std::string> called;
+  for (model::CallableId id : targets.callables)
+    for (const std::string &name : targets.program->callable(id).linkageNames) called.insert(name);
   std::vector<bool> out(d.functions.size(), false);
-  for (size_t fi = 0; fi < d.functions.size(); ++fi)
-    out[fi] = std::find(called.begin(), called.end(), d.functions[fi].linkageName) != called.end();
+  for (size_t fi = 0; fi < d.functions.size(); ++fi) out[fi] = called.count(d.functions[fi].linkageName) > 0;
   return out;
 }
 
-Goals::Goals(const model::UnitDescription &d, CriterionList criteria, std::vector<bool> entryPoints)
-    : reach_(d, std::move(entryPoints)), criteria_(orDefault(std::move(criteria))) {
+Goals::Goals(const model::UnitDescription &d, CriterionList criteria, const Targets &targets)
+    : reach_(d, entryPoints(d, targets)), criteria_(orDefault(std::move(criteria))) {
   dependents_.assign(d.sides, {});
   sideGoal_.assign(d.sides, SIZE_MAX);
   // Per block: which goals hang off it (released when it may be reached).
@@ -48,6 +52,17 @@ Goals::Goals(const model::UnitDescription &d, CriterionList criteria, std::vecto
           if (b < d.blocks) goalsOfBlock[b].push_back(g);
       }
     }
+  // Goals of what the tests call, after every function's.
+  for (const auto &criterion : criteria_) {
+    const size_t first = goals_.size();
+    criterion->callableGoals(targets, reach_, goals_);
+    for (size_t g = first; g < goals_.size(); ++g) {
+      goals_[g].criterion = criterion.get();
+      goals_[g].initial = true;
+      isInitial.push_back(true);
+      initial_.push_back(g);
+    }
+  }
   // A goal is current from the start when one of its blocks is reached
   // whenever its function is; otherwise it hangs off the branch sides its
   // blocks are control dependent on (BranchFitnessGraph in EvoSuite).
@@ -64,6 +79,10 @@ Goals::Goals(const model::UnitDescription &d, CriterionList criteria, std::vecto
     }
   }
   std::sort(initial_.begin(), initial_.end());
+}
+
+bool Goals::needsOutputs() const {
+  return std::any_of(criteria_.begin(), criteria_.end(), [](const auto &c) { return c->needsOutputs(); });
 }
 
 size_t Goals::count(const Criterion &criterion) const {

@@ -82,7 +82,7 @@ TEST(Criteria, AreNamedAndKeptInCanonicalOrder) {
   EXPECT_EQ((*made)[0]->name(), "branch");
   EXPECT_EQ((*made)[1]->name(), "line");
   EXPECT_EQ(criterionNames(), (std::vector<std::string>{"function", "branch", "direct-branch", "line", "wm",
-                                                        "top-level", "no-exception"}));
+                                                        "top-level", "no-exception", "output"}));
   // Seed 001's abbreviations name the same criteria.
   auto abbreviated = makeCriteria({"ntmc", "bc", "dbc"});
   ASSERT_TRUE(abbreviated);

@@ -21,6 +21,23 @@ Execution run(std::vector<double> sides, std::vector<std::uint8_t> blocks) {
   return e;
 }
 
+// A program whose one target, `f` (the description's function), returns
+// `result`: the unit's targets for the goals of what tests call.
+model::Program program(model::TypeKind result, bool isSigned = true) {
+  model::Program p;
+  model::Type t;
+  t.kind = result;
+  t.isSigned = isSigned;
+  t.bits = 32;
+  p.types.push_back(t);
+  model::Callable c;
+  c.name = c.qualifiedName = "f";
+  c.linkageNames = {"f"};
+  p.callables.push_back(c);
+  p.targets = {0};
+  return p;
+}
+
 size_t goalOfLine(const Goals &g, std::uint32_t line) {
   for (size_t i = 0; i < g.size(); ++i)
     if (g[i].criterion->name() == "line" && g[i].line == line) return i;
@@ -153,7 +170,8 @@ TEST(Goals, WeakMutationGoalsAreTheSubsumingMutantsAtTheirBlocks) {
 TEST(Goals, DirectGoalsCountOnlyCallsTheTestMade) {
   auto d = description();
   d.functions[0].linkageName = "f";
-  Goals g(d, std::move(*makeCriteria({"dbc", "tmc", "ntmc"})), entryPoints(d, {"f"}));
+  const model::Program p = program(model::TypeKind::Void);
+  Goals g(d, std::move(*makeCriteria({"dbc", "tmc", "ntmc"})), {&p, {0}});
   EXPECT_EQ(g.count("direct-branch"), 4u);
   EXPECT_EQ(g.count("top-level"), 1u);
   EXPECT_EQ(g.count("no-exception"), 1u);
@@ -179,9 +197,51 @@ TEST(Goals, DirectGoalsCountOnlyCallsTheTestMade) {
   EXPECT_TRUE(g.covered(trueSide, e));
   EXPECT_TRUE(g.covered(returned, e));
   // The branch goal keeps standing for its side when both are there.
-  Goals both(d, std::move(*makeCriteria({"branch", "direct-branch"})), entryPoints(d, {"f"}));
+  Goals both(d, std::move(*makeCriteria({"branch", "direct-branch"})), {&p, {0}});
   EXPECT_EQ(both[both.goalOfSide(0)].criterion->name(), "branch");
   // A function no test calls has no direct goals.
-  Goals none(d, std::move(*makeCriteria({"dbc", "tmc"})), entryPoints(d, {"g"}));
+  Goals none(d, std::move(*makeCriteria({"dbc", "tmc"})), {&p, {}});
   EXPECT_EQ(none.size(), 0u);
+}
+
+TEST(Goals, OutputGoalsAreTheClassesOfEachTargetsResult) {
+  const auto d = description();
+  const model::Program p = program(model::TypeKind::Integer);
+  Goals g(d, std::move(*makeCriteria({"output"})), {&p, {0}});
+  ASSERT_EQ(g.size(), 3u);
+  EXPECT_EQ(g[0].label, "f() returns negative");
+  EXPECT_EQ(g[2].label, "f() returns positive");
+  EXPECT_EQ(g.initial(), (std::vector<size_t>{0, 1, 2}));
+  EXPECT_TRUE(g.needsOutputs());
+  const size_t negative = 0, zero = 1, positive = 2;
+  // No value returned: 2; 3 returned: positive, 3 from zero (ν(3)) and 4
+  // from negative (ν(4)), EvoSuite's distances.
+  Execution e;
+  EXPECT_DOUBLE_EQ(g.fitness(zero, e), 2.0);
+  e.outputs = {{0, -1, MOSAIC_OBS_INT, 3, 0, 0}};
+  EXPECT_TRUE(g.covered(positive, e));
+  EXPECT_DOUBLE_EQ(g.fitness(zero, e), 0.75);
+  EXPECT_DOUBLE_EQ(g.fitness(negative, e), 0.8);
+  e.outputs.push_back({0, -1, MOSAIC_OBS_INT, 0, 0, 0});
+  EXPECT_TRUE(g.covered(zero, e));
+  // Unsigned results are never negative; pointers and strings by null and
+  // emptiness.
+  const model::Program u = program(model::TypeKind::Integer, false);
+  EXPECT_EQ(Goals(d, std::move(*makeCriteria({"oc"})), {&u, {0}}).size(), 2u);
+}
+
+TEST(Goals, AnEnumResultHasAGoalPerEnumerator) {
+  const auto d = description();
+  model::Program p = program(model::TypeKind::Enum);
+  p.types[0].enumId = 0;
+  model::Enum e;
+  e.enumerators = {{"OK", 0}, {"ERR_NULL", -1}, {"ERR_AMOUNT", -2}, {"SUCCESS", 0}};
+  p.enums.push_back(e);
+  Goals g(d, std::move(*makeCriteria({"output"})), {&p, {0}});
+  ASSERT_EQ(g.size(), 3u); // SUCCESS is OK's value
+  EXPECT_EQ(g[1].label, "f() returns ERR_NULL");
+  Execution run;
+  run.outputs = {{0, -1, MOSAIC_OBS_INT, 0, 0, 0}};
+  EXPECT_TRUE(g.covered(0, run));
+  EXPECT_DOUBLE_EQ(g.fitness(2, run), 2.0 / 3.0); // 0 is 2 from ERR_AMOUNT
 }

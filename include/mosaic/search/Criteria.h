@@ -40,8 +40,10 @@ std::unique_ptr<const Criterion> directBranchCriterion();
 std::unique_ptr<const Criterion> topLevelCriterion();
 /// ... and returning to the test normally from such a call (NTMC).
 std::unique_ptr<const Criterion> noExceptionCriterion();
+/// Every class of value each target's result falls in (OC; Outputs.cpp).
+std::unique_ptr<const Criterion> outputCriterion();
 /// A criterion's name for `name`, which may be one of seed 001's
-/// abbreviations (bc, lc, dbc, tmc, ntmc).
+/// abbreviations (bc, lc, dbc, tmc, ntmc, oc).
 std::string canonicalCriterion(const std::string &name);
 
 } // namespace mosaic::search

@@ -5,6 +5,7 @@
 // and the criterion's name.
 #pragma once
 
+#include "mosaic/model/Program.h"
 #include "mosaic/search/Execution.h"
 #include "mosaic/search/Reach.h"
 
@@ -18,6 +19,36 @@ namespace mosaic::search {
 
 class Criterion;
 
+/// Classes of what a call returns (seed 001's output coverage, ALGORITHMS.md
+/// §6.2), by the type it has.
+enum class OutputClass : std::uint8_t {
+  Negative, Zero, Positive, // numbers (unsigned ones: Zero, Positive)
+  True, False,              // bool
+  Alpha, Digit, OtherChar,  // char
+  Null, NonNull,            // pointers
+  Empty, NonEmpty,          // strings and char arrays (a null C string is Null)
+  Enumerator                // an enum: each of its enumerators (OutputGoal::value)
+};
+
+/// An output goal: callable `callable`'s result (field -1) or the public
+/// field `field` of the record it returns falls in class `cls`.
+struct OutputGoal {
+  model::CallableId callable = 0;
+  std::int16_t field = -1;
+  OutputClass cls = OutputClass::Zero;
+  std::int64_t value = 0; ///< Enumerator: its value
+};
+
+/// What the tests call: the unit's targets, for the goals that belong to
+/// callables rather than to the unit's code (outputs) and to tell which of
+/// the description's functions a test calls directly (Reach::entryPoint).
+/// Without a program, every function counts as called directly and there
+/// are no callables' goals.
+struct Targets {
+  const model::Program *program = nullptr;
+  std::vector<model::CallableId> callables;
+};
+
 struct Goal {
   const Criterion *criterion = nullptr; ///< whose goal it is (set by Goals)
   std::uint32_t function = 0;           ///< index into UnitDescription::functions
@@ -26,6 +57,8 @@ struct Goal {
   std::optional<std::uint32_t> side;
   /// The mutant this goal stands for (weak mutation).
   std::optional<std::uint32_t> mutant;
+  /// The output class this goal stands for (output coverage).
+  std::optional<OutputGoal> output;
   std::uint32_t line = 0;               ///< the source line it is reported at
   /// The blocks it sits at. In DynaMOSA's goal graph (§1.5) a goal is
   /// current from the start when one of them runs whenever its function
@@ -48,6 +81,9 @@ public:
   /// fixed order (goals are numbered in that order; the search is
   /// deterministic for a seed only if it is).
   virtual void goals(std::uint32_t function, const Reach &reach, std::vector<Goal> &out) const = 0;
+  /// Appends its goals that belong to what the tests call rather than to a
+  /// function's code, after every function's goals (none by default).
+  virtual void callableGoals(const Targets &, const Reach &, std::vector<Goal> &) const {}
   /// Whether run `e` covers `goal`.
   virtual bool covered(const Goal &goal, const Execution &e) const = 0;
   /// Fitness of `goal` for run `e`: 0 when covered, larger is farther.
@@ -61,6 +97,8 @@ public:
   /// Whether its goals need the harness built with the mutants' infection
   /// probes (abi/Hooks.h: MOSAIC_PASS_MUTANTS).
   virtual bool needsWeakMutation() const { return false; }
+  /// Whether its goals read Execution::outputs (ExecutorOptions::outputs).
+  virtual bool needsOutputs() const { return false; }
 };
 
 } // namespace mosaic::search

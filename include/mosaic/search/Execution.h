@@ -21,6 +21,17 @@ struct TestCase;
 
 namespace mosaic::search {
 
+/// What a call of the test returned, as the harness observed it: its
+/// result (field -1) or a public field of the record it returned.
+struct Output {
+  std::uint32_t callable = 0; ///< model::CallableId
+  std::int16_t field = -1;
+  mosaic_obs_kind kind = MOSAIC_OBS_INT;
+  std::int64_t integer = 0; ///< INT, UINT (bits), BOOL, NULL (1: null)
+  double floating = 0;
+  std::size_t length = 0;   ///< STRING: its bytes
+};
+
 /// One statement's outcome (abi/Trace.h: mosaic_stmt_record).
 struct StatementRun {
   std::uint8_t status = MOSAIC_STMT_NOT_RUN; ///< enum mosaic_stmt_status
@@ -55,6 +66,10 @@ struct Execution {
   /// statement order; filled only when the executor was asked to
   /// (ExecutorOptions::observations): parsing them costs on every run.
   std::vector<exec::Observation> observations;
+  /// What the test's calls returned (functions and methods, not
+  /// constructors), in statement order; filled only when the executor was
+  /// asked to (ExecutorOptions::outputs).
+  std::vector<Output> outputs;
   /// Goals' memo of the approach level + ν(distance) of each block
   /// (Reach), filled a function at a time on first use; NaN: not computed
   /// yet. An execution's trace never changes, so neither does it.
@@ -69,7 +84,11 @@ struct Execution {
 /// What an executor copies out of a trace besides coverage and outcomes.
 struct ExecutorOptions {
   bool observations = false;
+  bool outputs = false; ///< Execution::outputs (output coverage)
 };
+
+/// Fills e.outputs from `observed` (a run's observations of `test`).
+void collectOutputs(Execution &e, const testcase::TestCase &test, const std::vector<exec::Observation> &observed);
 
 /// Builds the Execution of a run from its result and its trace.
 Execution toExecution(const exec::RunResult &result, const exec::Trace &trace, const ExecutorOptions &options);

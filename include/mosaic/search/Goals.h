@@ -16,21 +16,22 @@
 
 namespace mosaic::search {
 
-/// Per function of `description`: whether it is one of the functions whose
-/// symbols are `called` (what the tests call: model::Callable::linkageNames).
-std::vector<bool> entryPoints(const model::UnitDescription &description, const std::vector<std::string> &called);
+/// Per function of `description`: whether it is one of `targets` (by the
+/// callables' model::Callable::linkageNames); empty without a program.
+std::vector<bool> entryPoints(const model::UnitDescription &description, const Targets &targets);
 
 class Goals {
 public:
-  /// The goals of `criteria` (defaultCriteria() when empty); `entryPoints`
-  /// as Reach takes them.
-  explicit Goals(const model::UnitDescription &description, CriterionList criteria = {},
-                 std::vector<bool> entryPoints = {});
+  /// The goals of `criteria` (defaultCriteria() when empty) for tests that
+  /// call `targets`.
+  explicit Goals(const model::UnitDescription &description, CriterionList criteria = {}, const Targets &targets = {});
 
   const std::vector<Goal> &all() const { return goals_; }
   size_t size() const { return goals_.size(); }
   const Goal &operator[](size_t i) const { return goals_[i]; }
   const CriterionList &criteria() const { return criteria_; }
+  /// Whether a criterion's goals read Execution::outputs.
+  bool needsOutputs() const;
   /// Goals of `criterion`.
   size_t count(const Criterion &criterion) const;
   /// Goals of the criterion named `name` (0 when it is not one of these).
