@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <limits>
 #include <map>
+#include <set>
 
 namespace mosaic::search {
 
@@ -70,16 +71,26 @@ public:
   double fitness(const Goal &g, const Execution &e, const Reach &reach) const override { return reach.side(*g.side, e); }
 };
 
+// Every source line; or, as smart selection keeps them (ALGORITHMS.md
+// §6.1), only the last line of each block that spans at least
+// `minBlockLines` lines (the rest are implied by the branches).
 class LineCriterion final : public Criterion {
 public:
+  explicit LineCriterion(std::uint32_t minBlockLines) : minBlockLines_(minBlockLines) {}
   std::string_view name() const override { return "line"; }
   std::string_view plural() const override { return "lines"; }
   void goals(std::uint32_t fi, const Reach &reach, std::vector<Goal> &out) const override {
     const model::FunctionInfo &f = reach.description().functions[fi];
     const std::string file = fileOf(reach);
     std::map<std::uint32_t, std::vector<std::uint32_t>> blocksOfLine;
-    for (const model::BlockInfo &b : f.blocks)
-      for (std::uint32_t l : b.lines) blocksOfLine[l].push_back(b.id);
+    for (const model::BlockInfo &b : f.blocks) {
+      if (minBlockLines_ <= 1) {
+        for (std::uint32_t l : b.lines) blocksOfLine[l].push_back(b.id);
+        continue;
+      }
+      std::set<std::uint32_t> lines(b.lines.begin(), b.lines.end());
+      if (lines.size() >= minBlockLines_) blocksOfLine[*lines.rbegin()].push_back(b.id);
+    }
     for (auto &[line, blocks] : blocksOfLine) {
       Goal g{.function = fi, .line = line, .blocks = blocks};
       g.label = file + ":" + std::to_string(line);
@@ -93,6 +104,9 @@ public:
     return best;
   }
   bool listedInTests() const override { return false; }
+
+private:
+  std::uint32_t minBlockLines_;
 };
 
 // Weak mutation (ALGORITHMS.md §6.2): a mutant is covered (weakly killed)
@@ -202,7 +216,7 @@ using Maker = std::unique_ptr<const Criterion> (*)();
 const std::vector<std::pair<std::string, Maker>> &table() {
   static const std::vector<std::pair<std::string, Maker>> t = {
       {"function", &functionCriterion},  {"branch", &branchCriterion},      {"direct-branch", &directBranchCriterion},
-      {"line", &lineCriterion},          {"wm", &weakMutationCriterion},   {"top-level", &topLevelCriterion},
+      {"line", [] { return lineCriterion(); }},          {"wm", &weakMutationCriterion},   {"top-level", &topLevelCriterion},
       {"no-exception", &noExceptionCriterion}, {"output", &outputCriterion}};
   return t;
 }
@@ -211,7 +225,9 @@ const std::vector<std::pair<std::string, Maker>> &table() {
 
 std::unique_ptr<const Criterion> functionCriterion() { return std::make_unique<FunctionCriterion>(); }
 std::unique_ptr<const Criterion> branchCriterion() { return std::make_unique<BranchCriterion>(); }
-std::unique_ptr<const Criterion> lineCriterion() { return std::make_unique<LineCriterion>(); }
+std::unique_ptr<const Criterion> lineCriterion(std::uint32_t minBlockLines) {
+  return std::make_unique<LineCriterion>(minBlockLines);
+}
 std::unique_ptr<const Criterion> weakMutationCriterion() { return std::make_unique<WeakMutationCriterion>(); }
 std::unique_ptr<const Criterion> directBranchCriterion() { return std::make_unique<DirectBranchCriterion>(); }
 std::unique_ptr<const Criterion> topLevelCriterion() { return std::make_unique<TopLevelCriterion>(false); }
@@ -237,19 +253,45 @@ std::string canonicalCriterion(const std::string &name) {
   return it == aliases.end() ? name : it->second;
 }
 
+const std::vector<std::string> &allCriteria() {
+  static const std::vector<std::string> all = {"branch", "direct-branch", "line", "wm", "top-level", "no-exception",
+                                               "output"};
+  return all;
+}
+
 Expected<CriterionList> makeCriteria(const std::vector<std::string> &given) {
   std::string known;
   for (const std::string &n : criterionNames()) known += (known.empty() ? "" : ", ") + n;
+  known += "; or smart, all";
   std::vector<std::string> names;
+  bool smart = false;
   for (const std::string &n : given) {
+    if (n == "smart" || n == "all") {
+      smart |= n == "smart";
+      names.insert(names.end(), allCriteria().begin(), allCriteria().end());
+      continue;
+    }
     names.push_back(canonicalCriterion(n));
     if (std::find(criterionNames().begin(), criterionNames().end(), names.back()) == criterionNames().end())
       return Error::usage("unknown criterion '" + n + "' (known: " + known + ")");
   }
   if (names.empty()) return Error::usage("no criterion given (known: " + known + ")");
+  if (smart && given.size() > 1) return Error::usage("'smart' is a selection of its own: give it alone");
   CriterionList out;
-  for (const auto &[name, make] : table())
-    if (std::find(names.begin(), names.end(), name) != names.end()) out.push_back(make());
+  for (const auto &[name, make] : table()) {
+    if (std::find(names.begin(), names.end(), name) == names.end()) continue;
+    if (!smart) {
+      out.push_back(make());
+      continue;
+    }
+    // Smart selection (ALGORITHMS.md §6.1): every goal of the groups'
+    // representatives (direct branch, no-exception, output; exception when
+    // there is one), lines only at the end of long blocks, the subsuming
+    // mutants (wm's goals always are); none of branch and top-level, which
+    // direct branch and no-exception imply.
+    if (name == "branch" || name == "top-level") continue;
+    out.push_back(name == "line" ? lineCriterion(kSmartLineThreshold) : make());
+  }
   return out;
 }
 

@@ -37,27 +37,27 @@ public:
   }
 
 private:
-  // Runs a test and releases the goals its newly covered branches guard.
+  // Runs a test and releases the goals its newly taken branch sides guard.
   bool evaluate(Individual &i) {
     i.run = e_.evaluate(i.test);
     if (!i.run) return false;
-    if (dynamic_)
-      for (size_t g : e_.newlyCovered()) releaseDependents(g);
+    if (dynamic_) releaseTaken(*i.run);
     return true;
   }
 
-  void release(size_t g) {
-    if (current_[g]) return;
-    current_[g] = true;
-    // Already covered (by a test that covered it before its parent was):
-    // its own dependents are due too.
-    if (e_.archive().covered(g)) releaseDependents(g);
+  // DynaMOSA's release (§1.5) by the branch sides a run took, whichever
+  // criteria are on: goals of every criterion hang off the sides their
+  // blocks depend on, as EvoSuite's MultiCriteriaManager keeps the branch
+  // graph with or without branch goals (smart selection has none).
+  void releaseTaken(const Execution &run) {
+    const size_t n = std::min(run.sides.size(), taken_.size());
+    for (size_t s = 0; s < n; ++s) {
+      if (run.sides[s] != 1.0 || taken_[s]) continue; // 1 + distance 0: taken
+      taken_[s] = true;
+      for (size_t d : e_.goals().dependents(static_cast<std::uint32_t>(s))) current_[d] = true;
+    }
   }
-  void releaseDependents(size_t g) {
-    const Goal &goal = e_.goals()[g];
-    if (!goal.side) return;
-    for (size_t d : e_.goals().dependents(*goal.side)) release(d);
-  }
+  void release(size_t g) { current_[g] = true; }
 
   // The goals the ranking looks at: current and not yet covered. When
   // DynaMOSA has none left but uncovered goals remain (their parents are
@@ -155,6 +155,7 @@ private:
   SearchOptions o_;
   bool dynamic_;
   std::vector<bool> current_;
+  std::vector<bool> taken_ = std::vector<bool>(e_.goals().reach().description().sides, false); ///< per side: taken by a run
   std::vector<size_t> ranks_;
   std::vector<double> crowding_;
 };

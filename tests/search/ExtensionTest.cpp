@@ -228,3 +228,24 @@ TEST(EvaluationObservers, AnEvaluatorThatCannotRunGivesUp) {
   EXPECT_TRUE(evaluator.gaveUp());
   EXPECT_TRUE(evaluator.done());
 }
+
+TEST(Criteria, SmartSelectionKeepsTheRepresentativesAndLongBlocksLastLines) {
+  auto smart = makeCriteria({"smart"});
+  ASSERT_TRUE(smart);
+  std::vector<std::string> names;
+  for (const auto &c : *smart) names.push_back(std::string(c->name()));
+  EXPECT_EQ(names, (std::vector<std::string>{"direct-branch", "line", "wm", "no-exception", "output"}));
+  auto all = makeCriteria({"all"});
+  ASSERT_TRUE(all);
+  EXPECT_EQ(all->size(), allCriteria().size());
+  EXPECT_FALSE(makeCriteria({"smart", "branch"}));
+  // fourBlocks' blocks span one line each: smart keeps none of their lines.
+  const auto d = fourBlocks();
+  EXPECT_EQ(Goals(d, std::move(*smart)).count("line"), 0u);
+  auto longBlock = fourBlocks();
+  longBlock.functions[0].blocks[2].lines = {14, 15, 16, 17, 18, 19, 20, 21};
+  Goals g(longBlock, std::move(*makeCriteria({"smart"})));
+  ASSERT_EQ(g.count("line"), 1u);
+  for (size_t i = 0; i < g.size(); ++i)
+    if (g[i].criterion->name() == "line") EXPECT_EQ(g[i].line, 21u);
+}

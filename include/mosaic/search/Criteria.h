@@ -15,10 +15,13 @@ using CriterionList = std::vector<std::unique_ptr<const Criterion>>;
 
 /// Every criterion's name, canonical order first to last.
 const std::vector<std::string> &criterionNames();
+/// Seed 001's criteria that mosaic has, what "all" and "smart" choose from.
+const std::vector<std::string> &allCriteria();
 /// The criteria on by default (issue 5: all three).
 std::vector<std::string> defaultCriteria();
 /// The named criteria (names or abbreviations) in canonical order,
-/// duplicates once; an Input error
+/// duplicates once; "all" adds seed 001's criteria (allCriteria()), and
+/// "smart", alone, their smart selection (§6.1); an Input error
 /// naming the known ones for a name that is none of them, or for none at all.
 Expected<CriterionList> makeCriteria(const std::vector<std::string> &names);
 
@@ -27,8 +30,13 @@ Expected<CriterionList> makeCriteria(const std::vector<std::string> &names);
 std::unique_ptr<const Criterion> functionCriterion();
 /// Every branch side and switch case taken; fitness approach level + ν(branch distance).
 std::unique_ptr<const Criterion> branchCriterion();
-/// Every source line of a block run; fitness the best over its blocks of reaching one.
-std::unique_ptr<const Criterion> lineCriterion();
+/// Every source line of a block run; fitness the best over its blocks of
+/// reaching one. With `minBlockLines` > 1, only the last line of each block
+/// spanning at least that many lines (smart selection).
+std::unique_ptr<const Criterion> lineCriterion(std::uint32_t minBlockLines = 1);
+/// Smart selection's line threshold: seed 001's lineThreshold, the median
+/// block size in the DynaMOSA benchmarks (ALGORITHMS.md §6.1).
+inline constexpr std::uint32_t kSmartLineThreshold = 8;
 /// Every subsuming mutant weakly killed (issue 20, ALGORITHMS.md §6.2):
 /// reached with operands on which it computes something else. Needs a
 /// harness built with the mutants' probes (Criterion::needsWeakMutation).
