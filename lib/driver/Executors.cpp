@@ -12,6 +12,7 @@ std::optional<search::Execution> ServerExecutor::run(const testcase::TestCase &t
     return std::nullopt;
   }
   search::Execution e = search::toExecution(*r, server_.trace(), options_);
+  search::noteStoppedCallable(e, test);
   if (options_.outputs)
     search::collectOutputs(e, test, options_.observations ? e.observations : server_.trace().observations());
   return e;

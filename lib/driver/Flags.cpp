@@ -167,7 +167,7 @@ void searchFlags(std::vector<Flag> &t) {
                     .help = "The search: dynamosa, mosa, ws (whole suite), mio or random"},
                    [](CommandLine &c, Command k) { return &gen(c, k).algorithm; }));
   t.push_back(list({.names = "--criteria", .value = "LIST", .commands = kGenerate,
-                    .help = "Coverage criteria whose goals the search works on: function, branch, direct-branch, line, wm (weak mutation), top-level, no-exception, output; or all, or smart (seed 001's selection) (docs/CLI.md)"},
+                    .help = "Coverage criteria whose goals the search works on: function, branch, direct-branch, line, wm (weak mutation), top-level, no-exception, exception, output; or all, or smart (seed 001's selection) (docs/CLI.md)"},
                    [](CommandLine &c, Command k) { return &gen(c, k).criteria; }));
   t.push_back(text({.names = "--secondary", .value = "NAME", .commands = kGenerate,
                     .help = "Which of two equally fit tests is better: length (the shorter)"},

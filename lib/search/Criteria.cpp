@@ -217,7 +217,7 @@ const std::vector<std::pair<std::string, Maker>> &table() {
   static const std::vector<std::pair<std::string, Maker>> t = {
       {"function", &functionCriterion},  {"branch", &branchCriterion},      {"direct-branch", &directBranchCriterion},
       {"line", [] { return lineCriterion(); }},          {"wm", &weakMutationCriterion},   {"top-level", &topLevelCriterion},
-      {"no-exception", &noExceptionCriterion}, {"output", &outputCriterion}};
+      {"no-exception", &noExceptionCriterion}, {"exception", &failureCriterion}, {"output", &outputCriterion}};
   return t;
 }
 
@@ -248,14 +248,14 @@ std::string canonicalCriterion(const std::string &name) {
   // Seed 001's abbreviations (ALGORITHMS.md §6).
   static const std::map<std::string, std::string> aliases = {
       {"bc", "branch"},     {"lc", "line"},     {"dbc", "direct-branch"}, {"weak-mutation", "wm"},
-      {"tmc", "top-level"}, {"ntmc", "no-exception"}, {"oc", "output"}};
+      {"tmc", "top-level"}, {"ntmc", "no-exception"}, {"ec", "exception"}, {"oc", "output"}};
   const auto it = aliases.find(name);
   return it == aliases.end() ? name : it->second;
 }
 
 const std::vector<std::string> &allCriteria() {
-  static const std::vector<std::string> all = {"branch", "direct-branch", "line", "wm", "top-level", "no-exception",
-                                               "output"};
+  static const std::vector<std::string> all = {"branch",       "direct-branch", "line",  "wm", "top-level",
+                                               "no-exception", "exception",     "output"};
   return all;
 }
 
@@ -285,8 +285,7 @@ Expected<CriterionList> makeCriteria(const std::vector<std::string> &given) {
       continue;
     }
     // Smart selection (ALGORITHMS.md §6.1): every goal of the groups'
-    // representatives (direct branch, no-exception, output; exception when
-    // there is one), lines only at the end of long blocks, the subsuming
+    // representatives (direct branch, no-exception, exception, output), lines only at the end of long blocks, the subsuming
     // mutants (wm's goals always are); none of branch and top-level, which
     // direct branch and no-exception imply.
     if (name == "branch" || name == "top-level") continue;

@@ -38,6 +38,13 @@ Execution toExecution(const exec::RunResult &result, const exec::Trace &trace, c
   return e;
 }
 
+void noteStoppedCallable(Execution &e, const testcase::TestCase &test) {
+  if (e.stoppedAt < 0 || static_cast<size_t>(e.stoppedAt) >= test.statements.size()) return;
+  const testcase::Statement &s = test.statements[static_cast<size_t>(e.stoppedAt)];
+  if (s.op == testcase::Op::Call || s.op == testcase::Op::MethodCall || s.op == testcase::Op::Construct)
+    e.stoppedCallable = s.callable;
+}
+
 void collectOutputs(Execution &e, const testcase::TestCase &test, const std::vector<exec::Observation> &observed) {
   e.outputs.clear();
   for (const exec::Observation &o : observed) {

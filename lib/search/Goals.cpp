@@ -27,7 +27,7 @@ std::vector<bool> entryPoints(const model::UnitDescription &d, const Targets &ta
 }
 
 Goals::Goals(const model::UnitDescription &d, CriterionList criteria, const Targets &targets)
-    : reach_(d, entryPoints(d, targets)), criteria_(orDefault(std::move(criteria))) {
+    : reach_(d, entryPoints(d, targets)), criteria_(orDefault(std::move(criteria))), targets_(targets) {
   dependents_.assign(d.sides, {});
   sideGoal_.assign(d.sides, SIZE_MAX);
   // Per block: which goals hang off it (released when it may be reached).
@@ -98,6 +98,21 @@ size_t Goals::count(std::string_view name) const {
 const std::vector<size_t> &Goals::dependents(std::uint32_t side) const {
   static const std::vector<size_t> none;
   return side < dependents_.size() ? dependents_[side] : none;
+}
+
+size_t Goals::discover(const Execution &e) const {
+  size_t added = 0;
+  for (const auto &criterion : criteria_) {
+    std::vector<Goal> found;
+    criterion->discover(e, targets_, reach_, found);
+    for (Goal &g : found) {
+      if (!found_.insert({criterion.get(), g.label}).second) continue;
+      g.criterion = criterion.get();
+      goals_.push_back(std::move(g));
+      ++added;
+    }
+  }
+  return added;
 }
 
 std::vector<size_t> Goals::coveredBy(const Execution &e) const {

@@ -13,6 +13,7 @@ void CoverageTimeline::evaluated(const Evaluator &e, const Evaluation &ev) {
   const Archive &archive = e.archive();
   if (archive.coveredCount() != coveredSeen_) {
     coveredSeen_ = archive.coveredCount();
+    if (firstCovered_.size() < archive.size()) firstCovered_.resize(archive.size(), -1.0); // goals found meanwhile
     for (size_t g = 0; g < firstCovered_.size(); ++g)
       if (firstCovered_[g] < 0 && archive.covered(g)) firstCovered_[g] = elapsed;
   }

@@ -82,7 +82,7 @@ TEST(Criteria, AreNamedAndKeptInCanonicalOrder) {
   EXPECT_EQ((*made)[0]->name(), "branch");
   EXPECT_EQ((*made)[1]->name(), "line");
   EXPECT_EQ(criterionNames(), (std::vector<std::string>{"function", "branch", "direct-branch", "line", "wm",
-                                                        "top-level", "no-exception", "output"}));
+                                                        "top-level", "no-exception", "exception", "output"}));
   // Seed 001's abbreviations name the same criteria.
   auto abbreviated = makeCriteria({"ntmc", "bc", "dbc"});
   ASSERT_TRUE(abbreviated);
@@ -234,7 +234,8 @@ TEST(Criteria, SmartSelectionKeepsTheRepresentativesAndLongBlocksLastLines) {
   ASSERT_TRUE(smart);
   std::vector<std::string> names;
   for (const auto &c : *smart) names.push_back(std::string(c->name()));
-  EXPECT_EQ(names, (std::vector<std::string>{"direct-branch", "line", "wm", "no-exception", "output"}));
+  EXPECT_EQ(names,
+            (std::vector<std::string>{"direct-branch", "line", "wm", "no-exception", "exception", "output"}));
   auto all = makeCriteria({"all"});
   ASSERT_TRUE(all);
   EXPECT_EQ(all->size(), allCriteria().size());

@@ -3,9 +3,12 @@
 #include "common/UnitModel.h"
 #include "mosaic/search/Archive.h"
 #include "mosaic/search/Goals.h"
+#include "mosaic/search/Secondary.h"
 
 
 #include <gtest/gtest.h>
+
+#include <csignal>
 
 using namespace mosaic;
 using namespace mosaic::search;
@@ -244,4 +247,47 @@ TEST(Goals, AnEnumResultHasAGoalPerEnumerator) {
   run.outputs = {{0, -1, MOSAIC_OBS_INT, 0, 0, 0}};
   EXPECT_TRUE(g.covered(0, run));
   EXPECT_DOUBLE_EQ(g.fitness(2, run), 2.0 / 3.0); // 0 is 2 from ERR_AMOUNT
+}
+
+TEST(Goals, FailureGoalsAreFoundByTheRunsThatFail) {
+  const auto d = description();
+  const model::Program p = program(model::TypeKind::Void);
+  Goals g(d, std::move(*makeCriteria({"ec"})), {&p, {0}});
+  EXPECT_EQ(g.size(), 0u);
+  Execution crash;
+  crash.result.outcome = exec::Outcome::Crash;
+  crash.result.signal = SIGSEGV;
+  crash.stoppedAt = 0;
+  crash.stoppedCallable = 0;
+  EXPECT_EQ(g.discover(crash), 1u);
+  EXPECT_EQ(g.discover(crash), 0u); // the same failure again
+  ASSERT_EQ(g.size(), 1u);
+  EXPECT_EQ(g[0].label, "f() crashes (SIGSEGV)");
+  EXPECT_TRUE(g.covered(0, crash));
+  Execution exits = crash;
+  exits.result.outcome = exec::Outcome::Exit;
+  exits.result.exitCode = 3;
+  EXPECT_FALSE(g.covered(0, exits));
+  EXPECT_DOUBLE_EQ(g.fitness(0, exits), 1.0);
+  EXPECT_EQ(g.discover(exits), 1u);
+  EXPECT_EQ(g[1].label, "f() exits with 3");
+  Execution threw;
+  threw.threw = true;
+  threw.exceptionType = "std::out_of_range";
+  threw.stoppedCallable = 0;
+  EXPECT_EQ(g.discover(threw), 1u);
+  EXPECT_EQ(g[2].label, "f() throws std::out_of_range");
+  // A test stopped at a null object, or one whose failure is in no call, shows none.
+  Execution nullObject;
+  nullObject.threw = true;
+  nullObject.stoppedCallable = 0;
+  Execution outside = crash;
+  outside.stoppedCallable.reset();
+  EXPECT_EQ(g.discover(nullObject) + g.discover(outside), 0u);
+  // The archive makes room for them.
+  auto length = makeSecondary("length", g);
+  ASSERT_TRUE(length);
+  Archive a(0, **length);
+  a.grow(g.size());
+  EXPECT_EQ(a.size(), 3u);
 }

@@ -29,7 +29,11 @@ public:
   std::vector<size_t> update(const std::shared_ptr<const testcase::TestCase> &test,
                              const std::shared_ptr<const Execution> &run, const std::vector<size_t> &covered);
 
-  bool covered(size_t goal) const { return best_[goal].test != nullptr; }
+  bool covered(size_t goal) const { return goal < best_.size() && best_[goal].test != nullptr; }
+  /// Room for goals found during the search (Goals::discover); never shrinks.
+  void grow(size_t goals) {
+    if (goals > best_.size()) best_.resize(goals);
+  }
   size_t coveredCount() const { return count_; }
   size_t size() const { return best_.size(); }
   const Solution &at(size_t goal) const { return best_[goal]; }

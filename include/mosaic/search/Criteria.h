@@ -48,10 +48,13 @@ std::unique_ptr<const Criterion> directBranchCriterion();
 std::unique_ptr<const Criterion> topLevelCriterion();
 /// ... and returning to the test normally from such a call (NTMC).
 std::unique_ptr<const Criterion> noExceptionCriterion();
+/// Every way a call of each target ended a test (EC; Failures.cpp): goals
+/// found at run time.
+std::unique_ptr<const Criterion> failureCriterion();
 /// Every class of value each target's result falls in (OC; Outputs.cpp).
 std::unique_ptr<const Criterion> outputCriterion();
 /// A criterion's name for `name`, which may be one of seed 001's
-/// abbreviations (bc, lc, dbc, tmc, ntmc, oc).
+/// abbreviations (bc, lc, dbc, tmc, ntmc, ec, oc).
 std::string canonicalCriterion(const std::string &name);
 
 } // namespace mosaic::search

@@ -39,6 +39,13 @@ struct OutputGoal {
   std::int64_t value = 0; ///< Enumerator: its value
 };
 
+/// A failure goal: a call of `callable` ended the test this way (exception
+/// coverage; Failures.cpp says how a run's ending is named).
+struct FailureGoal {
+  model::CallableId callable = 0;
+  std::string kind; ///< "throws std::out_of_range", "crashes (SIGSEGV)", "aborts", "exits with 3", ...
+};
+
 /// What the tests call: the unit's targets, for the goals that belong to
 /// callables rather than to the unit's code (outputs) and to tell which of
 /// the description's functions a test calls directly (Reach::entryPoint).
@@ -59,6 +66,8 @@ struct Goal {
   std::optional<std::uint32_t> mutant;
   /// The output class this goal stands for (output coverage).
   std::optional<OutputGoal> output;
+  /// The failure this goal stands for (exception coverage).
+  std::optional<FailureGoal> failure;
   std::uint32_t line = 0;               ///< the source line it is reported at
   /// The blocks it sits at. In DynaMOSA's goal graph (§1.5) a goal is
   /// current from the start when one of them runs whenever its function
@@ -84,6 +93,10 @@ public:
   /// Appends its goals that belong to what the tests call rather than to a
   /// function's code, after every function's goals (none by default).
   virtual void callableGoals(const Targets &, const Reach &, std::vector<Goal> &) const {}
+  /// Appends goals that a run shows exist (a failure no test had shown):
+  /// goals found during the search, covered by the run that found them
+  /// (Goals::discover). None by default.
+  virtual void discover(const Execution &, const Targets &, const Reach &, std::vector<Goal> &) const {}
   /// Whether run `e` covers `goal`.
   virtual bool covered(const Goal &goal, const Execution &e) const = 0;
   /// Fitness of `goal` for run `e`: 0 when covered, larger is farther.

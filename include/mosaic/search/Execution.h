@@ -48,6 +48,9 @@ struct Execution {
   /// -1 when it ran to its end.
   int stoppedAt = -1;
   bool threw = false;                ///< stopped by an exception (or a null object): the outcome is still Ok
+  /// The callable of the statement it stopped at, when that statement is a
+  /// call (set by an executor that has the test: Executor::run).
+  std::optional<std::uint32_t> stoppedCallable;
   /// The C++ exception type that stopped it (`std::out_of_range`), "" when none.
   std::string exceptionType;
   std::vector<double> sides;         ///< per branch side: 0 = not evaluated, else 1 + minimum distance
@@ -87,6 +90,8 @@ struct ExecutorOptions {
   bool outputs = false; ///< Execution::outputs (output coverage)
 };
 
+/// Sets e.stoppedCallable from `test` (the statement e.stoppedAt calls).
+void noteStoppedCallable(Execution &e, const testcase::TestCase &test);
 /// Fills e.outputs from `observed` (a run's observations of `test`).
 void collectOutputs(Execution &e, const testcase::TestCase &test, const std::vector<exec::Observation> &observed);
 

@@ -11,6 +11,7 @@
 #include "mosaic/search/Reach.h"
 
 #include <cstdint>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,7 @@ public:
   /// call `targets`.
   explicit Goals(const model::UnitDescription &description, CriterionList criteria = {}, const Targets &targets = {});
 
+  /// The goals; references into them hold until the next discover().
   const std::vector<Goal> &all() const { return goals_; }
   size_t size() const { return goals_.size(); }
   const Goal &operator[](size_t i) const { return goals_[i]; }
@@ -45,6 +47,13 @@ public:
   double notCalled(size_t g) const { return goals_[g].criterion->notCalled(goals_[g], reach_); }
   /// Every goal the run covers, ascending.
   std::vector<size_t> coveredBy(const Execution &e) const;
+  /// Adds the goals run `e` shows exist that are not goals yet (the
+  /// criteria's discover(): exception coverage's failures), after every
+  /// other; returns how many. The one way the goals grow: a goal's index
+  /// never changes, and found goals are in no part of the goal graph (the
+  /// run that found them covers them). Const as the search holds goals:
+  /// only the list grows.
+  size_t discover(const Execution &e) const;
 
   /// DynaMOSA's goal graph (§1.5): the goals current from the start, and
   /// the goals that become current once branch side `side` is covered.
@@ -59,7 +68,9 @@ public:
 private:
   Reach reach_;
   CriterionList criteria_;
-  std::vector<Goal> goals_;
+  Targets targets_;
+  mutable std::vector<Goal> goals_;
+  mutable std::set<std::pair<const Criterion *, std::string>> found_; ///< discovered goals, by label
   std::vector<size_t> initial_;
   std::vector<std::vector<size_t>> dependents_; ///< per side id
   std::vector<size_t> sideGoal_;                ///< per side id
