@@ -67,7 +67,7 @@ void BodyWriter::nameValues(const SuiteTest &st, size_t n, std::set<model::Calla
   for (size_t i = 0; i < n; ++i) {
     const Statement &s = t.statements[i];
     if (s.op == Op::Construct) heap_[i] = !p_.record(*p_.callable(s.callable).parent).publicDestructor;
-    if (s.op == Op::Array && uses_[i] == 1) inlineIntoAggregate(t, i, n);
+    if (s.op == Op::Array && uses_[i] >= 1) inlineIntoAggregate(st, i, n);
     if (inlined_[i]) continue;
     if (literalInPlace(st, i, n)) {
       inlined_[i] = true;
@@ -88,30 +88,64 @@ void BodyWriter::nameValues(const SuiteTest &st, size_t n, std::set<model::Calla
   }
 }
 
-// An array built only to fill an array member is written inside the
-// aggregate: marks array i (used once) inlined, named by its elements in
-// braces. One that fills a pointer member (zlib's `unsigned char *next`)
-// stays a variable of its own: braces cannot initialise a pointer.
-void BodyWriter::inlineIntoAggregate(const TestCase &t, size_t i, size_t n) {
+// An array built only to fill array members is written inside the
+// aggregates: marks array i inlined, named by its elements in braces (its
+// text, for chars: charArrayText), when every use is an aggregate's array
+// member (a variable declared for them would be read by nothing: C cannot
+// initialise an array from another). One that fills a pointer member (zlib's
+// `unsigned char *next`), or is used otherwise, stays a variable of its own.
+void BodyWriter::inlineIntoAggregate(const SuiteTest &st, size_t i, size_t n) {
+  const TestCase &t = st.test;
   const Statement &s = t.statements[i];
+  for (const exec::Observation &o : st.observations)
+    if (o.statement == i) return;
+  std::optional<std::string> value;
   for (size_t j = i + 1; j < n; ++j) {
     const Statement &a = t.statements[j];
-    const auto at = std::find(a.refs.begin(), a.refs.end(), static_cast<Ref>(i));
-    if (a.op != Op::Aggregate || at == a.refs.end()) continue;
-    const model::Type &ty = p_.type(p_.type(a.type).value);
-    const auto fields = ty.recordId ? catalog_.aggregateFields(*ty.recordId) : std::nullopt;
-    const size_t k = static_cast<size_t>(at - a.refs.begin());
-    if (!fields || k >= fields->size()) continue;
-    const model::Field &f = p_.record(*ty.recordId).fields[(*fields)[k]];
-    const model::Type &member = p_.type(p_.type(f.type).value);
-    if (member.kind != TypeKind::Array || !member.element) continue;
-    inlined_[i] = true;
-    // Each element converted as the harness copied it: a `T *` variable
-    // fills a `T` element through `*` (zlib's inflate_state codes[]).
-    std::string elements;
-    for (size_t e = 0; e < s.refs.size(); ++e) elements += (e ? ", " : "") + argument(t, s.refs[e], *member.element, false);
-    names_[i] = "{" + elements + "}";
+    for (size_t k = 0; k < a.refs.size(); ++k) {
+      if (a.refs[k] != static_cast<Ref>(i)) continue;
+      if (a.op != Op::Aggregate) return;
+      const model::Type &ty = p_.type(p_.type(a.type).value);
+      const auto fields = ty.recordId ? catalog_.aggregateFields(*ty.recordId) : std::nullopt;
+      if (!fields || k >= fields->size()) return;
+      const model::Field &f = p_.record(*ty.recordId).fields[(*fields)[k]];
+      const model::Type &member = p_.type(p_.type(f.type).value);
+      if (member.kind != TypeKind::Array || !member.element) return;
+      if (value) continue;
+      if (auto text = charArrayText(t, s, *member.element, member.length)) {
+        value = *text;
+        continue;
+      }
+      // Each element converted as the harness copied it: a `T *` variable
+      // fills a `T` element through `*` (zlib's inflate_state codes[]).
+      std::string elements;
+      for (size_t e = 0; e < s.refs.size(); ++e) elements += (e ? ", " : "") + argument(t, s.refs[e], *member.element, false);
+      value = "{" + elements + "}";
+    }
   }
+  if (!value) return;
+  inlined_[i] = true;
+  names_[i] = *value;
+}
+
+// A char array of `length` elements whose elements (literals) are text
+// then zeros, as the string literal that initialises it ("" for all
+// zeros); nullopt for anything else, or text that leaves no room for the
+// NUL (C++ rejects a literal as long as the array).
+std::optional<std::string> BodyWriter::charArrayText(const TestCase &t, const Statement &array, model::TypeId element,
+                                                     size_t length) const {
+  if (p_.type(p_.type(element).value).kind != TypeKind::Char || array.refs.empty() || array.refs.size() > length)
+    return std::nullopt;
+  std::string bytes;
+  for (Ref r : array.refs) {
+    if (r == testcase::kNoRef || !inlined_[r] || t.statements[r].op != Op::Primitive) return std::nullopt;
+    bytes += static_cast<char>(t.statements[r].bits & 0xff);
+  }
+  const size_t end = bytes.find('\0');
+  const std::string text = bytes.substr(0, end);
+  if (end != std::string::npos && bytes.find_first_not_of('\0', end) != std::string::npos) return std::nullopt;
+  if (text.size() >= length) return std::nullopt;
+  return testcase::quote(text);
 }
 
 // Whether value i, a scalar, null or constant C string, is written as its

@@ -78,7 +78,9 @@ private:
   void resetVariables(size_t n);
   void countUses(const SuiteTest &st, size_t n, bool withAssertions);
   void nameValues(const SuiteTest &st, size_t n, std::set<model::CallableId> &trampolines);
-  void inlineIntoAggregate(const testcase::TestCase &t, size_t index, size_t n);
+  void inlineIntoAggregate(const SuiteTest &st, size_t index, size_t n);
+  std::optional<std::string> charArrayText(const testcase::TestCase &t, const testcase::Statement &array,
+                                           model::TypeId element, size_t length) const;
   bool literalInPlace(const SuiteTest &st, size_t index, size_t n) const;
   std::string uniqueName(const testcase::TestCase &t, size_t index, std::set<std::string> &taken) const;
   bool writeStatements(const SuiteTest &st, size_t n, bool withAssertions, Body &body);

@@ -200,8 +200,10 @@ std::optional<std::string> BodyWriter::arrayFieldValue(const StatementSite &at, 
   const Statement &a = t.statements[ref];
   if (inlined_[ref]) return expr(ref);
   if (a.op == Op::Array) {
+    const model::Type &member = p_.type(p_.type(f.type).value);
+    const model::TypeId element = *member.element;
+    if (auto text = charArrayText(t, a, element, member.length)) return *text;
     std::string value = "{";
-    const model::TypeId element = *p_.type(p_.type(f.type).value).element;
     for (size_t e = 0; e < a.refs.size(); ++e) value += (e ? ", " : "") + argument(t, a.refs[e], element, false);
     value += "}";
     return value;
@@ -250,8 +252,10 @@ std::optional<std::string> BodyWriter::arrayStatement(const StatementSite &at) {
     at.why = "an array of a type that cannot be named";
     return std::nullopt;
   }
-  if (ty.kind == TypeKind::Array && !s.refs.empty())
+  if (ty.kind == TypeKind::Array && !s.refs.empty()) {
+    if (auto text = charArrayText(t, s, element, ty.length)) return *d + "[" + std::to_string(ty.length) + "] = " + *text + ";";
     return *d + "[" + std::to_string(ty.length) + "] = {" + elements + "};";
+  }
   const std::string array = *d + (s.refs.empty() ? "[1] = {};" : "[] = {" + elements + "};");
   return viaPointer ? pointerTo(at, array) : array;
 }

@@ -431,3 +431,48 @@ TEST(Writer, APointerBoundToANonConstReferenceIsCastAsAReference) {
   EXPECT_NE(text_.find("(void *&a, void *&b)"), std::string::npos) << text_;
   EXPECT_NE(text_.find("((char *&)"), std::string::npos) << text_;
 }
+
+TEST(Writer, ACharArrayMemberIsWrittenAsTextAndDeclaredNowhereElse) {
+  // Two squares whose char name[16] members were filled from one array of
+  // 'a', 'b', NUL: both read `.name = "ab"`, and no variable holds the
+  // array, which nothing would read (the demo's transfer tests once
+  // declared `char owner[32] = {'\0', ... 32 times}` and never used it).
+  Unit u("shapes.c", MOSAIC_FIXTURE_DB_DIR, kAnalysisFixtures);
+  const model::Callable &area = u.callable("square_area");
+  const model::TypeId squareP = area.params.at(0).type, square = u.pointee(squareP);
+  const model::Record &r = u.program.record(*u.program.type(u.program.type(square).value).recordId);
+  const auto fields = u.catalog->aggregateFields(*u.program.type(u.program.type(square).value).recordId);
+  ASSERT_TRUE(fields);
+  emit::SuiteTest t;
+  auto &s = t.test.statements;
+  model::TypeId nameType = 0, ch = 0;
+  for (const model::Field &f : r.fields)
+    if (f.name == "name") nameType = f.type;
+  ch = *u.program.type(u.program.type(nameType).value).element;
+  s.push_back(Statement{.op = Op::Primitive, .type = ch, .bits = 'a'});
+  s.push_back(Statement{.op = Op::Primitive, .type = ch, .bits = 'b'});
+  s.push_back(Statement{.op = Op::Primitive, .type = ch, .bits = 0});
+  s.push_back(Statement{.op = Op::Array, .type = nameType, .refs = {0, 1, 2}});
+  std::vector<testcase::Ref> refs;
+  for (unsigned k : *fields) {
+    const model::Field &f = r.fields[k];
+    if (f.name == "name") {
+      refs.push_back(3);
+      continue;
+    }
+    s.push_back(Statement{.op = f.name == "corner" ? Op::Aggregate : Op::Primitive, .type = f.type});
+    refs.push_back(static_cast<testcase::Ref>(s.size() - 1));
+  }
+  for (int k = 0; k < 2; ++k) {
+    s.push_back(Statement{.op = Op::Aggregate, .type = square, .refs = refs});
+    s.push_back(Statement{.op = Op::AddressOf, .type = squareP, .refs = {static_cast<testcase::Ref>(s.size() - 1)}});
+    s.push_back(Statement{.op = Op::Call, .callable = area.id, .refs = {static_cast<testcase::Ref>(s.size() - 1)}});
+  }
+  EXPECT_EQ(u.catalog->typeError(t.test), "");
+  const std::string text = writeAndCheck(u, {t});
+  size_t count = 0;
+  for (size_t at = text.find(".name = \"ab\""); at != std::string::npos; at = text.find(".name = \"ab\"", at + 1)) ++count;
+  EXPECT_EQ(count, 2u) << text;
+  EXPECT_EQ(text.find("'a'"), std::string::npos) << text;
+  EXPECT_EQ(text.find("[16]"), std::string::npos) << text;
+}
