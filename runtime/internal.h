@@ -46,6 +46,8 @@ void mosaic_rt_reset_scopes(void);
 /* Before each statement: the test's own code runs at call depth 0, however
  * the last statement left the unit (Hooks.h: __mosaic_enter). */
 void mosaic_rt_reset_depth(void);
+/* Before each test: the mutant it runs, from the trace (a schemata harness). */
+void mosaic_rt_select_mutant(const mosaic_trace_header *t);
 
 /* Runs one encoded test in this process; returns 0, or
  * MOSAIC_EXIT_HARNESS_ERROR when the input is malformed. */

@@ -104,6 +104,7 @@ static void child(server *s, const mosaic_request *req, int out, int cmd, int do
   setvbuf(stdout, NULL, _IONBF, 0);
   mosaic_rt_install_observe_guard();
   if (cmd < 0) {
+    mosaic_rt_select_mutant(t);
     rc = mosaic_rt_run_test((const uint8_t *)t + t->input_off, t->input_len);
     fflush(NULL);
     if (rc == 0) t->finished = 1;
@@ -116,6 +117,7 @@ static void child(server *s, const mosaic_request *req, int out, int cmd, int do
     mosaic_rt_child_state_restore(&s->box);
     mosaic_rt_reset_scopes();
     mosaic_rt_reset_depth();
+    mosaic_rt_select_mutant(t);
     errno = 0;
     rc = mosaic_rt_run_test((const uint8_t *)t + t->input_off, t->input_len);
     fflush(NULL);

@@ -67,6 +67,20 @@ void __mosaic_register_unit(uint32_t blocks, uint32_t sides, uint32_t mutants, c
   direct_sides = (double *)calloc(sides ? sides : 1, sizeof(double));
 }
 
+/* ---- mutant schemata (a harness for assertion filtering) ---------------- */
+
+uint32_t __mosaic_active_mutant = MOSAIC_NO_MUTANT;
+
+void mosaic_rt_select_mutant(const mosaic_trace_header *t) { __mosaic_active_mutant = t->active_mutant; }
+
+void __mosaic_mutant_reached(uint32_t first, uint32_t n) {
+  const mosaic_trace_header *t = mosaic_rt_trace;
+  uint32_t i;
+  /* Only into the trace's area (a unit registers no count in this build). */
+  if (!t || __mosaic_mutants != (double *)((char *)t + t->mutants_off)) return;
+  for (i = first; i < first + n && i < t->mutant_capacity; ++i) __mosaic_mutants[i] = 1.0;
+}
+
 /* ---- direct calls ---------------------------------------------------- */
 
 void mosaic_rt_reset_depth(void) { depth = 0; }

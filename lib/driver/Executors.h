@@ -3,6 +3,7 @@
 
 #include "mosaic/exec/ForkServer.h"
 #include "mosaic/search/Execution.h"
+#include "mosaic/stages/Stage.h"
 
 #include <string>
 
@@ -23,6 +24,19 @@ private:
   exec::Limits limits_;
   search::ExecutorOptions options_;
   std::string lastError_;
+};
+
+/// Runs tests on the fork server of a harness built with mutant schemata,
+/// one mutant switched on per run (stages::MutantRunner).
+class SchemataRunner final : public stages::MutantRunner {
+public:
+  SchemataRunner(exec::ForkServer &server, exec::Limits limits) : server_(server), limits_(limits) {}
+  std::optional<search::Execution> run(const testcase::TestCase &test, std::optional<std::uint32_t> mutant,
+                                       std::vector<std::uint32_t> *reached) override;
+
+private:
+  exec::ForkServer &server_;
+  exec::Limits limits_;
 };
 
 } // namespace mosaic::driver

@@ -226,6 +226,10 @@ void suiteFlags(std::vector<Flag> &t) {
   t.push_back(toggle({.names = "--no-sanitizer-check", .commands = kGenerate,
                       .help = "Do not re-run the failures and the regression suite once with ASan + UBSan"},
                      [](CommandLine &c, Command k) { return &gen(c, k).sanitizerCheck; }, false));
+  t.push_back(toggle({.names = "--filter-assertions", .commands = kGenerate,
+                      .help = "Keep only the assertions that some mutant of the unit changes, and every call's "
+                              "result (builds a harness with the mutants compiled in)"},
+                     [](CommandLine &c, Command k) { return &gen(c, k).filterAssertions; }, true));
   t.push_back(toggle({.names = "--misuse-tests", .commands = kGenerate,
                       .help = "Also write the failures reached only by misusing the API (internal functions, "
                               "objects built by hand), in a suite of their own"},

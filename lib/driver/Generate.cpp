@@ -108,6 +108,14 @@ void printReport(const GenerateOptions &options, const SearchSummary &s, const s
              "added; {} minimisation runs\n",
              work.passing.size() + static_cast<size_t>(work.counts.unstable), s.archived, work.counts.unstable,
              work.counts.inspectors, work.counts.releases, work.counts.minimiseRuns);
+  if (options.filterAssertions && !work.passing.empty()) {
+    const double tests = static_cast<double>(work.passing.size());
+    fmt::print(out,
+               "assertions   {:.1f} a test before mutation filtering, {:.1f} after ({} of {} mutant runs told apart "
+               "from the original)\n",
+               work.counts.assertionsBefore / tests, work.counts.assertionsAfter / tests, work.counts.mutantsKilled,
+               work.counts.mutantsTried);
+  }
   if (options.verify) {
     if (verified.interrupted) {
       fmt::print(out, "verified     interrupted: the suite is written, not verified\n");
@@ -196,6 +204,11 @@ void writeJson(const GenerateOptions &options, const Session &session, const Sea
                 {"verified", options.verify && verified.built},
                 {"inspectors", work.counts.inspectors},
                 {"releases", work.counts.releases}};
+  if (options.filterAssertions)
+    j["assertions"] = {{"before", work.counts.assertionsBefore},
+                       {"after", work.counts.assertionsAfter},
+                       {"mutant_runs", work.counts.mutantsTried},
+                       {"mutants_told_apart", work.counts.mutantsKilled}};
   // The tests as written (GoogleTest names, for --gtest_filter), and the
   // distinct failures (by crash site, after ClassifyFailures).
   nlohmann::json written = nlohmann::json::array();
@@ -351,9 +364,52 @@ SanitizedHarness sanitizedHarness(const Session &session, const GenerateOptions 
   return s;
 }
 
+// The harness with every mutant compiled in (--filter-assertions), and its
+// fork server; empty when off or when it does not build (`why` says).
+struct SchemataHarness {
+  std::optional<harness::Harness> harness;
+  std::unique_ptr<exec::ForkServer> server;
+  std::string why;
+};
+
+SchemataHarness schemataHarness(const Session &session, const GenerateOptions &options, std::ostream &err) {
+  SchemataHarness s;
+  if (!options.filterAssertions) {
+    s.why = "off";
+    return s;
+  }
+  harness::BuildOptions build;
+  build.workDir = fs::path(session.harness.directory).parent_path().string();
+  build.sanitize = options.sanitize;
+  build.schemata = true;
+  if (!session.harness.project.empty()) build.reuseProject = session.harness.directory;
+  auto failed = [&](const std::string &message) {
+    s.why = "its harness with the mutants compiled in does not build or start";
+    fmt::print(err, "mosaic: note: assertions not filtered: {}\n", message);
+    return std::move(s);
+  };
+  auto h = harness::buildHarness(session.program, *session.catalog, toolchain(), build);
+  if (!h) return failed(h.error().message);
+  auto description = model::readDescription(h->description);
+  if (!description) return failed(description.error().message);
+  exec::ServerOptions server;
+  server.harness = h->binary;
+  server.log = (fs::path(h->directory) / "server.log").string();
+  if (options.sanitize) {
+    server.env = exec::sanitizerEnvironment(options.memoryMb);
+    server.sanitized = true;
+  }
+  auto started = exec::ForkServer::start(server, description->blocks, description->sides, description->mutants);
+  if (!started) return failed(started.error().message);
+  s.harness = std::move(*h);
+  s.server = std::move(*started);
+  s.why = "on";
+  return s;
+}
+
 // The stages of `generate`, from the archive to the tests the suite keeps.
 void runStages(Session &session, const GenerateOptions &options, const search::Goals &goals, UnitSearch &search,
-               const SanitizedHarness &sanitized, stages::Work &work) {
+               const SanitizedHarness &sanitized, const SchemataHarness &schemata, stages::Work &work) {
   work.archived = search.archive().solutions();
   work.firstCovered = search.timeline().firstCovered();
   search::ObservedExecutor searchRuns(search.evaluator());
@@ -396,11 +452,17 @@ void runStages(Session &session, const GenerateOptions &options, const search::G
     return stacks(r, output, inSanitized);
   };
   context.mosaicsOwn = [&stacks](std::string_view report) { return stacks.mosaicsOwn(report); };
+  std::optional<SchemataRunner> mutantRuns;
+  if (schemata.server) {
+    mutantRuns.emplace(*schemata.server, alone);
+    context.mutants = &*mutantRuns;
+  }
   std::vector<std::unique_ptr<stages::Stage>> pipeline;
   pipeline.push_back(stages::reduce());
   pipeline.push_back(stages::minimise());
   pipeline.push_back(stages::extend());
   pipeline.push_back(stages::observe());
+  pipeline.push_back(stages::filterAssertions());
   pipeline.push_back(stages::minimiseFailures());
   pipeline.push_back(stages::sanitizeCheck());
   pipeline.push_back(stages::classifyFailures());
@@ -488,7 +550,8 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   const SearchSummary summary = search.run(*search::parseAlgorithm(options.algorithm), err);
   faultPoint("search");
   const SanitizedHarness sanitized = sanitizedHarness(session, options, err);
-  runStages(session, options, goals, search, sanitized, work);
+  const SchemataHarness schemata = schemataHarness(session, options, err);
+  runStages(session, options, goals, search, sanitized, schemata, work);
   std::vector<emit::SuiteTest> passing, failing;
   toSuiteTests(work, goals, options.misuseTests, passing, failing);
   faultPoint("write");

@@ -278,6 +278,7 @@ Expected<RunResult> ForkServer::runOnce(std::span<const std::uint8_t> input, con
   mosaic_trace_header *h = header_;
   char *base = reinterpret_cast<char *>(h);
   mosaic_trace_reset(h);
+  h->active_mutant = mutant_.value_or(MOSAIC_NO_MUTANT);
   std::memcpy(base + h->input_off, input.data(), input.size());
   h->input_len = static_cast<std::uint32_t>(input.size());
 

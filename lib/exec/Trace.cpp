@@ -22,6 +22,7 @@ std::span<const double> Trace::sides() const {
 std::span<const double> Trace::mutants() const {
   return {at<double>(h_, h_->mutants_off), std::min(h_->unit_mutants, h_->mutant_capacity)};
 }
+std::span<const double> Trace::mutantArea() const { return {at<double>(h_, h_->mutants_off), h_->mutant_capacity}; }
 std::span<const std::uint8_t> Trace::direct() const {
   return {at<std::uint8_t>(h_, h_->direct_off), std::min(h_->unit_blocks, h_->block_capacity)};
 }

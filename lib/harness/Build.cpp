@@ -369,7 +369,9 @@ Expected<bool> buildIn(const model::Program &program, const Toolchain &tc, const
   auto c = runProcess(compile, {program.directory,
                                 {{MOSAIC_ENV_PASS_UNIT, program.unit},
                                  {MOSAIC_ENV_PASS_DESCRIPTION, (stage / "description.json").string()},
-                                 {MOSAIC_ENV_PASS_MUTANTS, options.weakMutation ? "weak" : "none"}}});
+                                 {MOSAIC_ENV_PASS_MUTANTS, options.schemata       ? "schemata"
+                                                           : options.weakMutation ? "weak"
+                                                                                  : "none"}}});
   if (!c) return c.takeError();
   if (c->exitCode != 0) {
     if (failure) failure->uncompilable = uncompilableCallables(h.generated.source, source, c->output);
@@ -441,6 +443,7 @@ Expected<Harness> buildHarness(const model::Program &program, const testcase::Ca
   std::uint64_t key = fnv1a(h.generated.source);
   key = fnv1a(commandLine(probe), key);
   if (options.weakMutation) key = fnv1a("weak mutation", key);
+  if (options.schemata) key = fnv1a("mutant schemata", key);
   for (const std::string &f : {tc.passPlugin, tc.runtime}) {
     std::error_code ec;
     key = fnv1a(std::to_string(fs::last_write_time(f, ec).time_since_epoch().count()), key);

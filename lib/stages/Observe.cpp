@@ -1,5 +1,5 @@
 // Observe: the values a test shows alike in every run (Stage.h).
-#include "mosaic/stages/Stage.h"
+#include "Keeps.h"
 
 #include <algorithm>
 #include <cstring>
@@ -7,13 +7,6 @@
 namespace mosaic::stages {
 
 namespace {
-
-bool sameObservation(const exec::Observation &a, const exec::Observation &b) {
-  if (a.statement != b.statement || a.kind != b.kind || a.target != b.target || a.field != b.field) return false;
-  if (a.kind == MOSAIC_OBS_FLOAT)
-    return std::memcmp(&a.floating, &b.floating, sizeof a.floating) == 0 || (a.floating != a.floating && b.floating != b.floating);
-  return a.integer == b.integer && a.bytes == b.bytes;
-}
 
 struct Observed {
   bool ok = false; ///< ran without failing, every time

@@ -34,7 +34,7 @@ struct UnitHarness {
   /// `unit`; `namespaces` false serves it as on a machine without them;
   /// `weakMutation` builds it with the mutants' infection probes.
   static std::unique_ptr<UnitHarness> make(const std::string &dbDir, const std::string &unit, bool sanitize = false,
-                                           bool namespaces = true, bool weakMutation = false) {
+                                           bool namespaces = true, bool weakMutation = false, bool schemata = false) {
     auto h = std::make_unique<UnitHarness>();
     auto p = analysis::analyzeUnit({dbDir, unit});
     if (!p) throw std::runtime_error(p.error().message + "\n" + p.error().detail);
@@ -42,7 +42,7 @@ struct UnitHarness {
     (void)model::selectTargets(h->program, {});
     h->catalog = std::make_unique<testcase::Catalog>(h->program);
     const std::string work = std::string(MOSAIC_BINARY_DIR) + "/test-harnesses";
-    auto b = harness::buildHarness(h->program, *h->catalog, testToolchain(), {work, sanitize, 2, {}, weakMutation});
+    auto b = harness::buildHarness(h->program, *h->catalog, testToolchain(), {work, sanitize, 2, {}, weakMutation, schemata});
     if (!b) throw std::runtime_error(b.error().message + "\n" + b.error().detail);
     h->built = std::move(*b);
     auto d = model::readDescription(h->built.description);
@@ -54,7 +54,7 @@ struct UnitHarness {
     so.sanitized = sanitize;
     so.pidNamespace = so.fileSandbox = namespaces;
     auto s = exec::ForkServer::start(so, h->description.blocks, h->description.sides,
-                                     weakMutation ? h->description.mutants : 0);
+                                     weakMutation || schemata ? h->description.mutants : 0);
     if (!s) throw std::runtime_error(s.error().message + "\n" + s.error().detail);
     h->server = std::move(*s);
     return h;

@@ -107,3 +107,30 @@ TEST(Mutants, OnlyAWeakMutationBuildProbesThem) {
   EXPECT_TRUE(plain->server->trace().mutants().empty());
   EXPECT_NE(plain->built.binary, weak().built.binary);
 }
+
+TEST(Mutants, ASchemataHarnessRunsTheMutantEachTestAsksFor) {
+  // Assertion filtering's harness: every mutant compiled in, the one that
+  // runs chosen per test through the trace, the sites reached marked.
+  static std::unique_ptr<UnitHarness> h =
+      UnitHarness::make(MOSAIC_FIXTURE_EXEC_O0_DB_DIR, kUnit, false, true, false, true);
+  UnitHarness &u = *h;
+  auto idOf = [&](const std::string &replacement) {
+    for (const auto &m : function(u, "add").mutants)
+      if (m.replacement == replacement) return m.id;
+    throw std::runtime_error("no mutant " + replacement);
+  };
+  const auto t = u.call("add", {std::int64_t{2}, std::int64_t{3}});
+  ASSERT_EQ(u.run(t).outcome, exec::Outcome::Ok);
+  EXPECT_EQ(u.result(2), 5);
+  EXPECT_EQ(u.server->trace().mutantArea()[idOf("-")], 1.0); // reached
+  EXPECT_EQ(u.server->trace().mutantArea()[function(u, "less").mutants.front().id], 0.0);
+  u.server->setMutant(idOf("-"));
+  u.run(t);
+  EXPECT_EQ(u.result(2), -1);
+  u.server->setMutant(idOf("*"));
+  u.run(t);
+  EXPECT_EQ(u.result(2), 6);
+  u.server->setMutant(std::nullopt);
+  u.run(t);
+  EXPECT_EQ(u.result(2), 5);
+}

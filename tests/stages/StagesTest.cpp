@@ -267,3 +267,78 @@ TEST_F(Stages, FailuresAreRecordedByKeyThenConfirmedAndMinimisedAlone) {
   EXPECT_FALSE(late.failures.begin()->second.confirmed);
   EXPECT_EQ(late.failures.begin()->second.test, longer);
 }
+
+namespace {
+
+// A schemata harness made up: the original run observes `original`; mutant
+// m's run observes what `mutated` gives, or ends another way when it says so.
+class FakeMutants final : public stages::MutantRunner {
+public:
+  std::vector<exec::Observation> original;
+  std::vector<std::uint32_t> reached;
+  std::function<search::Execution(std::uint32_t)> mutated;
+  int runs = 0;
+  std::optional<search::Execution> run(const testcase::TestCase &, std::optional<std::uint32_t> mutant,
+                                       std::vector<std::uint32_t> *reachedOut) override {
+    ++runs;
+    if (reachedOut) *reachedOut = reached;
+    if (!mutant) {
+      search::Execution e;
+      e.observations = original;
+      return e;
+    }
+    return mutated(*mutant);
+  }
+};
+
+exec::Observation observed(std::uint32_t statement, std::uint8_t target, std::int16_t field, std::int64_t value) {
+  exec::Observation o;
+  o.statement = statement;
+  o.kind = MOSAIC_OBS_INT;
+  o.target = target;
+  o.field = field;
+  o.integer = value;
+  return o;
+}
+
+} // namespace
+
+TEST_F(Stages, FilterAssertionsKeepsWhatAMutantChangesAndEveryResult) {
+  FakeExecutor none([](const testcase::TestCase &) { return std::optional<search::Execution>(); });
+  FakeMutants mutants;
+  // move_point(p, 3): its result, and two fields of *p.
+  const exec::Observation result = observed(1, MOSAIC_OBS_RESULT, -1, 0), x = observed(1, MOSAIC_OBS_ARG0, 0, 4),
+                          y = observed(1, MOSAIC_OBS_ARG0, 1, 9);
+  mutants.original = {result, x, y};
+  mutants.reached = {0, 1, 2};
+  mutants.mutated = [&](std::uint32_t m) {
+    search::Execution e;
+    e.observations = {result, x, y};
+    if (m == 0) e.observations[1].integer = 5;             // changes x
+    if (m == 2) e.result.outcome = exec::Outcome::Crash;   // told apart by its ending
+    return e;
+  };
+  stages::Work work;
+  stages::Candidate c;
+  c.test = test({{"is_name", {std::string("a")}}});
+  c.observations = mutants.original;
+  work.passing = {c, c};
+  work.passing[1].observations = {y}; // only what no mutant changes: kept, or nothing would remain
+  auto ctx = context(none, none);
+  ctx.mutants = &mutants;
+  stages::filterAssertions()->run(work, ctx);
+  ASSERT_EQ(work.passing[0].observations.size(), 2u);
+  EXPECT_EQ(work.passing[0].observations[0].target, MOSAIC_OBS_RESULT);
+  EXPECT_EQ(work.passing[0].observations[1].field, 0);
+  EXPECT_EQ(work.passing[1].observations.size(), 1u);
+  EXPECT_EQ(work.counts.assertionsBefore, 4);
+  EXPECT_EQ(work.counts.assertionsAfter, 3);
+  EXPECT_EQ(work.counts.mutantsTried, 6);
+  EXPECT_EQ(work.counts.mutantsKilled, 3); // 0 and 2 by the first test; 2 only by the second, which sees no x
+  // Without a schemata harness nothing changes.
+  stages::Work untouched;
+  untouched.passing = {c};
+  auto plain = context(none, none);
+  stages::filterAssertions()->run(untouched, plain);
+  EXPECT_EQ(untouched.passing[0].observations.size(), 3u);
+}

@@ -189,9 +189,12 @@ int __mosaic_bcmp(const void *a, const void *b, size_t n);
  * else: they are only listed. */
 #define MOSAIC_ENV_PASS_MUTANTS "MOSAIC_PASS_MUTANTS"
 
-/* The mutation runtime (runtime/mutate.c) that a unit built with mutant
- * schemata links with. The mutant that runs: its id in MOSAIC_MUTANT (none
- * when unset); the original code runs for every other. */
+/* What a unit built with mutant schemata links with: the mutation runtime
+ * (runtime/mutate.c) in a suite `mosaic mutate` builds, where the mutant
+ * that runs is the id in MOSAIC_MUTANT (none when unset); or the harness's
+ * runtime (runtime/trace.c), where it is the trace's active_mutant for each
+ * test and a reached site marks its mutants' slots in the mutants area
+ * (1.0). The original code runs for every other mutant. */
 extern uint32_t __mosaic_active_mutant;
 /* Before a mutated instruction: mutants first .. first + n - 1 are reached.
  * A process appends the sites it reached ("first n" lines) to the file

@@ -18,7 +18,7 @@ extern "C" {
 #endif
 
 #define MOSAIC_TRACE_MAGIC 0x4d4f5341u /* "MOSA" */
-#define MOSAIC_TRACE_VERSION 6u /* 2: mosaic_stmt_record.nanos; 3: server_id; 4: stack; 5: mutants; 6: direct calls */
+#define MOSAIC_TRACE_VERSION 6u /* 2: mosaic_stmt_record.nanos; 3: server_id; 4: stack; 5: mutants; 6: direct calls, active_mutant */
 
 /* Sizes of the bounded areas (entries or bytes). Chosen to stay well under a
  * megabyte in all: enough for small units' tests, and what overflows is
@@ -36,6 +36,9 @@ extern "C" {
  * address, with this bit set. Frames inside it are addresses as its file
  * names them (the load bias taken off), for a symboliser. */
 #define MOSAIC_STACK_EXTERNAL (1ull << 63)
+
+/* No mutant: the original code (mosaic_trace_header.active_mutant). */
+#define MOSAIC_NO_MUTANT 0xffffffffu
 
 /* What the direct area holds at a function's entry block (Hooks.h:
  * __mosaic_enter). */
@@ -118,6 +121,11 @@ typedef struct mosaic_trace_header {
   uint32_t finished;     /* 1 once the test ran to its end (written last) */
   uint32_t output_len;   /* written by the fork server */
   uint32_t output_dropped;
+  /* Per test, set by the host after the reset: the mutant a harness built
+   * with mutant schemata runs (Hooks.h: __mosaic_active_mutant);
+   * MOSAIC_NO_MUTANT for the original code. */
+  uint32_t active_mutant;
+  uint32_t active_reserved;
 
   /* Written by the host before it starts the server: the server's name
    * among the host's (abi/Protocol.h says what it
@@ -191,6 +199,7 @@ static __inline__ void mosaic_trace_reset(mosaic_trace_header *t) {
   t->current_stmt = -1;
   t->finished = 0;
   t->output_len = t->output_dropped = 0;
+  t->active_mutant = MOSAIC_NO_MUTANT;
   t->stack_count = 0;
 }
 
@@ -226,6 +235,7 @@ static __inline__ void mosaic_trace_layout(mosaic_trace_header *t, uint32_t bloc
   off += MOSAIC_INPUT_BYTES;
   t->output_off = (uint32_t)off;
   t->current_stmt = -1;
+  t->active_mutant = MOSAIC_NO_MUTANT;
 }
 
 #ifdef __cplusplus

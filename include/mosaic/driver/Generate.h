@@ -37,6 +37,9 @@ struct GenerateOptions : RunOptions {
   /// Re-run the failures kept and the regression suite once in an ASan +
   /// UBSan harness (--no-sanitizer-check turns it off; moot with --sanitize).
   bool sanitizerCheck = true;
+  /// Keep only the assertions a mutant of the unit would notice, and every
+  /// call's result (stages::filterAssertions; builds a third harness).
+  bool filterAssertions = false;
   /// Write the misuse failures too (--misuse-tests), in a suite of their
   /// own; by default they are only counted.
   bool misuseTests = false;

@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -89,6 +90,10 @@ public:
   /// twice, makes the result an error.
   Expected<RunResult> run(std::span<const std::uint8_t> input, const Limits &limits);
 
+  /// The mutant the next runs switch on, in a harness built with mutant
+  /// schemata (abi/Trace.h: active_mutant); nullopt: the original code.
+  void setMutant(std::optional<std::uint32_t> mutant) { mutant_ = mutant; }
+
   /// The trace of the last run (valid until the next one).
   const Trace &trace() const { return trace_; }
   std::uint32_t features() const { return features_; }
@@ -106,6 +111,7 @@ private:
 
   ServerOptions options_;
   std::uint32_t blocks_, sides_, mutants_;
+  std::optional<std::uint32_t> mutant_;
   int shm_ = -1, ctl_ = -1, status_ = -1;
   pid_t pid_ = -1;
   mosaic_trace_header *header_ = nullptr;

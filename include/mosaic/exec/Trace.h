@@ -33,6 +33,9 @@ public:
   /// Per mutant: 0 when never reached, else 1 + the least infection
   /// distance; empty unless the harness has the mutants' probes.
   std::span<const double> mutants() const;
+  /// The whole mutants area (its capacity): in a harness built with mutant
+  /// schemata, 1.0 for each mutant whose site the test reached.
+  std::span<const double> mutantArea() const;
   /// Per block: at a function's entry block, MOSAIC_DIRECT_* (abi/Trace.h):
   /// whether the test called the function directly, and whether such a
   /// call returned.

@@ -35,6 +35,10 @@ struct BuildOptions {
   /// The mutants' infection probes compiled in (the weak-mutation
   /// criterion's harness; abi/Hooks.h: MOSAIC_PASS_MUTANTS=weak).
   bool weakMutation = false;
+  /// Every mutant compiled in, the one that runs chosen per test (assertion
+  /// filtering's harness; MOSAIC_PASS_MUTANTS=schemata): nothing else of
+  /// the unit is instrumented.
+  bool schemata = false;
 };
 
 /// What a harness that did not link leaves for another attempt

@@ -89,6 +89,11 @@ struct Counts {
   int releases = 0;       ///< releases Extend kept
   int unstable = 0;       ///< tests Observe dropped
   int failureRuns = 0;    ///< runs made by MinimiseFailures
+  int mutantRuns = 0;     ///< runs made by FilterAssertions
+  /// Assertions (observations) of the regression tests before and after
+  /// FilterAssertions, and the mutants their runs reached and told apart.
+  int assertionsBefore = 0, assertionsAfter = 0;
+  int mutantsTried = 0, mutantsKilled = 0;
 };
 
 /// What flows through the stages.
@@ -108,6 +113,18 @@ struct Deadline {
   /// `seconds` from now, also ended by `stop`.
   static Deadline in(double seconds, const volatile std::sig_atomic_t *stop = nullptr);
   bool passed() const { return (stop && *stop) || std::chrono::steady_clock::now() >= end; }
+};
+
+/// Runs tests in a harness built with mutant schemata (harness::BuildOptions::
+/// schemata), for FilterAssertions.
+class MutantRunner {
+public:
+  virtual ~MutantRunner() = default;
+  /// Runs `test` with `mutant` switched on (nullopt: the original code),
+  /// observations copied out; `reached`, when given, gets the mutants whose
+  /// sites the run reached, ascending. nullopt when it could not run.
+  virtual std::optional<search::Execution> run(const testcase::TestCase &test, std::optional<std::uint32_t> mutant,
+                                               std::vector<std::uint32_t> *reached = nullptr) = 0;
 };
 
 /// What stages may use. The executors run the program: `run` as the search
@@ -136,6 +153,9 @@ struct Context {
   /// mosaicsOwn); SanitizeCheck makes no claim of such a report. Unset:
   /// never.
   std::function<bool(std::string_view report)> mosaicsOwn;
+  /// The mutant schemata harness, for FilterAssertions; null: it keeps
+  /// every assertion.
+  MutantRunner *mutants = nullptr;
 };
 
 class Stage {
@@ -168,6 +188,21 @@ std::unique_ptr<Stage> extend();
 /// that stops on a null object is cut before it and observed again; a test
 /// that does not run cleanly every time is dropped (Counts::unstable).
 std::unique_ptr<Stage> observe();
+/// FilterAssertions (issue 20: assertions that earn their place): runs each
+/// regression test in the mutant schemata harness (Context::mutants;
+/// nothing when null), then with each of up to kMutantsPerTest of the
+/// mutants it reached switched on (spread evenly over them), and keeps the
+/// observations some mutant changes (a different value, or none where the
+/// original has one), and every call's result; a mutant the test tells
+/// apart by its ending (a crash, an exception, another statement) needs no
+/// assertion. When nothing would remain, the test keeps all it had. Until
+/// Context::failureDeadline; the tests it had no time for keep theirs.
+std::unique_ptr<Stage> filterAssertions();
+/// Mutants FilterAssertions tries per test (ours: a test reaches tens of
+/// mutation sites in a small unit, thousands in a parser; 20 runs of a test
+/// cost about what observing it costs).
+inline constexpr size_t kMutantsPerTest = 20;
+
 /// MinimiseFailures: confirms each failure in a fresh process of its own
 /// (a persistent child may carry state from earlier tests; unconfirmed ones
 /// are marked not reproducible) and removes statements from the end
