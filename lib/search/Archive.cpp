@@ -19,9 +19,12 @@ std::vector<size_t> Archive::update(const std::shared_ptr<const testcase::TestCa
     if (!s.test) {
       s = {test, run};
       ++count_;
+      erroneous_ += run->erroneous();
       fresh.push_back(g);
     } else if (better(g, {*test, *run}, {*s.test, *s.run})) {
+      erroneous_ -= s.run->erroneous();
       s = {test, run};
+      erroneous_ += run->erroneous();
     }
   }
   return fresh;

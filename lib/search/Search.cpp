@@ -46,7 +46,8 @@ bool Evaluator::gaveUp() const { return failures_ > 20 && failures_ > executions
 bool Evaluator::done() const {
   if (budget_.stop && *budget_.stop) return true;
   if (budget_.maxExecutions && executions_ >= budget_.maxExecutions) return true;
-  if (budget_.stopWhenCovered && archive_.coveredCount() == goals_.size()) return true;
+  if (budget_.stopWhenCovered && archive_.coveredCount() == goals_.size() && archive_.erroneousCount() == 0)
+    return true;
   if (gaveUp()) return true; // a harness that cannot run anything: stop rather than spin
   return budget_.elapsed() >= budget_.seconds;
 }

@@ -291,3 +291,20 @@ TEST(Goals, FailureGoalsAreFoundByTheRunsThatFail) {
   a.grow(g.size());
   EXPECT_EQ(a.size(), 3u);
 }
+
+TEST(Archive, CountsTheGoalsOnlyAnErroneousTestCovers) {
+  const auto shorter = makeSecondary("length", Goals(description()));
+  ASSERT_TRUE(shorter);
+  Archive a(2, **shorter);
+  auto crash = std::make_shared<Execution>();
+  crash->result.outcome = exec::Outcome::Crash;
+  const auto clean = std::make_shared<const Execution>();
+  const auto test = std::make_shared<const testcase::TestCase>();
+  a.update(test, crash, {0, 1});
+  EXPECT_EQ(a.coveredCount(), 2u);
+  EXPECT_EQ(a.erroneousCount(), 2u);
+  a.update(test, clean, {1});
+  EXPECT_EQ(a.erroneousCount(), 1u); // goal 1's crashing test replaced
+  a.update(test, crash, {1});
+  EXPECT_EQ(a.erroneousCount(), 1u); // never replaced back
+}

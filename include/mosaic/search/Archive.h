@@ -35,6 +35,10 @@ public:
     if (goals > best_.size()) best_.resize(goals);
   }
   size_t coveredCount() const { return count_; }
+  /// Goals whose best test is erroneous (Execution::erroneous: it failed,
+  /// threw, or the harness could not run it): a search that covered every
+  /// goal goes on while some are, for a test that covers them cleanly.
+  size_t erroneousCount() const { return erroneous_; }
   size_t size() const { return best_.size(); }
   const Solution &at(size_t goal) const { return best_[goal]; }
   /// The distinct tests stored, in the order of their first goal.
@@ -48,6 +52,7 @@ private:
   std::vector<Solution> best_;
   const SecondaryObjective &secondary_;
   size_t count_ = 0;
+  size_t erroneous_ = 0;
 };
 
 } // namespace mosaic::search

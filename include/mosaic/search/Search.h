@@ -29,7 +29,10 @@ struct Budget {
   double seconds = 60;               ///< issue 5's default (EvoSuite's search budget is 60 s too)
   std::uint64_t maxExecutions = 0;   ///< 0: no limit
   const volatile std::sig_atomic_t *stop = nullptr;
-  /// Stop once every goal is covered (`generate`); `run` goes on, for failures.
+  /// Stop once every goal is covered, each by a test that runs cleanly
+  /// (`generate`: a unit whose first test covers it all by crashing, as
+  /// libtommath's mp_dr_setup(a, d) given a zeroed a, would otherwise keep
+  /// no regression test); `run` goes on, for failures.
   bool stopWhenCovered = true;
 
   double elapsed() const;
