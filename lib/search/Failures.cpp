@@ -42,7 +42,7 @@ public:
     const std::string kind = failureKind(e);
     if (kind.empty()) return;
     const model::Callable &c = targets.program->callable(*e.stoppedCallable);
-    Goal g{.function = functionOf(c, reach), .line = c.location.beginLine};
+    Goal g{.function = reach.functionOf(c.linkageNames), .line = c.location.beginLine};
     g.failure = FailureGoal{c.id, kind};
     g.label = c.qualifiedName + "() " + kind;
     out.push_back(std::move(g));
@@ -52,15 +52,6 @@ public:
   }
   double fitness(const Goal &g, const Execution &e, const Reach &) const override { return covered(g, e) ? 0.0 : 1.0; }
   double notCalled(const Goal &, const Reach &) const override { return 1.0; }
-
-private:
-  static std::uint32_t functionOf(const model::Callable &c, const Reach &reach) {
-    const auto &fs = reach.description().functions;
-    for (std::uint32_t fi = 0; fi < fs.size(); ++fi)
-      for (const std::string &n : c.linkageNames)
-        if (fs[fi].linkageName == n) return fi;
-    return 0;
-  }
 };
 
 } // namespace

@@ -140,7 +140,7 @@ public:
       if (!var) continue;
       const std::string who = c.qualifiedName + "()";
       auto add = [&](std::int16_t field, const Class &cls, const std::string &what) {
-        Goal g{.function = functionOf(c, reach), .line = c.location.beginLine};
+        Goal g{.function = reach.functionOf(c.linkageNames), .line = c.location.beginLine};
         g.output = OutputGoal{id, field, cls.cls, cls.value};
         g.label = who + " returns " + what + (cls.name.empty() ? className(cls.cls) : cls.name);
         out.push_back(std::move(g));
@@ -180,17 +180,6 @@ public:
   }
   double notCalled(const Goal &, const Reach &) const override { return 2.0; }
   bool needsOutputs() const override { return true; }
-
-private:
-  // The description's function the callable is, for reports; 0 when its
-  // code is not the unit's (an inline function of a header).
-  static std::uint32_t functionOf(const model::Callable &c, const Reach &reach) {
-    const auto &fs = reach.description().functions;
-    for (std::uint32_t fi = 0; fi < fs.size(); ++fi)
-      for (const std::string &n : c.linkageNames)
-        if (fs[fi].linkageName == n) return fi;
-    return 0;
-  }
 };
 
 } // namespace

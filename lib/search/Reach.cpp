@@ -36,6 +36,13 @@ bool postDominatesEntry(const model::FunctionInfo &f, std::uint32_t block,
 
 } // namespace
 
+std::uint32_t Reach::functionOf(const std::vector<std::string> &linkageNames) const {
+  for (std::uint32_t fi = 0; fi < d_.functions.size(); ++fi)
+    for (const std::string &n : linkageNames)
+      if (d_.functions[fi].linkageName == n) return fi;
+  return 0;
+}
+
 Reach::Reach(const model::UnitDescription &d, std::vector<bool> entryPoints)
     : d_(d), entryPoints_(std::move(entryPoints)) {
   blockFunction_.assign(d.blocks, 0);

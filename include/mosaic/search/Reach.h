@@ -9,6 +9,7 @@
 #include "mosaic/search/Execution.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace mosaic::search {
@@ -25,6 +26,11 @@ public:
   bool entryPoint(std::uint32_t function) const {
     return entryPoints_.empty() || (function < entryPoints_.size() && entryPoints_[function]);
   }
+
+  /// The description's function that is one of `linkageNames` (a callable's
+  /// symbols), for goals that belong to a callable; 0 when none is (its code
+  /// is not the unit's: an inline function of a header).
+  std::uint32_t functionOf(const std::vector<std::string> &linkageNames) const;
 
   /// Whether `block` ran in `e`.
   bool ran(std::uint32_t block, const Execution &e) const { return block < e.blocks.size() && e.blocks[block]; }
