@@ -23,12 +23,18 @@ std::string failureKind(const Execution &e) {
     const char *name = sigabbrev_np(e.result.signal);
     return std::string("crashes (") + (name ? std::string("SIG") + name : std::to_string(e.result.signal)) + ")";
   }
-  case Outcome::Abort: return "aborts";
-  case Outcome::Timeout: return "hangs";
-  case Outcome::Exit: return "exits with " + std::to_string(e.result.exitCode);
-  case Outcome::Sanitizer: return "makes a sanitizer report";
-  case Outcome::OutOfMemory: return "runs out of memory";
-  default: return "";
+  case Outcome::Abort:
+    return "aborts";
+  case Outcome::Timeout:
+    return "hangs";
+  case Outcome::Exit:
+    return "exits with " + std::to_string(e.result.exitCode);
+  case Outcome::Sanitizer:
+    return "makes a sanitizer report";
+  case Outcome::OutOfMemory:
+    return "runs out of memory";
+  default:
+    return "";
   }
 }
 

@@ -38,45 +38,65 @@ std::vector<Class> classesOf(const model::Program &p, model::TypeId id) {
   }
   auto plain = [](std::initializer_list<OutputClass> cs) {
     std::vector<Class> out;
-    for (OutputClass c : cs) out.push_back({c, 0, ""});
+    for (OutputClass c : cs)
+      out.push_back({c, 0, ""});
     return out;
   };
   switch (t.kind) {
-  case TypeKind::Bool: return plain({OutputClass::True, OutputClass::False});
-  case TypeKind::Char: return plain({OutputClass::Alpha, OutputClass::Digit, OutputClass::OtherChar});
+  case TypeKind::Bool:
+    return plain({OutputClass::True, OutputClass::False});
+  case TypeKind::Char:
+    return plain({OutputClass::Alpha, OutputClass::Digit, OutputClass::OtherChar});
   case TypeKind::Integer:
     if (!t.isSigned) return plain({OutputClass::Zero, OutputClass::Positive});
     [[fallthrough]];
   case TypeKind::Enum:
-  case TypeKind::Floating: return plain({OutputClass::Negative, OutputClass::Zero, OutputClass::Positive});
+  case TypeKind::Floating:
+    return plain({OutputClass::Negative, OutputClass::Zero, OutputClass::Positive});
   case TypeKind::Pointer:
     if (t.pointee && p.type(*t.pointee).kind == TypeKind::Char)
       return plain({OutputClass::Null, OutputClass::Empty, OutputClass::NonEmpty});
     return plain({OutputClass::Null, OutputClass::NonNull});
   case TypeKind::String:
-  case TypeKind::StringView: return plain({OutputClass::Empty, OutputClass::NonEmpty});
+  case TypeKind::StringView:
+    return plain({OutputClass::Empty, OutputClass::NonEmpty});
   case TypeKind::Array:
-    if (t.element && p.type(*t.element).kind == TypeKind::Char) return plain({OutputClass::Empty, OutputClass::NonEmpty});
+    if (t.element && p.type(*t.element).kind == TypeKind::Char)
+      return plain({OutputClass::Empty, OutputClass::NonEmpty});
     return {};
-  default: return {};
+  default:
+    return {};
   }
 }
 
 const char *className(OutputClass c) {
   switch (c) {
-  case OutputClass::Negative: return "negative";
-  case OutputClass::Zero: return "zero";
-  case OutputClass::Positive: return "positive";
-  case OutputClass::True: return "true";
-  case OutputClass::False: return "false";
-  case OutputClass::Alpha: return "a letter";
-  case OutputClass::Digit: return "a digit";
-  case OutputClass::OtherChar: return "another char";
-  case OutputClass::Null: return "null";
-  case OutputClass::NonNull: return "non-null";
-  case OutputClass::Empty: return "empty";
-  case OutputClass::NonEmpty: return "non-empty";
-  case OutputClass::Enumerator: return "an enumerator";
+  case OutputClass::Negative:
+    return "negative";
+  case OutputClass::Zero:
+    return "zero";
+  case OutputClass::Positive:
+    return "positive";
+  case OutputClass::True:
+    return "true";
+  case OutputClass::False:
+    return "false";
+  case OutputClass::Alpha:
+    return "a letter";
+  case OutputClass::Digit:
+    return "a digit";
+  case OutputClass::OtherChar:
+    return "another char";
+  case OutputClass::Null:
+    return "null";
+  case OutputClass::NonNull:
+    return "non-null";
+  case OutputClass::Empty:
+    return "empty";
+  case OutputClass::NonEmpty:
+    return "non-empty";
+  case OutputClass::Enumerator:
+    return "an enumerator";
   }
   return "?";
 }
@@ -84,32 +104,47 @@ const char *className(OutputClass c) {
 // The value of a numeric output, when it is one (NaN is no value: §6.2).
 std::optional<double> number(const Output &o) {
   switch (o.kind) {
-  case MOSAIC_OBS_INT: return static_cast<double>(o.integer);
-  case MOSAIC_OBS_UINT: return static_cast<double>(static_cast<std::uint64_t>(o.integer));
+  case MOSAIC_OBS_INT:
+    return static_cast<double>(o.integer);
+  case MOSAIC_OBS_UINT:
+    return static_cast<double>(static_cast<std::uint64_t>(o.integer));
   case MOSAIC_OBS_FLOAT:
     if (std::isnan(o.floating)) return std::nullopt;
     return o.floating;
-  default: return std::nullopt;
+  default:
+    return std::nullopt;
   }
 }
 
 bool inClass(const Output &o, const OutputGoal &g) {
   const OutputClass c = g.cls;
   switch (c) {
-  case OutputClass::Negative: return number(o) && *number(o) < 0;
-  case OutputClass::Zero: return number(o) && *number(o) == 0;
-  case OutputClass::Positive: return number(o) && *number(o) > 0;
-  case OutputClass::True: return o.kind == MOSAIC_OBS_BOOL && o.integer != 0;
-  case OutputClass::False: return o.kind == MOSAIC_OBS_BOOL && o.integer == 0;
-  case OutputClass::Alpha: return o.kind == MOSAIC_OBS_INT && std::isalpha(static_cast<unsigned char>(o.integer));
-  case OutputClass::Digit: return o.kind == MOSAIC_OBS_INT && std::isdigit(static_cast<unsigned char>(o.integer));
+  case OutputClass::Negative:
+    return number(o) && *number(o) < 0;
+  case OutputClass::Zero:
+    return number(o) && *number(o) == 0;
+  case OutputClass::Positive:
+    return number(o) && *number(o) > 0;
+  case OutputClass::True:
+    return o.kind == MOSAIC_OBS_BOOL && o.integer != 0;
+  case OutputClass::False:
+    return o.kind == MOSAIC_OBS_BOOL && o.integer == 0;
+  case OutputClass::Alpha:
+    return o.kind == MOSAIC_OBS_INT && std::isalpha(static_cast<unsigned char>(o.integer));
+  case OutputClass::Digit:
+    return o.kind == MOSAIC_OBS_INT && std::isdigit(static_cast<unsigned char>(o.integer));
   case OutputClass::OtherChar:
     return o.kind == MOSAIC_OBS_INT && !std::isalnum(static_cast<unsigned char>(o.integer));
-  case OutputClass::Null: return o.kind == MOSAIC_OBS_NULL && o.integer != 0;
-  case OutputClass::NonNull: return o.kind == MOSAIC_OBS_NULL && o.integer == 0;
-  case OutputClass::Empty: return o.kind == MOSAIC_OBS_STRING && o.length == 0;
-  case OutputClass::NonEmpty: return o.kind == MOSAIC_OBS_STRING && o.length > 0;
-  case OutputClass::Enumerator: return o.kind == MOSAIC_OBS_INT && o.integer == g.value;
+  case OutputClass::Null:
+    return o.kind == MOSAIC_OBS_NULL && o.integer != 0;
+  case OutputClass::NonNull:
+    return o.kind == MOSAIC_OBS_NULL && o.integer == 0;
+  case OutputClass::Empty:
+    return o.kind == MOSAIC_OBS_STRING && o.length == 0;
+  case OutputClass::NonEmpty:
+    return o.kind == MOSAIC_OBS_STRING && o.length > 0;
+  case OutputClass::Enumerator:
+    return o.kind == MOSAIC_OBS_INT && o.integer == g.value;
   }
   return false;
 }
@@ -117,11 +152,16 @@ bool inClass(const Output &o, const OutputGoal &g) {
 // How far a number is from the class (EvoSuite's table, ALGORITHMS.md §6.2).
 std::optional<double> distance(double v, const OutputGoal &g) {
   switch (g.cls) {
-  case OutputClass::Enumerator: return std::fabs(v - static_cast<double>(g.value));
-  case OutputClass::Negative: return v < 0 ? 0 : v + 1;
-  case OutputClass::Zero: return std::fabs(v);
-  case OutputClass::Positive: return v > 0 ? 0 : std::fabs(v) + 1;
-  default: return std::nullopt;
+  case OutputClass::Enumerator:
+    return std::fabs(v - static_cast<double>(g.value));
+  case OutputClass::Negative:
+    return v < 0 ? 0 : v + 1;
+  case OutputClass::Zero:
+    return std::fabs(v);
+  case OutputClass::Positive:
+    return v > 0 ? 0 : std::fabs(v) + 1;
+  default:
+    return std::nullopt;
   }
 }
 
@@ -145,7 +185,8 @@ public:
         g.label = who + " returns " + what + (cls.name.empty() ? className(cls.cls) : cls.name);
         out.push_back(std::move(g));
       };
-      for (const Class &cls : classesOf(p, *var)) add(-1, cls, "");
+      for (const Class &cls : classesOf(p, *var))
+        add(-1, cls, "");
       const model::Type &t = p.type(p.type(*var).value);
       if (t.kind != TypeKind::Record || !t.recordId) continue;
       const model::Record &r = p.record(*t.recordId);
@@ -154,7 +195,8 @@ public:
       for (size_t k = 0; k < r.fields.size(); ++k) {
         const model::Field &f = r.fields[k];
         if (f.isStatic || f.access != model::Access::Public || f.name.empty()) continue;
-        for (const Class &cls : classesOf(p, f.type)) add(static_cast<std::int16_t>(k), cls, "." + f.name + " ");
+        for (const Class &cls : classesOf(p, f.type))
+          add(static_cast<std::int16_t>(k), cls, "." + f.name + " ");
         if (r.tag == model::RecordTag::Union) break;
       }
     }

@@ -18,7 +18,8 @@ bool isReturnValue(const exec::Observation &o) { return o.target == MOSAIC_OBS_R
 std::vector<std::uint32_t> spread(const std::vector<std::uint32_t> &all, size_t n) {
   if (all.size() <= n) return all;
   std::vector<std::uint32_t> out;
-  for (size_t k = 0; k < n; ++k) out.push_back(all[k * all.size() / n]);
+  for (size_t k = 0; k < n; ++k)
+    out.push_back(all[k * all.size() / n]);
   return out;
 }
 

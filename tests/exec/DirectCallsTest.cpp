@@ -26,7 +26,9 @@ const model::FunctionInfo &function(const UnitHarness &u, const std::string &nam
 }
 
 // MOSAIC_DIRECT_* of `name` in the last run.
-unsigned direct(const UnitHarness &u, const std::string &name) { return u.server->trace().direct()[function(u, name).entry]; }
+unsigned direct(const UnitHarness &u, const std::string &name) {
+  return u.server->trace().direct()[function(u, name).entry];
+}
 
 // The side of the branch of `name` at `line` (k = 0: true, 1: false),
 // taken directly (1), evaluated directly (> 1) or not (0) in the last run.
