@@ -103,8 +103,11 @@ int mutate(const MutateOptions &options, std::ostream &out, std::ostream &err) {
   const fs::path buildDir = fs::path(options.unit.buildDir).extension() == ".json"
                                 ? fs::path(options.unit.buildDir).parent_path()
                                 : fs::path(options.unit.buildDir);
+  // A folder per unit and suite: CMake keeps one source folder per build
+  // folder, so a second suite of the same unit cannot reuse the first's.
   const fs::path work = fs::absolute(options.workDir.empty() ? buildDir / "mosaic" : fs::path(options.workDir)) /
-                        ("mutate-" + unit.stem().string());
+                        fmt::format("mutate-{}-{:08x}", unit.stem().string(),
+                                    static_cast<std::uint32_t>(fnv1a(fs::weakly_canonical(suite).string())));
   const fs::path build = work / "build", description = work / "description.json", reached = work / "reached.txt";
   fs::create_directories(work, ec);
   fs::remove(description, ec);

@@ -35,3 +35,23 @@ TEST(MutateCli, KillsWhatTheTestsCheckAndLeavesOutWhatTheyNeverReach) {
     if (m["fate"] == "survived") EXPECT_EQ(m["line"], 4) << m.dump();
   EXPECT_NE(r.out.find("score        53.3%: 8 killed, 3 survived, 4 not covered"), std::string::npos) << r.out;
 }
+
+TEST(MutateCli, TwoSuitesOfOneUnitShareAWorkFolder) {
+  // A second suite of the same unit (a project in another folder that
+  // builds the first one) builds in a folder of its own: CMake ties a build
+  // folder to one source folder (mutate once failed on the second of two
+  // suites so).
+  const std::string fixture = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/mutate";
+  const fs::path work = fs::path(MOSAIC_BINARY_DIR) / "mutate-cli-two";
+  fs::remove_all(work);
+  const fs::path copy = work / "copy";
+  fs::create_directories(copy);
+  std::ofstream(copy / "CMakeLists.txt") << "cmake_minimum_required(VERSION 3.16)\nproject(again C)\nenable_testing()\n"
+                                         << "add_subdirectory(\"" << fixture << "\" fixture)\n";
+  for (const std::string &suite : {fixture, copy.string()}) {
+    auto r = runProcess({MOSAIC_EXE, "mutate", "-p", fixture, fixture + "/calc.c", "--suite", suite, "--mutants", "0",
+                         "--work-dir", (work / "work").string()});
+    EXPECT_EQ(r.exitCode, 0) << suite << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("8 killed, 3 survived, 4 not covered"), std::string::npos) << r.out;
+  }
+}
