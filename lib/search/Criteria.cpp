@@ -48,22 +48,29 @@ std::string sideName(const model::BranchInfo &b, size_t k) {
   return "case " + std::to_string(s.value.value_or(0));
 }
 
+// A goal per side of each branch and switch of function `fi`, at its
+// branching block, labelled by the side and `suffix` (branch and direct
+// branch coverage).
+void sideGoals(std::uint32_t fi, const Reach &reach, const std::string &suffix, std::vector<Goal> &out) {
+  const model::UnitDescription &d = reach.description();
+  const model::FunctionInfo &f = d.functions[fi];
+  const std::string file = fileOf(reach);
+  for (const model::BranchInfo &br : f.branches)
+    for (size_t k = 0; k < br.sides.size(); ++k) {
+      const std::uint32_t side = br.sides[k].id;
+      if (side >= d.sides) continue;
+      Goal g{.function = fi, .side = side, .line = br.line, .blocks = {br.block}};
+      g.label = located(file, br.line, br.column, sideName(br, k) + suffix, f.name);
+      out.push_back(std::move(g));
+    }
+}
+
 class BranchCriterion final : public Criterion {
 public:
   std::string_view name() const override { return "branch"; }
   std::string_view plural() const override { return "branches"; }
   void goals(std::uint32_t fi, const Reach &reach, std::vector<Goal> &out) const override {
-    const model::UnitDescription &d = reach.description();
-    const model::FunctionInfo &f = d.functions[fi];
-    const std::string file = fileOf(reach);
-    for (const model::BranchInfo &br : f.branches)
-      for (size_t k = 0; k < br.sides.size(); ++k) {
-        const std::uint32_t side = br.sides[k].id;
-        if (side >= d.sides) continue;
-        Goal g{.function = fi, .side = side, .line = br.line, .blocks = {br.block}};
-        g.label = located(file, br.line, br.column, sideName(br, k), f.name);
-        out.push_back(std::move(g));
-      }
+    sideGoals(fi, reach, "", out);
   }
   bool covered(const Goal &g, const Execution &e) const override {
     return *g.side < e.sides.size() && e.sides[*g.side] == 1.0; // 1 + distance 0: taken
@@ -152,18 +159,7 @@ public:
   std::string_view name() const override { return "direct-branch"; }
   std::string_view plural() const override { return "direct branches"; }
   void goals(std::uint32_t fi, const Reach &reach, std::vector<Goal> &out) const override {
-    if (!reach.entryPoint(fi)) return;
-    const model::UnitDescription &d = reach.description();
-    const model::FunctionInfo &f = d.functions[fi];
-    const std::string file = fileOf(reach);
-    for (const model::BranchInfo &br : f.branches)
-      for (size_t k = 0; k < br.sides.size(); ++k) {
-        const std::uint32_t side = br.sides[k].id;
-        if (side >= d.sides) continue;
-        Goal g{.function = fi, .side = side, .line = br.line, .blocks = {br.block}};
-        g.label = located(file, br.line, br.column, sideName(br, k) + " directly", f.name);
-        out.push_back(std::move(g));
-      }
+    if (reach.entryPoint(fi)) sideGoals(fi, reach, " directly", out);
   }
   bool covered(const Goal &g, const Execution &e) const override {
     return *g.side < e.directSides.size() && e.directSides[*g.side] == 1.0;
