@@ -164,6 +164,10 @@ ProcessOptions sandboxedRun(std::string directory, const volatile std::sig_atomi
   ProcessOptions o = containedRun(std::move(directory), stop);
   o.pidNamespace = true;
   o.maxProcesses = maxProcesses;
+  // Written tests each make a temporary folder and remove it when they
+  // end; one that crashes or hangs leaves it behind (hundreds of MB a run
+  // of the suite), so they make it in a folder removed after every run.
+  if (!o.directory.empty()) o.privateTmpUnder = (fs::path(o.directory) / "tmp").string();
   return o;
 }
 

@@ -230,6 +230,10 @@ void suiteFlags(std::vector<Flag> &t) {
                       .help = "Keep only the assertions that some mutant of the unit changes, and every call's "
                               "result (builds a harness with the mutants compiled in)"},
                      [](CommandLine &c, Command k) { return &gen(c, k).filterAssertions; }, true));
+  t.push_back(toggle({.names = "--measure-criteria", .commands = kGenerate,
+                      .help = "Report the suite's coverage of every goal of the eight criteria, whatever --criteria "
+                              "chose (the written tests run once more)"},
+                     [](CommandLine &c, Command k) { return &gen(c, k).measureCriteria; }, true));
   t.push_back(toggle({.names = "--misuse-tests", .commands = kGenerate,
                       .help = "Also write the failures reached only by misusing the API (internal functions, "
                               "objects built by hand), in a suite of their own"},

@@ -5,6 +5,7 @@
 #include "FailureStacks.h"
 #include "Faults.h"
 #include "Interrupt.h"
+#include "MeasureCriteria.h"
 #include "Output.h"
 #include "Progress.h"
 #include "Session.h"
@@ -98,7 +99,7 @@ std::map<stages::FailureClass, size_t> failureClasses(const stages::Work &work,
 void printReport(const GenerateOptions &options, const SearchSummary &s, const search::Goals &goals,
                  const search::Archive &archive, const stages::Work &work, const std::vector<emit::SuiteTest> &failing,
                  const std::map<stages::FailureClass, size_t> &classes, const VerifyResult &verified,
-                 std::ostream &out) {
+                 const std::vector<MeasuredCriterion> &measured, std::ostream &out) {
   fmt::print(out, "search       {} for {:.1f} s: {} executions ({:.0f}/s)\n", search::toString(s.algorithm), s.seconds,
              s.executions, s.seconds > 0 ? s.executions / s.seconds : 0.0);
   fmt::print(out, "goals        {} of {} covered: {} (mosaic's own counters)\n", archive.coveredCount(), goals.size(),
@@ -140,6 +141,9 @@ void printReport(const GenerateOptions &options, const SearchSummary &s, const s
              options.misuseTests ? fmt::format(", {} misuse", count(stages::FailureClass::Misuse))
                                  : fmt::format("; {} misuse not written (--misuse-tests)",
                                                count(stages::FailureClass::Misuse)));
+  if (!measured.empty())
+    fmt::print(out, "criteria     {} (every goal of the eight criteria, the suite's tests run again)\n",
+               measuredSummary(measured));
   fmt::print(out, "written      {}/\n", options.outDir);
 }
 
@@ -148,7 +152,7 @@ void writeJson(const GenerateOptions &options, const Session &session, const Sea
                const search::OutcomeCounter &outcomes, const stages::Work &work,
                const std::vector<emit::SuiteTest> &passing, const std::vector<emit::SuiteTest> &failing,
                const std::map<stages::FailureClass, size_t> &failingClasses, const VerifyResult &verified,
-               const std::string &sanitizerCheck) {
+               const std::string &sanitizerCheck, const std::vector<MeasuredCriterion> &measured) {
   const model::Program &p = session.program;
   nlohmann::json j;
   j["unit"] = p.unit;
@@ -204,6 +208,11 @@ void writeJson(const GenerateOptions &options, const Session &session, const Sea
                 {"verified", options.verify && verified.built},
                 {"inspectors", work.counts.inspectors},
                 {"releases", work.counts.releases}};
+  if (!measured.empty()) {
+    nlohmann::json m = nlohmann::json::object();
+    for (const MeasuredCriterion &c : measured) m[c.name] = {{"covered", c.covered}, {"total", c.total}};
+    j["measured_criteria"] = std::move(m);
+  }
   if (options.filterAssertions)
     j["assertions"] = {{"before", work.counts.assertionsBefore},
                        {"after", work.counts.assertionsAfter},
@@ -529,6 +538,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   search::CriterionList criteria = std::move(*search::makeCriteria(options.criteria));
   bool weakMutation = false;
   for (const auto &c : criteria) weakMutation |= c->needsWeakMutation();
+  weakMutation |= options.measureCriteria; // the mutants' goals are measured too
   auto opened = openSession({options.unit, options.workDir, options.sanitize, options.memoryMb, weakMutation}, err);
   if (auto *code = std::get_if<int>(&opened)) return *code;
   Session &session = *std::get<std::unique_ptr<Session>>(opened);
@@ -554,6 +564,13 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   runStages(session, options, goals, search, sanitized, schemata, work);
   std::vector<emit::SuiteTest> passing, failing;
   toSuiteTests(work, goals, options.misuseTests, passing, failing);
+  std::vector<MeasuredCriterion> measured;
+  if (options.measureCriteria) {
+    std::vector<const testcase::TestCase *> tests;
+    for (const auto *list : {&passing, &failing})
+      for (const emit::SuiteTest &st : *list) tests.push_back(&st.test);
+    measured = measureCriteria(session, search.limits(), tests);
+  }
   faultPoint("write");
   const VerifyResult verified = writeSuite(session, options, passing, failing,
                                           coverageSummary(goals, search.archive()), search.stopFlag(), err);
@@ -561,10 +578,10 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   faultPoint("report");
 
   const auto classes = failureClasses(work, failing, options.misuseTests);
-  printReport(options, summary, goals, search.archive(), work, failing, classes, verified, out);
+  printReport(options, summary, goals, search.archive(), work, failing, classes, verified, measured, out);
   if (!options.jsonOut.empty())
     writeJson(options, session, summary, goals, search.archive(), search.timeline(), search.outcomes(), work,
-              passing, failing, classes, verified, sanitized.why);
+              passing, failing, classes, verified, sanitized.why, measured);
   if (options.verify && !verified.built && !verified.interrupted) return kExitInternal;
   // A failing test is a claim: exit code 1 only for a likely defect the
   // suite has (verification removes one that does not fail as a test).

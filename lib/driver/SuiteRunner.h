@@ -21,7 +21,7 @@ namespace mosaic::driver {
 ProcessOptions containedRun(std::string directory, const volatile std::sig_atomic_t *stop);
 /// A run of a suite's tests, code nobody vetted: contained, and in a PID
 /// namespace and a pids cgroup of `maxProcesses`, as the search's fork
-/// server.
+/// server, with a TMPDIR of its own under `directory`, removed after the run.
 ProcessOptions sandboxedRun(std::string directory, const volatile std::sig_atomic_t *stop, unsigned maxProcesses);
 
 /// A build of the suite: whether it built, and the compiler's output.

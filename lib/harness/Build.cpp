@@ -280,7 +280,7 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
     for (size_t i = start; i < work.size() && i < start + jobs; ++i)
       running.push_back(std::async(std::launch::async, [&, i]() -> Expected<ProcessResult> {
         if (work[i].argv.empty()) return ProcessResult{0, "", false}; // cached
-        auto r = runProcess(work[i].argv, {work[i].directory, {}});
+        auto r = runProcess(work[i].argv, {.directory = work[i].directory});
         if (r && r->exitCode == 0) {
           const std::string partial = work[i].object + ".tmp-" + std::to_string(getpid());
           writeManifest(partial + ".inputs", partial + ".d", work[i].directory, objects);
@@ -308,7 +308,7 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
           const std::string partial = job.object + ".main-" + std::to_string(getpid());
           std::vector<std::string> again = job.command;
           again.insert(again.end(), {kRenamedMainFlag, "-w", "-c", "-o", partial});
-          auto rebuilt = runProcess(again, {job.directory, {}});
+          auto rebuilt = runProcess(again, {.directory = job.directory});
           std::error_code ec;
           if (rebuilt && rebuilt->exitCode == 0 && !definesMain(partial)) {
             fs::rename(partial, job.object, ec);
@@ -366,8 +366,8 @@ Expected<bool> buildIn(const model::Program &program, const Toolchain &tc, const
   std::vector<std::string> compile = harnessCompileCommand(program, tc, source, object, options.sanitize);
   const fs::path depfile = stage / "harness.d";
   compile.insert(compile.end() - 4, {"-MD", "-MF", depfile.string()});
-  auto c = runProcess(compile, {program.directory,
-                                {{MOSAIC_ENV_PASS_UNIT, program.unit},
+  auto c = runProcess(compile, {.directory = program.directory,
+                                .env = {{MOSAIC_ENV_PASS_UNIT, program.unit},
                                  {MOSAIC_ENV_PASS_DESCRIPTION, (stage / "description.json").string()},
                                  {MOSAIC_ENV_PASS_MUTANTS, options.schemata       ? "schemata"
                                                            : options.weakMutation ? "weak"
@@ -385,7 +385,7 @@ Expected<bool> buildIn(const model::Program &program, const Toolchain &tc, const
   const std::vector<std::string> libs{"-lffi", "-lm", "-lpthread", "-ldl"};
   std::vector<std::string> first = link;
   first.insert(first.end(), libs.begin(), libs.end());
-  auto l = runProcess(first, {stage.string(), {}});
+  auto l = runProcess(first, {.directory = stage.string()});
   if (!l) return l.takeError();
   if (l->exitCode != 0 && l->output.find("undefined reference") != std::string::npos &&
       !program.compileDatabase.empty()) {
@@ -402,10 +402,10 @@ Expected<bool> buildIn(const model::Program &program, const Toolchain &tc, const
     std::vector<std::string> second = link;
     second.push_back(*archive);
     second.insert(second.end(), libs.begin(), libs.end());
-    l = runProcess(second, {stage.string(), {}});
+    l = runProcess(second, {.directory = stage.string()});
     if (l && l->exitCode != 0 && l->output.find("multiple definition") != std::string::npos) {
       second.insert(second.begin() + 1, "-Wl,--allow-multiple-definition");
-      l = runProcess(second, {stage.string(), {}});
+      l = runProcess(second, {.directory = stage.string()});
     }
     if (!l) return l.takeError();
     if (l->exitCode != 0) {

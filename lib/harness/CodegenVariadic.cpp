@@ -39,6 +39,7 @@ std::string Writer::ffiCaller(const model::Callable &c) {
   std::ostringstream o;
   o << "static " << rt << " __mosaic_ffi_call_" << c.id << "(ffi_cif *cif, void **values) {\n"
     << "  union { ffi_arg i; double d; float f; void *p; } rv;\n"
+    << "  __mosaic_scrub_stack();\n"
     << "  ffi_call(cif, FFI_FN((" << fnType << ")&" << c.qualifiedName << "), &rv, values);\n";
   switch (r.kind) {
   case TypeKind::Void: o << "  (void)rv;\n"; break;
@@ -54,7 +55,22 @@ std::string Writer::ffiCaller(const model::Callable &c) {
 // __mosaic_vararg: the libffi type and value of an extra argument, the
 // variable `ref` as it is (one of Catalog::varargTypes, whose storage holds
 // the value itself). 0 when the variable has none of those types.
+//
+// __mosaic_scrub_stack: a call that passes fewer extras than the callee
+// reads (tally_ints(4) with none) has it read what libffi's frame and the
+// callee's register save area hold: leftovers of earlier calls, pointers
+// that ASLR moves included, so the search saw different results for the
+// same test in each run of the harness. Zeroing the stack below the
+// caller first makes those reads 0 in every run (the written test, built
+// apart, reads its own leftovers: verification removes a test whose
+// result then changes). 16 KiB: ours, well beyond libffi's frame, its
+// argument area (MOSAIC_MAX_VARARGS words) and a callee's save area (176
+// bytes in the x86-64 SysV ABI).
 void Writer::emitVarargHelper() {
+  helpers_ << "static __attribute__((noinline)) void __mosaic_scrub_stack(void) {\n"
+           << "  volatile unsigned long area[2048];\n"
+           << "  for (unsigned k = 0; k < 2048; ++k) area[k] = 0;\n"
+           << "}\n\n";
   helpers_ << "static int __mosaic_vararg(mosaic_ctx *ctx, uint32_t ref, ffi_type **type, void **value, char *kind) {\n"
            << "  const uint32_t ty = __mosaic_var_type(ctx, ref);\n"
            << "  switch (ty) {\n";

@@ -11,7 +11,9 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <optional>
 
@@ -102,6 +104,30 @@ int watchGroup(pid_t pid, int fd, const volatile std::sig_atomic_t *stop, Proces
 
 } // namespace
 
+namespace {
+
+// ProcessOptions::privateTmpUnder: made on construction, removed (with
+// whatever the program left in it) on destruction, after the program and
+// its group or cgroup have been killed.
+struct PrivateTmp {
+  std::string path;
+  explicit PrivateTmp(const std::string &under) {
+    if (under.empty()) return;
+    std::error_code ec;
+    std::filesystem::create_directories(under, ec);
+    std::string name = (std::filesystem::path(under) / "tmp-XXXXXX").string();
+    if (mkdtemp(name.data())) path = name;
+  }
+  ~PrivateTmp() {
+    std::error_code ec;
+    if (!path.empty()) std::filesystem::remove_all(path, ec);
+  }
+  PrivateTmp(const PrivateTmp &) = delete;
+  PrivateTmp &operator=(const PrivateTmp &) = delete;
+};
+
+} // namespace
+
 Expected<ProcessResult> runProcess(const std::vector<std::string> &argv, const ProcessOptions &options) {
   if (argv.empty()) return Error::internal("runProcess: empty command");
   int pipefd[2];
@@ -114,6 +140,8 @@ Expected<ProcessResult> runProcess(const std::vector<std::string> &argv, const P
     if (eq != std::string::npos) env[e.substr(0, eq)] = e.substr(eq + 1);
   }
   for (const auto &[k, v] : options.env) env[k] = v;
+  PrivateTmp tmp(options.privateTmpUnder);
+  if (!tmp.path.empty()) env["TMPDIR"] = tmp.path;
   SpawnSpec spec;
   spec.path = argv[0];
   spec.argv = argv;

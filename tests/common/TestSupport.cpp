@@ -1,12 +1,15 @@
 // Helpers for mosaic's tests.
 #include "common/TestSupport.h"
 
+#include <gtest/gtest.h>
+
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -56,10 +59,38 @@ std::string readFile(const std::string &path) {
   return s.str();
 }
 
+namespace {
+
+// The folders makeTempDir made, removed when the test program ends: a run
+// of the suite made about a hundred, some of 70 MB (a generated suite and
+// its build), and left them all (CI ran out of disk). Kept when a test
+// failed, or with MOSAIC_KEEP_TEST_DIRS set, to look at; removed only by
+// the process that made them (not by a forked child that exits).
+class TempDirs {
+public:
+  void add(std::string dir) { dirs_.push_back(std::move(dir)); }
+  ~TempDirs() {
+    if (::getpid() != owner_ || std::getenv("MOSAIC_KEEP_TEST_DIRS")) return;
+    if (!::testing::UnitTest::GetInstance()->Passed()) return;
+    std::error_code ec;
+    for (const auto &d : dirs_) std::filesystem::remove_all(d, ec);
+  }
+
+private:
+  pid_t owner_ = ::getpid();
+  std::vector<std::string> dirs_;
+};
+
+} // namespace
+
 std::string makeTempDir(const std::string &prefix) {
+  // Constructed after GoogleTest's UnitTest (the first test already runs),
+  // so destroyed before it.
+  static TempDirs made;
   const char *tmp = std::getenv("TMPDIR");
   std::string tmpl = std::string(tmp && *tmp ? tmp : "/tmp") + "/" + prefix + "-XXXXXX";
   if (!::mkdtemp(tmpl.data())) throw std::runtime_error("mkdtemp failed for " + tmpl);
+  made.add(tmpl);
   return tmpl;
 }
 

@@ -19,7 +19,8 @@ ProcessResult runProcess(const std::vector<std::string> &argv);
 /// The whole content of a file ("" when it cannot be read).
 std::string readFile(const std::string &path);
 
-/// A fresh, empty directory under the system's temporary folder.
+/// A fresh, empty directory under the system's temporary folder ($TMPDIR),
+/// removed when the test program ends if every test passed.
 std::string makeTempDir(const std::string &prefix);
 
 } // namespace mosaic::test

@@ -40,6 +40,10 @@ struct GenerateOptions : RunOptions {
   /// Keep only the assertions a mutant of the unit would notice, and every
   /// call's result (stages::filterAssertions; builds a third harness).
   bool filterAssertions = false;
+  /// Measure the suite's coverage of every goal of the eight criteria,
+  /// whatever --criteria chose (--measure-criteria; MeasureCriteria.h):
+  /// seed 001's comparison of selections. The harness probes the mutants.
+  bool measureCriteria = false;
   /// Write the misuse failures too (--misuse-tests), in a suite of their
   /// own; by default they are only counted.
   bool misuseTests = false;

@@ -39,6 +39,11 @@ struct ProcessOptions {
   /// end, also those that left the process group. Where cgroups cannot be
   /// made, the process group alone.
   unsigned maxProcesses = 0;
+  /// Code nobody vetted writes temporary files and may die before removing
+  /// them (a written test crashes or hangs inside its own temporary
+  /// folder): when set, the program gets a fresh folder under this one as
+  /// TMPDIR, removed once it and everything it started has ended.
+  std::string privateTmpUnder;
 };
 
 /// Runs argv (argv[0] searched in PATH) with stdin from /dev/null. Fails only
