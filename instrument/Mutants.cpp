@@ -2,6 +2,7 @@
 #include "Mutants.h"
 
 #include "mosaic/abi/Hooks.h"
+#include "mosaic/abi/Subsumption.h"
 
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Instructions.h>
@@ -19,20 +20,6 @@ constexpr std::array<std::uint8_t, 5> kArithmetic{MOSAIC_MUT_ADD, MOSAIC_MUT_SUB
 constexpr std::array<std::uint8_t, 3> kBitwise{MOSAIC_MUT_AND, MOSAIC_MUT_OR, MOSAIC_MUT_XOR};
 constexpr std::array<std::uint8_t, 8> kRelational{MOSAIC_MUT_EQ, MOSAIC_MUT_NE, MOSAIC_MUT_LT,   MOSAIC_MUT_LE,
                                                   MOSAIC_MUT_GT, MOSAIC_MUT_GE, MOSAIC_MUT_TRUE, MOSAIC_MUT_FALSE};
-
-// Kaminski, Ammann and Offutt's sufficient ROR set for each relation
-// (ALGORITHMS.md §6.1): a test that kills these kills every ROR mutant.
-std::array<std::uint8_t, 3> subsumingRelations(std::uint8_t op) {
-  switch (op) {
-  case MOSAIC_MUT_LT: return {MOSAIC_MUT_LE, MOSAIC_MUT_NE, MOSAIC_MUT_FALSE};
-  case MOSAIC_MUT_LE: return {MOSAIC_MUT_LT, MOSAIC_MUT_EQ, MOSAIC_MUT_TRUE};
-  case MOSAIC_MUT_GT: return {MOSAIC_MUT_GE, MOSAIC_MUT_NE, MOSAIC_MUT_FALSE};
-  case MOSAIC_MUT_GE: return {MOSAIC_MUT_GT, MOSAIC_MUT_EQ, MOSAIC_MUT_TRUE};
-  case MOSAIC_MUT_EQ: return {MOSAIC_MUT_LE, MOSAIC_MUT_GE, MOSAIC_MUT_FALSE};
-  default: return {MOSAIC_MUT_LT, MOSAIC_MUT_GT, MOSAIC_MUT_TRUE}; // NE
-  }
-}
-
 
 // What a binary operation provably computes when its right operand is a
 // constant, for the operations that then compute a function of x alone;
@@ -135,6 +122,15 @@ std::optional<MutationSite> binarySite(llvm::BinaryOperator &bo) {
     s.subsuming.push_back(true);
   }
   if (s.replacements.empty()) return std::nullopt;
+  // A mutant subsumed by another (abi/Subsumption.h) is no goal, when that
+  // other is made and can be infected here: `x ^ 0`'s `|` is `x` as the
+  // original is, so its `&` stays a goal. Floating point: none is.
+  const bool zeroOperand = (rhs && rhs->isZero()) || (lhs && lhs->isZero());
+  if (!isFloat && !zeroOperand)
+    for (size_t k = 0; k < s.replacements.size(); ++k) {
+      const unsigned by = mosaic_mut_bitwise_subsumer(s.original, s.replacements[k]);
+      s.subsuming[k] = std::find(s.replacements.begin(), s.replacements.end(), by) == s.replacements.end();
+    }
   return s;
 }
 
@@ -193,10 +189,11 @@ std::optional<MutationSite> compareSite(llvm::CmpInst &cmp) {
   };
   // The subsuming mutants first, so that one of two equal mutants that
   // stays is the subsuming one.
-  const std::array<std::uint8_t, 3> keep = subsumingRelations(s.original);
-  std::vector<std::uint8_t> order(keep.begin(), keep.end());
+  unsigned keep[3];
+  mosaic_mut_ror_sufficient_set(s.original, keep);
+  std::vector<std::uint8_t> order(std::begin(keep), std::end(keep));
   for (std::uint8_t r : kRelational)
-    if (std::find(keep.begin(), keep.end(), r) == keep.end()) order.push_back(r);
+    if (!mosaic_mut_ror_sufficient(s.original, r)) order.push_back(r);
   std::vector<unsigned> seen{table(s.original)};
   for (std::uint8_t r : order) {
     if (r == s.original) continue;
@@ -205,7 +202,7 @@ std::optional<MutationSite> compareSite(llvm::CmpInst &cmp) {
     if (!isFloat && std::find(seen.begin(), seen.end(), tr) != seen.end()) continue;
     seen.push_back(tr);
     s.replacements.push_back(r);
-    s.subsuming.push_back(std::find(keep.begin(), keep.end(), r) != keep.end());
+    s.subsuming.push_back(mosaic_mut_ror_sufficient(s.original, r) != 0);
   }
   if (s.replacements.empty()) return std::nullopt;
   return s;

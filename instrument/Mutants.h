@@ -19,8 +19,9 @@ struct MutationSite {
   unsigned first = 0;                        ///< id of the first mutant
   std::vector<std::uint8_t> replacements;    ///< what each mutant computes instead
   /// Per mutant: whether it is one of the subsuming mutants of its operator
-  /// (ROR: Kaminski et al.'s sufficient set, ALGORITHMS.md §6.1; AOR and
-  /// BOR: every mutant, none being proven subsumed yet).
+  /// (abi/Subsumption.h, proven with Z3 by tests/solver: ROR, Kaminski et
+  /// al.'s sufficient set, ALGORITHMS.md §6.1; BOR, `&`'s and `^`'s `|`
+  /// subsume their third mutant; AOR and floating point, every mutant).
   std::vector<bool> subsuming;
 };
 
