@@ -234,15 +234,21 @@ TEST(Criteria, SmartSelectionKeepsTheRepresentativesAndLongBlocksLastLines) {
   ASSERT_TRUE(smart);
   std::vector<std::string> names;
   for (const auto &c : *smart) names.push_back(std::string(c->name()));
-  EXPECT_EQ(names,
-            (std::vector<std::string>{"direct-branch", "line", "wm", "no-exception", "exception", "output"}));
+  EXPECT_EQ(names, (std::vector<std::string>{"branch", "direct-branch", "line", "wm", "no-exception", "exception",
+                                             "output"}));
   auto all = makeCriteria({"all"});
   ASSERT_TRUE(all);
   EXPECT_EQ(all->size(), allCriteria().size());
   EXPECT_FALSE(makeCriteria({"smart", "branch"}));
   // fourBlocks' blocks span one line each: smart keeps none of their lines.
+  // Without targets every function is one the tests call: each side is a
+  // direct-branch goal, none a branch goal (those are for the functions
+  // the tests cannot call).
   const auto d = fourBlocks();
-  EXPECT_EQ(Goals(d, std::move(*smart)).count("line"), 0u);
+  const Goals smartGoals(d, std::move(*smart));
+  EXPECT_EQ(smartGoals.count("line"), 0u);
+  EXPECT_EQ(smartGoals.count("branch"), 0u);
+  EXPECT_GT(smartGoals.count("direct-branch"), 0u);
   auto longBlock = fourBlocks();
   longBlock.functions[0].blocks[2].lines = {14, 15, 16, 17, 18, 19, 20, 21};
   Goals g(longBlock, std::move(*makeCriteria({"smart"})));
