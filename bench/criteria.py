@@ -98,8 +98,8 @@ def main():
     a = ap.parse_args()
     jobs = []
     # Algorithm by algorithm (DynaMOSA's table is complete first), the
-    # selections of a unit and seed side by side (a shared machine's load
-    # falls on them alike).
+    # selections of a unit and seed one after another (a shared machine's
+    # changing load falls on them alike).
     for algorithm in a.algorithms.split(","):
         for spec in a.units.split(","):
             subject, path = spec.split(":", 1)
@@ -107,8 +107,8 @@ def main():
             if not os.path.exists(unit):
                 print(f"skipped {spec}: {unit} does not exist", file=sys.stderr)
                 continue
-            for selection in a.selections.split(","):
-                for seed in (int(s) for s in a.seeds.split(",")):
+            for seed in (int(s) for s in a.seeds.split(",")):
+                for selection in a.selections.split(","):
                     out = os.path.join(a.out, "runs", subject, os.path.basename(path), algorithm, selection, str(seed))
                     # One work folder a unit: its harness (the same for every
                     # selection: --measure-criteria probes the mutants) is built once.

@@ -9,9 +9,10 @@ using namespace mosaic::test;
 
 namespace {
 
-nlohmann::json generate(const std::string &dir, const std::string &criteria, ProcessResult &r) {
+nlohmann::json generate(const std::string &dir, const std::string &criteria, ProcessResult &r,
+                        const std::string &unit = "hard.c") {
   const std::string fixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/";
-  r = runProcess({MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, fixtures + "hard.c", "-o", dir + "/suite",
+  r = runProcess({MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, fixtures + unit, "-o", dir + "/suite",
                   "--criteria", criteria, "--measure-criteria", "--no-verify", "--max-executions", "3000", "--budget",
                   "120s", "--seed", "1", "--work-dir", dir + "/work", "--json", dir + "/stats.json", "--no-progress"});
   return nlohmann::json::parse(readFile(dir + "/stats.json"));
@@ -62,4 +63,18 @@ TEST(CriteriaCli, SmartSelectionSearchesTheGroupsRepresentatives) {
   // The suite's header states what it covers per criterion.
   const std::string suite = readFile(dir + "/suite/hard_test.cpp");
   EXPECT_NE(suite.find("direct branches"), std::string::npos) << suite.substr(0, 600);
+}
+
+TEST(CriteriaCli, SmartSelectionKeepsTheBranchesOfFunctionsTheTestsCannotCall) {
+  // ticker_step.cpp defines only Ticker's private step(): no test calls it,
+  // so it has no direct-branch goal, and its branches stay branch goals,
+  // which the search covers through Ticker's public members.
+  const std::string dir = makeTempDir("mosaic-criteria");
+  ProcessResult r;
+  const auto j = generate(dir, "smart", r, "ticker_step.cpp");
+  ASSERT_LE(r.exitCode, 1) << r.out << r.err;
+  const auto &g = j["goals"];
+  EXPECT_EQ(g["direct-branch"]["total"], 0) << g.dump(2);
+  EXPECT_GT(g["branch"]["total"].get<int>(), 0) << g.dump(2);
+  EXPECT_EQ(g["branch"]["covered"], g["branch"]["total"]) << g.dump(2);
 }
