@@ -79,7 +79,7 @@ private:
       i.test.statements.resize(static_cast<size_t>(i.run->stoppedAt) + 1);
     std::shared_ptr<const Individual> shared; // one copy for every population it joins
     for (size_t g = 0; g < populations_.size(); ++g) {
-      if (e_.archive().covered(g)) {
+      if (e_.archive().covered(g) || !e_.goals().sought(g)) {
         populations_[g].clear();
         continue;
       }

@@ -65,10 +65,10 @@ private:
   std::vector<size_t> targets() {
     std::vector<size_t> out;
     for (size_t g = 0; g < current_.size(); ++g)
-      if (current_[g] && !e_.archive().covered(g)) out.push_back(g);
+      if (current_[g] && e_.goals().sought(g) && !e_.archive().covered(g)) out.push_back(g);
     if (out.empty() && dynamic_) {
       for (size_t g = 0; g < current_.size(); ++g)
-        if (!e_.archive().covered(g)) {
+        if (e_.goals().sought(g) && !e_.archive().covered(g)) {
           current_[g] = true;
           out.push_back(g);
         }

@@ -43,10 +43,17 @@ Evaluator::Evaluator(const Goals &goals, Archive &archive, Executor &executor, B
 // once per test) mean a harness that dies at start.
 bool Evaluator::gaveUp() const { return failures_ > 20 && failures_ > executions_; }
 
+bool Evaluator::allSoughtCovered() const {
+  for (size_t g = 0; g < goals_.size(); ++g)
+    if (goals_.sought(g) && !archive_.covered(g)) return false;
+  return true;
+}
+
 bool Evaluator::done() const {
   if (budget_.stop && *budget_.stop) return true;
   if (budget_.maxExecutions && executions_ >= budget_.maxExecutions) return true;
-  if (budget_.stopWhenCovered && archive_.coveredCount() == goals_.size() && archive_.erroneousCount() == 0)
+  if (budget_.stopWhenCovered && archive_.coveredCount() >= goals_.soughtCount() && archive_.erroneousCount() == 0 &&
+      allSoughtCovered())
     return true;
   if (gaveUp()) return true; // a harness that cannot run anything: stop rather than spin
   return budget_.elapsed() >= budget_.seconds;

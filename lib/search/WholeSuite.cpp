@@ -64,7 +64,7 @@ private:
   void score(std::vector<Suite> &population) {
     std::vector<size_t> open;
     for (size_t g = 0; g < e_.goals().size(); ++g)
-      if (!e_.archive().covered(g)) open.push_back(g);
+      if (e_.goals().sought(g) && !e_.archive().covered(g)) open.push_back(g);
     for (Suite &s : population) {
       double sum = 0;
       for (size_t g : open) {

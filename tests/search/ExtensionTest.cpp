@@ -242,13 +242,18 @@ TEST(Criteria, SmartSelectionKeepsTheRepresentativesAndLongBlocksLastLines) {
   EXPECT_FALSE(makeCriteria({"smart", "branch"}));
   // fourBlocks' blocks span one line each: smart keeps none of their lines.
   // Without targets every function is one the tests call: each side is a
-  // direct-branch goal, none a branch goal (those are for the functions
-  // the tests cannot call).
+  // direct-branch goal the search seeks, and a branch goal it only keeps
+  // (sought are those of the functions the tests cannot call).
   const auto d = fourBlocks();
   const Goals smartGoals(d, std::move(*smart));
   EXPECT_EQ(smartGoals.count("line"), 0u);
-  EXPECT_EQ(smartGoals.count("branch"), 0u);
   EXPECT_GT(smartGoals.count("direct-branch"), 0u);
+  EXPECT_EQ(smartGoals.count("branch"), smartGoals.count("direct-branch"));
+  for (size_t i = 0; i < smartGoals.size(); ++i)
+    EXPECT_EQ(smartGoals.sought(i), smartGoals[i].criterion->name() != "branch") << smartGoals[i].label;
+  // Kept, never sought: in no part of DynaMOSA's goal graph.
+  for (size_t g : smartGoals.initial()) EXPECT_TRUE(smartGoals.sought(g));
+  EXPECT_EQ(smartGoals.soughtCount(), smartGoals.size() - smartGoals.count("branch"));
   auto longBlock = fourBlocks();
   longBlock.functions[0].blocks[2].lines = {14, 15, 16, 17, 18, 19, 20, 21};
   Goals g(longBlock, std::move(*makeCriteria({"smart"})));

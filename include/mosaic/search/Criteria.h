@@ -29,9 +29,9 @@ Expected<CriterionList> makeCriteria(const std::vector<std::string> &names);
 /// Every function entered (EvoSuite's METHOD coverage, by calls direct or not).
 std::unique_ptr<const Criterion> functionCriterion();
 /// Every branch side and switch case taken; fitness approach level + ν(branch distance).
-/// With `uncallableOnly`, only those of functions that are not targets
-/// (smart selection: direct-branch goals imply the targets' own).
-std::unique_ptr<const Criterion> branchCriterion(bool uncallableOnly = false);
+/// With `smart`, those of the functions the tests call are passive (Goal::
+/// passive: kept when covered, never sought; their direct-branch goals are).
+std::unique_ptr<const Criterion> branchCriterion(bool smart = false);
 /// Every source line of a block run; fitness the best over its blocks of
 /// reaching one. With `minBlockLines` > 1, only the last line of each block
 /// spanning at least that many lines (smart selection).

@@ -76,6 +76,12 @@ struct Goal {
   std::vector<std::uint32_t> blocks;
   /// Current from the start, whatever its blocks (a function's entry).
   bool initial = false;
+  /// Kept, never sought: the archive keeps a test for it when a run covers
+  /// it, but no algorithm makes it an objective (smart selection's branch
+  /// sides of the functions the tests call, which their direct-branch
+  /// goals stand for in the search; covered in passing through another
+  /// function, they still earn a test a place in the suite).
+  bool passive = false;
   std::string label;                    ///< "cJSON.c:57:9 true (parse_value)", "cJSON.c:60", "parse_value()"
 };
 

@@ -43,6 +43,10 @@ public:
   /// Fitness of goal `g` for a run: 0 when covered, larger is farther.
   double fitness(size_t g, const Execution &e) const { return goals_[g].criterion->fitness(goals_[g], e, reach_); }
   bool covered(size_t g, const Execution &e) const { return goals_[g].criterion->covered(goals_[g], e); }
+  /// Whether the search seeks goal `g` (Goal::passive: kept, never sought).
+  bool sought(size_t g) const { return !goals_[g].passive; }
+  /// The goals the search seeks (all but the passive ones).
+  size_t soughtCount() const { return goals_.size() - passive_; }
   /// The fitness of goal `g` for a run that never entered its function.
   double notCalled(size_t g) const { return goals_[g].criterion->notCalled(goals_[g], reach_); }
   /// Every goal the run covers, ascending.
@@ -72,6 +76,7 @@ private:
   mutable std::vector<Goal> goals_;
   mutable std::set<std::pair<const Criterion *, std::string>> found_; ///< discovered goals, by label
   std::vector<size_t> initial_;
+  size_t passive_ = 0; ///< goals kept, never sought (Goal::passive)
   std::vector<std::vector<size_t>> dependents_; ///< per side id
   std::vector<size_t> sideGoal_;                ///< per side id
 };

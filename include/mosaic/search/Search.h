@@ -99,6 +99,8 @@ public:
 
 private:
   void notify(const testcase::TestCase &test, const Execution &run, bool searching);
+  /// Every goal the search seeks is covered (passive ones aside).
+  bool allSoughtCovered() const;
 
   const Goals &goals_;
   Archive &archive_;
