@@ -178,8 +178,32 @@ class SweepRecords(unittest.TestCase):
                              "the harness of 'u.c' does not compile [harness.c:3:1: error: unknown type name 'foo']")
 
 
-if __name__ == "__main__":
-    unittest.main()
+
+def _criteria():
+    """bench/criteria.py as a module (its statistics)."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("criteria", os.path.join(HERE, "criteria.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+class CriteriaStatistics(unittest.TestCase):
+    def test_a12_counts_wins_and_half_ties(self):
+        c = _criteria()
+        self.assertEqual(c.a12([3, 4, 5], [0, 1, 2]), 1.0)
+        self.assertEqual(c.a12([1, 2, 3], [1, 2, 3]), 0.5)
+        self.assertAlmostEqual(c.a12([3, 4, 5], [1, 2, 3]), 17 / 18)
+
+    def test_exact_mann_whitney_p(self):
+        c = _criteria()
+        # Three against three, fully apart: 2 of the 20 splits are as extreme.
+        self.assertAlmostEqual(c.mann_whitney_p([3, 4, 5], [0, 1, 2]), 0.1)
+        self.assertAlmostEqual(c.mann_whitney_p([1, 2, 3], [1, 2, 3]), 1.0)
+        # Ties take midranks: all equal is no evidence at all.
+        self.assertAlmostEqual(c.mann_whitney_p([7, 7], [7, 7]), 1.0)
+        # Four against four apart: 2 of 70.
+        self.assertAlmostEqual(c.mann_whitney_p([5, 6, 7, 8], [1, 2, 3, 4]), 2 / 70)
 
 
 class RunAgainst(unittest.TestCase):
@@ -204,3 +228,6 @@ class RunAgainst(unittest.TestCase):
                                  check=True).stdout
         # c.c has no suite before: left out; a.c + b.c: 7/20 before at seed 1, 9/20 at seed 2, 10/20 now.
         self.assertIn('| lib | 2 of 3 | 50.0 | 35.0 / 45.0 | **50.0** | 55.0 | 60.0 | 6 / 6 / 4 |', out)
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,24 @@
+#!/bin/bash
+# Issue 20's measurement as run on 2026-11-26 (two cores, the runs of this folder side by side).
+# CACHE is bench/run's cache of fetched and built subjects (CACHE/SUBJECT/{src,build}); OUT any folder.
+set -u
+CACHE=${CACHE:-build/bench-cache}; OUT=${OUT:-/tmp/criteria}; M=${M:-build/tools/mosaic}
+# 1. Seed 001's experiment: DynaMOSA on four units, MOSA and whole-suite on cJSON.c; 60 s, seeds 1-3.
+python3 bench/criteria.py --cache $CACHE --mosaic $M --budget 60 -j 2 --out $OUT/dynamosa --algorithms dynamosa \
+  --units cjson:cJSON.c,tinyxml2:tinyxml2.cpp,json-c:json_object.c,double-conversion:double-conversion/bignum.cc
+python3 bench/criteria.py --cache $CACHE --mosaic $M --budget 60 -j 2 --out $OUT/mosa-ws --algorithms mosa,ws \
+  --units cjson:cJSON.c
+# 2. Mutation scores, 300 mutants sampled at seed 1: the library's own tests and the DynaMOSA suites.
+mut() { $M mutate -p $CACHE/$1/build $CACHE/$1/src/$2 --suite $3 --mutants 300 --seed 1 --json $4.json > $4.log 2>&1; }
+mut cjson cJSON.c $CACHE/cjson/src $OUT/cjson-own
+mut tinyxml2 tinyxml2.cpp $CACHE/tinyxml2/src $OUT/tinyxml2-own
+for s in branch smart; do
+  for seed in 1 2; do mut cjson cJSON.c $OUT/dynamosa/runs/cjson/cJSON.c/dynamosa/$s/$seed/suite $OUT/cjson-$s-$seed; done
+  mut tinyxml2 tinyxml2.cpp $OUT/dynamosa/runs/tinyxml2/tinyxml2.cpp/dynamosa/$s/1/suite $OUT/tinyxml2-$s-1
+done
+# 3. Assertions: cJSON.c at 20,000 executions, seed 1, verified, with and without --filter-assertions.
+for f in "" --filter-assertions; do
+  $M generate -p $CACHE/cjson/build $CACHE/cjson/src/cJSON.c -o $OUT/cjson${f:+-filter} --max-executions 20000 \
+    --budget 10m --seed 1 $f --json $OUT/cjson${f:+-filter}.json --no-progress
+  mut cjson cJSON.c $OUT/cjson${f:+-filter} $OUT/cjson${f:+-filter}-mutate
+done
