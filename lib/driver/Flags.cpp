@@ -319,9 +319,16 @@ void mutateFlags(std::vector<Flag> &t) {
   MutateOptions &(*of)(CommandLine &) = [](CommandLine &c) -> MutateOptions & { return c.mutate; };
   t.push_back(text({.names = "--suite", .value = "DIR", .commands = kMutate,
                     .help = "A CMake project whose CTest tests exercise the unit (a suite mosaic wrote, or the "
-                            "library's own)",
+                            "library's own); with --test, any folder holding the unit and its tests",
                     .required = true},
                    [of](CommandLine &c, Command) { return &of(c).suite; }));
+  t.push_back(text({.names = "--test", .value = "CMD", .commands = kMutate,
+                    .help = "A shell command that runs the suite's tests and exits 0 when they pass (make check), "
+                            "for a suite CMake does not build"},
+                   [of](CommandLine &c, Command) { return &of(c).testCommand; }));
+  t.push_back(text({.names = "--build", .value = "CMD", .commands = kMutate,
+                    .help = "With --test: the shell command that builds the suite, with CC and CXX set by mosaic"},
+                   [of](CommandLine &c, Command) { return &of(c).buildCommand; }));
   t.push_back(whole<std::uint32_t>({.names = "--mutants", .value = "N", .commands = kMutate,
                                     .help = "How many mutants to sample (0: every one)"},
                                    [of](CommandLine &c, Command) { return &of(c).mutants; }, 0, kMaxU32));

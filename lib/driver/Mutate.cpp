@@ -86,35 +86,11 @@ struct Sampled {
   Fate fate = Fate::NotCovered;
 };
 
-} // namespace
-
-int mutate(const MutateOptions &options, std::ostream &out, std::ostream &err) {
-  std::error_code ec;
-  const fs::path unit = fs::weakly_canonical(options.unit.unit, ec);
-  if (!fs::is_regular_file(unit)) {
-    fmt::print(err, "mosaic: error: no such unit file '{}'\n", options.unit.unit);
-    return kExitUsage;
-  }
-  const fs::path suite = fs::absolute(options.suite);
-  if (!fs::is_regular_file(suite / "CMakeLists.txt")) {
-    fmt::print(err, "mosaic: error: the suite '{}' is not a CMake project (no CMakeLists.txt)\n", options.suite);
-    return kExitUsage;
-  }
-  const fs::path buildDir = fs::path(options.unit.buildDir).extension() == ".json"
-                                ? fs::path(options.unit.buildDir).parent_path()
-                                : fs::path(options.unit.buildDir);
-  // A folder per unit and suite: CMake keeps one source folder per build
-  // folder, so a second suite of the same unit cannot reuse the first's.
-  const fs::path work = fs::absolute(options.workDir.empty() ? buildDir / "mosaic" : fs::path(options.workDir)) /
-                        fmt::format("mutate-{}-{:08x}", unit.stem().string(),
-                                    static_cast<std::uint32_t>(fnv1a(fs::weakly_canonical(suite).string())));
-  const fs::path build = work / "build", description = work / "description.json", reached = work / "reached.txt";
-  fs::create_directories(work, ec);
-  fs::remove(description, ec);
-  const harness::Toolchain tc = toolchain();
-
-  // One build: the unit's instructions carry every mutant, the rest of the
-  // suite is compiled as it is; the pass instruments only the unit's file.
+// The suite built by CMake in `build`, with the unit's mutants compiled in
+// (the pass's schemata mode through a compiler launcher); kExitOk or the
+// exit code, the error printed.
+int buildWithCMake(const harness::Toolchain &tc, const fs::path &suite, const fs::path &build, const fs::path &work,
+                   const fs::path &unit, const fs::path &description, std::ostream &out, std::ostream &err) {
   const std::string launcher = fmt::format("env;{}={};{}=schemata;{}={}", MOSAIC_ENV_PASS_UNIT, unit.string(),
                                            MOSAIC_ENV_PASS_MUTANTS, MOSAIC_ENV_PASS_DESCRIPTION, description.string());
   // -g: the pass finds the unit's functions by their debug information.
@@ -136,6 +112,102 @@ int mutate(const MutateOptions &options, std::ostream &out, std::ostream &err) {
       return kExitUsage;
     }
   }
+  return kExitOk;
+}
+
+// mosaic mutate's compilers for a suite another build system builds: the
+// pass in schemata mode on every compile (it instruments only the unit's
+// file, named by the environment), the mutation runtime last on every link.
+void writeCompiler(const fs::path &path, const std::string &compiler, const harness::Toolchain &tc) {
+  std::ofstream f(path);
+  f << "#!/bin/sh\n"
+    << "# mosaic mutate: " << compiler << " with the unit's mutants compiled in.\n"
+    << "for a in \"$@\"; do case \"$a\" in -c|-S|-E|-M|-MM) exec " << compiler << " -g -fpass-plugin=" << tc.passPlugin
+    << " \"$@\";; esac; done\n"
+    << "exec " << compiler << " -g -fpass-plugin=" << tc.passPlugin << " \"$@\" " << tc.mutateRuntime << "\n";
+  f.close();
+  fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec, fs::perm_options::replace);
+}
+
+// The suite folder copied into `src` and built there by --build, with CC
+// and CXX set to writeCompiler's; kExitOk or the exit code.
+int buildWithCommands(const MutateOptions &options, const harness::Toolchain &tc, const fs::path &suite,
+                      const fs::path &src, const fs::path &inSuite, const fs::path &description, std::ostream &out,
+                      std::ostream &err) {
+  std::error_code ec;
+  fs::remove_all(src, ec);
+  fs::copy(suite, src, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
+  if (ec) {
+    fmt::print(err, "mosaic: error: cannot copy the suite '{}' to '{}': {}\n", suite.string(), src.string(),
+               ec.message());
+    return kExitUsage;
+  }
+  const fs::path cc = src.parent_path() / "mosaic-cc", cxx = src.parent_path() / "mosaic-c++";
+  writeCompiler(cc, tc.clang, tc);
+  writeCompiler(cxx, tc.clangxx, tc);
+  fmt::print(out, "building     a copy of {} with the mutants of {} compiled in ({})...\n", suite.string(),
+             inSuite.filename().string(), options.buildCommand);
+  ProcessOptions o{.directory = src.string(),
+                   .env = {{"CC", cc.string()},
+                           {"CXX", cxx.string()},
+                           {MOSAIC_ENV_PASS_UNIT, (src / inSuite).string()},
+                           {MOSAIC_ENV_PASS_MUTANTS, "schemata"},
+                           {MOSAIC_ENV_PASS_DESCRIPTION, description.string()}}};
+  auto r = runProcess({"/bin/sh", "-c", options.buildCommand}, o);
+  if (!r || r->exitCode != 0) {
+    fmt::print(err, "mosaic: error: the suite does not build with the mutants: {}\n{}\n", options.buildCommand,
+               r ? r->output : r.error().message);
+    return kExitUsage;
+  }
+  return kExitOk;
+}
+
+} // namespace
+
+int mutate(const MutateOptions &options, std::ostream &out, std::ostream &err) {
+  std::error_code ec;
+  const fs::path unit = fs::weakly_canonical(options.unit.unit, ec);
+  if (!fs::is_regular_file(unit)) {
+    fmt::print(err, "mosaic: error: no such unit file '{}'\n", options.unit.unit);
+    return kExitUsage;
+  }
+  const fs::path suite = fs::weakly_canonical(fs::absolute(options.suite), ec);
+  const bool commands = !options.testCommand.empty();
+  if (!commands && !fs::is_regular_file(suite / "CMakeLists.txt")) {
+    fmt::print(err,
+               "mosaic: error: the suite '{}' is not a CMake project (no CMakeLists.txt); for one another build "
+               "system runs, give the command that runs its tests (--test 'make check')\n",
+               options.suite);
+    return kExitUsage;
+  }
+  const fs::path inSuite = fs::relative(unit, suite, ec);
+  if (commands && (!fs::is_directory(suite) || inSuite.empty() || *inSuite.begin() == "..")) {
+    fmt::print(err, "mosaic: error: with --test, the suite folder must hold the unit ('{}' is not in '{}')\n",
+               unit.string(), suite.string());
+    return kExitUsage;
+  }
+  const fs::path buildDir = fs::path(options.unit.buildDir).extension() == ".json"
+                                ? fs::path(options.unit.buildDir).parent_path()
+                                : fs::path(options.unit.buildDir);
+  // A folder per unit and suite: CMake keeps one source folder per build
+  // folder, so a second suite of the same unit cannot reuse the first's.
+  const fs::path work = fs::absolute(options.workDir.empty() ? buildDir / "mosaic" : fs::path(options.workDir)) /
+                        fmt::format("mutate-{}-{:08x}", unit.stem().string(),
+                                    static_cast<std::uint32_t>(fnv1a(fs::weakly_canonical(suite).string())));
+  const fs::path build = work / "build", description = work / "description.json", reached = work / "reached.txt";
+  fs::create_directories(work, ec);
+  fs::remove(description, ec);
+  const harness::Toolchain tc = toolchain();
+
+  // One build: the unit's instructions carry every mutant, the rest of the
+  // suite is compiled as it is; the pass instruments only the unit's file.
+  // With --test, in a copy of the suite folder (the project's own tree is
+  // left as it was), and the tests run there.
+  const fs::path where = commands ? work / "src" : build;
+  if (auto built = commands ? buildWithCommands(options, tc, suite, where, inSuite, description, out, err)
+                            : buildWithCMake(tc, suite, build, work, unit, description, out, err);
+      built != kExitOk)
+    return built;
   auto d = model::readDescription(description.string());
   if (!d) {
     fmt::print(err, "mosaic: error: the suite's build did not compile '{}' (no mutant description: {})\n",
@@ -147,16 +219,29 @@ int mutate(const MutateOptions &options, std::ostream &out, std::ostream &err) {
   // The original: which tests pass, which mutants they reach, how long it takes.
   fs::remove(reached, ec);
   const auto start = std::chrono::steady_clock::now();
-  auto clean = runProcess({"ctest", "--test-dir", build.string(), "-j", "2", "--timeout", "600"},
-                          contained(build, {{MOSAIC_ENV_MUTANT_REACHED, reached.string()}}, interrupt.flag()));
+  // --test's command under `timeout` (what CTest's --timeout is to CTest).
+  auto testCommand = [&](const std::string &seconds) {
+    return std::vector<std::string>{"timeout", seconds, "/bin/sh", "-c", options.testCommand};
+  };
+  auto clean = runProcess(commands ? testCommand("600")
+                                   : std::vector<std::string>{"ctest", "--test-dir", build.string(), "-j", "2",
+                                                              "--timeout", "600"},
+                          contained(where, {{MOSAIC_ENV_MUTANT_REACHED, reached.string()}}, interrupt.flag()));
   const double cleanSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   if (!clean) {
     fmt::print(err, "mosaic: error: {}\n", clean.error().message);
     return kExitInternal;
   }
-  const std::vector<std::string> failing = lastFailed(build);
-  if (clean->output.find("No tests were found") != std::string::npos ||
-      (clean->output.find("100% tests passed") == std::string::npos && failing.empty() && clean->exitCode != 0)) {
+  // A command's tests are one: they must all pass on the original.
+  if (commands && clean->exitCode != 0) {
+    fmt::print(err, "mosaic: error: the suite's tests fail on the original code (exit code {}): {}\n{}\n",
+               clean->exitCode, options.testCommand, clean->output);
+    return kExitUsage;
+  }
+  const std::vector<std::string> failing = commands ? std::vector<std::string>{} : lastFailed(build);
+  if (!commands && (clean->output.find("No tests were found") != std::string::npos ||
+                    (clean->output.find("100% tests passed") == std::string::npos && failing.empty() &&
+                     clean->exitCode != 0))) {
     fmt::print(err, "mosaic: error: the suite's tests did not run:\n{}\n", clean->output);
     return kExitUsage;
   }
@@ -188,14 +273,19 @@ int mutate(const MutateOptions &options, std::ostream &out, std::ostream &err) {
   std::vector<std::string> ctest{"ctest", "--test-dir", build.string(), "-j", "2", "--timeout", timeout,
                                  "--stop-on-failure"};
   if (!failing.empty()) ctest.insert(ctest.end(), {"-E", exactly(failing)});
-  fmt::print(out, "suite        {} tests fail on the original and are left out; one run takes {:.1f} s\n",
-             failing.size(), cleanSeconds);
+  if (commands) ctest = testCommand(timeout);
+  if (commands)
+    fmt::print(out, "suite        `{}` passes on the original; one run takes {:.1f} s\n", options.testCommand,
+               cleanSeconds);
+  else
+    fmt::print(out, "suite        {} tests fail on the original and are left out; one run takes {:.1f} s\n",
+               failing.size(), cleanSeconds);
   std::vector<Sampled> sampled;
   size_t done = 0;
   for (const model::MutantInfo *m : all) {
     Sampled s{m, Fate::NotCovered};
     if (covered.count(m->id) && !interrupt.raised()) {
-      auto r = runProcess(ctest, contained(build, {{MOSAIC_ENV_MUTANT, std::to_string(m->id)}}, interrupt.flag()));
+      auto r = runProcess(ctest, contained(where, {{MOSAIC_ENV_MUTANT, std::to_string(m->id)}}, interrupt.flag()));
       if (r && !r->interrupted) s.fate = r->exitCode == 0 ? Fate::Survived : Fate::Killed;
     }
     if (interrupt.raised()) break;

@@ -55,3 +55,26 @@ TEST(MutateCli, TwoSuitesOfOneUnitShareAWorkFolder) {
     EXPECT_NE(r.out.find("8 killed, 3 survived, 4 not covered"), std::string::npos) << r.out;
   }
 }
+
+TEST(MutateCli, RunsASuiteAnotherBuildSystemBuildsThroughItsTestCommand) {
+  // The fixture's Makefile builds calc_test with $(CC): mosaic copies the
+  // folder, builds the copy with its compilers and runs `make check` once
+  // per mutant. calc_test alone is calc_broken-free CTest's run: the same
+  // fates. The fixture folder itself gets no object file.
+  const std::string fixture = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/mutate";
+  const fs::path work = fs::path(MOSAIC_BINARY_DIR) / "mutate-cli-make";
+  fs::remove_all(work);
+  const std::string json = (work / "mutants.json").string();
+  fs::create_directories(work);
+  auto r = runProcess({MOSAIC_EXE, "mutate", "-p", fixture, fixture + "/calc.c", "--suite", fixture, "--test",
+                       "make check", "--mutants", "0", "--json", json, "--work-dir", work.string()});
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("8 killed, 3 survived, 4 not covered"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(fixture + "/calc.o"));
+  EXPECT_FALSE(fs::exists(fixture + "/calc_test"));
+  // A command that fails on the original is an error, not a score.
+  auto broken = runProcess({MOSAIC_EXE, "mutate", "-p", fixture, fixture + "/calc.c", "--suite", fixture, "--test",
+                            "false", "--work-dir", work.string()});
+  EXPECT_EQ(broken.exitCode, 2) << broken.out << broken.err;
+  EXPECT_NE(broken.err.find("fail on the original"), std::string::npos) << broken.err;
+}

@@ -14,6 +14,13 @@ struct MutateOptions {
   /// --suite: a CMake project whose CTest tests exercise the unit (a suite
   /// mosaic wrote, or a library's own tests built by CMake).
   std::string suite;
+  /// --test: a shell command that runs the suite's tests and exits 0 when
+  /// they pass (`make check`), for a suite another build system runs. The
+  /// suite folder is then copied into the work folder, built there with
+  /// --build (default `make`) with CC and CXX set to compilers that put the
+  /// unit's mutants in, and the command runs once per mutant.
+  std::string testCommand;
+  std::string buildCommand = "make"; ///< --build, with --test
   std::uint32_t mutants = 300;    ///< --mutants: how many to sample (0: every one)
   std::uint64_t seed = 1;         ///< --seed: which ones
   std::string jsonOut;            ///< --json
