@@ -6,6 +6,8 @@ CACHE=${CACHE:-build/bench-cache}; OUT=${OUT:-/tmp/criteria}; M=${M:-build/tools
 # 1. Seed 001's experiment: DynaMOSA on four units, MOSA and whole-suite on cJSON.c; 60 s, seeds 1-3.
 python3 bench/criteria.py --cache $CACHE --mosaic $M --budget 60 -j 2 --out $OUT/dynamosa --algorithms dynamosa \
   --units cjson:cJSON.c,tinyxml2:tinyxml2.cpp,json-c:json_object.c,double-conversion:double-conversion/bignum.cc
+python3 bench/criteria.py --cache $CACHE --mosaic $M --budget 60 -j 2 --out $OUT/dynamosa-more --algorithms dynamosa \
+  --units http-parser:http_parser.c,zlib:inflate.c,yaml-cpp:src/emitterutils.cpp,pugixml:src/pugixml.cpp
 python3 bench/criteria.py --cache $CACHE --mosaic $M --budget 60 -j 2 --out $OUT/mosa-ws --algorithms mosa,ws \
   --units cjson:cJSON.c
 # 2. Mutation scores, 300 mutants sampled at seed 1: the library's own tests and the DynaMOSA suites.
