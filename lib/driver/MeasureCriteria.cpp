@@ -3,10 +3,9 @@
 
 #include "mosaic/search/Criteria.h"
 #include "mosaic/search/Goals.h"
+#include "mosaic/search/Search.h"
 
 #include <fmt/format.h>
-
-#include <algorithm>
 
 namespace mosaic::driver {
 
@@ -25,15 +24,10 @@ std::vector<MeasuredCriterion> measureCriteria(Session &session, exec::Limits li
     covered.resize(goals.size(), false);
     for (size_t g : goals.coveredBy(*e)) covered[g] = true;
   }
+  // Named, not pointed to: the criteria die with `goals`.
   std::vector<MeasuredCriterion> out;
-  for (const auto &c : goals.criteria()) out.push_back({std::string(c->name()), 0, 0});
-  for (size_t g = 0; g < goals.size(); ++g) {
-    auto at = std::find_if(out.begin(), out.end(),
-                           [&](const MeasuredCriterion &m) { return m.name == goals[g].criterion->name(); });
-    if (at == out.end()) continue;
-    ++at->total;
-    at->covered += covered[g];
-  }
+  for (const search::CriterionCoverage &c : search::coverageByCriterion(goals, covered))
+    out.push_back({std::string(c.criterion->name()), c.covered, c.total});
   return out;
 }
 

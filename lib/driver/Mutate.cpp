@@ -86,15 +86,26 @@ struct Sampled {
   Fate fate = Fate::NotCovered;
 };
 
+// What every compile of a suite needs for the pass to compile the unit's
+// mutants in (schemata mode) and describe them: its environment, and the
+// flags (-g: the pass finds the unit's functions by their debug
+// information). Either build below passes them on.
+std::vector<std::pair<std::string, std::string>> schemataEnvironment(const fs::path &unit,
+                                                                     const fs::path &description) {
+  return {{MOSAIC_ENV_PASS_UNIT, unit.string()},
+          {MOSAIC_ENV_PASS_MUTANTS, "schemata"},
+          {MOSAIC_ENV_PASS_DESCRIPTION, description.string()}};
+}
+std::string schemataFlags(const harness::Toolchain &tc) { return "-g -fpass-plugin=" + tc.passPlugin; }
+
 // The suite built by CMake in `build`, with the unit's mutants compiled in
 // (the pass's schemata mode through a compiler launcher); kExitOk or the
 // exit code, the error printed.
 int buildWithCMake(const harness::Toolchain &tc, const fs::path &suite, const fs::path &build, const fs::path &work,
                    const fs::path &unit, const fs::path &description, std::ostream &out, std::ostream &err) {
-  const std::string launcher = fmt::format("env;{}={};{}=schemata;{}={}", MOSAIC_ENV_PASS_UNIT, unit.string(),
-                                           MOSAIC_ENV_PASS_MUTANTS, MOSAIC_ENV_PASS_DESCRIPTION, description.string());
-  // -g: the pass finds the unit's functions by their debug information.
-  const std::string plugin = "-g -fpass-plugin=" + tc.passPlugin;
+  std::string launcher = "env";
+  for (const auto &[k, v] : schemataEnvironment(unit, description)) launcher += ";" + k + "=" + v;
+  const std::string plugin = schemataFlags(tc);
   const std::vector<std::string> configure{"cmake", "-S", suite.string(), "-B", build.string(), "-G", "Ninja",
                                            "-DCMAKE_C_COMPILER=" + tc.clang, "-DCMAKE_CXX_COMPILER=" + tc.clangxx,
                                            "-DCMAKE_C_FLAGS=" + plugin, "-DCMAKE_CXX_FLAGS=" + plugin,
@@ -120,11 +131,11 @@ int buildWithCMake(const harness::Toolchain &tc, const fs::path &suite, const fs
 // file, named by the environment), the mutation runtime last on every link.
 void writeCompiler(const fs::path &path, const std::string &compiler, const harness::Toolchain &tc) {
   std::ofstream f(path);
+  const std::string compile = compiler + " " + schemataFlags(tc);
   f << "#!/bin/sh\n"
     << "# mosaic mutate: " << compiler << " with the unit's mutants compiled in.\n"
-    << "for a in \"$@\"; do case \"$a\" in -c|-S|-E|-M|-MM) exec " << compiler << " -g -fpass-plugin=" << tc.passPlugin
-    << " \"$@\";; esac; done\n"
-    << "exec " << compiler << " -g -fpass-plugin=" << tc.passPlugin << " \"$@\" " << tc.mutateRuntime << "\n";
+    << "for a in \"$@\"; do case \"$a\" in -c|-S|-E|-M|-MM) exec " << compile << " \"$@\";; esac; done\n"
+    << "exec " << compile << " \"$@\" " << tc.mutateRuntime << "\n";
   f.close();
   fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec, fs::perm_options::replace);
 }
@@ -147,12 +158,8 @@ int buildWithCommands(const MutateOptions &options, const harness::Toolchain &tc
   writeCompiler(cxx, tc.clangxx, tc);
   fmt::print(out, "building     a copy of {} with the mutants of {} compiled in ({})...\n", suite.string(),
              inSuite.filename().string(), options.buildCommand);
-  ProcessOptions o{.directory = src.string(),
-                   .env = {{"CC", cc.string()},
-                           {"CXX", cxx.string()},
-                           {MOSAIC_ENV_PASS_UNIT, (src / inSuite).string()},
-                           {MOSAIC_ENV_PASS_MUTANTS, "schemata"},
-                           {MOSAIC_ENV_PASS_DESCRIPTION, description.string()}}};
+  ProcessOptions o{.directory = src.string(), .env = schemataEnvironment(src / inSuite, description)};
+  o.env.insert(o.env.end(), {{"CC", cc.string()}, {"CXX", cxx.string()}});
   auto r = runProcess({"/bin/sh", "-c", options.buildCommand}, o);
   if (!r || r->exitCode != 0) {
     fmt::print(err, "mosaic: error: the suite does not build with the mutants: {}\n{}\n", options.buildCommand,

@@ -40,16 +40,14 @@ Goals::Goals(const model::UnitDescription &d, CriterionList criteria, const Targ
       for (size_t g = first; g < goals_.size(); ++g) {
         goals_[g].criterion = criterion.get();
         isInitial.push_back(goals_[g].initial);
-        if (goals_[g].passive) { // in no part of the goal graph; it may still stand for its side
-          ++passive_;
-          if (goals_[g].side && *goals_[g].side < d.sides && sideGoal_[*goals_[g].side] == SIZE_MAX)
-            sideGoal_[*goals_[g].side] = g;
-          continue;
-        }
         // The branch criterion's goal stands for a side; a direct branch
         // goal on the same side only where there is none.
         if (goals_[g].side && *goals_[g].side < d.sides && sideGoal_[*goals_[g].side] == SIZE_MAX)
           sideGoal_[*goals_[g].side] = g;
+        if (goals_[g].passive) { // kept, never sought: in no part of the goal graph
+          ++passive_;
+          continue;
+        }
         if (goals_[g].initial) {
           initial_.push_back(g);
           continue;

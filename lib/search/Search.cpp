@@ -90,16 +90,22 @@ void Evaluator::finish() {
   for (EvaluationObserver *o : observers_) o->finished(*this);
 }
 
-std::vector<CriterionCoverage> coverageByCriterion(const Goals &goals, const Archive &archive) {
+std::vector<CriterionCoverage> coverageByCriterion(const Goals &goals, const std::vector<bool> &covered) {
   std::vector<CriterionCoverage> out;
   for (const auto &c : goals.criteria()) out.push_back({c.get(), 0, 0});
   for (size_t g = 0; g < goals.size(); ++g)
     for (CriterionCoverage &c : out)
       if (goals[g].criterion == c.criterion) {
         ++c.total;
-        c.covered += archive.covered(g);
+        c.covered += g < covered.size() && covered[g];
       }
   return out;
+}
+
+std::vector<CriterionCoverage> coverageByCriterion(const Goals &goals, const Archive &archive) {
+  std::vector<bool> covered(goals.size());
+  for (size_t g = 0; g < goals.size(); ++g) covered[g] = archive.covered(g);
+  return coverageByCriterion(goals, covered);
 }
 
 std::unique_ptr<Algorithm> makeAlgorithm(AlgorithmKind kind, Evaluator &evaluator, Variation &variation, Rng &rng,

@@ -129,6 +129,8 @@ struct CriterionCoverage {
   size_t covered = 0, total = 0;
 };
 std::vector<CriterionCoverage> coverageByCriterion(const Goals &goals, const Archive &archive);
+/// The same, goal `g` covered when `covered[g]` (a goal past its end is not).
+std::vector<CriterionCoverage> coverageByCriterion(const Goals &goals, const std::vector<bool> &covered);
 
 /// Parameters; EvoSuite's defaults (ALGORITHMS.md §1.6, §2) unless noted.
 struct SearchOptions {
