@@ -329,6 +329,10 @@ void mutateFlags(std::vector<Flag> &t) {
   t.push_back(text({.names = "--build", .value = "CMD", .commands = kMutate,
                     .help = "With --test: the shell command that builds the suite, with CC and CXX set by mosaic"},
                    [of](CommandLine &c, Command) { return &of(c).buildCommand; }));
+  t.push_back(list({.names = "--define", .value = "NAME=VALUE,...", .commands = kMutate,
+                    .help = "Cache entries for the configure of a CMake suite, each passed as -DNAME=VALUE "
+                            "(PUGIXML_BUILD_TESTS=ON)"},
+                   [of](CommandLine &c, Command) { return &of(c).defines; }));
   t.push_back(whole<std::uint32_t>({.names = "--mutants", .value = "N", .commands = kMutate,
                                     .help = "How many mutants to sample (0: every one)"},
                                    [of](CommandLine &c, Command) { return &of(c).mutants; }, 0, kMaxU32));

@@ -89,34 +89,72 @@ struct Sampled {
 // What every compile of a suite needs for the pass to compile the unit's
 // mutants in (schemata mode) and describe them: its environment, and the
 // flags (-g: the pass finds the unit's functions by their debug
-// information). Either build below passes them on.
+// information; DWARF 4, which Debian 12's valgrind reads, as suites that run
+// their tests under valgrind need: json-c's). Either build below passes
+// them on.
 std::vector<std::pair<std::string, std::string>> schemataEnvironment(const fs::path &unit,
                                                                      const fs::path &description) {
   return {{MOSAIC_ENV_PASS_UNIT, unit.string()},
           {MOSAIC_ENV_PASS_MUTANTS, "schemata"},
           {MOSAIC_ENV_PASS_DESCRIPTION, description.string()}};
 }
-std::string schemataFlags(const harness::Toolchain &tc) { return "-g -fpass-plugin=" + tc.passPlugin; }
+std::string schemataFlags(const harness::Toolchain &tc) { return "-gdwarf-4 -fpass-plugin=" + tc.passPlugin; }
 
-// The suite built by CMake in `build`, with the unit's mutants compiled in
-// (the pass's schemata mode through a compiler launcher); kExitOk or the
-// exit code, the error printed.
-int buildWithCMake(const harness::Toolchain &tc, const fs::path &suite, const fs::path &build, const fs::path &work,
-                   const fs::path &unit, const fs::path &description, std::ostream &out, std::ostream &err) {
-  std::string launcher = "env";
-  for (const auto &[k, v] : schemataEnvironment(unit, description)) launcher += ";" + k + "=" + v;
-  const std::string plugin = schemataFlags(tc);
-  const std::vector<std::string> configure{"cmake", "-S", suite.string(), "-B", build.string(), "-G", "Ninja",
-                                           "-DCMAKE_C_COMPILER=" + tc.clang, "-DCMAKE_CXX_COMPILER=" + tc.clangxx,
-                                           "-DCMAKE_C_FLAGS=" + plugin, "-DCMAKE_CXX_FLAGS=" + plugin,
-                                           "-DCMAKE_C_COMPILER_LAUNCHER=" + launcher,
-                                           "-DCMAKE_CXX_COMPILER_LAUNCHER=" + launcher,
-                                           // Last on every link line: the archive resolves the hooks.
-                                           "-DCMAKE_C_STANDARD_LIBRARIES=" + tc.mutateRuntime,
-                                           "-DCMAKE_CXX_STANDARD_LIBRARIES=" + tc.mutateRuntime};
+// mosaic mutate's compilers: the pass in schemata mode on every compile (it
+// instruments only the unit's file, named by the environment), the
+// mutation runtime last on every link, and -Wno-error last: a project that
+// builds with -Werror under its own compiler must not fail under Clang for
+// a warning (json-c's -Wstrict-prototypes), as the harness's compile drops
+// -Werror too.
+// Writes the script unless it already says the same (its build stays up to
+// date); whether it changed.
+bool writeCompiler(const fs::path &path, const std::string &compiler, const harness::Toolchain &tc) {
+  // Ours after the project's: the last -g and -W(no-)error win.
+  const std::string flags = schemataFlags(tc) + " -Wno-error";
+  const std::string text = "#!/bin/sh\n# mosaic mutate: " + compiler + " with the unit's mutants compiled in.\n" +
+                           "for a in \"$@\"; do case \"$a\" in -c|-S|-E|-M|-MM) exec " + compiler + " \"$@\" " +
+                           flags + ";; esac; done\n" + "exec " + compiler + " \"$@\" " + flags + " " +
+                           tc.mutateRuntime + "\n";
+  std::ifstream in(path);
+  if (std::string(std::istreambuf_iterator<char>(in), {}) == text) return false;
+  std::ofstream(path) << text;
+  fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec, fs::perm_options::replace);
+  return true;
+}
+
+// writeCompiler's two scripts in `dir`, for C and for C++; whether either
+// changed (a build made with the old ones is stale: its objects carry
+// another pass, and an up-to-date build would not describe the mutants).
+struct Compilers {
+  fs::path cc, cxx;
+  bool changed = false;
+};
+Compilers writeCompilers(const fs::path &dir, const harness::Toolchain &tc) {
+  Compilers c{dir / "mosaic-cc", dir / "mosaic-c++"};
+  c.changed = writeCompiler(c.cc, tc.clang, tc);
+  c.changed = writeCompiler(c.cxx, tc.clangxx, tc) || c.changed;
+  return c;
+}
+
+// The suite built by CMake in `build` with writeCompilers' compilers (and
+// the options' -D definitions); kExitOk or the exit code, the error printed.
+int buildWithCMake(const MutateOptions &options, const harness::Toolchain &tc, const fs::path &suite,
+                   const fs::path &build, const fs::path &work, const fs::path &unit, const fs::path &description,
+                   std::ostream &out, std::ostream &err) {
+  const auto [cc, cxx, changed] = writeCompilers(work, tc);
+  std::error_code ec;
+  // Without the description (a first build, or one that failed) too.
+  if (changed || !fs::exists(description)) {
+    fs::remove_all(build, ec);
+    fs::remove(description, ec);
+  }
+  std::vector<std::string> configure{"cmake", "-S", suite.string(), "-B", build.string(), "-G", "Ninja",
+                                     "-DCMAKE_C_COMPILER=" + cc.string(), "-DCMAKE_CXX_COMPILER=" + cxx.string()};
+  for (const std::string &d : options.defines) configure.push_back("-D" + d);
   fmt::print(out, "building     {} with the mutants of {} compiled in...\n", suite.string(), unit.filename().string());
+  const ProcessOptions o{.directory = work.string(), .env = schemataEnvironment(unit, description)};
   for (const auto &argv : {configure, std::vector<std::string>{"cmake", "--build", build.string()}}) {
-    auto r = runProcess(argv, {.directory = work.string()});
+    auto r = runProcess(argv, o);
     if (!r || r->exitCode != 0) {
       fmt::print(err, "mosaic: error: the suite does not build with the mutants: {}\n{}\n", commandLine(argv),
                  r ? r->output : r.error().message);
@@ -124,20 +162,6 @@ int buildWithCMake(const harness::Toolchain &tc, const fs::path &suite, const fs
     }
   }
   return kExitOk;
-}
-
-// mosaic mutate's compilers for a suite another build system builds: the
-// pass in schemata mode on every compile (it instruments only the unit's
-// file, named by the environment), the mutation runtime last on every link.
-void writeCompiler(const fs::path &path, const std::string &compiler, const harness::Toolchain &tc) {
-  std::ofstream f(path);
-  const std::string compile = compiler + " " + schemataFlags(tc);
-  f << "#!/bin/sh\n"
-    << "# mosaic mutate: " << compiler << " with the unit's mutants compiled in.\n"
-    << "for a in \"$@\"; do case \"$a\" in -c|-S|-E|-M|-MM) exec " << compile << " \"$@\";; esac; done\n"
-    << "exec " << compile << " \"$@\" " << tc.mutateRuntime << "\n";
-  f.close();
-  fs::permissions(path, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec, fs::perm_options::replace);
 }
 
 // The suite folder copied into `src` and built there by --build, with CC
@@ -153,9 +177,7 @@ int buildWithCommands(const MutateOptions &options, const harness::Toolchain &tc
                ec.message());
     return kExitUsage;
   }
-  const fs::path cc = src.parent_path() / "mosaic-cc", cxx = src.parent_path() / "mosaic-c++";
-  writeCompiler(cc, tc.clang, tc);
-  writeCompiler(cxx, tc.clangxx, tc);
+  const auto [cc, cxx, changed] = writeCompilers(src.parent_path(), tc);
   fmt::print(out, "building     a copy of {} with the mutants of {} compiled in ({})...\n", suite.string(),
              inSuite.filename().string(), options.buildCommand);
   ProcessOptions o{.directory = src.string(), .env = schemataEnvironment(src / inSuite, description)};
@@ -203,7 +225,10 @@ int mutate(const MutateOptions &options, std::ostream &out, std::ostream &err) {
                                     static_cast<std::uint32_t>(fnv1a(fs::weakly_canonical(suite).string())));
   const fs::path build = work / "build", description = work / "description.json", reached = work / "reached.txt";
   fs::create_directories(work, ec);
-  fs::remove(description, ec);
+  // The description stays: a build that finds the unit's objects up to
+  // date does not write it again (a --test suite's copy is built afresh,
+  // and buildWithCMake starts over when the compilers changed).
+  if (commands) fs::remove(description, ec);
   const harness::Toolchain tc = toolchain();
 
   // One build: the unit's instructions carry every mutant, the rest of the
@@ -212,7 +237,7 @@ int mutate(const MutateOptions &options, std::ostream &out, std::ostream &err) {
   // left as it was), and the tests run there.
   const fs::path where = commands ? work / "src" : build;
   if (auto built = commands ? buildWithCommands(options, tc, suite, where, inSuite, description, out, err)
-                            : buildWithCMake(tc, suite, build, work, unit, description, out, err);
+                            : buildWithCMake(options, tc, suite, build, work, unit, description, out, err);
       built != kExitOk)
     return built;
   auto d = model::readDescription(description.string());
@@ -225,6 +250,10 @@ int mutate(const MutateOptions &options, std::ostream &out, std::ostream &err) {
   InterruptGuard interrupt;
   // The original: which tests pass, which mutants they reach, how long it takes.
   fs::remove(reached, ec);
+  // CTest leaves the list of a run with failures in place when the next
+  // passes: the last mutant of an earlier run of mutate must not name
+  // tests failing on the original.
+  fs::remove(build / "Testing" / "Temporary" / "LastTestsFailed.log", ec);
   const auto start = std::chrono::steady_clock::now();
   // --test's command under `timeout` (what CTest's --timeout is to CTest).
   auto testCommand = [&](const std::string &seconds) {

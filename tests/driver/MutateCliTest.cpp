@@ -78,3 +78,38 @@ TEST(MutateCli, RunsASuiteAnotherBuildSystemBuildsThroughItsTestCommand) {
   EXPECT_EQ(broken.exitCode, 2) << broken.out << broken.err;
   EXPECT_NE(broken.err.find("fail on the original"), std::string::npos) << broken.err;
 }
+
+TEST(MutateCli, BuildsAProjectThatMakesWarningsErrorsAndTestsOnlyWhenAskedTwice) {
+  // A project whose own compiler flags make a warning Clang gives an error
+  // (json-c's -Werror with -Wstrict-prototypes), and that adds its tests
+  // only when a cache entry asks (pugixml's PUGIXML_BUILD_TESTS): built
+  // with -Wno-error last and --define, and a second run on the same work
+  // folder finds the build up to date and still knows the mutants (mutate
+  // once removed their description and then had nothing rebuild it).
+  const std::string fixture = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/mutate";
+  const fs::path work = fs::path(MOSAIC_BINARY_DIR) / "mutate-cli-strict";
+  fs::remove_all(work);
+  const fs::path project = work / "project";
+  fs::create_directories(project);
+  for (const char *f : {"calc.c", "calc_test.c"}) fs::copy_file(fixture + "/" + f, project / f);
+  std::ofstream(project / "legacy.c") << "int legacy() { return 1; }\n";
+  std::ofstream(project / "CMakeLists.txt")
+      << "cmake_minimum_required(VERSION 3.16)\nproject(strict C)\n"
+      << "add_compile_options(-Werror -Wstrict-prototypes)\n"
+      << "add_library(calc STATIC calc.c legacy.c)\n"
+      << "option(STRICT_TESTS \"build the tests\" OFF)\n"
+      << "if(STRICT_TESTS)\n  enable_testing()\n  add_executable(calc_test calc_test.c)\n"
+      << "  target_link_libraries(calc_test calc)\n  add_test(NAME calc_test COMMAND calc_test)\nendif()\n";
+  const std::vector<std::string> argv{MOSAIC_EXE,  "mutate", "-p", fixture, (project / "calc.c").string(), "--suite",
+                                      project.string(), "--mutants", "0", "--work-dir", (work / "work").string()};
+  auto without = runProcess(argv);
+  EXPECT_EQ(without.exitCode, 2) << without.out << without.err;
+  EXPECT_NE(without.err.find("did not run"), std::string::npos) << without.err;
+  std::vector<std::string> asked = argv;
+  asked.insert(asked.end(), {"--define", "STRICT_TESTS=ON"});
+  for (int run = 0; run < 2; ++run) {
+    auto r = runProcess(asked);
+    ASSERT_EQ(r.exitCode, 0) << "run " << run << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("8 killed, 3 survived, 4 not covered"), std::string::npos) << r.out;
+  }
+}

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace mosaic::driver {
 
@@ -21,6 +22,9 @@ struct MutateOptions {
   /// unit's mutants in, and the command runs once per mutant.
   std::string testCommand;
   std::string buildCommand = "make"; ///< --build, with --test
+  /// --define: cache entries (NAME=VALUE) for the configure of a CMake
+  /// suite, as -DNAME=VALUE (a library that builds its tests only when asked).
+  std::vector<std::string> defines;
   std::uint32_t mutants = 300;    ///< --mutants: how many to sample (0: every one)
   std::uint64_t seed = 1;         ///< --seed: which ones
   std::string jsonOut;            ///< --json
