@@ -170,8 +170,12 @@ void searchFlags(std::vector<Flag> &t) {
                     .help = "Coverage criteria whose goals the search works on: function, branch, direct-branch, line, wm (weak mutation), top-level, no-exception, exception, output; or all, or smart (seed 001's selection) (docs/CLI.md)"},
                    [](CommandLine &c, Command k) { return &gen(c, k).criteria; }));
   t.push_back(text({.names = "--secondary", .value = "NAME", .commands = kGenerate,
-                    .help = "Which of two equally fit tests is better: length (the shorter)"},
+                    .help = "Which of two equally fit tests is better: length (the shorter), or bbc (basic-block "
+                            "coverage past a failure, then length)"},
                    [](CommandLine &c, Command k) { return &gen(c, k).secondary; }));
+  t.push_back(whole<std::uint32_t>({.names = "--bbc-usage", .value = "PERCENT", .commands = kGenerate,
+                                    .help = "With --secondary bbc: how often of the ties it decides"},
+                                   [](CommandLine &c, Command k) { return &gen(c, k).bbcUsage; }, 0, 100));
   t.push_back(duration({.names = "--budget", .value = "TIME", .commands = kSearching,
                         .help = "Search time: 30s, 2m, 1h"},
                        [](CommandLine &c, Command k) { return &runOf(c, k).budgetSeconds; }));

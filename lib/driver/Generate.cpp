@@ -549,7 +549,14 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   }
   faultPoint("session");
   const search::Goals goals(session.description, std::move(criteria), {&session.program, session.targets});
-  auto secondary = search::makeSecondary(options.secondary, goals);
+  // BBC's sleep and usage count in the fraction of the budget used, which
+  // the evaluator (made below, with the search) knows.
+  const search::Evaluator *evaluator = nullptr;
+  search::BbcOptions bbc{.progress = [&evaluator] { return evaluator ? evaluator->budget().used(evaluator->executions()) : 0.0; },
+                         .sleep = search::bbcSleep(options.budgetSeconds),
+                         .usagePercent = options.bbcUsage,
+                         .seed = options.seed};
+  auto secondary = search::makeSecondary(options.secondary, goals, std::move(bbc));
   if (!secondary) {
     fmt::print(err, "mosaic: error: {}\n", secondary.error().message);
     return kExitUsage;
@@ -557,6 +564,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
 
   stages::Work work;
   UnitSearch search(session, options, goals, **secondary, work, err);
+  evaluator = &search.evaluator();
   const SearchSummary summary = search.run(*search::parseAlgorithm(options.algorithm), err);
   faultPoint("search");
   const SanitizedHarness sanitized = sanitizedHarness(session, options, err);

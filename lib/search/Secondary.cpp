@@ -19,13 +19,15 @@ public:
 std::unique_ptr<const SecondaryObjective> shorterTest() { return std::make_unique<ShorterTest>(); }
 
 const std::vector<std::string> &secondaryNames() {
-  static const std::vector<std::string> names = {"length"};
+  static const std::vector<std::string> names = {"length", "bbc"};
   return names;
 }
 
-Expected<std::unique_ptr<const SecondaryObjective>> makeSecondary(const std::string &name, const Goals &) {
+Expected<std::unique_ptr<const SecondaryObjective>> makeSecondary(const std::string &name, const Goals &goals,
+                                                                  BbcOptions bbc) {
   if (name == "length") return shorterTest();
-  return Error::usage("unknown secondary objective '" + name + "' (known: length)");
+  if (name == "bbc") return basicBlockCoverage(goals, shorterTest(), std::move(bbc));
+  return Error::usage("unknown secondary objective '" + name + "' (known: length, bbc)");
 }
 
 } // namespace mosaic::search

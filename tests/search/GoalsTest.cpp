@@ -308,3 +308,49 @@ TEST(Archive, CountsTheGoalsOnlyAnErroneousTestCovers) {
   a.update(test, crash, {1});
   EXPECT_EQ(a.erroneousCount(), 1u); // never replaced back
 }
+
+TEST(Secondary, BasicBlockCoveragePrefersTheTestThatFinishedMoreBlocksOnTheWayToTheGoal) {
+  // fourBlocks: line 12 (b3) is reached through b1's true side. Both tests
+  // fail and neither reaches b3; a crashed inside b1 (none of b1's
+  // successors ran), b ran b1 to its end and then failed in b2: b finished
+  // b1, the block before the goal, so b is better (the listing's second
+  // scenario), though it is the longer test.
+  const model::UnitDescription d = description();
+  const Goals goals(d, std::move(*makeCriteria({"line"})));
+  const size_t g = goalOfLine(goals, 12);
+  ASSERT_NE(g, SIZE_MAX);
+  Execution a = run({1, 2, 0, 0}, {1, 1, 0, 0}), b = run({1, 2, 2, 1}, {1, 1, 1, 0});
+  a.result.outcome = exec::Outcome::Crash;
+  b.result.outcome = exec::Outcome::Crash;
+  testcase::TestCase shortTest, longTest;
+  shortTest.statements.resize(2);
+  longTest.statements.resize(5);
+  const Scored sa{shortTest, a}, sb{longTest, b};
+  double used = 0.5;
+  auto bbc = makeSecondary("bbc", goals, {.progress = [&used] { return used; }, .sleep = 0.2, .usagePercent = 100});
+  ASSERT_TRUE(bbc);
+  EXPECT_EQ((*bbc)->name(), "bbc");
+  EXPECT_GT((*bbc)->compare(g, sa, sb), 0);
+  EXPECT_LT((*bbc)->compare(g, sb, sa), 0);
+  EXPECT_EQ((*bbc)->compare(g, sa, sa), 0);
+  // Asleep (the first fifth of the budget here), or never used: length decides.
+  used = 0.1;
+  EXPECT_LT((*bbc)->compare(g, sa, sb), 0);
+  used = 0.5;
+  auto unused = makeSecondary("bbc", goals, {.progress = [&used] { return used; }, .usagePercent = 0});
+  EXPECT_LT((*unused)->compare(g, sa, sb), 0);
+  // Tests that both ran cleanly have no implicit branch to tell apart.
+  Execution ca = a, cb = b;
+  ca.result.outcome = cb.result.outcome = exec::Outcome::Ok;
+  EXPECT_LT((*bbc)->compare(g, {shortTest, ca}, {longTest, cb}), 0);
+  // At half usage, about half of the goal's hundredths of the budget use it.
+  auto half = makeSecondary("bbc", goals, {.progress = [&used] { return used; }, .usagePercent = 50, .seed = 7});
+  int decided = 0;
+  for (int w = 0; w < 100; ++w) {
+    used = (w + 0.5) / 100;
+    decided += (*half)->compare(g, sa, sb) > 0;
+  }
+  EXPECT_GT(decided, 30);
+  EXPECT_LT(decided, 70);
+  EXPECT_FALSE(makeSecondary("bcc", goals));
+}

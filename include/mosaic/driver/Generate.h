@@ -28,6 +28,7 @@ struct GenerateOptions : RunOptions {
   std::string algorithm = "dynamosa"; ///< --algorithm
   std::vector<std::string> criteria = search::defaultCriteria(); ///< --criteria
   std::string secondary = "length"; ///< --secondary: the tie-break between equally fit tests
+  std::uint32_t bbcUsage = 50;       ///< --bbc-usage: percent of ties BBC decides (seed 003's 50%)
   search::SearchOptions search;     ///< --population, --crossover-rate, ... (EvoSuite's defaults)
   search::VariationOptions variation; ///< --p-delete, --max-test-length, ... (EvoSuite's defaults)
   bool verify = true;              ///< build and run the written suite (--no-verify skips)
