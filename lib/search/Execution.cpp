@@ -23,6 +23,7 @@ Execution toExecution(const exec::RunResult &result, const exec::Trace &trace, c
       break;
     }
   if (e.failed() && result.statement >= 0) e.stoppedAt = result.statement;
+  if (result.outcome == exec::Outcome::Sanitizer) e.report = std::string(trace.output());
   const bool threwException =
       e.threw && e.stoppedAt >= 0 && static_cast<size_t>(e.stoppedAt) < stmts.size() && stmts[e.stoppedAt].status == MOSAIC_STMT_THREW;
   if (options.observations || threwException) {

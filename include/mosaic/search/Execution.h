@@ -53,6 +53,9 @@ struct Execution {
   std::optional<std::uint32_t> stoppedCallable;
   /// The C++ exception type that stopped it (`std::out_of_range`), "" when none.
   std::string exceptionType;
+  /// A Sanitizer outcome: the report the sanitizer printed (the run's
+  /// captured output), for what reads its class and stack; "" otherwise.
+  std::string report;
   std::vector<double> sides;         ///< per branch side: 0 = not evaluated, else 1 + minimum distance
   std::vector<std::uint8_t> blocks;  ///< per block: 1 when it ran
   /// Per mutant: 0 = not reached, else 1 + the least infection distance;

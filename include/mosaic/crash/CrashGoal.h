@@ -1,0 +1,51 @@
+// The goal of a crash's search (issue 21): a search::Criterion with one
+// goal at the trace's deepest frame in the unit, whose fitness is the
+// WeightedSum of Fitness.h over a run. The algorithms, archive and stages
+// see an ordinary goal; covered means reproduced (fitness 0): the line
+// reached, the same kind of failure, the trace's project frames in the
+// run's stack in order.
+#pragma once
+
+#include "mosaic/crash/Fitness.h"
+#include "mosaic/crash/Trace.h"
+#include "mosaic/search/Criterion.h"
+#include "mosaic/search/Execution.h"
+
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace mosaic::crash {
+
+struct CrashTarget {
+  FailureKind kind;
+  /// The trace's frames in the project, innermost first, their files as
+  /// this machine has them (placeFrames).
+  std::vector<exec::Frame> frames;
+  /// The deepest frame in the unit: the line the search must reach.
+  exec::Frame deepest;
+};
+
+/// A run's stack, named, its frames in the project only, innermost first
+/// (the driver's FailureStacks: the harness's recorded stack, or the
+/// frames of the sanitizer's report).
+using RunFrames = std::function<std::vector<exec::Frame>(const search::Execution &)>;
+
+/// How a run failed, in a trace's terms (a Sanitizer run's class from its
+/// report).
+RunFailure runFailure(const search::Execution &e);
+
+/// The crash criterion: one goal in the description's function that holds
+/// the deepest frame's line (none when no function does), named "crash".
+std::unique_ptr<const search::Criterion> crashCriterion(CrashTarget target, RunFrames frames);
+
+/// The parts of a run's crash fitness, for reports ("reached the line,
+/// failed otherwise, 2 of 3 frames").
+struct CrashDistance {
+  double ds = 1, de = 1, dtr = 1;
+  double total() const;
+};
+CrashDistance crashDistance(const CrashTarget &target, const search::Goal &goal, const search::Execution &e,
+                            const search::Reach &reach, const RunFrames &frames);
+
+} // namespace mosaic::crash

@@ -1,0 +1,108 @@
+// The crash criterion (CrashGoal.h).
+#include "mosaic/crash/CrashGoal.h"
+
+#include "mosaic/search/Reach.h"
+
+#include <csignal>
+#include <limits>
+#include <map>
+
+namespace mosaic::crash {
+
+namespace {
+
+std::string signalName(int sig) {
+  static const std::map<int, std::string> names = {{SIGSEGV, "SIGSEGV"}, {SIGBUS, "SIGBUS"},   {SIGFPE, "SIGFPE"},
+                                                   {SIGILL, "SIGILL"},   {SIGABRT, "SIGABRT"}, {SIGTRAP, "SIGTRAP"},
+                                                   {SIGSYS, "SIGSYS"}};
+  auto it = names.find(sig);
+  return it == names.end() ? "signal " + std::to_string(sig) : it->second;
+}
+
+double nu(double x) { return x / (x + 1.0); }
+
+class CrashCriterion final : public search::Criterion {
+public:
+  CrashCriterion(CrashTarget target, RunFrames frames) : target_(std::move(target)), frames_(std::move(frames)) {}
+  std::string_view name() const override { return "crash"; }
+  std::string_view plural() const override { return "crashes"; }
+  void goals(std::uint32_t fi, const search::Reach &reach, std::vector<search::Goal> &out) const override {
+    const model::FunctionInfo &f = reach.description().functions[fi];
+    if (!sameFile(target_.deepest.file, f.file.empty() ? reach.description().unit : f.file)) return;
+    std::vector<std::uint32_t> blocks;
+    for (const model::BlockInfo &b : f.blocks)
+      for (std::uint32_t l : b.lines)
+        if (l == target_.deepest.line) {
+          blocks.push_back(b.id);
+          break;
+        }
+    if (blocks.empty()) return;
+    search::Goal g{.function = fi, .line = target_.deepest.line, .blocks = blocks};
+    g.label = target_.kind.str() + " at " + target_.deepest.str();
+    out.push_back(std::move(g));
+  }
+  bool covered(const search::Goal &g, const search::Execution &e) const override {
+    // Only a run that reached the line can be one; the rest cost nothing.
+    for (std::uint32_t b : g.blocks)
+      if (b < e.blocks.size() && e.blocks[b]) return distance(g, e, nullptr).total() == 0;
+    return false;
+  }
+  double fitness(const search::Goal &g, const search::Execution &e, const search::Reach &reach) const override {
+    return distance(g, e, &reach).total();
+  }
+  double notCalled(const search::Goal &g, const search::Reach &reach) const override {
+    return weightedSum(nu(reach.notCalled(g.function)), 1, 1);
+  }
+
+  CrashDistance distance(const search::Goal &g, const search::Execution &e, const search::Reach *reach) const {
+    CrashDistance d;
+    d.ds = std::numeric_limits<double>::infinity();
+    for (std::uint32_t b : g.blocks) {
+      const bool ran = b < e.blocks.size() && e.blocks[b];
+      d.ds = std::min(d.ds, ran ? 0.0 : reach ? nu(reach->block(b, e)) : 1.0);
+    }
+    if (d.ds > 0) return d;
+    d.de = sameKind(target_.kind, runFailure(e)) ? 0 : 1;
+    d.dtr = e.failed() ? traceDistance(target_.frames, frames_(e)) : 1;
+    return d;
+  }
+
+private:
+  CrashTarget target_;
+  RunFrames frames_;
+};
+
+} // namespace
+
+double CrashDistance::total() const { return weightedSum(ds, de, dtr); }
+
+RunFailure runFailure(const search::Execution &e) {
+  using exec::Outcome;
+  switch (e.outcome()) {
+  case Outcome::Crash: return {true, {FailureClass::Signal, signalName(e.result.signal), ""}};
+  case Outcome::Abort: return {true, {FailureClass::Signal, "SIGABRT", ""}};
+  case Outcome::Timeout: return {true, {FailureClass::Timeout, "timeout", ""}};
+  case Outcome::OutOfMemory: return {true, {FailureClass::OutOfMemory, "out-of-memory", ""}};
+  case Outcome::Exit: return {true, {FailureClass::Unknown, "exit(" + std::to_string(e.result.exitCode) + ")", ""}};
+  case Outcome::Sanitizer: {
+    auto t = parseTrace(e.report);
+    return {true, t ? t->kind : FailureKind{FailureClass::Sanitizer, "", ""}};
+  }
+  case Outcome::Ok:
+    if (e.threw && !e.exceptionType.empty()) return {true, {FailureClass::Exception, e.exceptionType, ""}};
+    return {};
+  case Outcome::HarnessError: return {};
+  }
+  return {};
+}
+
+std::unique_ptr<const search::Criterion> crashCriterion(CrashTarget target, RunFrames frames) {
+  return std::make_unique<CrashCriterion>(std::move(target), std::move(frames));
+}
+
+CrashDistance crashDistance(const CrashTarget &target, const search::Goal &goal, const search::Execution &e,
+                            const search::Reach &reach, const RunFrames &frames) {
+  return CrashCriterion(target, frames).distance(goal, e, &reach);
+}
+
+} // namespace mosaic::crash

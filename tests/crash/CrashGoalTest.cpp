@@ -1,0 +1,81 @@
+// The crash criterion on the hand-made four-block function: one goal at the
+// trace's line, fitness by WeightedSum, covered only when reproduced.
+#include "mosaic/crash/CrashGoal.h"
+
+#include "common/UnitModel.h"
+#include "mosaic/search/Goals.h"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+
+using namespace mosaic;
+using namespace mosaic::crash;
+
+namespace {
+
+double nu(double x) { return x / (x + 1); }
+
+} // namespace
+
+TEST(CrashGoal, ReproducedWhenTheLineTheKindAndTheStackAllMatch) {
+  const model::UnitDescription d = test::fourBlocks(); // f.c: line 12 is b3, behind c0 && c1
+  const exec::Frame line12{"f", "/src/f.c", 12, 0, false};
+  std::vector<exec::Frame> stack; // what the fake symboliser names
+  search::CriterionList criteria;
+  criteria.push_back(crashCriterion({{FailureClass::Signal, "SIGSEGV", ""}, {line12}, line12},
+                                    [&stack](const search::Execution &) { return stack; }));
+  const search::Goals goals(d, std::move(criteria));
+  ASSERT_EQ(goals.size(), 1u);
+  EXPECT_EQ(goals[0].label, "SIGSEGV at f /src/f.c:12");
+
+  // Not reached: c1 false. Its distance to b3 is side 2's, and kind and
+  // stack count their worst.
+  search::Execution missed = test::fourBlocksRun(true, false);
+  EXPECT_DOUBLE_EQ(goals.fitness(0, missed), 3 * nu(goals.reach().block(3, missed)) + 3);
+  EXPECT_FALSE(goals.covered(0, missed));
+  // Reached, but it returned normally: the failure and the stack are missing.
+  search::Execution reached = test::fourBlocksRun(true, true);
+  EXPECT_DOUBLE_EQ(goals.fitness(0, reached), 2 + 1);
+  // Reached and crashed with SIGSEGV, one line off.
+  search::Execution crashed = reached;
+  crashed.result.outcome = exec::Outcome::Crash;
+  crashed.result.signal = SIGSEGV;
+  stack = {{"f", "src/f.c", 13, 0, false}};
+  EXPECT_DOUBLE_EQ(goals.fitness(0, crashed), nu(nu(nu(1))));
+  EXPECT_FALSE(goals.covered(0, crashed));
+  // The same stack: reproduced.
+  stack = {{"f", "src/f.c", 12, 0, false}};
+  EXPECT_EQ(goals.fitness(0, crashed), 0.0);
+  EXPECT_TRUE(goals.covered(0, crashed));
+  // Another kind of failure at the same place is not the crash.
+  search::Execution aborted = crashed;
+  aborted.result.outcome = exec::Outcome::Abort;
+  EXPECT_DOUBLE_EQ(goals.fitness(0, aborted), 2.0);
+  EXPECT_FALSE(goals.covered(0, aborted));
+}
+
+TEST(CrashGoal, ASanitizerRunsClassComesFromItsReport) {
+  search::Execution e;
+  e.result.outcome = exec::Outcome::Sanitizer;
+  e.report = "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1\n    #0 0x1 in f /src/f.c:12:3\n"
+             "SUMMARY: AddressSanitizer: heap-buffer-overflow /src/f.c:12:3 in f\n";
+  const RunFailure r = runFailure(e);
+  EXPECT_TRUE(r.failed);
+  EXPECT_EQ(r.kind.str(), "AddressSanitizer: heap-buffer-overflow");
+  search::Execution thrown;
+  thrown.threw = true;
+  thrown.exceptionType = "std::out_of_range";
+  EXPECT_EQ(runFailure(thrown).kind.str(), "uncaught std::out_of_range");
+  EXPECT_FALSE(runFailure(search::Execution{}).failed);
+}
+
+TEST(CrashGoal, NoGoalWhenNoFunctionHoldsTheLine) {
+  const model::UnitDescription d = test::fourBlocks();
+  const exec::Frame elsewhere{"g", "/src/f.c", 99, 0, false};
+  search::CriterionList criteria;
+  criteria.push_back(crashCriterion({{}, {elsewhere}, elsewhere}, [](const search::Execution &) {
+    return std::vector<exec::Frame>{};
+  }));
+  EXPECT_EQ(search::Goals(d, std::move(criteria)).size(), 0u);
+}
