@@ -16,9 +16,15 @@ using Error = std::optional<std::string>;
 
 // Where a flag's value lives, per subcommand.
 AnalyzeOptions &unitOf(CommandLine &c, Command k) {
-  return k == kAnalyze ? c.analyze : k == kRun ? c.run.unit : k == kMutate ? c.mutate.unit : c.generate.unit;
+  return k == kAnalyze ? c.analyze
+         : k == kRun   ? c.run.unit
+         : k == kMutate ? c.mutate.unit
+         : k == kReproduce ? c.reproduce.search.unit
+                           : c.generate.unit;
 }
-RunOptions &runOf(CommandLine &c, Command k) { return k == kRun ? c.run : c.generate; }
+RunOptions &runOf(CommandLine &c, Command k) {
+  return k == kRun ? c.run : k == kReproduce ? c.reproduce.search : c.generate;
+}
 
 std::string showNumber(double v) { return fmt::format("{:.4g}", v); }
 
@@ -124,21 +130,24 @@ Flag toggle(Flag f, std::function<bool *(CommandLine &, Command)> get, bool on) 
 
 constexpr unsigned kAll = kAnalyze | kRun | kGenerate;
 constexpr unsigned kSearching = kRun | kGenerate;
+// What `reproduce` shares with `generate`: the search and its sandbox, not
+// the unit (the trace names it) nor what a regression suite needs.
+constexpr unsigned kCrash = kReproduce;
 constexpr std::uint32_t kMaxU32 = std::numeric_limits<std::uint32_t>::max();
 constexpr std::uint64_t kMaxU64 = std::numeric_limits<std::uint64_t>::max();
 const std::string kSearch = "Search parameters";
 
-GenerateOptions &gen(CommandLine &c, Command) { return c.generate; }
+GenerateOptions &gen(CommandLine &c, Command k) { return k == kReproduce ? c.reproduce.search : c.generate; }
 
 // The unit and what of it is tested.
 void unitFlags(std::vector<Flag> &t) {
-  t.push_back(text({.names = "-p,--build-dir", .value = "DIR", .commands = kAll | kMutate,
+  t.push_back(text({.names = "-p,--build-dir", .value = "DIR", .commands = kAll | kMutate | kCrash,
                     .help = "Folder with compile_commands.json (or the JSON file itself)", .required = true},
                    [](CommandLine &c, Command k) { return &unitOf(c, k).buildDir; }));
   t.push_back(text({.names = "unit", .value = "UNIT", .shape = FlagShape::Positional, .commands = kAll | kMutate,
                     .help = "Source file of the unit", .required = true},
                    [](CommandLine &c, Command k) { return &unitOf(c, k).unit; }));
-  t.push_back(text({.names = "-o,--output", .value = "DIR", .commands = kGenerate,
+  t.push_back(text({.names = "-o,--output", .value = "DIR", .commands = kGenerate | kCrash,
                     .help = "Folder to write the suite to", .required = true},
                    [](CommandLine &c, Command k) { return &gen(c, k).outDir; }));
   t.push_back(text({.names = "--function", .value = "NAME", .commands = kAll,
@@ -163,45 +172,45 @@ void searchFlags(std::vector<Flag> &t) {
                .help = "Random testing (the only strategy of `run`; `generate` searches)",
                .set = [](CommandLine &, Command, const std::string &) -> Error { return std::nullopt; },
                .show = [](const CommandLine &, Command) { return std::string(); }});
-  t.push_back(text({.names = "--algorithm", .value = "NAME", .commands = kGenerate,
+  t.push_back(text({.names = "--algorithm", .value = "NAME", .commands = kGenerate | kCrash,
                     .help = "The search: dynamosa, mosa, ws (whole suite), mio or random"},
                    [](CommandLine &c, Command k) { return &gen(c, k).algorithm; }));
   t.push_back(list({.names = "--criteria", .value = "LIST", .commands = kGenerate,
                     .help = "Coverage criteria whose goals the search works on: function, branch, direct-branch, line, wm (weak mutation), top-level, no-exception, exception, output; or all, or smart (seed 001's selection) (docs/CLI.md)"},
                    [](CommandLine &c, Command k) { return &gen(c, k).criteria; }));
-  t.push_back(text({.names = "--secondary", .value = "NAME", .commands = kGenerate,
+  t.push_back(text({.names = "--secondary", .value = "NAME", .commands = kGenerate | kCrash,
                     .help = "Which of two equally fit tests is better: length (the shorter), or bbc (basic-block "
                             "coverage past a failure, then length)"},
                    [](CommandLine &c, Command k) { return &gen(c, k).secondary; }));
-  t.push_back(whole<std::uint32_t>({.names = "--bbc-usage", .value = "PERCENT", .commands = kGenerate,
+  t.push_back(whole<std::uint32_t>({.names = "--bbc-usage", .value = "PERCENT", .commands = kGenerate | kCrash,
                                     .help = "With --secondary bbc: how often of the ties it decides"},
                                    [](CommandLine &c, Command k) { return &gen(c, k).bbcUsage; }, 0, 100));
-  t.push_back(duration({.names = "--budget", .value = "TIME", .commands = kSearching,
+  t.push_back(duration({.names = "--budget", .value = "TIME", .commands = kSearching | kCrash,
                         .help = "Search time: 30s, 2m, 1h"},
                        [](CommandLine &c, Command k) { return &runOf(c, k).budgetSeconds; }));
-  t.push_back(whole<std::uint64_t>({.names = "--max-executions", .value = "N", .commands = kSearching,
+  t.push_back(whole<std::uint64_t>({.names = "--max-executions", .value = "N", .commands = kSearching | kCrash,
                                     .help = "Stop after this many tests (0: no limit)"},
                                    [](CommandLine &c, Command k) { return &runOf(c, k).maxExecutions; }, 0, kMaxU64));
-  t.push_back(whole<std::uint64_t>({.names = "--seed", .value = "N", .commands = kSearching,
+  t.push_back(whole<std::uint64_t>({.names = "--seed", .value = "N", .commands = kSearching | kCrash,
                                     .help = "Random seed: the same seed gives the same tests"},
                                    [](CommandLine &c, Command k) { return &runOf(c, k).seed; }, 0, kMaxU64));
   t.push_back(text({.names = "--json", .value = "FILE", .commands = kSearching,
                     .help = "Write the statistics as JSON to this file"},
                    [](CommandLine &c, Command k) { return &runOf(c, k).jsonOut; }));
-  t.push_back(text({.names = "--work-dir", .value = "DIR", .commands = kSearching,
+  t.push_back(text({.names = "--work-dir", .value = "DIR", .commands = kSearching | kCrash,
                     .help = "Where harnesses are built and cached (default BUILD_DIR/mosaic)"},
                    [](CommandLine &c, Command k) { return &runOf(c, k).workDir; }));
 }
 
 // The sandbox each test runs in.
 void sandboxFlags(std::vector<Flag> &t) {
-  t.push_back(whole<std::uint32_t>({.names = "--timeout", .value = "MS", .commands = kSearching,
+  t.push_back(whole<std::uint32_t>({.names = "--timeout", .value = "MS", .commands = kSearching | kCrash,
                                     .help = "Per-test CPU-time limit in milliseconds (a test that sleeps ends at 10x, "
                                             "at least 1 s)"},
                                    [](CommandLine &c, Command k) { return &runOf(c, k).timeoutMs; }, 1, kMaxU32));
   // At least 16 MiB (ours): below, a C++ unit's test cannot map its C and
   // C++ runtimes, and every test would fail for want of memory alone.
-  t.push_back(whole<std::uint32_t>({.names = "--memory", .value = "MIB", .commands = kSearching,
+  t.push_back(whole<std::uint32_t>({.names = "--memory", .value = "MIB", .commands = kSearching | kCrash,
                                     .help = "Per-test memory limit in MiB"},
                                    [](CommandLine &c, Command k) { return &runOf(c, k).memoryMb; }, 16, kMaxU32));
   t.push_back(toggle({.names = "--sanitize", .commands = kSearching,
@@ -211,7 +220,7 @@ void sandboxFlags(std::vector<Flag> &t) {
                       .help = "A fresh process for every test (by default a child runs test after test with the "
                               "unit's globals restored, when the unit allows it)"},
                      [](CommandLine &c, Command k) { return &runOf(c, k).isolate; }, true));
-  t.push_back(toggle({.names = "--no-progress", .commands = kSearching, .help = "No live progress line"},
+  t.push_back(toggle({.names = "--no-progress", .commands = kSearching | kCrash, .help = "No live progress line"},
                      [](CommandLine &c, Command k) { return &runOf(c, k).progress; }, false));
 }
 
@@ -351,6 +360,15 @@ void mutateFlags(std::vector<Flag> &t) {
                    [of](CommandLine &c, Command) { return &of(c).workDir; }));
 }
 
+// `reproduce`: the trace.
+void reproduceFlags(std::vector<Flag> &t) {
+  t.push_back(text({.names = "--trace", .value = "FILE", .commands = kReproduce,
+                    .help = "The crash's stack trace: a sanitizer report, a libFuzzer log, a gdb or lldb bt, "
+                            "backtrace_symbols output, a std::terminate message with a backtrace",
+                    .required = true},
+                   [](CommandLine &c, Command) { return &c.reproduce.traceFile; }));
+}
+
 std::vector<Flag> makeTable() {
   std::vector<Flag> t;
   unitFlags(t);
@@ -358,6 +376,7 @@ std::vector<Flag> makeTable() {
   sandboxFlags(t);
   suiteFlags(t);
   mutateFlags(t);
+  reproduceFlags(t);
   searchParameters(t);
   variationParameters(t);
   return t;
@@ -377,6 +396,7 @@ const char *commandName(Command command) {
   case kRun: return "run";
   case kGenerate: return "generate";
   case kMutate: return "mutate";
+  case kReproduce: return "reproduce";
   }
   return "?";
 }

@@ -9,6 +9,7 @@
 #include "Output.h"
 #include "Progress.h"
 #include "Session.h"
+#include "UnitSearch.h"
 #include "Verify.h"
 #include "mosaic/driver/Toolchain.h"
 #include "mosaic/emit/Suite.h"
@@ -37,15 +38,6 @@ namespace mosaic::driver {
 namespace {
 
 namespace fs = std::filesystem;
-
-/// What the search left for the report.
-struct SearchSummary {
-  search::AlgorithmKind algorithm{};
-  double seconds = 0;
-  std::uint64_t executions = 0;
-  bool interrupted = false;
-  size_t archived = 0;
-};
 
 std::string percent(std::size_t a, std::size_t b) { return b ? fmt::format("{:.1f}%", 100.0 * a / b) : "-"; }
 
@@ -250,79 +242,6 @@ void writeJson(const GenerateOptions &options, const Session &session, const Sea
   std::ofstream(options.jsonOut) << j.dump(2) << "\n";
 }
 
-// The search and everything that watches it, alive until the report is
-// written (the stages run through its evaluator; the report reads its
-// archive, timeline and outcome counts).
-class UnitSearch {
-public:
-  UnitSearch(Session &session, const GenerateOptions &options, const search::Goals &goals,
-             const search::SecondaryObjective &secondary, stages::Work &work, std::ostream &err)
-      : options_(options), session_(session), limits_(testLimits(options.timeoutMs, options.memoryMb, options.isolate)),
-        rng_(options.seed), pool_(staticPool(session.program)), factory_(*session.catalog, pool_, rng_),
-        archive_(goals.size(), secondary), executor_(*session.server, limits_, {.outputs = goals.needsOutputs()}),
-        evaluator_(goals, archive_, executor_, budget(options, interrupt_)), feeder_(pool_),
-        failures_(session.program, work.failures, session.catalog.get()), timeline_(goals.size()),
-        progress_(err, options.progress && isatty(STDERR_FILENO), options.budgetSeconds,
-                  [&work] { return work.failures.size(); }) {
-    if (options.dynamicPool) evaluator_.addObserver(feeder_);
-    for (search::EvaluationObserver *o :
-         std::initializer_list<search::EvaluationObserver *>{&outcomes_, &failures_, &timeline_, &progress_})
-      evaluator_.addObserver(*o);
-  }
-
-  /// Searches until the budget ends, or Ctrl-C or SIGTERM (which also cut
-  /// the stages short, until release()).
-  SearchSummary run(search::AlgorithmKind algorithm, std::ostream &err) {
-    search::Variation variation(*session_.catalog, factory_, rng_, session_.targets, options_.variation);
-    search::makeAlgorithm(algorithm, evaluator_, variation, rng_, options_.search)->run();
-    evaluator_.finish();
-    SearchSummary summary{algorithm, evaluator_.budget().elapsed(), evaluator_.executions(), interrupt_.raised(),
-                          archive_.solutions().size()};
-    if (summary.interrupted) fmt::print(err, "mosaic: interrupted: writing the suite found so far\n");
-    return summary;
-  }
-  /// From here on a signal ends mosaic (what is written stays). Until then
-  /// Ctrl-C or SIGTERM cuts the stages and verification short.
-  void release() { interrupt_.release(); }
-  const volatile std::sig_atomic_t *stopFlag() const { return interrupt_.flag(); }
-
-  search::Evaluator &evaluator() { return evaluator_; }
-  const search::Archive &archive() const { return archive_; }
-  const search::CoverageTimeline &timeline() const { return timeline_; }
-  const search::OutcomeCounter &outcomes() const { return outcomes_; }
-  const exec::Limits &limits() const { return limits_; }
-
-private:
-  static testcase::ConstantPool staticPool(const model::Program &p) {
-    testcase::ConstantPool pool;
-    pool.addStatic(p);
-    return pool;
-  }
-  static search::Budget budget(const GenerateOptions &options, const InterruptGuard &interrupt) {
-    search::Budget b;
-    b.seconds = options.budgetSeconds;
-    b.maxExecutions = options.maxExecutions;
-    b.stop = interrupt.flag();
-    return b;
-  }
-
-  const GenerateOptions &options_;
-  Session &session_;
-  exec::Limits limits_;
-  Rng rng_;
-  testcase::ConstantPool pool_;
-  testcase::TestFactory factory_;
-  search::Archive archive_;
-  ServerExecutor executor_;
-  InterruptGuard interrupt_;
-  search::Evaluator evaluator_;
-  search::DynamicPoolFeeder feeder_;
-  search::OutcomeCounter outcomes_;
-  stages::FailureRecorder failures_;
-  search::CoverageTimeline timeline_;
-  ProgressLine progress_;
-};
-
 // The unit's ASan + UBSan harness and its server, for the sanitizer check
 // (empty when off, when the search itself ran sanitized, or when the unit
 // does not build with the sanitizers: `why` says).
@@ -481,31 +400,6 @@ void runStages(Session &session, const GenerateOptions &options, const search::G
   }
 }
 
-// The writer, then (unless --no-verify) the verify stage.
-VerifyResult writeSuite(const Session &session, const GenerateOptions &options, std::vector<emit::SuiteTest> &passing,
-                        std::vector<emit::SuiteTest> &failing, const std::string &coverage,
-                        const volatile std::sig_atomic_t *stop, std::ostream &err) {
-  const model::Program &p = session.program;
-  emit::UnitBuild build;
-  build.flags = harness::unitFlags(p);
-  for (const harness::ProjectUnit &u : session.harness.project) build.project.push_back({u.file, u.flags});
-  build.linkLibraries = {"m"};
-  emit::WriteOptions write;
-  write.testsPerFile = options.testsPerFile;
-  write.coverage = coverage;
-  VerifyResult verified;
-  if (options.verify) {
-    fmt::print(err, "building and running the suite ({} runs)...\n", options.verifyRuns);
-    VerifyOptions verify{options.outDir, toolchain(), options.verifyRuns, true, write};
-    verify.stop = stop;
-    return verifySuite(p, *session.catalog, passing, failing, build, verify, err);
-  }
-  const emit::Suite suite = emit::writeSuite(p, *session.catalog, passing, failing, build, write);
-  writeFiles(suite, options.outDir);
-  verified.tests = suite.tests;
-  return verified;
-}
-
 // Options that are wrong whatever the unit: the exit code, or nullopt.
 std::optional<int> badOptions(const GenerateOptions &options, std::ostream &err) {
   if (!search::parseAlgorithm(options.algorithm)) {
@@ -530,6 +424,31 @@ std::optional<int> badOptions(const GenerateOptions &options, std::ostream &err)
 }
 
 } // namespace
+
+// The writer, then (unless --no-verify) the verify stage.
+VerifyResult writeSuite(const Session &session, const GenerateOptions &options, std::vector<emit::SuiteTest> &passing,
+                        std::vector<emit::SuiteTest> &failing, const std::string &coverage,
+                        const volatile std::sig_atomic_t *stop, std::ostream &err) {
+  const model::Program &p = session.program;
+  emit::UnitBuild build;
+  build.flags = harness::unitFlags(p);
+  for (const harness::ProjectUnit &u : session.harness.project) build.project.push_back({u.file, u.flags});
+  build.linkLibraries = {"m"};
+  emit::WriteOptions write;
+  write.testsPerFile = options.testsPerFile;
+  write.coverage = coverage;
+  VerifyResult verified;
+  if (options.verify) {
+    fmt::print(err, "building and running the suite ({} runs)...\n", options.verifyRuns);
+    VerifyOptions verify{options.outDir, toolchain(), options.verifyRuns, true, write};
+    verify.stop = stop;
+    return verifySuite(p, *session.catalog, passing, failing, build, verify, err);
+  }
+  const emit::Suite suite = emit::writeSuite(p, *session.catalog, passing, failing, build, write);
+  writeFiles(suite, options.outDir);
+  verified.tests = suite.tests;
+  return verified;
+}
 
 int generate(const GenerateOptions &options, std::ostream &out, std::ostream &err) {
   if (auto code = badOptions(options, err)) return *code;

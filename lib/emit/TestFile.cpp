@@ -41,6 +41,7 @@ bool sanitizerHeadline(const std::string &l) {
 // where a sanitizer or an abort says what happened, kept to a screenful).
 void reportComment(Text &text, const SuiteTest &t) {
   if (!t.failureClass.empty()) text.line("  // " + commentText(t.failureClass + ": " + t.why));
+  for (const std::string &l : t.origin) text.line("  // " + commentText(l));
   text.line("  // " + commentText(exec::describe(t.result)));
   if (!t.stack.empty()) {
     text.line("  // stack in the project:");

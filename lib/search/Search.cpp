@@ -52,8 +52,8 @@ bool Evaluator::allSoughtCovered() const {
 bool Evaluator::done() const {
   if (budget_.stop && *budget_.stop) return true;
   if (budget_.maxExecutions && executions_ >= budget_.maxExecutions) return true;
-  if (budget_.stopWhenCovered && archive_.coveredCount() >= goals_.soughtCount() && archive_.erroneousCount() == 0 &&
-      allSoughtCovered())
+  if (budget_.stopWhenCovered && archive_.coveredCount() >= goals_.soughtCount() &&
+      (archive_.erroneousCount() == 0 || budget_.failingTestsCover) && allSoughtCovered())
     return true;
   if (gaveUp()) return true; // a harness that cannot run anything: stop rather than spin
   return budget_.elapsed() >= budget_.seconds;

@@ -6,6 +6,7 @@
 #include "mosaic/driver/Generate.h"
 #include "mosaic/driver/Mutate.h"
 #include "mosaic/driver/Options.h"
+#include "mosaic/driver/Reproduce.h"
 #include "mosaic/driver/Run.h"
 
 #include <CLI/CLI.hpp>
@@ -36,6 +37,9 @@ const Subcommand kSubcommands[] = {
     {kMutate, "Measure a test suite's mutation score on the unit: build it once with the unit's mutants compiled in, "
               "run its tests against each sampled mutant, and report the mutants killed, survived and not covered "
               "per operator and line."},
+    {kReproduce, "Write a unit test that reproduces a crash from its stack trace (a sanitizer report, a libFuzzer "
+                 "log, a gdb or lldb backtrace): search the unit of the trace's deepest frame in the project for a "
+                 "test that fails the same way with the same frames, and write it as a GoogleTest death test."},
 };
 
 // The help line of a flag: its sentence and, where the options hold one,
@@ -82,6 +86,7 @@ int dispatch(const std::map<Command, CLI::App *> &commands,
     case kRun: return runRandom(options.run, std::cout, std::cerr);
     case kGenerate: return generate(options.generate, std::cout, std::cerr);
     case kMutate: return mutate(options.mutate, std::cout, std::cerr);
+    case kReproduce: return reproduce(options.reproduce, std::cout, std::cerr);
     }
   }
   return kExitUsage;

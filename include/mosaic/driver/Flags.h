@@ -10,6 +10,7 @@
 #include "mosaic/driver/Analyze.h"
 #include "mosaic/driver/Generate.h"
 #include "mosaic/driver/Mutate.h"
+#include "mosaic/driver/Reproduce.h"
 #include "mosaic/driver/Run.h"
 
 #include <functional>
@@ -19,7 +20,7 @@
 
 namespace mosaic::driver {
 
-enum Command : unsigned { kAnalyze = 1u, kRun = 2u, kGenerate = 4u, kMutate = 8u };
+enum Command : unsigned { kAnalyze = 1u, kRun = 2u, kGenerate = 4u, kMutate = 8u, kReproduce = 16u };
 const char *commandName(Command command);
 
 /// What the subcommands read: one options struct each.
@@ -28,6 +29,7 @@ struct CommandLine {
   RunOptions run;
   GenerateOptions generate;
   MutateOptions mutate;
+  ReproduceOptions reproduce;
 };
 
 /// How a flag is given: a value after it, none (a switch), or the unit's

@@ -49,6 +49,9 @@ struct GenerateOptions : RunOptions {
   /// own; by default they are only counted.
   bool misuseTests = false;
   int verifyRuns = 5;              ///< runs of the built suite that must all pass
+  /// The search may stop once a failing test covers every goal (`reproduce`:
+  /// the crash is what it seeks); `generate` wants each covered cleanly.
+  bool failingTestsCover = false;
   std::size_t testsPerFile = 100;  ///< --tests-per-file: split test files beyond this
 };
 

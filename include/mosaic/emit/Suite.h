@@ -41,6 +41,9 @@ struct SuiteTest {
   /// sanitizer's report of the same test when the plain run gave none.
   std::vector<exec::Frame> stack;
   std::string sanitizerReport;
+  /// Failing tests `mosaic reproduce` wrote: the trace they reproduce, as
+  /// comment lines (its file, kind and frames in the project).
+  std::vector<std::string> origin;
   /// Observations the verification found unstable or wrong (indices).
   std::vector<bool> dropped;
   /// A failing test that did not fail as expected in the built suite:

@@ -34,6 +34,9 @@ struct Budget {
   /// libtommath's mp_dr_setup(a, d) given a zeroed a, would otherwise keep
   /// no regression test); `run` goes on, for failures.
   bool stopWhenCovered = true;
+  /// With stopWhenCovered: a failing test that covers a goal is enough (a
+  /// crash's search, whose one goal only a failing test covers).
+  bool failingTestsCover = false;
 
   double elapsed() const;
   /// Fraction of the budget used, in [0, 1] (time or executions, whichever is further).

@@ -1,0 +1,33 @@
+// `mosaic reproduce`: a unit test that reproduces a crash from its stack
+// trace (issue 21; seed 003, EvoCrash and Botsing for C and C++).
+#pragma once
+
+#include "mosaic/driver/Generate.h"
+
+#include <iosfwd>
+#include <string>
+
+namespace mosaic::driver {
+
+struct ReproduceOptions {
+  ReproduceOptions() {
+    // Crash reproduction is where seed 003 found BBC best, and it uses it
+    // on every tie (ALGORITHMS.md §5.1: no usage limit, no sleep).
+    search.secondary = "bbc";
+    search.bbcUsage = 100;
+  }
+  /// The search's options, as `generate` takes them; the unit is the one
+  /// the trace's deepest frame in the project is in.
+  GenerateOptions search;
+  std::string traceFile; ///< --trace
+};
+
+/// Reads the trace, places its frames among the compile database's units,
+/// searches the deepest frame's unit for a test that fails the same way
+/// with the trace's frames of that unit in its stack, and writes it as a
+/// GoogleTest death test (with the trace in a comment) in -o. kExitOk when
+/// reproduced, kExitFindings when not (the closest attempt is reported),
+/// kExitUsage for a trace that cannot be read or placed.
+int reproduce(const ReproduceOptions &options, std::ostream &out, std::ostream &err);
+
+} // namespace mosaic::driver

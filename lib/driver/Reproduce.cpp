@@ -1,0 +1,274 @@
+// `mosaic reproduce`: trace -> its frames in the project -> the deepest
+// frame's unit -> a search with the crash goal -> a minimal test that
+// fails the same way with the same frames -> a GoogleTest death test.
+#include "mosaic/driver/Reproduce.h"
+
+#include "FailureStacks.h"
+#include "Output.h"
+#include "UnitSearch.h"
+#include "mosaic/crash/CrashGoal.h"
+#include "mosaic/crash/ProjectFrames.h"
+#include "mosaic/driver/Toolchain.h"
+#include "mosaic/support/Text.h"
+#include "mosaic/testcase/Printer.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+namespace mosaic::driver {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The source files of a compile database, canonical, each once.
+Expected<std::vector<std::string>> databaseFiles(const std::string &buildDir) {
+  const fs::path db = fs::path(buildDir).extension() == ".json" ? fs::path(buildDir)
+                                                                : fs::path(buildDir) / "compile_commands.json";
+  std::ifstream in(db);
+  if (!in) return Error::input("no compile database: cannot read " + db.string());
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(in);
+  } catch (const std::exception &e) {
+    return Error::input(db.string() + " is not JSON: " + e.what());
+  }
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto &entry : j) {
+    if (!entry.is_object() || !entry.contains("file")) continue;
+    const fs::path file = fs::path(entry.value("directory", "")) / entry.value("file", "");
+    const std::string canonical = fs::weakly_canonical(file, ec).string();
+    if (std::find(out.begin(), out.end(), canonical) == out.end()) out.push_back(canonical);
+  }
+  return out;
+}
+
+// The deepest folder holding every unit: where the project's headers are
+// looked for.
+std::string commonFolder(const std::vector<std::string> &files) {
+  if (files.empty()) return "";
+  fs::path common = fs::path(files.front()).parent_path();
+  for (const std::string &f : files) {
+    const fs::path p = fs::path(f).parent_path();
+    while (!common.empty() && common != common.root_path()) {
+      const auto rel = p.lexically_relative(common);
+      if (!rel.empty() && *rel.begin() != "..") break;
+      common = common.parent_path();
+    }
+  }
+  return common.string();
+}
+
+// The target: the deepest frame in a unit and the frames above it in the
+// same unit or the project's headers, up to the first of another unit or
+// outside the project (where the test's own calls take their place).
+crash::CrashTarget targetOf(const crash::StackTrace &trace, const crash::PlacedTrace &placed, size_t deepest) {
+  crash::CrashTarget t;
+  t.kind = trace.kind;
+  const std::string unit = placed.frames[deepest].file;
+  for (size_t i = deepest; i < placed.frames.size(); ++i) {
+    const crash::PlacedFrame &p = placed.frames[i];
+    if (p.place == crash::Place::External || (p.place == crash::Place::Unit && p.file != unit)) break;
+    exec::Frame f = p.frame.frame;
+    f.file = p.file;
+    t.frames.push_back(f);
+  }
+  t.deepest = t.frames.front();
+  return t;
+}
+
+std::string framesLine(const std::vector<exec::Frame> &frames, const std::string &root) {
+  std::string out;
+  for (const exec::Frame &f : frames) {
+    exec::Frame shown = f;
+    std::error_code ec;
+    if (!root.empty()) {
+      const auto rel = fs::path(f.file).lexically_relative(root);
+      if (!rel.empty() && *rel.begin() != "..") shown.file = rel.string();
+    }
+    out += (out.empty() ? "" : " <- ") + shown.str();
+  }
+  return out;
+}
+
+// The run nearest to reproducing the crash: the best fitness of the crash
+// goal over every run of the search, and its test.
+class Closest final : public search::EvaluationObserver {
+public:
+  explicit Closest(const search::Goals &goals) : goals_(goals) {}
+  void evaluated(const search::Evaluator &, const search::Evaluation &ev) override {
+    if (!ev.searching || goals_.size() == 0) return;
+    const double f = goals_.fitness(0, ev.run);
+    if (test_ && f >= fitness_) return;
+    fitness_ = f;
+    test_ = ev.test;
+    run_ = ev.run;
+  }
+  const std::optional<testcase::TestCase> &test() const { return test_; }
+  const search::Execution &run() const { return run_; }
+
+private:
+  const search::Goals &goals_;
+  double fitness_ = 0;
+  std::optional<testcase::TestCase> test_;
+  search::Execution run_;
+};
+
+// The reproducing test without every statement it does not need: each
+// removed (with what depends on it) when the rest still reproduces.
+testcase::TestCase minimise(testcase::TestCase test, search::Execution &run, const search::Goals &goals,
+                            search::Evaluator &evaluator) {
+  for (size_t i = test.statements.size(); i-- > 0;) {
+    testcase::TestCase shorter = testcase::withoutStatement(test, i);
+    if (shorter.statements.empty() || shorter.statements.size() == test.statements.size()) continue;
+    auto r = evaluator.execute(shorter);
+    if (r && goals.covered(0, *r)) {
+      test = std::move(shorter);
+      run = std::move(*r);
+      i = std::min(i, test.statements.size());
+    }
+  }
+  return test;
+}
+
+} // namespace
+
+int reproduce(const ReproduceOptions &options, std::ostream &out, std::ostream &err) {
+  // The trace.
+  std::error_code ec;
+  if (!fs::is_regular_file(options.traceFile, ec)) {
+    fmt::print(err, "mosaic: error: no such trace file '{}'\n", options.traceFile);
+    return kExitUsage;
+  }
+  const std::string text = readFile(options.traceFile);
+  auto trace = crash::parseTrace(text);
+  if (!trace) {
+    fmt::print(err, "mosaic: error: cannot read the trace '{}': {}\n  {}\n", options.traceFile,
+               trace.error().message, trace.error().detail);
+    return kExitUsage;
+  }
+  auto units = databaseFiles(options.search.unit.buildDir);
+  if (!units) {
+    fmt::print(err, "mosaic: error: {}\n", units.error().message);
+    return kExitUsage;
+  }
+  const std::string root = commonFolder(*units);
+  const crash::PlacedTrace placed = crash::placeFrames(*trace, *units, root);
+  fmt::print(out, "trace        {} ({}): {}, {} frames\n", options.traceFile, crash::formatName(trace->format),
+             trace->kind.str(), trace->frames.size());
+  const auto deepest = placed.deepestUnitFrame();
+  if (!deepest) {
+    std::string named;
+    for (const crash::PlacedFrame &p : placed.frames)
+      if (!p.frame.frame.file.empty()) named += "\n  " + p.frame.frame.str();
+    fmt::print(err,
+               "mosaic: error: no frame of the trace is in a source file of the compile database ({} files under "
+               "{}); the frames that name a file:{}\n",
+               units->size(), root, named.empty() ? " none (a trace without files and lines cannot be placed yet)" : named);
+    return kExitUsage;
+  }
+  const crash::CrashTarget target = targetOf(*trace, placed, *deepest);
+  fmt::print(out, "target       {}\n", framesLine(target.frames, root));
+
+  // The unit's session; sanitized when only a sanitizer sees the failure.
+  GenerateOptions g = options.search;
+  g.unit.unit = placed.frames[*deepest].file;
+  g.failingTestsCover = true;
+  g.sanitize = g.sanitize || trace->kind.cls == crash::FailureClass::Sanitizer;
+  g.criteria = {};
+  auto opened = openSession({g.unit, g.workDir, g.sanitize, g.memoryMb, false}, err);
+  if (auto *code = std::get_if<int>(&opened)) return *code;
+  Session &session = *std::get<std::unique_ptr<Session>>(opened);
+  printSession(session, out);
+  if (session.targets.empty()) {
+    fmt::print(err, "mosaic: error: {}\n", whyNoTargets(session));
+    return kExitUsage;
+  }
+  std::vector<std::string> generated{session.harness.directory, fs::path(toolchain().abiInclude).parent_path() / "runtime"};
+  FailureStacks stacks(toolchain().llvmSymbolizer, session.harness.binary, g.sanitize ? session.harness.binary : "",
+                       generated, root);
+  const crash::RunFrames frames = [&stacks](const search::Execution &e) {
+    const bool report = e.outcome() == exec::Outcome::Sanitizer;
+    return stacks(e.result, report ? e.report : std::string(), report);
+  };
+  search::CriterionList criteria;
+  criteria.push_back(crash::crashCriterion(target, frames));
+  const search::Goals goals(session.description, std::move(criteria), {&session.program, session.targets});
+  if (goals.size() == 0) {
+    fmt::print(err, "mosaic: error: line {} of {} is in none of the unit's functions that the harness instruments\n",
+               target.deepest.line, target.deepest.file);
+    return kExitUsage;
+  }
+  const search::Evaluator *evaluator = nullptr;
+  auto secondary = search::makeSecondary(
+      g.secondary, goals,
+      {.progress = [&evaluator] { return evaluator ? evaluator->budget().used(evaluator->executions()) : 0.0; },
+       .sleep = 0,
+       .usagePercent = g.bbcUsage,
+       .seed = g.seed});
+  if (!secondary || !search::parseAlgorithm(g.algorithm)) {
+    fmt::print(err, "mosaic: error: {}\n", secondary ? "unknown algorithm '" + g.algorithm + "'" : secondary.error().message);
+    return kExitUsage;
+  }
+  stages::Work work;
+  UnitSearch search(session, g, goals, **secondary, work, err);
+  evaluator = &search.evaluator();
+  Closest closest(goals);
+  search.evaluator().addObserver(closest);
+  const SearchSummary summary = search.run(*search::parseAlgorithm(g.algorithm), err);
+  fmt::print(out, "search       {} for {:.1f} s: {} executions\n", search::toString(summary.algorithm), summary.seconds,
+             summary.executions);
+
+  if (!search.archive().covered(0)) {
+    search.release();
+    fmt::print(out, "not reproduced\n");
+    if (closest.test()) {
+      const crash::CrashDistance d = crash::crashDistance(target, goals[0], closest.run(), goals.reach(), frames);
+      const std::vector<exec::Frame> got = d.ds == 0 && closest.run().failed() ? frames(closest.run()) : std::vector<exec::Frame>{};
+      size_t matched = 0;
+      for (const exec::Frame &t : target.frames)
+        for (const exec::Frame &f : got)
+          if (crash::frameDistance(t, f) == 0) {
+            ++matched;
+            break;
+          }
+      fmt::print(out, "closest      fitness {:.3f}: line {} {}; {}; {} of {} frames matched{}\n", d.total(),
+                 target.deepest.line, d.ds == 0 ? "reached" : "not reached",
+                 d.ds > 0 ? "failure not looked at" : d.de == 0 ? "the same kind of failure" : "another outcome: " + exec::describe(closest.run().result),
+                 matched, target.frames.size(), got.empty() ? "" : " (its stack: " + framesLine(got, root) + ")");
+      fmt::print(out, "{}", testcase::toCode(session.program, *closest.test()));
+    }
+    return kExitFindings;
+  }
+
+  // Reproduced: the covering test, minimised, written as a death test.
+  search::Execution run = *search.archive().at(0).run;
+  const testcase::TestCase test = minimise(*search.archive().at(0).test, run, goals, search.evaluator());
+  emit::SuiteTest st;
+  st.test = test;
+  st.result = run.result;
+  st.report = run.report;
+  st.failureClass = "crash";
+  st.why = "reproduces " + trace->kind.str() + " of " + fs::path(options.traceFile).filename().string();
+  st.stack = frames(run);
+  st.origin.push_back("the trace (" + std::string(crash::formatName(trace->format)) + ", " + trace->kind.str() +
+                      "), its frames in the unit as it printed them:");
+  for (size_t i = *deepest; i < *deepest + target.frames.size(); ++i)
+    st.origin.push_back("  " + placed.frames[i].frame.frame.str());
+  std::vector<emit::SuiteTest> passing, failing{st};
+  g.outDir = options.search.outDir;
+  const VerifyResult verified = writeSuite(session, g, passing, failing, "", search.stopFlag(), err);
+  search.release();
+  fmt::print(out, "reproduced   by a test of {} statements: {}\n", test.statements.size(), framesLine(st.stack, root));
+  if (g.verify)
+    fmt::print(out, "verified     {}\n", verified.built ? "the death test builds and dies as the trace did" : "the suite does not build");
+  fmt::print(out, "written      {}/\n", g.outDir);
+  return g.verify && !verified.built ? kExitInternal : kExitOk;
+}
+
+} // namespace mosaic::driver

@@ -1,0 +1,115 @@
+// The search of one unit and everything that watches it (`generate`,
+// `reproduce`): the archive, the fork server's executor, the evaluator with
+// its observers (dynamic pool, outcome counts, failures, coverage timeline,
+// progress line), and Ctrl-C.
+#pragma once
+
+#include "Executors.h"
+#include "Interrupt.h"
+#include "Progress.h"
+#include "Session.h"
+#include "Verify.h"
+#include "mosaic/driver/Generate.h"
+#include "mosaic/search/Observers.h"
+#include "mosaic/search/Secondary.h"
+#include "mosaic/stages/Failures.h"
+#include "mosaic/stages/Stage.h"
+#include "mosaic/testcase/TestFactory.h"
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include <ostream>
+
+namespace mosaic::driver {
+
+/// What the search left for the report.
+struct SearchSummary {
+  search::AlgorithmKind algorithm{};
+  double seconds = 0;
+  std::uint64_t executions = 0;
+  bool interrupted = false;
+  size_t archived = 0;
+};
+
+// The search and everything that watches it, alive until the report is
+// written (the stages run through its evaluator; the report reads its
+// archive, timeline and outcome counts).
+class UnitSearch {
+public:
+  UnitSearch(Session &session, const GenerateOptions &options, const search::Goals &goals,
+             const search::SecondaryObjective &secondary, stages::Work &work, std::ostream &err)
+      : options_(options), session_(session), limits_(testLimits(options.timeoutMs, options.memoryMb, options.isolate)),
+        rng_(options.seed), pool_(staticPool(session.program)), factory_(*session.catalog, pool_, rng_),
+        archive_(goals.size(), secondary), executor_(*session.server, limits_, {.outputs = goals.needsOutputs()}),
+        evaluator_(goals, archive_, executor_, budget(options, interrupt_)), feeder_(pool_),
+        failures_(session.program, work.failures, session.catalog.get()), timeline_(goals.size()),
+        progress_(err, options.progress && isatty(STDERR_FILENO), options.budgetSeconds,
+                  [&work] { return work.failures.size(); }) {
+    if (options.dynamicPool) evaluator_.addObserver(feeder_);
+    for (search::EvaluationObserver *o :
+         std::initializer_list<search::EvaluationObserver *>{&outcomes_, &failures_, &timeline_, &progress_})
+      evaluator_.addObserver(*o);
+  }
+
+  /// Searches until the budget ends, or Ctrl-C or SIGTERM (which also cut
+  /// the stages short, until release()).
+  SearchSummary run(search::AlgorithmKind algorithm, std::ostream &err) {
+    search::Variation variation(*session_.catalog, factory_, rng_, session_.targets, options_.variation);
+    search::makeAlgorithm(algorithm, evaluator_, variation, rng_, options_.search)->run();
+    evaluator_.finish();
+    SearchSummary summary{algorithm, evaluator_.budget().elapsed(), evaluator_.executions(), interrupt_.raised(),
+                          archive_.solutions().size()};
+    if (summary.interrupted) fmt::print(err, "mosaic: interrupted: writing the suite found so far\n");
+    return summary;
+  }
+  /// From here on a signal ends mosaic (what is written stays). Until then
+  /// Ctrl-C or SIGTERM cuts the stages and verification short.
+  void release() { interrupt_.release(); }
+  const volatile std::sig_atomic_t *stopFlag() const { return interrupt_.flag(); }
+
+  search::Evaluator &evaluator() { return evaluator_; }
+  const search::Archive &archive() const { return archive_; }
+  const search::CoverageTimeline &timeline() const { return timeline_; }
+  const search::OutcomeCounter &outcomes() const { return outcomes_; }
+  const exec::Limits &limits() const { return limits_; }
+
+private:
+  static testcase::ConstantPool staticPool(const model::Program &p) {
+    testcase::ConstantPool pool;
+    pool.addStatic(p);
+    return pool;
+  }
+  static search::Budget budget(const GenerateOptions &options, const InterruptGuard &interrupt) {
+    search::Budget b;
+    b.seconds = options.budgetSeconds;
+    b.maxExecutions = options.maxExecutions;
+    b.stop = interrupt.flag();
+    b.failingTestsCover = options.failingTestsCover;
+    return b;
+  }
+
+  const GenerateOptions &options_;
+  Session &session_;
+  exec::Limits limits_;
+  Rng rng_;
+  testcase::ConstantPool pool_;
+  testcase::TestFactory factory_;
+  search::Archive archive_;
+  ServerExecutor executor_;
+  InterruptGuard interrupt_;
+  search::Evaluator evaluator_;
+  search::DynamicPoolFeeder feeder_;
+  search::OutcomeCounter outcomes_;
+  stages::FailureRecorder failures_;
+  search::CoverageTimeline timeline_;
+  ProgressLine progress_;
+};
+
+/// The writer, then (unless options.verify is off) the verify stage:
+/// builds the suite, runs it, repairs or removes what fails.
+VerifyResult writeSuite(const Session &session, const GenerateOptions &options, std::vector<emit::SuiteTest> &passing,
+                        std::vector<emit::SuiteTest> &failing, const std::string &coverage,
+                        const volatile std::sig_atomic_t *stop, std::ostream &err);
+
+} // namespace mosaic::driver

@@ -1,0 +1,81 @@
+// `mosaic reproduce` end to end on the crash fixture (tests/fixtures/crash):
+// real traces of its program, from gdb and AddressSanitizer, reproduced by
+// a test of the unit that fails the same way with the same frames, written
+// as a death test that builds and dies; the errors of traces that cannot be
+// read or placed; the closest attempt when the crash is not found.
+#include "common/TestSupport.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace mosaic::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kFixture = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/crash";
+
+ProcessResult reproduce(const std::string &trace, const fs::path &out, std::vector<std::string> more = {}) {
+  std::vector<std::string> argv{MOSAIC_EXE, "reproduce", "-p", MOSAIC_FIXTURE_CRASH_DB_DIR, "--trace", trace,
+                                "-o", (out / "suite").string(), "--work-dir", (out / "work").string(),
+                                "--seed", "1", "--budget", "60s", "--no-progress"};
+  argv.insert(argv.end(), more.begin(), more.end());
+  return runProcess(argv);
+}
+
+} // namespace
+
+TEST(ReproduceCli, AGdbBacktraceAndAnAsanReportOfTheSameCrashAreReproduced) {
+  // config_describe(c, 70) with c->name NULL: strlen crashes at config.c:14
+  // in config_level, called from config_describe at config.c:22. The
+  // traces ran in /home/dev/configlib: placed by their path suffixes.
+  for (const char *trace : {"crash-gdb.txt", "crash-asan.txt"}) {
+    const fs::path out = makeTempDir("mosaic-reproduce");
+    auto r = reproduce(kFixture + "/" + trace, out);
+    ASSERT_EQ(r.exitCode, 0) << trace << "\n" << r.out << r.err;
+    EXPECT_NE(r.out.find("target       config_level config.c:14 <- config_describe config.c:22"), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("verified     the death test builds and dies"), std::string::npos) << r.out;
+    const std::string test = readFile(out / "suite" / "config_failing_test.cpp");
+    EXPECT_NE(test.find("TEST(configTest_CrashDeathTest, config_describe_Crashes)"), std::string::npos) << test;
+    EXPECT_NE(test.find("reproduces SIGSEGV of " + std::string(trace)), std::string::npos) << test;
+    EXPECT_NE(test.find("#1 config_describe config.c:22"), std::string::npos) << test;
+    // Minimal: the record with no name, and the call.
+    EXPECT_NE(test.find(".name = nullptr"), std::string::npos) << test;
+    EXPECT_NE(test.find("EXPECT_DEATH(run(), \"\")"), std::string::npos) << test;
+  }
+}
+
+TEST(ReproduceCli, TracesThatCannotBeReadOrPlacedAreClearErrors) {
+  const fs::path out = makeTempDir("mosaic-reproduce");
+  auto missing = reproduce((out / "nowhere.txt").string(), out);
+  EXPECT_EQ(missing.exitCode, 2);
+  EXPECT_NE(missing.err.find("no such trace file"), std::string::npos) << missing.err;
+  std::ofstream(out / "prose.txt") << "it crashed on Tuesday\n";
+  auto prose = reproduce((out / "prose.txt").string(), out);
+  EXPECT_EQ(prose.exitCode, 2);
+  EXPECT_NE(prose.err.find("no stack frame in the trace"), std::string::npos) << prose.err;
+  EXPECT_NE(prose.err.find("gdb or lldb backtrace"), std::string::npos) << prose.err;
+  // Frames of another project only.
+  auto other = reproduce(std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/traces/tsan.txt", out);
+  EXPECT_EQ(other.exitCode, 2);
+  EXPECT_NE(other.err.find("no frame of the trace is in a source file of the compile database"), std::string::npos)
+      << other.err;
+  EXPECT_NE(other.err.find("bump /home/dev/parsekit/src/tsan.c:3"), std::string::npos) << other.err;
+}
+
+TEST(ReproduceCli, ACrashThatCannotHappenIsNotReproducedAndTheClosestAttemptIsShown) {
+  // config_clamp never divides: a SIGFPE there is not to be found.
+  const fs::path out = makeTempDir("mosaic-reproduce");
+  std::ofstream(out / "fpe.txt") << "Program received signal SIGFPE, Arithmetic exception.\n"
+                                 << "#0  0x0000555555555150 in config_clamp (level=12) at config.c:7\n"
+                                 << "#1  0x00005555555551d0 in config_level (c=0x7ffc, boost=9) at config.c:17\n";
+  auto r = reproduce((out / "fpe.txt").string(), out, {"--max-executions", "300"});
+  EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+  EXPECT_NE(r.out.find("not reproduced"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("closest      fitness"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("line 7 reached"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(out / "suite" / "config_failing_test.cpp"));
+}
