@@ -306,7 +306,7 @@ void writeTestFiles(const SuiteContext &context, const std::vector<Written> &wri
       if (failingSuite) {
         // One GoogleTest suite per class of claim, in the order of trust.
         std::vector<std::string> aliases;
-        for (const std::string cls : {"defect", "robustness", "misuse"})
+        for (const std::string cls : {"crash", "defect", "robustness", "misuse"}) // crash: mosaic reproduce
           if (std::any_of(mine.begin(), mine.end(), [&](const Written *w) { return w->test->failureClass == cls; }))
             aliases.push_back(failingSuiteName(suiteName, cls));
         header(text, context, written,

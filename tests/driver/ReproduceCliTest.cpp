@@ -39,7 +39,8 @@ TEST(ReproduceCli, AGdbBacktraceAndAnAsanReportOfTheSameCrashAreReproduced) {
         << r.out;
     EXPECT_NE(r.out.find("verified     the death test builds and dies"), std::string::npos) << r.out;
     const std::string test = readFile(out / "suite" / "config_failing_test.cpp");
-    EXPECT_NE(test.find("TEST(configTest_CrashDeathTest, config_describe_Crashes)"), std::string::npos) << test;
+    // A fixture (the unit has state), as every test of the suite.
+    EXPECT_NE(test.find("TEST_F(configTest_CrashDeathTest, config_describe_Crashes)"), std::string::npos) << test;
     EXPECT_NE(test.find("reproduces SIGSEGV of " + std::string(trace)), std::string::npos) << test;
     EXPECT_NE(test.find("#1 config_describe config.c:22"), std::string::npos) << test;
     // Minimal: the record with no name, and the call.
