@@ -256,6 +256,7 @@ int reproduce(const ReproduceOptions &options, std::ostream &out, std::ostream &
   st.failureClass = "crash";
   st.why = "reproduces " + trace->kind.str() + " of " + fs::path(options.traceFile).filename().string();
   st.stack = frames(run);
+  if (run.outcome() == exec::Outcome::Sanitizer) st.sanitizerClass = crash::runFailure(run).kind.name;
   st.origin.push_back("the trace (" + std::string(crash::formatName(trace->format)) + ", " + trace->kind.str() +
                       "), its frames in the unit as it printed them:");
   for (size_t i = *deepest; i < *deepest + target.frames.size(); ++i)
@@ -267,9 +268,12 @@ int reproduce(const ReproduceOptions &options, std::ostream &out, std::ostream &
   fmt::print(out, "reproduced   by a test of {} statements: {}\n", test.statements.size(), framesLine(st.stack, root));
   // Verified: the suite builds, and the death test is in it and dies.
   const bool dies = verified.built && verified.failingWritten == 1 && verified.failingDisabled == 0;
+  const bool sanitizer = run.outcome() == exec::Outcome::Sanitizer;
   if (g.verify)
     fmt::print(out, "verified     {}\n",
-               dies             ? "the death test builds and dies as the trace did"
+               dies && sanitizer ? "the suite builds; the death test expects the report in a build with "
+                                   "-DMOSAIC_SANITIZE=ON and is skipped in a plain one"
+               : dies            ? "the death test builds and dies as the trace did"
                : verified.built ? "the death test was removed or disabled by verification (see above)"
                                 : "the suite does not build");
   fmt::print(out, "written      {}/\n", g.outDir);

@@ -73,6 +73,7 @@ File writeCMakeFile(const SuiteContext &context, const Suite &suite, const UnitB
      << "if(MOSAIC_COVERAGE)\n  add_compile_options(-fprofile-instr-generate -fcoverage-mapping)\n"
      << "  add_link_options(-fprofile-instr-generate)\nendif()\n"
      << "if(MOSAIC_SANITIZE)\n  add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer)\n"
+     << "  add_compile_definitions(MOSAIC_SANITIZE=1) # tests that only a sanitizer sees fail run\n"
      << "  add_link_options(-fsanitize=address,undefined)\nendif()\n\n";
   cm << "# The unit, through a wrapper that also reaches its static functions.\n"
      << "add_library(" << unitLib << " STATIC " << cmakeQuote(wrapperFile) << ")\n"

@@ -80,3 +80,31 @@ TEST(ReproduceCli, ACrashThatCannotHappenIsNotReproducedAndTheClosestAttemptIsSh
   EXPECT_NE(r.out.find("line 7 reached"), std::string::npos) << r.out;
   EXPECT_FALSE(fs::exists(out / "suite" / "config_failing_test.cpp"));
 }
+
+TEST(ReproduceCli, ACrashOnlyASanitizerSeesIsADeathTestOfTheSanitizedBuild) {
+  // A name longer than 7 overflows config_short_name's copy: the search
+  // runs in the ASan + UBSan harness; the death test expects the report's
+  // class where the suite is built with -DMOSAIC_SANITIZE=ON, and is
+  // skipped elsewhere.
+  const fs::path out = makeTempDir("mosaic-reproduce");
+  auto r = reproduce(kFixture + "/crash-overflow-asan.txt", out);
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("AddressSanitizer: heap-buffer-overflow"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("target       config_short_name config.c:37"), std::string::npos) << r.out;
+  const std::string test = readFile(out / "suite" / "config_failing_test.cpp");
+  EXPECT_NE(test.find("#ifdef MOSAIC_SANITIZE\n  EXPECT_DEATH(run(), \"heap-buffer-overflow\");\n#else\n  GTEST_SKIP()"),
+            std::string::npos)
+      << test;
+#ifndef MOSAIC_TESTS_UNDER_ASAN // as GenerateCli's suites: built only by the plain build's tests
+  const fs::path build = out / "sanitized";
+  auto configure = runProcess({"/usr/bin/cmake", "-S", (out / "suite").string(), "-B", build.string(), "-G", "Ninja",
+                               "-DMOSAIC_SANITIZE=ON", "-DCMAKE_C_COMPILER=clang-19",
+                               "-DCMAKE_CXX_COMPILER=clang++-19"});
+  ASSERT_EQ(configure.exitCode, 0) << configure.out << configure.err;
+  auto built = runProcess({"/usr/bin/cmake", "--build", build.string()});
+  ASSERT_EQ(built.exitCode, 0) << built.out << built.err;
+  auto ran = runProcess({(build / "config_failing_test").string()});
+  EXPECT_EQ(ran.exitCode, 0) << ran.out << ran.err;
+  EXPECT_NE(ran.out.find("[  PASSED  ] 1 test"), std::string::npos) << ran.out;
+#endif
+}

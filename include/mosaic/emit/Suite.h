@@ -44,6 +44,10 @@ struct SuiteTest {
   /// Failing tests `mosaic reproduce` wrote: the trace they reproduce, as
   /// comment lines (its file, kind and frames in the project).
   std::vector<std::string> origin;
+  /// Failing tests `mosaic reproduce` wrote for a sanitizer's report: its
+  /// class, which the death test expects in the output of a sanitized build
+  /// ("heap-buffer-overflow").
+  std::string sanitizerClass;
   /// Observations the verification found unstable or wrong (indices).
   std::vector<bool> dropped;
   /// A failing test that did not fail as expected in the built suite:
