@@ -86,7 +86,6 @@ std::string framesLine(const std::vector<exec::Frame> &frames, const std::string
   std::string out;
   for (const exec::Frame &f : frames) {
     exec::Frame shown = f;
-    std::error_code ec;
     if (!root.empty()) {
       const auto rel = fs::path(f.file).lexically_relative(root);
       if (!rel.empty() && *rel.begin() != "..") shown.file = rel.string();

@@ -21,6 +21,7 @@
 #include <algorithm>
 #include <deque>
 #include <limits>
+#include <unordered_map>
 
 namespace mosaic::search {
 
@@ -77,9 +78,12 @@ private:
   bool ran(std::uint32_t b, const Execution &e) const { return b < e.blocks.size() && e.blocks[b]; }
 
   // Per block of the goal's function: its distance (in edges) to `target`,
-  // kNone when it cannot reach it.
-  std::vector<std::uint32_t> distances(std::uint32_t target) const {
-    std::vector<std::uint32_t> dist(block_.size(), kNone);
+  // kNone when it cannot reach it. Computed once per target block.
+  const std::vector<std::uint32_t> &distances(std::uint32_t target) const {
+    auto [it, fresh] = distances_.try_emplace(target);
+    if (!fresh) return it->second;
+    std::vector<std::uint32_t> &dist = it->second;
+    dist.assign(block_.size(), kNone);
     const model::FunctionInfo &f = goals_.reach().description().functions[function_[target]];
     // Reverse edges within the function, then a breadth-first search from the target.
     std::vector<std::vector<std::uint32_t>> preds(block_.size());
@@ -169,7 +173,7 @@ private:
     if (std::all_of(f.blocks.begin(), f.blocks.end(),
                     [&](const model::BlockInfo &b) { return ran(b.id, t1) == ran(b.id, t2); }))
       return 0;
-    const std::vector<std::uint32_t> dist = distances(target);
+    const std::vector<std::uint32_t> &dist = distances(target);
     const std::uint32_t from = start(target, t1);
     const Collected c1 = collect(from, dist, t1), c2 = collect(from, dist, t2);
     const bool nested = subset(c1.full, c2.full) || subset(c2.full, c1.full);
@@ -186,6 +190,7 @@ private:
   BbcOptions o_;
   std::vector<const model::BlockInfo *> block_; ///< per block id
   std::vector<std::uint32_t> function_;         ///< per block id
+  mutable std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> distances_; ///< per target block
 };
 
 } // namespace
