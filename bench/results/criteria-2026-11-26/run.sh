@@ -3,13 +3,16 @@
 # CACHE is bench/run's cache of fetched and built subjects (CACHE/SUBJECT/{src,build}); OUT any folder.
 set -u
 CACHE=${CACHE:-build/bench-cache}; OUT=${OUT:-/tmp/criteria}; M=${M:-build/tools/mosaic}
-# 1. Seed 001's experiment: DynaMOSA on four units, MOSA and whole-suite on cJSON.c; 60 s, seeds 1-3.
+# 1. Seed 001's experiment: DynaMOSA and MOSA and whole-suite on eight units; 60 s, seeds 1-3.
 python3 bench/criteria.py --cache $CACHE --mosaic $M --budget 60 -j 2 --out $OUT/dynamosa --algorithms dynamosa \
   --units cjson:cJSON.c,tinyxml2:tinyxml2.cpp,json-c:json_object.c,double-conversion:double-conversion/bignum.cc
 python3 bench/criteria.py --cache $CACHE --mosaic $M --budget 60 -j 2 --out $OUT/dynamosa-more --algorithms dynamosa \
   --units http-parser:http_parser.c,zlib:inflate.c,yaml-cpp:src/emitterutils.cpp,pugixml:src/pugixml.cpp
 python3 bench/criteria.py --cache $CACHE --mosaic $M --budget 60 -j 2 --out $OUT/mosa-ws --algorithms mosa,ws \
   --units cjson:cJSON.c
+python3 bench/criteria.py --cache $CACHE --mosaic $M --budget 60 -j 2 --out $OUT/mosa-ws-more --algorithms mosa,ws \
+  --units tinyxml2:tinyxml2.cpp,json-c:json_object.c,double-conversion:double-conversion/bignum.cc,http-parser:http_parser.c,zlib:inflate.c,yaml-cpp:src/emitterutils.cpp,pugixml:src/pugixml.cpp
+python3 bench/results/criteria-2026-11-26/overall.py   # the statistic over all of them
 # 2. Mutation scores, 300 mutants sampled at seed 1: the library's own tests and the DynaMOSA suites.
 mut() { $M mutate -p $CACHE/$1/build $CACHE/$1/src/$2 --suite $3 --mutants 300 --seed 1 --json $4.json > $4.log 2>&1; }
 mut cjson cJSON.c $CACHE/cjson/src $OUT/cjson-own
