@@ -277,6 +277,9 @@ Expected<RunResult> ForkServer::runOnce(std::span<const std::uint8_t> input, con
   if (input.size() > MOSAIC_INPUT_BYTES) return Error::input("test case too large for the trace");
   mosaic_trace_header *h = header_;
   char *base = reinterpret_cast<char *>(h);
+  // The layout again, from the host's numbers: the last test may have
+  // written over the shared header (Trace.h), and reset and input follow it.
+  mosaic_trace_layout(h, blocks_, sides_, mutants_);
   mosaic_trace_reset(h);
   h->active_mutant = mutant_.value_or(MOSAIC_NO_MUTANT);
   std::memcpy(base + h->input_off, input.data(), input.size());

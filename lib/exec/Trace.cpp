@@ -7,44 +7,44 @@
 namespace mosaic::exec {
 
 namespace {
-template <class T> const T *at(const mosaic_trace_header *h, std::uint32_t offset) {
+template <class T> const T *at(const mosaic_trace_header *h, std::uint32_t offset) { // offset: the host's layout
   return reinterpret_cast<const T *>(reinterpret_cast<const char *>(h) + offset);
 }
 } // namespace
 
 std::span<const std::uint8_t> Trace::blocks() const {
-  return {at<std::uint8_t>(h_, h_->blocks_off), std::min(h_->unit_blocks, h_->block_capacity)};
+  return {at<std::uint8_t>(h_, layout_.blocks_off), std::min(h_->unit_blocks, layout_.block_capacity)};
 }
 std::span<const double> Trace::sides() const {
-  return {at<double>(h_, h_->sides_off), std::min(h_->unit_sides, h_->side_capacity)};
+  return {at<double>(h_, layout_.sides_off), std::min(h_->unit_sides, layout_.side_capacity)};
 }
 
 std::span<const double> Trace::mutants() const {
-  return {at<double>(h_, h_->mutants_off), std::min(h_->unit_mutants, h_->mutant_capacity)};
+  return {at<double>(h_, layout_.mutants_off), std::min(h_->unit_mutants, layout_.mutant_capacity)};
 }
-std::span<const double> Trace::mutantArea() const { return {at<double>(h_, h_->mutants_off), h_->mutant_capacity}; }
+std::span<const double> Trace::mutantArea() const { return {at<double>(h_, layout_.mutants_off), layout_.mutant_capacity}; }
 std::span<const std::uint8_t> Trace::direct() const {
-  return {at<std::uint8_t>(h_, h_->direct_off), std::min(h_->unit_blocks, h_->block_capacity)};
+  return {at<std::uint8_t>(h_, layout_.direct_off), std::min(h_->unit_blocks, layout_.block_capacity)};
 }
 std::span<const double> Trace::directSides() const {
-  return {at<double>(h_, h_->direct_sides_off), std::min(h_->unit_sides, h_->side_capacity)};
+  return {at<double>(h_, layout_.direct_sides_off), std::min(h_->unit_sides, layout_.side_capacity)};
 }
 std::span<const mosaic_cmp_entry> Trace::comparisons() const {
-  return {at<mosaic_cmp_entry>(h_, h_->cmps_off), std::min(h_->cmp_count, MOSAIC_CMP_CAPACITY)};
+  return {at<mosaic_cmp_entry>(h_, layout_.cmps_off), std::min(h_->cmp_count, MOSAIC_CMP_CAPACITY)};
 }
 std::span<const mosaic_str_entry> Trace::strings() const {
-  return {at<mosaic_str_entry>(h_, h_->strs_off), std::min(h_->str_count, MOSAIC_STR_CAPACITY)};
+  return {at<mosaic_str_entry>(h_, layout_.strs_off), std::min(h_->str_count, MOSAIC_STR_CAPACITY)};
 }
 std::span<const mosaic_stmt_record> Trace::statements() const {
-  return {at<mosaic_stmt_record>(h_, h_->stmts_off), std::min(h_->stmt_count, MOSAIC_STMT_CAPACITY)};
+  return {at<mosaic_stmt_record>(h_, layout_.stmts_off), std::min(h_->stmt_count, MOSAIC_STMT_CAPACITY)};
 }
 std::string_view Trace::output() const {
-  return {at<char>(h_, h_->output_off), std::min(h_->output_len, MOSAIC_OUTPUT_BYTES)};
+  return {at<char>(h_, layout_.output_off), std::min(h_->output_len, MOSAIC_OUTPUT_BYTES)};
 }
 
 std::vector<Observation> Trace::observations() const {
   std::vector<Observation> out;
-  const char *base = at<char>(h_, h_->obs_off);
+  const char *base = at<char>(h_, layout_.obs_off);
   const std::uint32_t len = std::min(h_->obs_len, MOSAIC_OBS_BYTES);
   std::uint32_t off = 0;
   while (off + sizeof(mosaic_obs_header) <= len) {

@@ -378,3 +378,24 @@ TEST(HostileSanitized, HeapOverflowIsASanitizerReport) {
   const exec::RunResult ok = u->run(u->call("heap_overflow", {std::int64_t{3}}));
   EXPECT_EQ(ok.outcome, exec::Outcome::Ok);
 }
+
+TEST_P(Hostile, WritingOverTheSharedTraceDoesNotReachMosaic) {
+  // The host reads the trace by its own layout, and lays it out again
+  // before the next test: garbage offsets and capacities in the shared
+  // header once made mosaic read far outside the mapping and die.
+  for (int k = 0; k < 3; ++k) {
+    const exec::RunResult r = c().run(c().call("scribble_trace", {}), limits());
+    EXPECT_NE(r.outcome, exec::Outcome::HarnessError) << exec::describe(r);
+    // Every area read in full, as an Execution copies them.
+    const exec::Trace &t = c().server->trace();
+    double sum = 0;
+    for (double d : t.sides()) sum += d;
+    for (double d : t.mutants()) sum += d;
+    for (std::uint8_t b : t.blocks()) sum += b;
+    for (std::uint8_t b : t.direct()) sum += b;
+    EXPECT_GE(sum, 0.0);
+    EXPECT_LE(t.output().size(), std::size_t{MOSAIC_OUTPUT_BYTES});
+    (void)t.observations();
+    stillFine(c());
+  }
+}

@@ -23,9 +23,14 @@ struct Observation {
   std::string bytes;        ///< STRING; EXCEPTION: "type\0what"
 };
 
+/// A view of the shared trace. Its layout (offsets and capacities) is the
+/// host's, copied when the view is made: the program under test shares the
+/// mapping and may write anywhere in it (a wild pointer into it, hostile
+/// code), so nothing read from the shared header decides where to read;
+/// counts read there are bounded by the capacities.
 class Trace {
 public:
-  explicit Trace(const mosaic_trace_header *header) : h_(header) {}
+  explicit Trace(const mosaic_trace_header *header) : h_(header), layout_(header ? *header : mosaic_trace_header{}) {}
 
   std::span<const std::uint8_t> blocks() const;
   /// Per side: 0 when never evaluated, else 1 + the minimum distance.
@@ -52,9 +57,12 @@ public:
   std::uint32_t unitSides() const { return h_->unit_sides; }
   std::uint32_t unitMutants() const { return h_->unit_mutants; }
   const mosaic_trace_header &header() const { return *h_; }
+  /// The layout the host wrote, as it wrote it.
+  const mosaic_trace_header &layout() const { return layout_; }
 
 private:
   const mosaic_trace_header *h_;
+  mosaic_trace_header layout_;
 };
 
 } // namespace mosaic::exec
