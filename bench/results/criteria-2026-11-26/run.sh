@@ -27,3 +27,13 @@ for f in "" --filter-assertions; do
     --budget 10m --seed 1 $f --json $OUT/cjson${f:+-filter}.json --no-progress
   mut cjson cJSON.c $OUT/cjson${f:+-filter} $OUT/cjson${f:+-filter}-mutate
 done
+# 2b. Three more units (json-c's own tests without valgrind; http-parser's and zlib's through their make).
+USE_VALGRIND=0 mut json-c json_object.c $CACHE/json-c/src $OUT/json-c-own
+mutc() { $M mutate -p $CACHE/$1/build $CACHE/$1/src/$2 --suite $CACHE/$1/src --mutants 300 --seed 1 --json $3.json "${@:4}" > $3.log 2>&1; }
+mutc http-parser http_parser.c $OUT/http-parser-own --build 'make test_g test_fast' --test './test_g && ./test_fast'
+mutc zlib inflate.c $OUT/zlib-own --build './configure --static && make libz.a example minigzip' --test 'make teststatic'
+for s in branch smart; do
+  mut json-c json_object.c $OUT/dynamosa/runs/json-c/json_object.c/dynamosa/$s/1/suite $OUT/json-c-$s-1
+  mut http-parser http_parser.c $OUT/dynamosa-more/runs/http-parser/http_parser.c/dynamosa/$s/1/suite $OUT/http-parser-$s-1
+  mut zlib inflate.c $OUT/dynamosa-more/runs/zlib/inflate.c/dynamosa/$s/1/suite $OUT/zlib-$s-1
+done
