@@ -1,22 +1,16 @@
 // The crash fitness (Fitness.h).
 #include "mosaic/crash/Fitness.h"
 
+#include "Paths.h"
+
 #include <algorithm>
 #include <cstdlib>
-#include <filesystem>
 
 namespace mosaic::crash {
 
 namespace {
 
 double nu(double x) { return x / (x + 1.0); }
-
-std::vector<std::string> components(const std::string &path) {
-  std::vector<std::string> out;
-  for (const auto &c : std::filesystem::path(path).lexically_normal())
-    if (const std::string s = c.string(); !s.empty() && s != "." && s != "/") out.push_back(s);
-  return out;
-}
 
 } // namespace
 
@@ -30,10 +24,9 @@ bool sameKind(const FailureKind &want, const RunFailure &got) {
 
 bool sameFile(const std::string &a, const std::string &b) {
   if (a == b) return true;
-  const auto x = components(a), y = components(b);
-  if (x.empty() || y.empty()) return false;
-  const size_t n = std::min(x.size(), y.size());
-  return std::equal(x.end() - n, x.end(), y.end() - n);
+  const auto x = paths::components(a), y = paths::components(b);
+  // One path is the other's tail, whole components.
+  return !x.empty() && !y.empty() && paths::sharedSuffix(x, y) == std::min(x.size(), y.size());
 }
 
 double frameDistance(const exec::Frame &target, const exec::Frame &run) {

@@ -1,32 +1,17 @@
 // Placing a trace's frames in a project (ProjectFrames.h).
 #include "mosaic/crash/ProjectFrames.h"
 
+#include "Paths.h"
+
 #include <filesystem>
 
 namespace mosaic::crash {
 
 namespace fs = std::filesystem;
+using paths::components;
+using paths::sharedSuffix;
 
 namespace {
-
-// A path's components, "." dropped and ".." applied where it can be
-// ("csu/../csu/libc-start.c" -> csu/libc-start.c).
-std::vector<std::string> components(const std::string &path) {
-  std::vector<std::string> out;
-  for (const auto &c : fs::path(path).lexically_normal()) {
-    const std::string s = c.string();
-    if (s.empty() || s == "." || s == "/") continue;
-    out.push_back(s);
-  }
-  return out;
-}
-
-// How many trailing components two paths share.
-size_t sharedSuffix(const std::vector<std::string> &a, const std::vector<std::string> &b) {
-  size_t n = 0;
-  while (n < a.size() && n < b.size() && a[a.size() - 1 - n] == b[b.size() - 1 - n]) ++n;
-  return n;
-}
 
 // The one candidate that shares the longest suffix with `file` (at least
 // its name), or "" when none does or two share it.
