@@ -458,14 +458,10 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   bool weakMutation = false;
   for (const auto &c : criteria) weakMutation |= c->needsWeakMutation();
   weakMutation |= options.measureCriteria; // the mutants' goals are measured too
-  auto opened = openSession({options.unit, options.workDir, options.sanitize, options.memoryMb, weakMutation}, err);
+  auto opened =
+      openTestableSession({options.unit, options.workDir, options.sanitize, options.memoryMb, weakMutation}, out, err);
   if (auto *code = std::get_if<int>(&opened)) return *code;
   Session &session = *std::get<std::unique_ptr<Session>>(opened);
-  printSession(session, out);
-  if (session.targets.empty()) {
-    fmt::print(err, "mosaic: error: {}\n", whyNoTargets(session));
-    return kExitUsage;
-  }
   faultPoint("session");
   const search::Goals goals(session.description, std::move(criteria), {&session.program, session.targets});
   // BBC's sleep and usage count in the fraction of the budget used, which

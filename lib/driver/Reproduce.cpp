@@ -122,14 +122,14 @@ private:
 // removed (with what depends on it) when the rest still reproduces.
 testcase::TestCase minimise(testcase::TestCase test, search::Execution &run, const search::Goals &goals,
                             search::Evaluator &evaluator) {
+  // As stages' minimise drops statements, keeping the crash instead of goals.
   for (size_t i = test.statements.size(); i-- > 0;) {
+    if (i >= test.statements.size()) continue;
     testcase::TestCase shorter = testcase::withoutStatement(test, i);
-    if (shorter.statements.empty() || shorter.statements.size() == test.statements.size()) continue;
-    auto r = evaluator.execute(shorter);
-    if (r && goals.covered(0, *r)) {
+    if (shorter.statements.empty()) continue;
+    if (auto r = evaluator.execute(shorter); r && goals.covered(0, *r)) {
       test = std::move(shorter);
       run = std::move(*r);
-      i = std::min(i, test.statements.size());
     }
   }
   return test;
@@ -180,14 +180,9 @@ int reproduce(const ReproduceOptions &options, std::ostream &out, std::ostream &
   g.failingTestsCover = true;
   g.sanitize = g.sanitize || trace->kind.cls == crash::FailureClass::Sanitizer;
   g.criteria = {};
-  auto opened = openSession({g.unit, g.workDir, g.sanitize, g.memoryMb, false}, err);
+  auto opened = openTestableSession({g.unit, g.workDir, g.sanitize, g.memoryMb, false}, out, err);
   if (auto *code = std::get_if<int>(&opened)) return *code;
   Session &session = *std::get<std::unique_ptr<Session>>(opened);
-  printSession(session, out);
-  if (session.targets.empty()) {
-    fmt::print(err, "mosaic: error: {}\n", whyNoTargets(session));
-    return kExitUsage;
-  }
   std::vector<std::string> generated{session.harness.directory, fs::path(toolchain().abiInclude).parent_path() / "runtime"};
   FailureStacks stacks(toolchain().llvmSymbolizer, session.harness.binary, g.sanitize ? session.harness.binary : "",
                        generated, root);

@@ -63,15 +63,10 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
       fmt::print(err, "mosaic: error: {}\n", ok.error().message);
       return kExitUsage;
     }
-  auto opened = openSession({options.unit, options.workDir, options.sanitize, options.memoryMb}, err);
+  auto opened = openTestableSession({options.unit, options.workDir, options.sanitize, options.memoryMb}, out, err);
   if (auto *code = std::get_if<int>(&opened)) return *code;
   Session &session = *std::get<std::unique_ptr<Session>>(opened);
   const model::Program &p = session.program;
-  printSession(session, out);
-  if (session.targets.empty()) {
-    fmt::print(err, "mosaic: error: {}\n", whyNoTargets(session));
-    return kExitUsage;
-  }
   faultPoint("session");
   const exec::Limits limits = testLimits(options.timeoutMs, options.memoryMb, options.isolate);
 

@@ -86,6 +86,19 @@ exec::Limits testLimits(std::uint32_t timeoutMs, std::uint32_t memoryMb, bool is
   return limits;
 }
 
+std::variant<std::unique_ptr<Session>, int> openTestableSession(const SessionOptions &options, std::ostream &out,
+                                                                std::ostream &err) {
+  auto opened = openSession(options, err);
+  if (std::holds_alternative<int>(opened)) return opened;
+  const Session &session = *std::get<std::unique_ptr<Session>>(opened);
+  printSession(session, out);
+  if (session.targets.empty()) {
+    fmt::print(err, "mosaic: error: {}\n", whyNoTargets(session));
+    return kExitUsage;
+  }
+  return opened;
+}
+
 std::string whyNoTargets(const Session &session) {
   const size_t defined = session.program.targets.size();
   if (defined == 0)

@@ -55,6 +55,12 @@ std::string whyNoTargets(const Session &session);
 /// called), as `run` and `generate` print them first.
 void printSession(const Session &session, std::ostream &out);
 
+/// openSession, then printSession to `out`, and an error (kExitUsage) for a
+/// unit with nothing to call (whyNoTargets): how `run`, `generate` and
+/// `reproduce` start.
+std::variant<std::unique_ptr<Session>, int> openTestableSession(const SessionOptions &options, std::ostream &out,
+                                                                std::ostream &err);
+
 /// Per-test limits from the command line's --timeout, --memory, --isolate.
 exec::Limits testLimits(std::uint32_t timeoutMs, std::uint32_t memoryMb, bool isolate);
 
