@@ -3,6 +3,7 @@
 
 #include "mosaic/search/Reach.h"
 
+#include <algorithm>
 #include <csignal>
 #include <limits>
 #include <map>
@@ -48,10 +49,25 @@ public:
     return false;
   }
   double fitness(const search::Goal &g, const search::Execution &e, const search::Reach &reach) const override {
-    return distance(g, e, &reach).total();
+    if (target_.fitness == CrashFitness::WeightedSum) return distance(g, e, &reach).total();
+    // STDistance: the frames' lines reached outermost first, then the failure.
+    const std::vector<FrameBlocks> &path = framePath(g, reach);
+    size_t reached = 0;
+    double next = 0;
+    for (; reached < path.size(); ++reached) {
+      next = std::numeric_limits<double>::infinity();
+      for (std::uint32_t b : path[reached].blocks)
+        next = std::min(next, b < e.blocks.size() && e.blocks[b] ? 0.0 : nu(reach.block(b, e)));
+      if (next > 0) break;
+    }
+    if (reached < path.size()) return stDistance(path.size(), reached, next, false);
+    const CrashDistance d = distance(g, e, &reach);
+    return stDistance(path.size(), reached, 0, d.de == 0 && d.dtr == 0);
   }
   double notCalled(const search::Goal &g, const search::Reach &reach) const override {
-    return weightedSum(nu(reach.notCalled(g.function)), 1, 1);
+    if (target_.fitness == CrashFitness::WeightedSum) return weightedSum(nu(reach.notCalled(g.function)), 1, 1);
+    const std::vector<FrameBlocks> &path = framePath(g, reach);
+    return stDistance(path.size(), 0, nu(reach.notCalled(path.front().function)), false);
   }
 
   CrashDistance distance(const search::Goal &g, const search::Execution &e, const search::Reach *reach) const {
@@ -68,8 +84,39 @@ public:
   }
 
 private:
+  // A target frame's line in the unit: its function and the blocks that hold it.
+  struct FrameBlocks {
+    std::uint32_t function = 0;
+    std::vector<std::uint32_t> blocks;
+  };
+
+  // STDistance's path: the target frames whose lines the harness
+  // instruments, outermost first, ending at the goal's (always there).
+  // Found once, on the first call (a search evaluates on one thread).
+  const std::vector<FrameBlocks> &framePath(const search::Goal &g, const search::Reach &reach) const {
+    if (!path_.empty()) return path_;
+    const model::UnitDescription &d = reach.description();
+    for (size_t i = target_.frames.size(); i-- > 1;) {
+      const exec::Frame &frame = target_.frames[i];
+      for (std::uint32_t fi = 0; fi < d.functions.size(); ++fi) {
+        const model::FunctionInfo &f = d.functions[fi];
+        if (!sameFile(frame.file, f.file.empty() ? d.unit : f.file)) continue;
+        FrameBlocks fb{.function = fi, .blocks = {}};
+        for (const model::BlockInfo &b : f.blocks)
+          if (std::find(b.lines.begin(), b.lines.end(), frame.line) != b.lines.end()) fb.blocks.push_back(b.id);
+        if (!fb.blocks.empty()) {
+          path_.push_back(std::move(fb));
+          break;
+        }
+      }
+    }
+    path_.push_back({.function = g.function, .blocks = g.blocks});
+    return path_;
+  }
+
   CrashTarget target_;
   RunFrames frames_;
+  mutable std::vector<FrameBlocks> path_;
 };
 
 } // namespace

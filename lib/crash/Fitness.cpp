@@ -58,4 +58,9 @@ double weightedSum(double ds, double de, double dtr) {
   return 2 * de + dtr;
 }
 
+double stDistance(size_t frames, size_t reached, double next, bool sameFailure) {
+  if (reached < frames) return static_cast<double>(frames - reached - 1) + next + 1;
+  return sameFailure ? 0 : 1;
+}
+
 } // namespace mosaic::crash

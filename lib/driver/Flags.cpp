@@ -367,6 +367,10 @@ void reproduceFlags(std::vector<Flag> &t) {
                             "backtrace_symbols output, a std::terminate message with a backtrace",
                     .required = true},
                    [](CommandLine &c, Command) { return &c.reproduce.traceFile; }));
+  t.push_back(text({.names = "--crash-fitness", .value = "NAME", .commands = kReproduce,
+                    .help = "What the search minimises: weighted-sum (EvoCrash's 3·line + 2·failure + stack) or "
+                            "st-distance (ReCore's: the trace's lines reached outermost first, then the failure)"},
+                   [](CommandLine &c, Command) { return &c.reproduce.fitness; }));
 }
 
 std::vector<Flag> makeTable() {

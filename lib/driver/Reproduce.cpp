@@ -138,6 +138,10 @@ testcase::TestCase minimise(testcase::TestCase test, search::Execution &run, con
 } // namespace
 
 int reproduce(const ReproduceOptions &options, std::ostream &out, std::ostream &err) {
+  if (options.fitness != "weighted-sum" && options.fitness != "st-distance") {
+    fmt::print(err, "mosaic: error: unknown crash fitness '{}' (weighted-sum or st-distance)\n", options.fitness);
+    return kExitUsage;
+  }
   // The trace.
   std::error_code ec;
   if (!fs::is_regular_file(options.traceFile, ec)) {
@@ -171,7 +175,8 @@ int reproduce(const ReproduceOptions &options, std::ostream &out, std::ostream &
                units->size(), root, named.empty() ? " none (a trace without files and lines cannot be placed yet)" : named);
     return kExitUsage;
   }
-  const crash::CrashTarget target = targetOf(*trace, placed, *deepest);
+  crash::CrashTarget target = targetOf(*trace, placed, *deepest);
+  if (options.fitness == "st-distance") target.fitness = crash::CrashFitness::STDistance;
   fmt::print(out, "target       {}\n", framesLine(target.frames, root));
 
   // The unit's session; sanitized when only a sanitizer sees the failure.

@@ -259,6 +259,24 @@ void writeTest(Text &text, const SuiteContext &context, const Written &w, bool f
   }
   text.line("}", w.site);
   text.line("");
+  // A reproduced crash also gets its regression test: the same calls, run
+  // directly, which crash today and pass once the bug is fixed. Disabled
+  // until then (--gtest_also_run_disabled_tests runs it); the developer
+  // enables it with the fix and keeps it.
+  if (failingSuite && !disabled && !t.origin.empty()) {
+    const std::string regression = "DISABLED_" + name + "_Regression";
+    suite.tests[testSuite + "." + regression] = w.site;
+    text.line("// The regression test of the crash above: the same calls, which must return once the bug is");
+    text.line("// fixed. Remove DISABLED_ with the fix and keep it.");
+    text.line((p.state.empty() ? "TEST(" : "TEST_F(") + testSuite + ", " + regression + ") {", w.site);
+    for (const Line &l : w.body.lines) {
+      Site s = w.site;
+      s.observation = l.observation;
+      text.line("  " + l.text, s);
+    }
+    text.line("}", w.site);
+    text.line("");
+  }
 }
 
 } // namespace

@@ -1,5 +1,6 @@
 // The crash criterion on the hand-made four-block function: one goal at the
-// trace's line, fitness by WeightedSum, covered only when reproduced.
+// trace's line, fitness by WeightedSum or STDistance, covered only when
+// reproduced.
 #include "mosaic/crash/CrashGoal.h"
 
 #include "common/UnitModel.h"
@@ -53,6 +54,39 @@ TEST(CrashGoal, ReproducedWhenTheLineTheKindAndTheStackAllMatch) {
   aborted.result.outcome = exec::Outcome::Abort;
   EXPECT_DOUBLE_EQ(goals.fitness(0, aborted), 2.0);
   EXPECT_FALSE(goals.covered(0, aborted));
+}
+
+TEST(CrashGoal, STDistanceReachesTheFramesOutermostFirstThenCountsTheFailure) {
+  // Two frames in f.c: the outer at line 11 (b1, behind c0), the deepest at
+  // line 12 (b3, behind c0 && c1).
+  const model::UnitDescription d = test::fourBlocks();
+  const exec::Frame line12{"f", "/src/f.c", 12, 0, false}, line11{"f", "/src/f.c", 11, 0, false};
+  std::vector<exec::Frame> stack;
+  search::CriterionList criteria;
+  criteria.push_back(crashCriterion({{FailureClass::Signal, "SIGSEGV", ""}, {line12, line11}, line12, CrashFitness::STDistance},
+                                    [&stack](const search::Execution &) { return stack; }));
+  const search::Goals goals(d, std::move(criteria));
+  ASSERT_EQ(goals.size(), 1u);
+  // Neither line: one frame left after the next, its distance, the penalty.
+  const search::Execution none = test::fourBlocksRun(false, false);
+  EXPECT_DOUBLE_EQ(goals.fitness(0, none), 1 + nu(goals.reach().block(1, none)) + 1);
+  // The outer line only: the distance to the deepest, and the penalty.
+  const search::Execution outer = test::fourBlocksRun(true, false);
+  EXPECT_DOUBLE_EQ(goals.fitness(0, outer), nu(goals.reach().block(3, outer)) + 1);
+  EXPECT_LT(goals.fitness(0, outer), goals.fitness(0, none));
+  // Both lines, no failure: the penalty alone.
+  search::Execution both = test::fourBlocksRun(true, true);
+  EXPECT_DOUBLE_EQ(goals.fitness(0, both), 1.0);
+  // The crash with the trace's frames: reproduced, as under WeightedSum.
+  both.result.outcome = exec::Outcome::Crash;
+  both.result.signal = SIGSEGV;
+  stack = {{"f", "src/f.c", 12, 0, false}, {"f", "src/f.c", 11, 0, false}};
+  EXPECT_EQ(goals.fitness(0, both), 0.0);
+  EXPECT_TRUE(goals.covered(0, both));
+  // The same crash with a stack missing the outer frame is not.
+  stack = {{"f", "src/f.c", 12, 0, false}};
+  EXPECT_DOUBLE_EQ(goals.fitness(0, both), 1.0);
+  EXPECT_FALSE(goals.covered(0, both));
 }
 
 TEST(CrashGoal, ASanitizerRunsClassComesFromItsReport) {

@@ -60,3 +60,12 @@ TEST(CrashFitness, WeightedSumCountsKindAndStackOnlyOnceTheLineIsReached) {
   // Reaching the line is worth more than any kind or stack.
   EXPECT_LT(weightedSum(0, 1, 1), weightedSum(0.01, 0, 0));
 }
+
+TEST(CrashFitness, STDistanceCountsFramesLeftThenThePenalty) {
+  EXPECT_EQ(stDistance(3, 3, 0, true), 0.0);
+  EXPECT_EQ(stDistance(3, 3, 0, false), 1.0);
+  EXPECT_DOUBLE_EQ(stDistance(3, 2, 0.5, false), 1.5);
+  EXPECT_DOUBLE_EQ(stDistance(3, 0, 0.5, false), 3.5);
+  // One more frame reached is worth more than any distance to the next.
+  EXPECT_LT(stDistance(3, 1, 0.99, false), stDistance(3, 0, 0.01, false));
+}

@@ -1,6 +1,6 @@
 // The goal of a crash's search (issue 21): a search::Criterion with one
 // goal at the trace's deepest frame in the unit, whose fitness is the
-// WeightedSum of Fitness.h over a run. The algorithms, archive and stages
+// WeightedSum (or STDistance) of Fitness.h over a run. The algorithms, archive and stages
 // see an ordinary goal; covered means reproduced (fitness 0): the line
 // reached, the same kind of failure, the trace's project frames in the
 // run's stack in order.
@@ -24,6 +24,9 @@ struct CrashTarget {
   std::vector<exec::Frame> frames;
   /// The deepest frame in the unit: the line the search must reach.
   exec::Frame deepest;
+  /// What the search minimises; either way the goal is covered by the same
+  /// runs (the line reached, the same failure, the frames in order).
+  CrashFitness fitness = CrashFitness::WeightedSum;
 };
 
 /// A run's stack, named, its frames in the project only, innermost first

@@ -46,4 +46,17 @@ double traceDistance(const std::vector<exec::Frame> &target, const std::vector<e
 /// until the line is reached (d_s == 0). 0: reproduced.
 double weightedSum(double ds, double de, double dtr);
 
+/// The crash fitness a search minimises (--crash-fitness).
+enum class CrashFitness { WeightedSum, STDistance };
+
+/// ReCore's STDistance (Rößler et al. 2013, re-implemented by seed 003;
+/// ALGORITHMS.md §5.2: |R| − lcp − (1 − d) plus an exception penalty): the
+/// `frames` target lines, outermost first, are reached one after another.
+/// With `reached` of them reached in order and `next` ∈ [0, 1] the distance
+/// to the next one (ν(approach + ν(branch distance))), it is
+/// (frames − reached − 1) + next + 1 while a frame is left, then the
+/// penalty: 0 for the same failure with the trace's frames, else 1.
+/// 0: reproduced.
+double stDistance(size_t frames, size_t reached, double next, bool sameFailure);
+
 } // namespace mosaic::crash

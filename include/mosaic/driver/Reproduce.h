@@ -20,6 +20,7 @@ struct ReproduceOptions {
   /// the trace's deepest frame in the project is in.
   GenerateOptions search;
   std::string traceFile; ///< --trace
+  std::string fitness = "weighted-sum"; ///< --crash-fitness: weighted-sum or st-distance
 };
 
 /// Reads the trace, places its frames among the compile database's units,
