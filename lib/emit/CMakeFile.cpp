@@ -73,9 +73,10 @@ File writeCMakeFile(const SuiteContext &context, const Suite &suite, const UnitB
      << "if(MOSAIC_COVERAGE)\n  add_compile_options(-fprofile-instr-generate -fcoverage-mapping)\n"
      << "  add_link_options(-fprofile-instr-generate)\nendif()\n"
      // As the sanitized harness (harness/Build.cpp): every UBSan report ends
-     // the test, so a death test of one dies here too.
+     // the test, so a death test of one dies here too; with debug
+     // information, so that reports name files and lines.
      << "if(MOSAIC_SANITIZE)\n  add_compile_options(-fsanitize=address,undefined -fno-sanitize-recover=all "
-        "-fno-omit-frame-pointer)\n"
+        "-fno-omit-frame-pointer -g)\n"
      << "  add_compile_definitions(MOSAIC_SANITIZE=1) # tests that only a sanitizer sees fail run\n"
      << "  add_link_options(-fsanitize=address,undefined)\nendif()\n\n";
   cm << "# The unit, through a wrapper that also reaches its static functions.\n"
