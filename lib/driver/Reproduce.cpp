@@ -8,6 +8,7 @@
 #include "UnitSearch.h"
 #include "mosaic/crash/CrashGoal.h"
 #include "mosaic/crash/ProjectFrames.h"
+#include "mosaic/crash/Targets.h"
 #include "mosaic/driver/Toolchain.h"
 #include "mosaic/support/Text.h"
 #include "mosaic/testcase/Printer.h"
@@ -64,23 +65,9 @@ std::string commonFolder(const std::vector<std::string> &files) {
   return common.string();
 }
 
-// The target: the deepest frame in a unit and the frames above it in the
-// same unit or the project's headers, up to the first of another unit or
-// outside the project (where the test's own calls take their place).
-crash::CrashTarget targetOf(const crash::StackTrace &trace, const crash::PlacedTrace &placed, size_t deepest) {
-  crash::CrashTarget t;
-  t.kind = trace.kind;
-  const std::string unit = placed.frames[deepest].file;
-  for (size_t i = deepest; i < placed.frames.size(); ++i) {
-    const crash::PlacedFrame &p = placed.frames[i];
-    if (p.place == crash::Place::External || (p.place == crash::Place::Unit && p.file != unit)) break;
-    exec::Frame f = p.frame.frame;
-    f.file = p.file;
-    t.frames.push_back(f);
-  }
-  t.deepest = t.frames.front();
-  return t;
-}
+// Units the search tries, the deepest first (ours: past three, a trace's
+// callers are the harness's and the program's, not the library's).
+constexpr size_t kMaxTargetUnits = 3;
 
 std::string framesLine(const std::vector<exec::Frame> &frames, const std::string &root) {
   std::string out;
@@ -135,6 +122,120 @@ testcase::TestCase minimise(testcase::TestCase test, search::Execution &run, con
   return test;
 }
 
+// What one unit's search came to: an exit code when reproduce is done
+// (reproduced, or an error), else whether it searched at all (a unit
+// whose line no instrumented function holds is not searched).
+struct Attempt {
+  std::optional<int> exitCode;
+  bool searched = false;
+};
+
+// Searches one choice's unit for the crash; when a run reproduces it, the
+// test, minimised, is written and verified in -o.
+Attempt attempt(const ReproduceOptions &options, GenerateOptions g, const crash::TargetChoice &choice, const crash::StackTrace &trace,
+                const crash::PlacedTrace &placed, size_t deepest, const std::string &root, std::ostream &out,
+                std::ostream &err) {
+  const crash::CrashTarget &target = choice.target;
+  // The unit's session; sanitized when only a sanitizer sees the failure.
+  g.unit.unit = choice.unit;
+  g.failingTestsCover = true;
+  g.sanitize = g.sanitize || trace.kind.cls == crash::FailureClass::Sanitizer;
+  g.criteria = {};
+  const bool first = choice.unit == placed.frames[deepest].file;
+  auto opened = openTestableSession({g.unit, g.workDir, g.sanitize, g.memoryMb, false}, out, err);
+  if (auto *code = std::get_if<int>(&opened)) return first ? Attempt{*code, false} : Attempt{};
+  Session &session = *std::get<std::unique_ptr<Session>>(opened);
+  std::vector<std::string> generated{session.harness.directory, fs::path(toolchain().abiInclude).parent_path() / "runtime"};
+  FailureStacks stacks(toolchain().llvmSymbolizer, session.harness.binary, g.sanitize ? session.harness.binary : "",
+                       generated, root);
+  const crash::RunFrames frames = [&stacks](const search::Execution &e) {
+    const bool report = e.outcome() == exec::Outcome::Sanitizer;
+    return stacks(e.result, report ? e.report : std::string(), report);
+  };
+  search::CriterionList criteria;
+  criteria.push_back(crash::crashCriterion(target, frames));
+  const search::Goals goals(session.description, std::move(criteria), {&session.program, session.targets});
+  if (goals.size() == 0) {
+    fmt::print(out, "unsearched   line {} of {} is in none of the functions the harness instruments\n",
+               target.deepest.line, target.deepest.file);
+    return {};
+  }
+  const search::Evaluator *evaluator = nullptr;
+  auto secondary = search::makeSecondary(
+      g.secondary, goals,
+      {.progress = [&evaluator] { return evaluator ? evaluator->budget().used(evaluator->executions()) : 0.0; },
+       .sleep = 0,
+       .usagePercent = g.bbcUsage,
+       .seed = g.seed});
+  if (!secondary || !search::parseAlgorithm(g.algorithm)) {
+    fmt::print(err, "mosaic: error: {}\n", secondary ? "unknown algorithm '" + g.algorithm + "'" : secondary.error().message);
+    return {kExitUsage, false};
+  }
+  stages::Work work;
+  UnitSearch search(session, g, goals, **secondary, work, err);
+  evaluator = &search.evaluator();
+  Closest closest(goals);
+  search.evaluator().addObserver(closest);
+  const SearchSummary summary = search.run(*search::parseAlgorithm(g.algorithm), err);
+  fmt::print(out, "search       {} for {:.1f} s: {} executions\n", search::toString(summary.algorithm), summary.seconds,
+             summary.executions);
+
+  if (!search.archive().covered(0)) {
+    search.release();
+    fmt::print(out, "not reproduced\n");
+    if (closest.test()) {
+      const crash::CrashDistance d = crash::crashDistance(target, goals[0], closest.run(), goals.reach(), frames);
+      const std::vector<exec::Frame> got = d.ds == 0 && closest.run().failed() ? frames(closest.run()) : std::vector<exec::Frame>{};
+      size_t matched = 0;
+      for (const exec::Frame &t : target.frames)
+        for (const exec::Frame &f : got)
+          if (crash::frameDistance(t, f) == 0) {
+            ++matched;
+            break;
+          }
+      fmt::print(out, "closest      fitness {:.3f}: line {} {}; {}; {} of {} frames matched{}\n", d.total(),
+                 target.deepest.line, d.ds == 0 ? "reached" : "not reached",
+                 d.ds > 0 ? "failure not looked at" : d.de == 0 ? "the same kind of failure" : "another outcome: " + exec::describe(closest.run().result),
+                 matched, target.frames.size(), got.empty() ? "" : " (its stack: " + framesLine(got, root) + ")");
+      fmt::print(out, "{}", testcase::toCode(session.program, *closest.test()));
+    }
+    return {std::nullopt, true};
+  }
+
+  // Reproduced: the covering test, minimised, written as a death test.
+  search::Execution run = *search.archive().at(0).run;
+  const testcase::TestCase test = minimise(*search.archive().at(0).test, run, goals, search.evaluator());
+  emit::SuiteTest st;
+  st.test = test;
+  st.result = run.result;
+  st.report = run.report;
+  st.failureClass = "crash";
+  st.why = "reproduces " + trace.kind.str() + " of " + fs::path(options.traceFile).filename().string();
+  st.stack = frames(run);
+  if (run.outcome() == exec::Outcome::Sanitizer) st.sanitizerClass = crash::runFailure(run).kind.name;
+  st.origin.push_back("the trace (" + std::string(crash::formatName(trace.format)) + ", " + trace.kind.str() +
+                      "), its frames in the project as it printed them:");
+  for (size_t i = deepest; i < deepest + choice.traceFrames; ++i)
+    st.origin.push_back("  " + placed.frames[i].frame.frame.str());
+  std::vector<emit::SuiteTest> passing, failing{st};
+  g.outDir = options.search.outDir;
+  const VerifyResult verified = writeSuite(session, g, passing, failing, "", search.stopFlag(), err);
+  search.release();
+  fmt::print(out, "reproduced   by a test of {} statements: {}\n", test.statements.size(), framesLine(st.stack, root));
+  // Verified: the suite builds, and the death test is in it and dies.
+  const bool dies = verified.built && verified.failingWritten == 1 && verified.failingDisabled == 0;
+  const bool sanitizer = run.outcome() == exec::Outcome::Sanitizer;
+  if (g.verify)
+    fmt::print(out, "verified     {}\n",
+               dies && sanitizer ? "the suite builds; the death test expects the report in a build with "
+                                   "-DMOSAIC_SANITIZE=ON and is skipped in a plain one"
+               : dies            ? "the death test builds and dies as the trace did"
+               : verified.built ? "the death test was removed or disabled by verification (see above)"
+                                : "the suite does not build");
+  fmt::print(out, "written      {}/\n", g.outDir);
+  return {g.verify && !dies ? kExitInternal : kExitOk, true};
+}
+
 } // namespace
 
 int reproduce(const ReproduceOptions &options, std::ostream &out, std::ostream &err) {
@@ -175,108 +276,28 @@ int reproduce(const ReproduceOptions &options, std::ostream &out, std::ostream &
                units->size(), root, named.empty() ? " none (a trace without files and lines cannot be placed yet)" : named);
     return kExitUsage;
   }
-  crash::CrashTarget target = targetOf(*trace, placed, *deepest);
-  if (options.fitness == "st-distance") target.fitness = crash::CrashFitness::STDistance;
-  fmt::print(out, "target       {}\n", framesLine(target.frames, root));
-
-  // The unit's session; sanitized when only a sanitizer sees the failure.
+  std::vector<crash::TargetChoice> choices = crash::targetChoices(*trace, placed, kMaxTargetUnits);
   GenerateOptions g = options.search;
-  g.unit.unit = placed.frames[*deepest].file;
-  g.failingTestsCover = true;
-  g.sanitize = g.sanitize || trace->kind.cls == crash::FailureClass::Sanitizer;
-  g.criteria = {};
-  auto opened = openTestableSession({g.unit, g.workDir, g.sanitize, g.memoryMb, false}, out, err);
-  if (auto *code = std::get_if<int>(&opened)) return *code;
-  Session &session = *std::get<std::unique_ptr<Session>>(opened);
-  std::vector<std::string> generated{session.harness.directory, fs::path(toolchain().abiInclude).parent_path() / "runtime"};
-  FailureStacks stacks(toolchain().llvmSymbolizer, session.harness.binary, g.sanitize ? session.harness.binary : "",
-                       generated, root);
-  const crash::RunFrames frames = [&stacks](const search::Execution &e) {
-    const bool report = e.outcome() == exec::Outcome::Sanitizer;
-    return stacks(e.result, report ? e.report : std::string(), report);
-  };
-  search::CriterionList criteria;
-  criteria.push_back(crash::crashCriterion(target, frames));
-  const search::Goals goals(session.description, std::move(criteria), {&session.program, session.targets});
-  if (goals.size() == 0) {
+  // Each unit's search gets an equal share of the budget.
+  g.budgetSeconds = options.search.budgetSeconds / static_cast<double>(choices.size());
+  bool searched = false;
+  for (size_t k = 0; k < choices.size(); ++k) {
+    crash::TargetChoice &c = choices[k];
+    if (options.fitness == "st-distance") c.target.fitness = crash::CrashFitness::STDistance;
+    if (k > 0)
+      fmt::print(out, "caller       not reproduced from {}: searching its caller's unit {}\n",
+                 fs::path(choices[k - 1].unit).filename().string(), c.unit);
+    fmt::print(out, "target       {}\n", framesLine(c.target.frames, root));
+    const Attempt a = attempt(options, g, c, *trace, placed, *deepest, root, out, err);
+    if (a.exitCode) return *a.exitCode;
+    searched = searched || a.searched;
+  }
+  if (!searched) {
     fmt::print(err, "mosaic: error: line {} of {} is in none of the unit's functions that the harness instruments\n",
-               target.deepest.line, target.deepest.file);
+               choices.front().target.deepest.line, choices.front().target.deepest.file);
     return kExitUsage;
   }
-  const search::Evaluator *evaluator = nullptr;
-  auto secondary = search::makeSecondary(
-      g.secondary, goals,
-      {.progress = [&evaluator] { return evaluator ? evaluator->budget().used(evaluator->executions()) : 0.0; },
-       .sleep = 0,
-       .usagePercent = g.bbcUsage,
-       .seed = g.seed});
-  if (!secondary || !search::parseAlgorithm(g.algorithm)) {
-    fmt::print(err, "mosaic: error: {}\n", secondary ? "unknown algorithm '" + g.algorithm + "'" : secondary.error().message);
-    return kExitUsage;
-  }
-  stages::Work work;
-  UnitSearch search(session, g, goals, **secondary, work, err);
-  evaluator = &search.evaluator();
-  Closest closest(goals);
-  search.evaluator().addObserver(closest);
-  const SearchSummary summary = search.run(*search::parseAlgorithm(g.algorithm), err);
-  fmt::print(out, "search       {} for {:.1f} s: {} executions\n", search::toString(summary.algorithm), summary.seconds,
-             summary.executions);
-
-  if (!search.archive().covered(0)) {
-    search.release();
-    fmt::print(out, "not reproduced\n");
-    if (closest.test()) {
-      const crash::CrashDistance d = crash::crashDistance(target, goals[0], closest.run(), goals.reach(), frames);
-      const std::vector<exec::Frame> got = d.ds == 0 && closest.run().failed() ? frames(closest.run()) : std::vector<exec::Frame>{};
-      size_t matched = 0;
-      for (const exec::Frame &t : target.frames)
-        for (const exec::Frame &f : got)
-          if (crash::frameDistance(t, f) == 0) {
-            ++matched;
-            break;
-          }
-      fmt::print(out, "closest      fitness {:.3f}: line {} {}; {}; {} of {} frames matched{}\n", d.total(),
-                 target.deepest.line, d.ds == 0 ? "reached" : "not reached",
-                 d.ds > 0 ? "failure not looked at" : d.de == 0 ? "the same kind of failure" : "another outcome: " + exec::describe(closest.run().result),
-                 matched, target.frames.size(), got.empty() ? "" : " (its stack: " + framesLine(got, root) + ")");
-      fmt::print(out, "{}", testcase::toCode(session.program, *closest.test()));
-    }
-    return kExitFindings;
-  }
-
-  // Reproduced: the covering test, minimised, written as a death test.
-  search::Execution run = *search.archive().at(0).run;
-  const testcase::TestCase test = minimise(*search.archive().at(0).test, run, goals, search.evaluator());
-  emit::SuiteTest st;
-  st.test = test;
-  st.result = run.result;
-  st.report = run.report;
-  st.failureClass = "crash";
-  st.why = "reproduces " + trace->kind.str() + " of " + fs::path(options.traceFile).filename().string();
-  st.stack = frames(run);
-  if (run.outcome() == exec::Outcome::Sanitizer) st.sanitizerClass = crash::runFailure(run).kind.name;
-  st.origin.push_back("the trace (" + std::string(crash::formatName(trace->format)) + ", " + trace->kind.str() +
-                      "), its frames in the unit as it printed them:");
-  for (size_t i = *deepest; i < *deepest + target.frames.size(); ++i)
-    st.origin.push_back("  " + placed.frames[i].frame.frame.str());
-  std::vector<emit::SuiteTest> passing, failing{st};
-  g.outDir = options.search.outDir;
-  const VerifyResult verified = writeSuite(session, g, passing, failing, "", search.stopFlag(), err);
-  search.release();
-  fmt::print(out, "reproduced   by a test of {} statements: {}\n", test.statements.size(), framesLine(st.stack, root));
-  // Verified: the suite builds, and the death test is in it and dies.
-  const bool dies = verified.built && verified.failingWritten == 1 && verified.failingDisabled == 0;
-  const bool sanitizer = run.outcome() == exec::Outcome::Sanitizer;
-  if (g.verify)
-    fmt::print(out, "verified     {}\n",
-               dies && sanitizer ? "the suite builds; the death test expects the report in a build with "
-                                   "-DMOSAIC_SANITIZE=ON and is skipped in a plain one"
-               : dies            ? "the death test builds and dies as the trace did"
-               : verified.built ? "the death test was removed or disabled by verification (see above)"
-                                : "the suite does not build");
-  fmt::print(out, "written      {}/\n", g.outDir);
-  return g.verify && !dies ? kExitInternal : kExitOk;
+  return kExitFindings;
 }
 
 } // namespace mosaic::driver

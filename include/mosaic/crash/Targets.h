@@ -1,0 +1,34 @@
+// Which units a crash's search tries, and with which target frames (issue
+// 21; EvoCrash's and Botsing's target frame levels): the deepest frame in a
+// unit first, then each unit further up the stack, whose calls lead down
+// to the crash when the deepest unit's own functions cannot.
+#pragma once
+
+#include "mosaic/crash/CrashGoal.h"
+#include "mosaic/crash/ProjectFrames.h"
+
+#include <string>
+#include <vector>
+
+namespace mosaic::crash {
+
+/// One unit a search tries.
+struct TargetChoice {
+  /// The unit (a compile database file, absolute).
+  std::string unit;
+  /// The frames to match, from the trace's deepest frame in a unit up to
+  /// this unit's; `deepest` is this unit's innermost frame (the line to
+  /// reach: the call that leads down, or the crash's own line).
+  CrashTarget target;
+  /// How many of the trace's frames from its deepest in a unit it takes.
+  size_t traceFrames = 0;
+};
+
+/// The choices of a placed trace, at most `maxUnits`, deepest first. The
+/// frames end at the first outside the project (where the test's calls
+/// take their place) or where the trace recurses (a frame it already
+/// holds: a stack overflow's cycle, whose depth no test needs to repeat).
+/// Empty when no frame is in a unit.
+std::vector<TargetChoice> targetChoices(const StackTrace &trace, const PlacedTrace &placed, size_t maxUnits);
+
+} // namespace mosaic::crash
