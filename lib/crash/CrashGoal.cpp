@@ -22,6 +22,20 @@ std::string signalName(int sig) {
 
 double nu(double x) { return x / (x + 1.0); }
 
+// The blocks of `f` that hold `line`; its entry block for a line of its
+// signature (from its declared line to its first statement's), where a
+// stack overflow's report puts the frame that ran out of stack.
+std::vector<std::uint32_t> blocksAt(const model::FunctionInfo &f, std::uint32_t line) {
+  std::vector<std::uint32_t> blocks;
+  std::uint32_t first = std::numeric_limits<std::uint32_t>::max();
+  for (const model::BlockInfo &b : f.blocks) {
+    for (std::uint32_t l : b.lines) first = std::min(first, l);
+    if (std::find(b.lines.begin(), b.lines.end(), line) != b.lines.end()) blocks.push_back(b.id);
+  }
+  if (blocks.empty() && f.line != 0 && f.line <= line && line < first) blocks.push_back(f.entry);
+  return blocks;
+}
+
 class CrashCriterion final : public search::Criterion {
 public:
   CrashCriterion(CrashTarget target, RunFrames frames) : target_(std::move(target)), frames_(std::move(frames)) {}
@@ -30,13 +44,7 @@ public:
   void goals(std::uint32_t fi, const search::Reach &reach, std::vector<search::Goal> &out) const override {
     const model::FunctionInfo &f = reach.description().functions[fi];
     if (!sameFile(target_.deepest.file, f.file.empty() ? reach.description().unit : f.file)) return;
-    std::vector<std::uint32_t> blocks;
-    for (const model::BlockInfo &b : f.blocks)
-      for (std::uint32_t l : b.lines)
-        if (l == target_.deepest.line) {
-          blocks.push_back(b.id);
-          break;
-        }
+    std::vector<std::uint32_t> blocks = blocksAt(f, target_.deepest.line);
     if (blocks.empty()) return;
     search::Goal g{.function = fi, .line = target_.deepest.line, .blocks = blocks};
     g.label = target_.kind.str() + " at " + target_.deepest.str();
@@ -101,9 +109,7 @@ private:
       for (std::uint32_t fi = 0; fi < d.functions.size(); ++fi) {
         const model::FunctionInfo &f = d.functions[fi];
         if (!sameFile(frame.file, f.file.empty() ? d.unit : f.file)) continue;
-        FrameBlocks fb{.function = fi, .blocks = {}};
-        for (const model::BlockInfo &b : f.blocks)
-          if (std::find(b.lines.begin(), b.lines.end(), frame.line) != b.lines.end()) fb.blocks.push_back(b.id);
+        FrameBlocks fb{.function = fi, .blocks = blocksAt(f, frame.line)};
         if (!fb.blocks.empty()) {
           path_.push_back(std::move(fb));
           break;

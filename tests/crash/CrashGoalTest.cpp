@@ -104,6 +104,20 @@ TEST(CrashGoal, ASanitizerRunsClassComesFromItsReport) {
   EXPECT_FALSE(runFailure(search::Execution{}).failed);
 }
 
+TEST(CrashGoal, AFrameAtTheSignatureIsTheEntryBlock) {
+  // A stack overflow's report puts the frame that ran out at the function's
+  // declared line, before its first statement: the goal is its entry.
+  model::UnitDescription d = test::fourBlocks();
+  d.functions[0].line = 8; // f's first statement is at line 10
+  const exec::Frame signature{"f", "/src/f.c", 8, 0, false};
+  search::CriterionList criteria;
+  criteria.push_back(crashCriterion({{FailureClass::Sanitizer, "stack-overflow", ""}, {signature}, signature},
+                                    [](const search::Execution &) { return std::vector<exec::Frame>{}; }));
+  const search::Goals goals(d, std::move(criteria));
+  ASSERT_EQ(goals.size(), 1u);
+  EXPECT_EQ(goals[0].blocks, std::vector<std::uint32_t>{0});
+}
+
 TEST(CrashGoal, NoGoalWhenNoFunctionHoldsTheLine) {
   const model::UnitDescription d = test::fourBlocks();
   const exec::Frame elsewhere{"g", "/src/f.c", 99, 0, false};
