@@ -208,6 +208,7 @@ void __mosaic_obs_exception(mosaic_ctx *ctx, const char *type, const char *what)
 }
 
 int __mosaic_threw(mosaic_ctx *ctx, const char *type, const char *what) {
+  mosaic_rt_stack_keep_throw();
   __mosaic_obs_exception(ctx, type, what);
   if (strcmp(type, "std::bad_alloc") == 0) {
     fflush(NULL);

@@ -64,6 +64,11 @@ void mosaic_rt_stack_init(void);
 void mosaic_rt_stack_install(const struct sigaction *segv_previous, const struct sigaction *bus_previous);
 void mosaic_rt_stack_record(const void *uctx);
 void mosaic_rt_stack_chain(int sig, siginfo_t *info, void *uctx);
+/* A C++ throw's stack, noted (in this process only) at every throw; kept in
+ * the trace when the exception leaves the unit (__mosaic_threw), unless a
+ * failure already recorded one. */
+void mosaic_rt_stack_note_throw(void);
+void mosaic_rt_stack_keep_throw(void);
 
 /* The fork server; returns the process exit code. */
 int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd);

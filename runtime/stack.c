@@ -84,6 +84,30 @@ void mosaic_rt_stack_record(const void *uctx) {
   recording = 0;
 }
 
+/* The last throw's frames (ours: the stack's capacity). */
+static void *throw_pcs[MOSAIC_STACK_CAPACITY + 1];
+static int throw_count;
+
+void mosaic_rt_stack_note_throw(void) {
+  throw_count = backtrace(throw_pcs, (int)(sizeof throw_pcs / sizeof *throw_pcs));
+}
+
+void mosaic_rt_stack_keep_throw(void) {
+  mosaic_trace_header *t = mosaic_rt_trace;
+  uint32_t kept = 0;
+  int i;
+  if (!t || t->stack_count || throw_count == 0) return;
+  /* Frame 0 is in the noting function itself: start at the throw
+   * wrapper's, so that the thrower's, after it, is read by the host as a
+   * return address (in the call), like every frame after the first. */
+  for (i = 1; i < throw_count && kept < MOSAIC_STACK_CAPACITY; ++i) {
+    const uintptr_t a = (uintptr_t)throw_pcs[i];
+    t->stack[kept++] = (a >= exe_lo && a < exe_hi) ? (uint64_t)(a - exe_bias) : ((uint64_t)a | MOSAIC_STACK_EXTERNAL);
+  }
+  t->stack_count = kept;
+  throw_count = 0;
+}
+
 static void on_failure_signal(int sig, siginfo_t *info, void *uctx) {
   mosaic_rt_stack_record(uctx);
   /* Then as if this handler had never been there: the previous action

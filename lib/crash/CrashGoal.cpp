@@ -87,7 +87,7 @@ public:
     }
     if (d.ds > 0) return d;
     d.de = sameKind(target_.kind, runFailure(e)) ? 0 : 1;
-    d.dtr = e.failed() ? traceDistance(target_.frames, frames_(e)) : 1;
+    d.dtr = e.failed() || e.threw ? traceDistance(target_.frames, frames_(e)) : 1;
     return d;
   }
 

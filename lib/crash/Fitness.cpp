@@ -29,9 +29,50 @@ bool sameFile(const std::string &a, const std::string &b) {
   return !x.empty() && !y.empty() && paths::sharedSuffix(x, y) == std::min(x.size(), y.size());
 }
 
+namespace {
+
+// A function's name without its parameter list, the qualifiers after it
+// and ABI tags: "Shelf::at[abi:cxx11](int) const" -> "Shelf::at".
+std::string bareName(std::string name) {
+  for (size_t at; (at = name.find("[abi:")) != std::string::npos;) {
+    const size_t end = name.find(']', at);
+    if (end == std::string::npos) break;
+    name.erase(at, end - at + 1);
+  }
+  const size_t close = name.rfind(')');
+  if (close == std::string::npos) return name;
+  for (std::string_view rest = std::string_view(name).substr(close + 1); !rest.empty();) {
+    const size_t word = rest.find_first_not_of(' ');
+    if (word == std::string_view::npos) break;
+    rest.remove_prefix(word);
+    bool known = false;
+    for (std::string_view q : {"const", "volatile", "noexcept", "&&", "&"})
+      if (rest.substr(0, q.size()) == q) {
+        rest.remove_prefix(q.size());
+        known = true;
+        break;
+      }
+    if (!known) return name; // not a parameter list after all
+  }
+  int depth = 0;
+  for (size_t i = close + 1; i-- > 0;) {
+    depth += name[i] == ')' ? 1 : name[i] == '(' ? -1 : 0;
+    if (depth == 0) {
+      // "operator()" is a name, not a parameter list.
+      const bool callOperator = i + 2 == close + 1 && i >= 8 && name.compare(i - 8, 8, "operator") == 0;
+      return i == 0 || callOperator ? name : name.substr(0, i);
+    }
+  }
+  return name;
+}
+
+} // namespace
+
+bool sameFunction(const std::string &a, const std::string &b) { return a == b || bareName(a) == bareName(b); }
+
 double frameDistance(const exec::Frame &target, const exec::Frame &run) {
   if (!sameFile(target.file, run.file)) return nu(3);
-  if (target.function != run.function) return nu(2);
+  if (!sameFunction(target.function, run.function)) return nu(2);
   const double delta = std::abs(static_cast<double>(target.line) - static_cast<double>(run.line));
   return nu(nu(delta));
 }

@@ -185,7 +185,7 @@ Attempt attempt(const ReproduceOptions &options, GenerateOptions g, const crash:
     fmt::print(out, "not reproduced\n");
     if (closest.test()) {
       const crash::CrashDistance d = crash::crashDistance(target, goals[0], closest.run(), goals.reach(), frames);
-      const std::vector<exec::Frame> got = d.ds == 0 && closest.run().failed() ? frames(closest.run()) : std::vector<exec::Frame>{};
+      const std::vector<exec::Frame> got = d.ds == 0 && (closest.run().failed() || closest.run().threw) ? frames(closest.run()) : std::vector<exec::Frame>{};
       size_t matched = 0;
       for (const exec::Frame &t : target.frames)
         for (const exec::Frame &f : got)
@@ -213,6 +213,10 @@ Attempt attempt(const ReproduceOptions &options, GenerateOptions g, const crash:
   st.why = "reproduces " + trace.kind.str() + " of " + fs::path(options.traceFile).filename().string();
   st.stack = frames(run);
   if (run.outcome() == exec::Outcome::Sanitizer) st.sanitizerClass = crash::runFailure(run).kind.name;
+  if (run.outcome() == exec::Outcome::Ok && run.threw) {
+    st.threwAt = run.stoppedAt;
+    st.exceptionType = run.exceptionType;
+  }
   st.origin.push_back("the trace (" + std::string(crash::formatName(trace.format)) + ", " + trace.kind.str() +
                       "), its frames in the project as it printed them:");
   for (size_t i = deepest; i < deepest + choice.traceFrames; ++i)
@@ -229,6 +233,7 @@ Attempt attempt(const ReproduceOptions &options, GenerateOptions g, const crash:
     fmt::print(out, "verified     {}\n",
                dies && sanitizer ? "the suite builds; the death test expects the report in a build with "
                                    "-DMOSAIC_SANITIZE=ON and is skipped in a plain one"
+               : dies && st.threwAt >= 0 ? "the test builds and throws as the trace did"
                : dies            ? "the death test builds and dies as the trace did"
                : verified.built ? "the death test was removed or disabled by verification (see above)"
                                 : "the suite does not build");

@@ -73,6 +73,14 @@ public:
   /// nullopt when a type of some pure virtual cannot be spelled exactly here.
   std::optional<std::vector<std::string>> stubDefinition(model::RecordId record) const;
 
+  /// Whether a test can name the exception type the harness reported
+  /// (`YAML::ParserException`, `std::out_of_range`, `int`): a standard type,
+  /// a one-word fundamental type, or a complete class of the model defined
+  /// outside the unit file. A class thrown by another file of the project
+  /// that no header of the unit declares is not (yaml-cpp's simplekey.cpp
+  /// never includes exceptions.h).
+  bool catchable(const std::string &exceptionType) const;
+
 private:
   // Body.cpp: the phases of write().
   void resetVariables(size_t n);
@@ -89,13 +97,6 @@ private:
   void requireTrampolines(Body &body) const;
   // BodyTypes.cpp
   bool nameable(model::TypeId type) const;
-  /// Whether a test can name the exception type the harness reported
-  /// (`YAML::ParserException`, `std::out_of_range`, `int`): a standard type,
-  /// a one-word fundamental type, or a complete class of the model defined
-  /// outside the unit file. A class thrown by another file of the project
-  /// that no header of the unit declares is not (yaml-cpp's simplekey.cpp
-  /// never includes exceptions.h).
-  bool catchable(const std::string &exceptionType) const;
   /// A record the unit defines and a header declares: incomplete in a test,
   /// but pointers to it are spelled by name (expat's XML_Parser).
   bool pointable(model::TypeId type) const;

@@ -379,7 +379,9 @@ Expected<bool> buildIn(const model::Program &program, const Toolchain &tc, const
   }
   writeManifest(stage / "inputs.txt", depfile, program.directory, stage);
 
-  std::vector<std::string> link{tc.clangxx, object, tc.runtime, "-o", binary};
+  // Every C++ throw through the runtime's wrapper, which notes its stack
+  // (runtime/throw.c); nothing for a unit that never throws.
+  std::vector<std::string> link{tc.clangxx, object, tc.runtime, "-o", binary, "-Wl,--wrap=__cxa_throw"};
   if (options.sanitize) link.insert(link.end(), {"-fsanitize=address,undefined"});
   // libffi for calls of variadic functions (CodegenVariadic.cpp).
   const std::vector<std::string> libs{"-lffi", "-lm", "-lpthread", "-ldl"};
@@ -400,7 +402,9 @@ Expected<bool> buildIn(const model::Program &program, const Toolchain &tc, const
     }
     if (!archive) return archive.takeError();
     std::vector<std::string> second = link;
-    second.push_back(*archive);
+    // The runtime again after the project: its throw wrapper for the
+    // project's throws (-Wl,--wrap=__cxa_throw).
+    second.insert(second.end(), {*archive, tc.runtime});
     second.insert(second.end(), libs.begin(), libs.end());
     l = runProcess(second, {.directory = stage.string()});
     if (l && l->exitCode != 0 && l->output.find("multiple definition") != std::string::npos) {

@@ -69,3 +69,12 @@ TEST(CrashFitness, STDistanceCountsFramesLeftThenThePenalty) {
   // One more frame reached is worth more than any distance to the next.
   EXPECT_LT(stDistance(3, 1, 0.99, false), stDistance(3, 0, 0.01, false));
 }
+
+TEST(CrashFitness, FunctionsMatchWithoutTheirParameterLists) {
+  EXPECT_TRUE(sameFunction("checkIndex", "checkIndex(int, int)"));
+  EXPECT_TRUE(sameFunction("Shelf::at[abi:cxx11](int) const", "Shelf::at"));
+  EXPECT_TRUE(sameFunction("(anonymous namespace)::f(int)", "(anonymous namespace)::f"));
+  EXPECT_TRUE(sameFunction("Op::operator()(int) &&", "Op::operator()"));
+  EXPECT_FALSE(sameFunction("checkIndex", "checkSize(int, int)"));
+  EXPECT_FALSE(sameFunction("Shelf::at", "Shelf::add(std::string const&)"));
+}

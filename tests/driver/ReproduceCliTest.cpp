@@ -116,3 +116,19 @@ TEST(ReproduceCli, ACrashOnlyASanitizerSeesIsADeathTestOfTheSanitizedBuild) {
   EXPECT_NE((regression.out + regression.err).find("config_short_name"), std::string::npos) << regression.err;
 #endif
 }
+
+TEST(ReproduceCli, AnUncaughtExceptionIsReproducedAtItsThrowAndWrittenAsExpectThrow) {
+  // Shelf::at(1) on a shelf of one: checkIndex throws std::out_of_range at
+  // shelf.cpp:6, and std::terminate aborts. gdb's bt from /tmp/shelflib. The
+  // harness records the stack at the throw, so the run's frames are the
+  // thrower's, as the trace's are.
+  const fs::path out = makeTempDir("mosaic-reproduce");
+  auto r = reproduce(kFixture + "/crash-terminate-gdb.txt", out);
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("uncaught std::out_of_range"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("target       checkIndex shelf.cpp:6 <- Shelf::at"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("reproduced   by a test of"), std::string::npos) << r.out;
+  const std::string test = readFile(out / "suite" / "shelf_failing_test.cpp");
+  EXPECT_NE(test.find("EXPECT_THROW(run(), std::out_of_range);"), std::string::npos) << test;
+  EXPECT_NE(test.find("DISABLED_Shelf_at_Fails_Regression"), std::string::npos) << test;
+}

@@ -32,6 +32,11 @@ bool sameKind(const FailureKind &want, const RunFailure &got);
 /// another machine's did).
 bool sameFile(const std::string &a, const std::string &b);
 
+/// Whether two traces name one function: equal, or equal without their
+/// parameter lists, qualifiers and ABI tags (gdb prints `checkIndex`, the
+/// symboliser `checkIndex(int, int)`).
+bool sameFunction(const std::string &a, const std::string &b);
+
 /// Botsing's frame distance: ν(3) another file, ν(2) another function of the
 /// file, else ν(ν(|Δline|)) (0 for the same line).
 double frameDistance(const exec::Frame &target, const exec::Frame &run);
