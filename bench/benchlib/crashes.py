@@ -53,7 +53,8 @@ def versions(subject, cache, e):
     folders: Debian's source with the named patches applied)."""
     shipped = os.path.join(cache, subject.name)
     builds.build(subject, shipped)
-    series = bugs._series(os.path.join(shipped, "src"))
+    has_series = os.path.exists(os.path.join(shipped, "src", "debian", "patches", "series"))
+    series = bugs._series(os.path.join(shipped, "src")) if has_series else []
     u, f = e["unfixed"], e["fixed"]
     if u == "shipped":
         unfixed, applied = shipped, series
