@@ -22,10 +22,14 @@ std::string signalName(int sig) {
 
 double nu(double x) { return x / (x + 1.0); }
 
-// The blocks of `f` that hold `line`; its entry block for a line of its
+// The blocks of `f` that hold the frame's line; its entry block for a line of its
 // signature (from its declared line to its first statement's), where a
 // stack overflow's report puts the frame that ran out of stack.
-std::vector<std::uint32_t> blocksAt(const model::FunctionInfo &f, std::uint32_t line) {
+std::vector<std::uint32_t> blocksAt(const model::FunctionInfo &f, const exec::Frame &frame) {
+  // A frame without a line (a trace that names only functions): its
+  // function's entry.
+  if (frame.line == 0) return sameFunction(f.name, frame.function) ? std::vector<std::uint32_t>{f.entry} : std::vector<std::uint32_t>{};
+  const std::uint32_t line = frame.line;
   std::vector<std::uint32_t> blocks;
   std::uint32_t first = std::numeric_limits<std::uint32_t>::max();
   for (const model::BlockInfo &b : f.blocks) {
@@ -44,7 +48,7 @@ public:
   void goals(std::uint32_t fi, const search::Reach &reach, std::vector<search::Goal> &out) const override {
     const model::FunctionInfo &f = reach.description().functions[fi];
     if (!sameFile(target_.deepest.file, f.file.empty() ? reach.description().unit : f.file)) return;
-    std::vector<std::uint32_t> blocks = blocksAt(f, target_.deepest.line);
+    std::vector<std::uint32_t> blocks = blocksAt(f, target_.deepest);
     if (blocks.empty()) return;
     search::Goal g{.function = fi, .line = target_.deepest.line, .blocks = blocks};
     g.label = target_.kind.str() + " at " + target_.deepest.str();
@@ -109,7 +113,7 @@ private:
       for (std::uint32_t fi = 0; fi < d.functions.size(); ++fi) {
         const model::FunctionInfo &f = d.functions[fi];
         if (!sameFile(frame.file, f.file.empty() ? d.unit : f.file)) continue;
-        FrameBlocks fb{.function = fi, .blocks = blocksAt(f, frame.line)};
+        FrameBlocks fb{.function = fi, .blocks = blocksAt(f, frame)};
         if (!fb.blocks.empty()) {
           path_.push_back(std::move(fb));
           break;

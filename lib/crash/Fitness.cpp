@@ -73,6 +73,7 @@ bool sameFunction(const std::string &a, const std::string &b) { return a == b ||
 double frameDistance(const exec::Frame &target, const exec::Frame &run) {
   if (!sameFile(target.file, run.file)) return nu(3);
   if (!sameFunction(target.function, run.function)) return nu(2);
+  if (target.line == 0) return 0; // a trace that names no line: any line of the function
   const double delta = std::abs(static_cast<double>(target.line) - static_cast<double>(run.line));
   return nu(nu(delta));
 }

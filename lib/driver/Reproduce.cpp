@@ -3,6 +3,7 @@
 // fails the same way with the same frames -> a GoogleTest death test.
 #include "mosaic/driver/Reproduce.h"
 
+#include "DefinedIn.h"
 #include "FailureStacks.h"
 #include "Output.h"
 #include "UnitSearch.h"
@@ -267,6 +268,11 @@ int reproduce(const ReproduceOptions &options, std::ostream &out, std::ostream &
     return kExitUsage;
   }
   const std::string root = commonFolder(*units);
+  // Frames with a function and no file (backtrace_symbols): the unit that defines it.
+  const std::vector<std::string> byName = fileFramesByDefinition(*trace, *units);
+  if (!byName.empty())
+    fmt::print(out, "frames       without files, placed by their function's definition: {}\n",
+               fmt::join(byName, ", "));
   const crash::PlacedTrace placed = crash::placeFrames(*trace, *units, root);
   fmt::print(out, "trace        {} ({}): {}, {} frames\n", options.traceFile, crash::formatName(trace->format),
              trace->kind.str(), trace->frames.size());
@@ -278,7 +284,7 @@ int reproduce(const ReproduceOptions &options, std::ostream &out, std::ostream &
     fmt::print(err,
                "mosaic: error: no frame of the trace is in a source file of the compile database ({} files under "
                "{}); the frames that name a file:{}\n",
-               units->size(), root, named.empty() ? " none (a trace without files and lines cannot be placed yet)" : named);
+               units->size(), root, named.empty() ? " none (and no function it names is defined in one of them alone)" : named);
     return kExitUsage;
   }
   std::vector<crash::TargetChoice> choices = crash::targetChoices(*trace, placed, kMaxTargetUnits);

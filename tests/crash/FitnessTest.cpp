@@ -78,3 +78,9 @@ TEST(CrashFitness, FunctionsMatchWithoutTheirParameterLists) {
   EXPECT_FALSE(sameFunction("checkIndex", "checkSize(int, int)"));
   EXPECT_FALSE(sameFunction("Shelf::at", "Shelf::add(std::string const&)"));
 }
+
+TEST(CrashFitness, AFrameWithoutALineMatchesAnyLineOfItsFunction) {
+  const exec::Frame named{"config_level", "/p/config.c", 0, 0, false};
+  EXPECT_EQ(frameDistance(named, {"config_level", "config.c", 14, 0, false}), 0.0);
+  EXPECT_GT(frameDistance(named, {"config_describe", "config.c", 22, 0, false}), 0.0);
+}

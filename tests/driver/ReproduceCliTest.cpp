@@ -132,3 +132,17 @@ TEST(ReproduceCli, AnUncaughtExceptionIsReproducedAtItsThrowAndWrittenAsExpectTh
   EXPECT_NE(test.find("EXPECT_THROW(run(), std::out_of_range);"), std::string::npos) << test;
   EXPECT_NE(test.find("DISABLED_Shelf_at_Fails_Regression"), std::string::npos) << test;
 }
+
+TEST(ReproduceCli, ABacktraceSymbolsTraceIsPlacedByItsFunctionsDefinitions) {
+  // glibc's backtrace_symbols_fd from a SIGSEGV handler of the fixture's
+  // program built with -rdynamic: function names, no files, no lines. Each
+  // frame goes to the unit that defines its function; any line of it matches.
+  const fs::path out = makeTempDir("mosaic-reproduce");
+  auto r = reproduce(kFixture + "/crash-backtrace-symbols.txt", out);
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("placed by their function's definition: config_level -> config.c, config_describe -> config.c"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("target       config_level config.c <- config_describe config.c"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("reproduced   by a test of"), std::string::npos) << r.out;
+}
