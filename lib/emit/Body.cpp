@@ -26,6 +26,7 @@ Body BodyWriter::write(const SuiteTest &st, bool withAssertions) {
   const TestCase &t = st.test;
   const size_t n = st.threwAt >= 0 ? std::min(t.statements.size(), static_cast<size_t>(st.threwAt) + 1) : t.statements.size();
   resetVariables(n);
+  exactBuffers_ = !st.failureClass.empty() && st.result.outcome == exec::Outcome::Sanitizer;
   body.name = testName(st, !withAssertions);
   countUses(st, n, withAssertions);
   nameValues(st, n, body.trampolines);

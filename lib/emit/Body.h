@@ -82,6 +82,9 @@ public:
   bool catchable(const std::string &exceptionType) const;
 
 private:
+  /// Byte buffers written as the harness had them (heap, exact length):
+  /// set by write() for a failing test a sanitizer reported.
+  bool exactBuffers_ = false;
   // Body.cpp: the phases of write().
   void resetVariables(size_t n);
   void countUses(const SuiteTest &st, size_t n, bool withAssertions);

@@ -242,6 +242,37 @@ TEST(Writer, ABufferOfZeroesIsWrittenByItsSize) {
   EXPECT_NE(text.find("const char *end = ptr + 256;"), std::string::npos) << text;
 }
 
+TEST(Writer, AFailingTestASanitizerReportedHasItsBuffersOnTheHeapExactlyAsLong) {
+  // A read one past a 3-byte buffer is a heap-buffer-overflow in the
+  // harness's run; `char ptr[] = "<a>"` would hold a NUL there, and a stack
+  // array would be another class of report.
+  Unit u("scan.c");
+  const model::Callable &doc = u.callable("scan_document");
+  emit::SuiteTest t;
+  t.test.statements = {
+      Statement{.op = Op::Buffer, .type = u.program.type(doc.params[0].type).value, .bytes = "<a>"},
+      Statement{.op = Op::EndOf, .type = u.program.type(doc.params[1].type).value, .refs = {0}},
+      Statement{.op = Op::Call, .callable = doc.id, .refs = {0, 1}},
+  };
+  t.failureClass = "crash";
+  t.why = "reproduces AddressSanitizer: heap-buffer-overflow of trace.txt";
+  t.result.outcome = exec::Outcome::Sanitizer;
+  t.sanitizerClass = "heap-buffer-overflow";
+  t.origin = {"the trace"};
+  emit::UnitBuild build;
+  build.flags = {"-I" + u.dir};
+  const emit::Suite suite = emit::writeSuite(u.program, *u.catalog, {}, {t}, build);
+  const std::string dir = makeTempDir("mosaic-writer");
+  for (const auto &f : suite.files) std::ofstream(std::filesystem::path(dir) / f.name) << f.text;
+  ASSERT_EQ(suite.failingFiles.size(), 1u);
+  const std::string file = dir + "/" + suite.failingFiles[0];
+  auto r = runProcess({driver::toolchain().clangxx, "-fsyntax-only", "-std=c++20", "-I" + u.dir, file});
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err << readFile(file);
+  const std::string text = readFile(file);
+  EXPECT_NE(text.find("char *ptr = new char[3]{'\\x3c', '\\x61', '\\x3e'};"), std::string::npos) << text;
+  EXPECT_NE(text.find("const char *end = ptr + 3;"), std::string::npos) << text;
+}
+
 TEST(Writer, AFunctionAnotherProjectHeaderDeclaresIsCalledByNameAndAStructNameReadsWell) {
   // parser_impl.c has no header of its own name; parser_api.h, which it
   // includes, declares its functions: a test calls them by name (not
