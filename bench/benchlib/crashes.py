@@ -83,7 +83,17 @@ def failure(report):
     found = [(m.start(), m.group(2)) for m in [ASAN_KIND.search(report)] if m]
     found += [(u.start(), re.sub(r"0x[0-9a-f]+|-?\d+", "N", u.group(1)).strip()) for u in [UBSAN_KIND.search(report)] if u]
     kind = min(found)[1] if found else None  # the first report: the one that ended the run
-    frames = [(fn, path, int(line)) for fn, path, line in FRAME.findall(report)
+    # The failing stack: the first block of frame lines (not where the
+    # memory was allocated or freed, which follow it).
+    block, started = [], False
+    for line in report.splitlines():
+        is_frame = re.match(r"^\s*#\d+\s+0x", line) is not None
+        if is_frame:
+            started = True
+            block.append(line)
+        elif started:
+            break
+    frames = [(fn, path, int(line)) for fn, path, line in FRAME.findall("\n".join(block))
               if "/src/" in path and not os.path.basename(path).startswith("poc.")]
     return kind, frames
 
@@ -122,7 +132,10 @@ def _run_regression(suite, build_dir, log):
         builds.sh(["cmake", "--build", build_dir, "--target"] + exe, suite, log)
     except builds.StepFailed:
         return None
-    env = dict(os.environ, ASAN_OPTIONS=f"detect_leaks=0:handle_abort=1:external_symbolizer_path={SYMBOLIZER}",
+    # The slow unwinder at a fatal error: a stack overflow's report has no
+    # frames with the fast one when the overflowing frame has no frame pointer.
+    env = dict(os.environ, ASAN_OPTIONS=f"detect_leaks=0:handle_abort=1:fast_unwind_on_fatal=0:"
+                                        f"external_symbolizer_path={SYMBOLIZER}",
                UBSAN_OPTIONS=f"print_stacktrace=1:halt_on_error=1:external_symbolizer_path={SYMBOLIZER}")
     code, out = 0, ""
     for name in exe:
