@@ -56,11 +56,23 @@ static uintptr_t fault_pc(const void *uctx) {
 #endif
 }
 
+/* Writes pcs[from, n) into the trace's stack, as the host reads frames:
+ * addresses in the executable with its load bias taken off, others raw and
+ * marked MOSAIC_STACK_EXTERNAL. */
+static void store_frames(mosaic_trace_header *t, void *const *pcs, int from, int n) {
+  uint32_t kept = 0;
+  int i;
+  for (i = from; i < n && kept < MOSAIC_STACK_CAPACITY; ++i) {
+    const uintptr_t a = (uintptr_t)pcs[i];
+    t->stack[kept++] = (a >= exe_lo && a < exe_hi) ? (uint64_t)(a - exe_bias) : ((uint64_t)a | MOSAIC_STACK_EXTERNAL);
+  }
+  t->stack_count = kept;
+}
+
 void mosaic_rt_stack_record(const void *uctx) {
   mosaic_trace_header *t = mosaic_rt_trace;
   void *pcs[MOSAIC_STACK_CAPACITY + 16];
   int n, first = -1, i;
-  uint32_t kept = 0;
   const uintptr_t pc = fault_pc(uctx);
   static volatile sig_atomic_t recording;
   /* The first failure of a test is the one that counts; a fault while
@@ -76,11 +88,7 @@ void mosaic_rt_stack_record(const void *uctx) {
       break;
     }
   if (first < 0) first = n > 2 ? 2 : 0; /* mosaic_rt_stack_record and the handler */
-  for (i = first; i < n && kept < MOSAIC_STACK_CAPACITY; ++i) {
-    const uintptr_t a = (uintptr_t)pcs[i];
-    t->stack[kept++] = (a >= exe_lo && a < exe_hi) ? (uint64_t)(a - exe_bias) : ((uint64_t)a | MOSAIC_STACK_EXTERNAL);
-  }
-  t->stack_count = kept;
+  store_frames(t, pcs, first, n);
   recording = 0;
 }
 
@@ -94,17 +102,11 @@ void mosaic_rt_stack_note_throw(void) {
 
 void mosaic_rt_stack_keep_throw(void) {
   mosaic_trace_header *t = mosaic_rt_trace;
-  uint32_t kept = 0;
-  int i;
   if (!t || t->stack_count || throw_count == 0) return;
   /* Frame 0 is in the noting function itself: start at the throw
    * wrapper's, so that the thrower's, after it, is read by the host as a
    * return address (in the call), like every frame after the first. */
-  for (i = 1; i < throw_count && kept < MOSAIC_STACK_CAPACITY; ++i) {
-    const uintptr_t a = (uintptr_t)throw_pcs[i];
-    t->stack[kept++] = (a >= exe_lo && a < exe_hi) ? (uint64_t)(a - exe_bias) : ((uint64_t)a | MOSAIC_STACK_EXTERNAL);
-  }
-  t->stack_count = kept;
+  store_frames(t, throw_pcs, 1, throw_count);
   throw_count = 0;
 }
 

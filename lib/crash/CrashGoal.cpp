@@ -40,6 +40,18 @@ std::vector<std::uint32_t> blocksAt(const model::FunctionInfo &f, const exec::Fr
   return blocks;
 }
 
+// How far a run came from a line: 0 when it ran one of the line's blocks,
+// else the least ν(approach level + ν(branch distance)) to one of them (1
+// without a Reach to measure it).
+double lineDistance(const std::vector<std::uint32_t> &blocks, const search::Execution &e, const search::Reach *reach) {
+  double d = std::numeric_limits<double>::infinity();
+  for (std::uint32_t b : blocks) {
+    const bool ran = b < e.blocks.size() && e.blocks[b];
+    d = std::min(d, ran ? 0.0 : reach ? nu(reach->block(b, e)) : 1.0);
+  }
+  return d;
+}
+
 class CrashCriterion final : public search::Criterion {
 public:
   CrashCriterion(CrashTarget target, RunFrames frames) : target_(std::move(target)), frames_(std::move(frames)) {}
@@ -66,12 +78,8 @@ public:
     const std::vector<FrameBlocks> &path = framePath(g, reach);
     size_t reached = 0;
     double next = 0;
-    for (; reached < path.size(); ++reached) {
-      next = std::numeric_limits<double>::infinity();
-      for (std::uint32_t b : path[reached].blocks)
-        next = std::min(next, b < e.blocks.size() && e.blocks[b] ? 0.0 : nu(reach.block(b, e)));
-      if (next > 0) break;
-    }
+    for (; reached < path.size(); ++reached)
+      if ((next = lineDistance(path[reached].blocks, e, &reach)) > 0) break;
     if (reached < path.size()) return stDistance(path.size(), reached, next, false);
     const CrashDistance d = distance(g, e, &reach);
     return stDistance(path.size(), reached, 0, d.de == 0 && d.dtr == 0);
@@ -84,11 +92,7 @@ public:
 
   CrashDistance distance(const search::Goal &g, const search::Execution &e, const search::Reach *reach) const {
     CrashDistance d;
-    d.ds = std::numeric_limits<double>::infinity();
-    for (std::uint32_t b : g.blocks) {
-      const bool ran = b < e.blocks.size() && e.blocks[b];
-      d.ds = std::min(d.ds, ran ? 0.0 : reach ? nu(reach->block(b, e)) : 1.0);
-    }
+    d.ds = lineDistance(g.blocks, e, reach);
     if (d.ds > 0) return d;
     d.de = sameKind(target_.kind, runFailure(e)) ? 0 : 1;
     d.dtr = e.failed() || e.threw ? traceDistance(target_.frames, frames_(e)) : 1;

@@ -117,25 +117,7 @@ std::optional<std::string> BodyWriter::bufferStatement(const StatementSite &at) 
   });
   const bool text = !s.bytes.empty() && readable * 4 >= static_cast<std::ptrdiff_t>(s.bytes.size()) * 3;
   const bool plainChar = pointee.kind == TypeKind::Char;
-  if (exactBuffers_ && !s.bytes.empty()) {
-    // A sanitizer's report in mosaic's run may be about the buffer's very
-    // end: as the harness had it, on the heap and exactly as long, no NUL
-    // after it (a stack array would be a stack-buffer-overflow, a NUL
-    // would hide a read one past).
-    std::string elements;
-    for (size_t k = 0; k < s.bytes.size(); ++k) {
-      char buf[12]; // as below
-      std::snprintf(buf, sizeof buf, plainChar ? "'\\x%02x'" : "0x%02x", static_cast<unsigned char>(s.bytes[k]));
-      elements += (k ? ", " : "") + std::string(buf);
-    }
-    auto d = declareVariable(at, s.type);
-    if (!d) return std::nullopt;
-    return *d + " = new " + (plainChar ? "char" : "unsigned char") + "[" + std::to_string(s.bytes.size()) + "]{" +
-           elements + "}; // " + byteCount(s.bytes.size()) + " on the heap, no NUL: as mosaic ran it";
-  }
-  if (text && (plainChar || pointee.kind == TypeKind::Void))
-    return pointerTo(at, "char " + arrayName + "[] = " + testcase::quote(s.bytes) + ";" +
-                             (addressTaken ? "" : " // " + byteCount(s.bytes.size())));
+  const std::string element = plainChar ? "char" : "unsigned char";
   std::string elements;
   for (size_t k = 0; k < s.bytes.size(); ++k) {
     char buf[12]; // '\xNN' or 0xNN and a NUL: at most 7 bytes
@@ -144,7 +126,19 @@ std::optional<std::string> BodyWriter::bufferStatement(const StatementSite &at) 
     std::snprintf(buf, sizeof buf, plainChar ? "'\\x%02x'" : "0x%02x", static_cast<unsigned char>(s.bytes[k]));
     elements += (k ? ", " : "") + std::string(buf);
   }
-  const std::string element = plainChar ? "char" : "unsigned char";
+  if (exactBuffers_ && !s.bytes.empty()) {
+    // A sanitizer's report in mosaic's run may be about the buffer's very
+    // end: as the harness had it, on the heap and exactly as long, no NUL
+    // after it (a stack array would be a stack-buffer-overflow, a NUL
+    // would hide a read one past).
+    auto d = declareVariable(at, s.type);
+    if (!d) return std::nullopt;
+    return *d + " = new " + element + "[" + std::to_string(s.bytes.size()) + "]{" +
+           elements + "}; // " + byteCount(s.bytes.size()) + " on the heap, no NUL: as mosaic ran it";
+  }
+  if (text && (plainChar || pointee.kind == TypeKind::Void))
+    return pointerTo(at, "char " + arrayName + "[] = " + testcase::quote(s.bytes) + ";" +
+                             (addressTaken ? "" : " // " + byteCount(s.bytes.size())));
   if (s.bytes.empty()) return pointerTo(at, element + " " + arrayName + "[1] = {};" + (addressTaken ? "" : " // 0 bytes"));
   // Zeroes only (room for the callee to write in): the size says it all.
   if (std::all_of(s.bytes.begin(), s.bytes.end(), [](char c) { return c == 0; }))
