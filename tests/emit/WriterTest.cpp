@@ -44,16 +44,18 @@ struct Unit {
   model::TypeId pointee(model::TypeId pointer) const { return *program.type(program.type(pointer).value).pointee; }
 };
 
-// Writes `tests` as a suite into a fresh folder and checks its test file
-// with clang++ -fsyntax-only; returns the file's text.
-std::string writeAndCheck(const Unit &u, const std::vector<emit::SuiteTest> &tests) {
+// Writes `tests` as a suite (its passing tests, or with `failing` its
+// failing tests) into a fresh folder and checks their test file with
+// clang++ -fsyntax-only; returns the file's text.
+std::string writeAndCheck(const Unit &u, const std::vector<emit::SuiteTest> &tests, bool failing = false) {
   emit::UnitBuild build;
   build.flags = {"-I" + u.dir};
-  const emit::Suite suite = emit::writeSuite(u.program, *u.catalog, tests, {}, build);
+  const std::vector<emit::SuiteTest> none;
+  const emit::Suite suite = emit::writeSuite(u.program, *u.catalog, failing ? none : tests, failing ? tests : none, build);
   for (const auto &[site, why] : suite.unwritable) ADD_FAILURE() << "unwritable: " << why;
   const std::string dir = makeTempDir("mosaic-writer");
   for (const auto &f : suite.files) std::ofstream(std::filesystem::path(dir) / f.name) << f.text;
-  const std::string file = dir + "/" + suite.testFiles.at(0);
+  const std::string file = dir + "/" + (failing ? suite.failingFiles : suite.testFiles).at(0);
   auto r = runProcess({driver::toolchain().clangxx, "-fsyntax-only", "-std=c++20", "-I" + u.dir, file}); // as the suite's CMake file
   EXPECT_EQ(r.exitCode, 0) << r.out << r.err << readFile(file);
   return readFile(file);
@@ -259,16 +261,7 @@ TEST(Writer, AFailingTestASanitizerReportedHasItsBuffersOnTheHeapExactlyAsLong) 
   t.result.outcome = exec::Outcome::Sanitizer;
   t.sanitizerClass = "heap-buffer-overflow";
   t.origin = {"the trace"};
-  emit::UnitBuild build;
-  build.flags = {"-I" + u.dir};
-  const emit::Suite suite = emit::writeSuite(u.program, *u.catalog, {}, {t}, build);
-  const std::string dir = makeTempDir("mosaic-writer");
-  for (const auto &f : suite.files) std::ofstream(std::filesystem::path(dir) / f.name) << f.text;
-  ASSERT_EQ(suite.failingFiles.size(), 1u);
-  const std::string file = dir + "/" + suite.failingFiles[0];
-  auto r = runProcess({driver::toolchain().clangxx, "-fsyntax-only", "-std=c++20", "-I" + u.dir, file});
-  EXPECT_EQ(r.exitCode, 0) << r.out << r.err << readFile(file);
-  const std::string text = readFile(file);
+  const std::string text = writeAndCheck(u, {t}, /*failing=*/true);
   EXPECT_NE(text.find("char *ptr = new char[3]{'\\x3c', '\\x61', '\\x3e'};"), std::string::npos) << text;
   EXPECT_NE(text.find("const char *end = ptr + 3;"), std::string::npos) << text;
 }
