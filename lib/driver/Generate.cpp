@@ -347,6 +347,15 @@ void runStages(Session &session, const GenerateOptions &options, const search::G
   exec::ServerOptions freshOptions;
   freshOptions.harness = session.harness.binary;
   freshOptions.env = exec::sanitizerEnvironment(options.memoryMb);
+  // Fresh memory there holds other bytes than in the search's server, so a
+  // value read from memory the unit never wrote (an uninitialised member, a
+  // freed block) differs between the runs and is not asserted: glibc fills
+  // malloc'd blocks with ~N and freed ones with N (mallopt M_PERTURB), ASan
+  // fills up to 4 KiB of each block with its malloc_fill_byte (0xbe
+  // otherwise). 0xa5 and 0x5a are ours: any bytes other than 0 and 0xbe.
+  freshOptions.env.emplace_back("MALLOC_PERTURB_", "165");
+  for (auto &[name, value] : freshOptions.env)
+    if (name == "ASAN_OPTIONS") value += ":malloc_fill_byte=90";
   freshOptions.sanitized = options.sanitize;
   freshOptions.fixedLayout = false;
   // Nor a PID namespace: a value that is a PID differs there, and is not asserted.

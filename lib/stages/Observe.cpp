@@ -17,7 +17,8 @@ struct Observed {
 };
 
 // Three runs: twice in a fresh process forked from the running server, once
-// in the server started afresh (another address-space layout); keeps what
+// in the server started afresh (another address-space layout, and other bytes
+// in fresh and freed heap memory: Generate.cpp); keeps what
 // every run observed alike.
 Observed observeOnce(const testcase::TestCase &t, Context &c) {
   Observed o;
