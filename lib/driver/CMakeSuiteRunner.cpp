@@ -1,6 +1,7 @@
 // Building and running a written suite with CMake, and its llvm-cov
 // coverage (SuiteRunner.h).
 #include "SuiteRunner.h"
+#include "mosaic/support/Spawn.h"
 
 #include <nlohmann/json.hpp>
 
@@ -57,6 +58,8 @@ public:
   }
 
   LlvmCoverage coverage(const std::string &binaryName, const std::vector<std::string> &tests) override;
+  Expected<SuiteRun> runSanitized(const std::string &binary, const std::vector<std::string> &gtestArgs,
+                                  const std::string &seconds) override;
 
 private:
   ProcessOptions contained(std::string directory) const { return containedRun(std::move(directory), o_.stop); }
@@ -148,6 +151,35 @@ LlvmCoverage CMakeSuiteRunner::coverage(const std::string &binaryName, const std
     c.error = std::string("unreadable llvm-cov output: ") + e.what();
   }
   return c;
+}
+
+// The build a developer runs a sanitizer's test in (the suite's CMake
+// option), with the options bench/reproduce checks under: the slow
+// unwinder at a fatal error (a stack overflow's report is empty with the
+// fast one when the overflowing frame keeps no frame pointer), frames named
+// by llvm-symbolizer (Debian names it llvm-symbolizer-19, which ASan does
+// not look for).
+Expected<SuiteRun> CMakeSuiteRunner::runSanitized(const std::string &binary, const std::vector<std::string> &gtestArgs,
+                                                  const std::string &seconds) {
+  const fs::path dir = fs::path(o_.outDir) / "build-sanitize";
+  auto configure = runProcess({"cmake", "-S", o_.outDir, "-B", dir.string(), "-G", "Ninja", "-DMOSAIC_SANITIZE=ON",
+                               "-DCMAKE_C_COMPILER=" + o_.toolchain.clang,
+                               "-DCMAKE_CXX_COMPILER=" + o_.toolchain.clangxx});
+  if (!configure) return configure.takeError();
+  if (configure->exitCode != 0) return Error::internal(configure->output);
+  auto build = runProcess({"cmake", "--build", dir.string(), "--target", binary}, contained({}));
+  if (!build) return build.takeError();
+  if (build->exitCode != 0) return Error::internal(build->output);
+  const std::string symbolizer = findProgram(o_.toolchain.llvmSymbolizer);
+  const std::string symbolize = symbolizer.empty() ? "" : ":external_symbolizer_path=" + symbolizer;
+  ProcessOptions run = sandboxed(dir.string());
+  run.env = {{"ASAN_OPTIONS", "detect_leaks=0:handle_abort=1:fast_unwind_on_fatal=0" + symbolize},
+             {"UBSAN_OPTIONS", "print_stacktrace=1:halt_on_error=1" + symbolize}};
+  std::vector<std::string> argv{"timeout", seconds, (dir / binary).string()};
+  argv.insert(argv.end(), gtestArgs.begin(), gtestArgs.end());
+  auto r = runProcess(argv, run);
+  if (!r) return r.takeError();
+  return SuiteRun{*r, {}};
 }
 
 } // namespace

@@ -456,6 +456,7 @@ VerifyResult writeSuite(const Session &session, const GenerateOptions &options, 
   const emit::Suite suite = emit::writeSuite(p, *session.catalog, passing, failing, build, write);
   writeFiles(suite, options.outDir);
   verified.tests = suite.tests;
+  verified.ident = suite.ident;
   return verified;
 }
 

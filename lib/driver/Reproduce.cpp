@@ -6,6 +6,7 @@
 #include "DefinedIn.h"
 #include "FailureStacks.h"
 #include "Output.h"
+#include "SanitizedCheck.h"
 #include "UnitSearch.h"
 #include "mosaic/crash/CrashGoal.h"
 #include "mosaic/crash/ProjectFrames.h"
@@ -81,6 +82,16 @@ std::string framesLine(const std::vector<exec::Frame> &frames, const std::string
     out += (out.empty() ? "" : " <- ") + shown.str();
   }
   return out;
+}
+
+// The frames of files under `root` (all of them when it is "").
+std::vector<exec::Frame> inProject(std::vector<exec::Frame> frames, const std::string &root) {
+  if (root.empty()) return frames;
+  std::erase_if(frames, [&](const exec::Frame &f) {
+    const auto rel = fs::path(f.file).lexically_relative(root);
+    return rel.empty() || *rel.begin() == "..";
+  });
+  return frames;
 }
 
 // The run nearest to reproducing the crash: the best fitness of the crash
@@ -227,17 +238,32 @@ Attempt attempt(const ReproduceOptions &options, GenerateOptions g, const crash:
   const VerifyResult verified = writeSuite(session, g, passing, failing, "", search.stopFlag(), err);
   search.release();
   fmt::print(out, "reproduced   by a test of {} statements: {}\n", test.statements.size(), framesLine(st.stack, root));
-  // Verified: the suite builds, and the death test is in it and dies.
-  const bool dies = verified.built && verified.failingWritten == 1 && verified.failingDisabled == 0;
+  // Verified: the suite builds, and the death test is in it and dies; a
+  // sanitizer's, in the build with -DMOSAIC_SANITIZE=ON, where its twin
+  // must also die at the trace's frames.
+  bool dies = verified.built && verified.failingWritten == 1 && verified.failingDisabled == 0;
   const bool sanitizer = run.outcome() == exec::Outcome::Sanitizer;
-  if (g.verify)
-    fmt::print(out, "verified     {}\n",
-               dies && sanitizer ? "the suite builds; the death test expects the report in a build with "
-                                   "-DMOSAIC_SANITIZE=ON and is skipped in a plain one"
-               : dies && st.threwAt >= 0 ? "the test builds and throws as the trace did"
-               : dies            ? "the death test builds and dies as the trace did"
-               : verified.built ? "the death test was removed or disabled by verification (see above)"
-                                : "the suite does not build");
+  std::string why = dies && st.threwAt >= 0 ? "the test builds and throws as the trace did"
+                    : dies                  ? "the death test builds and dies as the trace did"
+                    : verified.built ? "the death test was removed or disabled by verification (see above)"
+                                     : "the suite does not build";
+  if (g.verify && dies && sanitizer) {
+    VerifyOptions sanitized;
+    sanitized.outDir = fs::absolute(g.outDir).string();
+    sanitized.toolchain = toolchain();
+    sanitized.stop = search.stopFlag();
+    auto runner = cmakeSuiteRunner(session.program, sanitized);
+    const SanitizedCheck c = checkSanitized(*runner, verified.ident + "_failing_test", trace.kind, target.frames);
+    dies = c.error.empty() && c.deathTestPasses && c.twinMatches;
+    why = !c.error.empty()       ? c.error
+          : !c.deathTestPasses   ? "built with -DMOSAIC_SANITIZE=ON, the death test does not die with the report"
+          : c.twinKind.empty()   ? "built with -DMOSAIC_SANITIZE=ON, the regression twin prints no report"
+          : !c.twinMatches       ? "built with -DMOSAIC_SANITIZE=ON, the regression twin reports " + c.twinKind +
+                                     " at " + framesLine(inProject(c.twinFrames, root), root) + ", not the trace's failure"
+                                 : "built with -DMOSAIC_SANITIZE=ON, the death test dies with " + c.twinKind +
+                                     " and its regression twin at the trace's frames";
+  }
+  if (g.verify) fmt::print(out, "verified     {}\n", why);
   fmt::print(out, "written      {}/\n", g.outDir);
   return {g.verify && !dies ? kExitInternal : kExitOk, true};
 }

@@ -49,6 +49,12 @@ public:
   /// The unit's coverage by the passing suite's binary, whose tests are
   /// `tests` (each run alone when the whole binary fails in that build).
   virtual LlvmCoverage coverage(const std::string &binary, const std::vector<std::string> &tests) = 0;
+  /// Builds test binary `binary` with AddressSanitizer and UBSan
+  /// (-DMOSAIC_SANITIZE=ON, in OUT_DIR/build-sanitize) and runs it with
+  /// `gtestArgs`, its reports symbolised, ended after `seconds`. An error
+  /// when it could not be built (the build's output).
+  virtual Expected<SuiteRun> runSanitized(const std::string &binary, const std::vector<std::string> &gtestArgs,
+                                          const std::string &seconds) = 0;
 };
 
 /// The runner over OUT_DIR/build (and OUT_DIR/build-coverage) with the

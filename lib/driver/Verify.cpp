@@ -51,6 +51,7 @@ public:
       if (dropUnwritable(suite)) continue;
       if (written_ < 0) written_ = static_cast<int>(passing_.size());
       v_.tests = suite.tests;
+      v_.ident = suite.ident;
       auto b = runner_.build(suite);
       if (!b) return failed(b.error().message);
       if (stopped()) return interruptedNow();

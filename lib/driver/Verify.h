@@ -42,6 +42,7 @@ struct VerifyResult {
   bool interrupted = false;   ///< a signal ended verification; the suite is written, not verified
   LlvmCoverage coverage;
   std::map<std::string, emit::Site> tests; ///< the suite's tests by name, as last written
+  std::string ident; ///< the suite's identifier: its binaries are <ident>_test and <ident>_failing_test
 };
 
 struct VerifyOptions {

@@ -204,7 +204,7 @@ std::string BodyWriter::testName(const SuiteTest &st, bool failing) const {
     case exec::Outcome::Exit: return name + "_Exits";
     case exec::Outcome::Sanitizer: return name + "_SanitizerReport";
     case exec::Outcome::OutOfMemory: return name + "_RunsOutOfMemory";
-    default: return name + "_Fails";
+    default: return name + (st.threwAt >= 0 ? "_Throws" : "_Fails"); // an uncaught exception's EXPECT_THROW
     }
   }
   if (st.threwAt >= 0) return name + "_Throws";

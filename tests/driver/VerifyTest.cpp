@@ -68,6 +68,10 @@ public:
     c.functions = tests.size();
     return c;
   }
+  Expected<driver::SuiteRun> runSanitized(const std::string &, const std::vector<std::string> &,
+                                          const std::string &) override {
+    return Error::internal("no sanitized build here");
+  }
   emit::Suite last;
   int builds = 0, runs = 0;
 };
