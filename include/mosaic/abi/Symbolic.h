@@ -1,0 +1,140 @@
+/* The symbolic trace (issue 22): what a harness built for concolic
+ * execution reports about one test besides its concrete run. Every value
+ * derived from the test's inputs carries an expression; the expressions
+ * form a DAG of nodes, and each conditional branch on a symbolic value
+ * records a constraint: the node of its condition and the side taken.
+ * Plain C, written by the runtime (which does not link Z3) and read by
+ * lib/solver.
+ *
+ * Layout: a header, then the node, constraint and input arrays at the
+ * offsets the header gives, each with the capacity it gives. The host
+ * creates the memory and writes the header; the runtime appends. What
+ * does not fit is counted (`dropped_*`), never written out of bounds: a
+ * constraint whose node was dropped is not recorded. Bump
+ * MOSAIC_SYM_VERSION on any change. */
+#ifndef MOSAIC_ABI_SYMBOLIC_H
+#define MOSAIC_ABI_SYMBOLIC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define MOSAIC_SYM_MAGIC 0x4d53594du /* "MSYM" */
+#define MOSAIC_SYM_VERSION 1u
+
+/* Capacities. Ours: SymCC's traces of small parsers' runs hold tens of
+ * thousands of expressions; a node is 24 bytes, so 2^18 nodes are 6 MiB. */
+#define MOSAIC_SYM_NODE_CAPACITY (1u << 18)
+#define MOSAIC_SYM_CONSTRAINT_CAPACITY (1u << 14)
+#define MOSAIC_SYM_INPUT_CAPACITY (1u << 16)
+
+/* Node 0 is no node: an operand slot that is unused, or a value that is
+ * concrete. Nodes refer only to nodes written before them (a DAG in
+ * topological order). */
+#define MOSAIC_SYM_NONE 0u
+
+/* Operations. Widths are in bits, 1 to 64; a boolean is width 1.
+ * Operands a, b, c are node indices; `value` is as each says. */
+enum mosaic_sym_op {
+  MOSAIC_SYM_CONST = 1, /* value: the constant, zero-extended */
+  MOSAIC_SYM_INPUT = 2, /* value: the input byte's index (mosaic_sym_input); width 8 */
+  /* Arithmetic, a op b, both of the node's width (LLVM's semantics; a
+   * division by zero is the solver's, as SMT-LIB defines it). */
+  MOSAIC_SYM_ADD = 10,
+  MOSAIC_SYM_SUB,
+  MOSAIC_SYM_MUL,
+  MOSAIC_SYM_UDIV,
+  MOSAIC_SYM_SDIV,
+  MOSAIC_SYM_UREM,
+  MOSAIC_SYM_SREM,
+  MOSAIC_SYM_SHL,
+  MOSAIC_SYM_LSHR,
+  MOSAIC_SYM_ASHR,
+  MOSAIC_SYM_AND, /* bitwise; on width 1 the logical and */
+  MOSAIC_SYM_OR,
+  MOSAIC_SYM_XOR,
+  MOSAIC_SYM_NOT, /* ~a (on width 1: !a) */
+  MOSAIC_SYM_NEG, /* -a */
+  /* Comparisons of a and b (of one width); the node is width 1. */
+  MOSAIC_SYM_EQ = 30,
+  MOSAIC_SYM_NE,
+  MOSAIC_SYM_ULT,
+  MOSAIC_SYM_ULE,
+  MOSAIC_SYM_UGT,
+  MOSAIC_SYM_UGE,
+  MOSAIC_SYM_SLT,
+  MOSAIC_SYM_SLE,
+  MOSAIC_SYM_SGT,
+  MOSAIC_SYM_SGE,
+  /* Width changes. */
+  MOSAIC_SYM_ZEXT = 50, /* a zero-extended to the node's width */
+  MOSAIC_SYM_SEXT,      /* a sign-extended to the node's width */
+  MOSAIC_SYM_EXTRACT,   /* bits [value, value + width) of a */
+  MOSAIC_SYM_CONCAT,    /* a the high part, b the low part */
+  MOSAIC_SYM_ITE,       /* a (width 1) ? b : c */
+};
+
+typedef struct mosaic_sym_node {
+  uint8_t op;    /* enum mosaic_sym_op */
+  uint8_t width; /* bits of the result */
+  uint16_t reserved;
+  uint32_t a, b, c;
+  uint64_t value;
+} mosaic_sym_node;
+
+/* A conditional branch's condition (a width-1 node) and the side taken.
+ * A switch on a symbolic value is recorded as one equality per case: the
+ * cases not taken first (taken = 0), then the one taken (taken = 1; none
+ * for the default), so that flipping a case's record asks for that case
+ * with no contradiction before it. */
+typedef struct mosaic_sym_constraint {
+  uint32_t node;
+  uint32_t side; /* the branch side the pass numbered (Trace.h's side area), taken or not */
+  uint8_t taken;
+  uint8_t reserved[7];
+} mosaic_sym_constraint;
+
+/* Where an input byte comes from in the test case: byte `offset` of the
+ * value that statement `statement` defines (a primitive's bytes, little
+ * endian; a string's or buffer's bytes). */
+enum mosaic_sym_input_kind {
+  MOSAIC_SYM_IN_PRIMITIVE = 1,
+  MOSAIC_SYM_IN_BYTES = 2, /* a string's or a buffer's bytes */
+};
+
+typedef struct mosaic_sym_input {
+  uint32_t statement;
+  uint32_t offset;
+  uint8_t kind; /* enum mosaic_sym_input_kind */
+  uint8_t concrete; /* the byte's value in this run */
+  uint8_t reserved[6];
+} mosaic_sym_input;
+
+typedef struct mosaic_sym_header {
+  uint32_t magic, version;
+  uint32_t node_capacity, constraint_capacity, input_capacity;
+  uint32_t node_offset, constraint_offset, input_offset; /* from the header's start */
+  /* Written by the runtime. */
+  uint32_t nodes; /* nodes written, node 0 (no node) included: at least 1 */
+  uint32_t constraints;
+  uint32_t inputs;
+  uint32_t dropped_nodes, dropped_constraints, dropped_inputs;
+  /* Operations on symbolic values that the runtime made concrete (floats,
+   * calls out of the instrumented code, unmodelled library functions). */
+  uint32_t concretized;
+  uint32_t reserved;
+} mosaic_sym_header;
+
+static inline size_t mosaic_sym_size(uint32_t nodes, uint32_t constraints, uint32_t inputs) {
+  return sizeof(mosaic_sym_header) + (size_t)nodes * sizeof(mosaic_sym_node) +
+         (size_t)constraints * sizeof(mosaic_sym_constraint) + (size_t)inputs * sizeof(mosaic_sym_input);
+}
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

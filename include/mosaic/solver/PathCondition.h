@@ -1,0 +1,73 @@
+// A test's symbolic trace as the host reads it (abi/Symbolic.h): the
+// expression DAG, the path condition (one constraint per symbolic branch,
+// in the order the run met them) and where each input byte comes from.
+// No Z3 here: the solver (Solver.h) turns these into terms; the learned
+// selection (TARDIS) reads the clauses as text.
+#pragma once
+
+#include "mosaic/support/Expected.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <set>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace mosaic::solver {
+
+struct Node {
+  std::uint8_t op = 0; ///< abi/Symbolic.h's MOSAIC_SYM_*
+  std::uint8_t width = 0;
+  std::uint32_t a = 0, b = 0, c = 0; ///< operands; 0 (no node) past the operation's arity
+  std::uint64_t value = 0;
+};
+
+struct Constraint {
+  std::uint32_t node = 0; ///< a width-1 node
+  std::uint32_t side = 0; ///< the branch side it decides (the pass's numbering)
+  bool taken = false;
+};
+
+struct InputByte {
+  std::uint32_t statement = 0;
+  std::uint32_t offset = 0;
+  std::uint8_t kind = 0; ///< MOSAIC_SYM_IN_*
+  std::uint8_t concrete = 0;
+};
+
+struct SymbolicTrace {
+  std::vector<Node> nodes; ///< nodes[0] is no node
+  std::vector<Constraint> constraints;
+  std::vector<InputByte> inputs;
+  std::uint32_t concretized = 0; ///< symbolic operations the runtime made concrete
+  std::uint32_t dropped = 0;     ///< nodes, constraints and inputs that did not fit
+};
+
+/// Reads and checks a trace region: the magic and version, counts within
+/// their capacities and the region, every operand an earlier node, every
+/// width and operation one the ABI defines, every input node an input of
+/// the region, every constraint a width-1 node. The region is written by
+/// the program under test, so anything else is an Input error, not a
+/// crash of the host.
+Expected<SymbolicTrace> readSymbolicTrace(std::span<const std::byte> region);
+
+/// The input bytes (indices into SymbolicTrace::inputs) node `node` depends on.
+std::set<std::uint32_t> inputsOf(const SymbolicTrace &trace, std::uint32_t node);
+
+/// TARDIS's slice (ALGORITHMS.md §7.1): constraint `last` and the
+/// constraints before it that share an input byte with it, transitively;
+/// indices in order. What the others constrain cannot change whether
+/// `last` can flip.
+std::vector<std::size_t> slice(const SymbolicTrace &trace, std::size_t last);
+
+/// A constraint as text, the clause of TARDIS's fingerprints: the
+/// condition as it holds on the run's path (negated when not taken), in
+/// prefix form, input bytes as {N}, constants in decimal:
+/// "ult(add(zext32({0}),7),10)"; a clause longer than 4,096 characters is
+/// cut there (ours: a shared subexpression is printed at each use). Digits
+/// are only widths, constants and input indices, so deleting them gives
+/// the abstract clause.
+std::string clauseText(const SymbolicTrace &trace, const Constraint &constraint);
+
+} // namespace mosaic::solver

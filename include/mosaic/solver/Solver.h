@@ -1,0 +1,66 @@
+// Flipping a branch of a run's path condition with Z3 (issue 22, TARDIS
+// §7.1): the constraint to flip and the constraints its slice keeps, the
+// flipped one negated, solved with a per-query timeout; a model gives new
+// values for the input bytes the slice constrains. Z3 stays in this
+// component's sources.
+#pragma once
+
+#include "mosaic/solver/PathCondition.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mosaic::solver {
+
+enum class Verdict { Sat, Unsat, Unknown };
+
+struct Answer {
+  Verdict verdict = Verdict::Unknown;
+  /// Sat: a value for every input byte the query constrains (indices into
+  /// SymbolicTrace::inputs); the others keep their run's values.
+  std::map<std::uint32_t, std::uint8_t> bytes;
+  std::string why;     ///< Unknown: Z3's reason ("timeout", "canceled", ...)
+  bool cached = false; ///< answered from the cache, without Z3
+};
+
+/// The query of flipping constraint `flip`: its slice (slice()), the
+/// others as the run took them, `flip` negated.
+struct Query {
+  std::vector<std::size_t> keep; ///< indices of the constraints kept, `flip` last
+  std::size_t flip = 0;
+  std::string key; ///< the query as text (clauseText of each, `flip` negated): the cache's key
+};
+Query flipQuery(const SymbolicTrace &trace, std::size_t flip);
+
+struct SolverStats {
+  std::uint64_t queries = 0, sat = 0, unsat = 0, unknown = 0, cached = 0;
+  double seconds = 0; ///< in Z3
+};
+
+/// One Z3 context for every query of a run (making one costs more than
+/// most queries), and a cache of answers by query text: a path condition
+/// that repeats (many tests share a prefix) is solved once.
+class PathSolver {
+public:
+  /// `timeoutMs` per query: ours, 1 s by default, SymCC's QSYM backend
+  /// gives each query 10 s and most of a run's solved queries take
+  /// milliseconds.
+  explicit PathSolver(unsigned timeoutMs = 1000);
+  ~PathSolver();
+  PathSolver(const PathSolver &) = delete;
+  PathSolver &operator=(const PathSolver &) = delete;
+
+  Answer solve(const SymbolicTrace &trace, const Query &query);
+  const SolverStats &stats() const { return stats_; }
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::map<std::string, Answer> cache_;
+  SolverStats stats_;
+};
+
+} // namespace mosaic::solver

@@ -1,0 +1,212 @@
+// Reading a symbolic trace region, and the slices and clause texts of its
+// path condition (PathCondition.h).
+#include "mosaic/solver/PathCondition.h"
+
+#include "mosaic/abi/Symbolic.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace mosaic::solver {
+
+namespace {
+
+bool knownOp(std::uint8_t op) {
+  return op == MOSAIC_SYM_CONST || op == MOSAIC_SYM_INPUT || (op >= MOSAIC_SYM_ADD && op <= MOSAIC_SYM_NEG) ||
+         (op >= MOSAIC_SYM_EQ && op <= MOSAIC_SYM_SGE) || (op >= MOSAIC_SYM_ZEXT && op <= MOSAIC_SYM_ITE);
+}
+
+// How many operands an operation reads.
+int arity(std::uint8_t op) {
+  if (op == MOSAIC_SYM_CONST || op == MOSAIC_SYM_INPUT) return 0;
+  if (op == MOSAIC_SYM_NOT || op == MOSAIC_SYM_NEG || op == MOSAIC_SYM_ZEXT || op == MOSAIC_SYM_SEXT ||
+      op == MOSAIC_SYM_EXTRACT)
+    return 1;
+  return op == MOSAIC_SYM_ITE ? 3 : 2;
+}
+
+// The node's own widths agree with its operation's rules.
+bool wellTyped(const std::vector<Node> &nodes, const Node &n) {
+  const auto w = [&](std::uint32_t i) { return nodes[i].width; };
+  switch (n.op) {
+  case MOSAIC_SYM_CONST: return true;
+  case MOSAIC_SYM_INPUT: return n.width == 8;
+  case MOSAIC_SYM_NOT:
+  case MOSAIC_SYM_NEG: return w(n.a) == n.width;
+  case MOSAIC_SYM_ZEXT:
+  case MOSAIC_SYM_SEXT: return w(n.a) <= n.width;
+  case MOSAIC_SYM_EXTRACT: return n.value + n.width <= w(n.a);
+  case MOSAIC_SYM_CONCAT: return w(n.a) + w(n.b) == n.width;
+  case MOSAIC_SYM_ITE: return w(n.a) == 1 && w(n.b) == n.width && w(n.c) == n.width;
+  default: break;
+  }
+  if (n.op >= MOSAIC_SYM_EQ && n.op <= MOSAIC_SYM_SGE) return n.width == 1 && w(n.a) == w(n.b);
+  return w(n.a) == n.width && w(n.b) == n.width;
+}
+
+const char *opName(std::uint8_t op) {
+  switch (op) {
+  case MOSAIC_SYM_ADD: return "add";
+  case MOSAIC_SYM_SUB: return "sub";
+  case MOSAIC_SYM_MUL: return "mul";
+  case MOSAIC_SYM_UDIV: return "udiv";
+  case MOSAIC_SYM_SDIV: return "sdiv";
+  case MOSAIC_SYM_UREM: return "urem";
+  case MOSAIC_SYM_SREM: return "srem";
+  case MOSAIC_SYM_SHL: return "shl";
+  case MOSAIC_SYM_LSHR: return "lshr";
+  case MOSAIC_SYM_ASHR: return "ashr";
+  case MOSAIC_SYM_AND: return "and";
+  case MOSAIC_SYM_OR: return "or";
+  case MOSAIC_SYM_XOR: return "xor";
+  case MOSAIC_SYM_NOT: return "not";
+  case MOSAIC_SYM_NEG: return "neg";
+  case MOSAIC_SYM_EQ: return "eq";
+  case MOSAIC_SYM_NE: return "ne";
+  case MOSAIC_SYM_ULT: return "ult";
+  case MOSAIC_SYM_ULE: return "ule";
+  case MOSAIC_SYM_UGT: return "ugt";
+  case MOSAIC_SYM_UGE: return "uge";
+  case MOSAIC_SYM_SLT: return "slt";
+  case MOSAIC_SYM_SLE: return "sle";
+  case MOSAIC_SYM_SGT: return "sgt";
+  case MOSAIC_SYM_SGE: return "sge";
+  case MOSAIC_SYM_ZEXT: return "zext";
+  case MOSAIC_SYM_SEXT: return "sext";
+  case MOSAIC_SYM_EXTRACT: return "extract";
+  case MOSAIC_SYM_CONCAT: return "concat";
+  case MOSAIC_SYM_ITE: return "ite";
+  default: return "?";
+  }
+}
+
+constexpr std::size_t kClauseChars = 4096; // PathCondition.h
+
+void print(const SymbolicTrace &t, std::uint32_t i, std::string &out) {
+  if (out.size() >= kClauseChars) return;
+  const Node &n = t.nodes[i];
+  if (n.op == MOSAIC_SYM_CONST) {
+    out += std::to_string(n.value);
+    return;
+  }
+  if (n.op == MOSAIC_SYM_INPUT) {
+    out += "{" + std::to_string(n.value) + "}";
+    return;
+  }
+  out += opName(n.op);
+  if (n.op == MOSAIC_SYM_ZEXT || n.op == MOSAIC_SYM_SEXT) out += std::to_string(n.width);
+  if (n.op == MOSAIC_SYM_EXTRACT) out += std::to_string(n.value) + "_" + std::to_string(n.width);
+  out += "(";
+  const std::uint32_t ops[3] = {n.a, n.b, n.c};
+  for (int k = 0; k < arity(n.op); ++k) {
+    if (k) out += ",";
+    print(t, ops[k], out);
+  }
+  out += ")";
+}
+
+template <typename T> bool readArray(std::span<const std::byte> region, std::uint32_t offset, std::uint32_t count,
+                                     std::uint32_t capacity, std::vector<T> &out) {
+  if (count > capacity || offset < sizeof(mosaic_sym_header) || offset > region.size() ||
+      (region.size() - offset) / sizeof(T) < capacity)
+    return false;
+  out.resize(count);
+  if (count) std::memcpy(out.data(), region.data() + offset, count * sizeof(T));
+  return true;
+}
+
+} // namespace
+
+Expected<SymbolicTrace> readSymbolicTrace(std::span<const std::byte> region) {
+  mosaic_sym_header h;
+  if (region.size() < sizeof h) return Error::input("symbolic trace: the region is smaller than its header");
+  std::memcpy(&h, region.data(), sizeof h);
+  if (h.magic != MOSAIC_SYM_MAGIC || h.version != MOSAIC_SYM_VERSION)
+    return Error::input("symbolic trace: not a version " + std::to_string(MOSAIC_SYM_VERSION) + " region");
+  std::vector<mosaic_sym_node> nodes;
+  std::vector<mosaic_sym_constraint> constraints;
+  std::vector<mosaic_sym_input> inputs;
+  if (!readArray(region, h.node_offset, h.nodes, h.node_capacity, nodes) ||
+      !readArray(region, h.constraint_offset, h.constraints, h.constraint_capacity, constraints) ||
+      !readArray(region, h.input_offset, h.inputs, h.input_capacity, inputs))
+    return Error::input("symbolic trace: a count beyond its capacity or an area beyond the region");
+  if (nodes.empty()) return Error::input("symbolic trace: no node 0");
+  SymbolicTrace t;
+  t.concretized = h.concretized;
+  t.dropped = h.dropped_nodes + h.dropped_constraints + h.dropped_inputs;
+  t.nodes.reserve(nodes.size());
+  t.nodes.push_back({});
+  for (std::uint32_t i = 1; i < nodes.size(); ++i) {
+    const mosaic_sym_node &r = nodes[i];
+    Node n{r.op, r.width, r.a, r.b, r.c, r.value};
+    const std::string at = "symbolic trace: node " + std::to_string(i);
+    if (!knownOp(n.op)) return Error::input(at + " has an unknown operation " + std::to_string(n.op));
+    if (n.width < 1 || n.width > 64) return Error::input(at + " has width " + std::to_string(n.width));
+    const std::uint32_t ops[3] = {n.a, n.b, n.c};
+    for (int k = 0; k < arity(n.op); ++k)
+      if (ops[k] == MOSAIC_SYM_NONE || ops[k] >= i) return Error::input(at + " uses a node not before it");
+    // What the operation does not read is no node (the runtime may leave anything there).
+    if (arity(n.op) < 3) n.c = MOSAIC_SYM_NONE;
+    if (arity(n.op) < 2) n.b = MOSAIC_SYM_NONE;
+    if (arity(n.op) < 1) n.a = MOSAIC_SYM_NONE;
+    if (n.op == MOSAIC_SYM_INPUT && n.value >= inputs.size()) return Error::input(at + " names no input byte");
+    if (!wellTyped(t.nodes, n)) return Error::input(at + " (" + opName(n.op) + ") has operands of the wrong widths");
+    t.nodes.push_back(n);
+  }
+  for (const mosaic_sym_constraint &c : constraints) {
+    if (c.node == MOSAIC_SYM_NONE || c.node >= t.nodes.size() || t.nodes[c.node].width != 1)
+      return Error::input("symbolic trace: a constraint on no boolean node");
+    t.constraints.push_back({c.node, c.side, c.taken != 0});
+  }
+  for (const mosaic_sym_input &in : inputs) t.inputs.push_back({in.statement, in.offset, in.kind, in.concrete});
+  return t;
+}
+
+std::set<std::uint32_t> inputsOf(const SymbolicTrace &trace, std::uint32_t node) {
+  std::set<std::uint32_t> out;
+  std::vector<bool> seen(trace.nodes.size(), false);
+  std::vector<std::uint32_t> todo{node};
+  while (!todo.empty()) {
+    const std::uint32_t i = todo.back();
+    todo.pop_back();
+    if (i == MOSAIC_SYM_NONE || i >= trace.nodes.size() || seen[i]) continue;
+    seen[i] = true;
+    const Node &n = trace.nodes[i];
+    if (n.op == MOSAIC_SYM_INPUT) out.insert(static_cast<std::uint32_t>(n.value));
+    const std::uint32_t ops[3] = {n.a, n.b, n.c};
+    for (int k = 0; k < arity(n.op); ++k) todo.push_back(ops[k]);
+  }
+  return out;
+}
+
+std::vector<std::size_t> slice(const SymbolicTrace &trace, std::size_t last) {
+  if (last >= trace.constraints.size()) return {};
+  std::vector<std::set<std::uint32_t>> uses(last + 1);
+  for (std::size_t i = 0; i <= last; ++i) uses[i] = inputsOf(trace, trace.constraints[i].node);
+  std::vector<bool> in(last + 1, false);
+  in[last] = true;
+  std::set<std::uint32_t> symbols = uses[last];
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (std::size_t i = 0; i < last; ++i) {
+      if (in[i] || std::none_of(uses[i].begin(), uses[i].end(), [&](std::uint32_t s) { return symbols.count(s); }))
+        continue;
+      in[i] = grew = true;
+      symbols.insert(uses[i].begin(), uses[i].end());
+    }
+  }
+  std::vector<std::size_t> out;
+  for (std::size_t i = 0; i <= last; ++i)
+    if (in[i]) out.push_back(i);
+  return out;
+}
+
+std::string clauseText(const SymbolicTrace &trace, const Constraint &constraint) {
+  std::string out = constraint.taken ? "" : "not(";
+  print(trace, constraint.node, out);
+  if (!constraint.taken) out += ")";
+  if (out.size() > kClauseChars) out.resize(kClauseChars);
+  return out;
+}
+
+} // namespace mosaic::solver
