@@ -4,6 +4,8 @@
 #include "Description.h"
 #include "Layout.h"
 #include "Schemata.h"
+#include "Symbolic.h"
+#include "mosaic/abi/Symbolic.h"
 #include "mosaic/abi/Hooks.h"
 #include "mosaic/abi/Trace.h"
 
@@ -340,6 +342,11 @@ bool instrumentModule(llvm::Module &module) {
     applySchemata(module, layout);
     return !functions.empty();
   }
+
+  // A concolic build (issue 22): symbolic tracing everywhere, first, so
+  // that it sees the code as written and none of the probes below.
+  if (const char *symbolic = std::getenv(MOSAIC_ENV_PASS_SYMBOLIC); symbolic && std::string_view(symbolic) == "1")
+    traceSymbolically(module, layout);
 
   Prober prober(module);
   for (const FunctionLayout &fl : layout.functions) {

@@ -104,6 +104,10 @@ int __mosaic_unperformed(mosaic_ctx *ctx) { return ctx->null_object ? MOSAIC_STM
 
 mosaic_ctx *__mosaic_context(void) { return &context; }
 
+void __mosaic_sym_input(mosaic_ctx *ctx, const void *address, uint32_t bytes, uint32_t kind) {
+  __mosaic_sym_mark(address, bytes, ctx->current, kind);
+}
+
 void *__mosaic_alloc(mosaic_ctx *ctx, size_t size) {
   mosaic_var_slot *v = &ctx->vars[ctx->current];
   free(v->extra);

@@ -5,7 +5,11 @@
 
 #include "mosaic/abi/Protocol.h"
 
+#include "mosaic/abi/Symbolic.h"
+
 #include <signal.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +93,36 @@ static const char *usage = "usage: harness TEST-FILE            run one encoded 
                            "       harness --bench N TEST-FILE  run it N times in-process, print tests/second\n"
                            "(under mosaic the harness is a fork server and takes no arguments)\n";
 
+/* Concolic execution (abi/Symbolic.h): the host's region, shared with
+ * every child of the server; or, in plain execution with MOSAIC_SYM_OUT, a
+ * private one of the default capacities, written out at the end. */
+static void *symbolic_region;
+static size_t symbolic_size;
+
+static void attach_symbolic(int plain) {
+  const int fd = env_fd(MOSAIC_ENV_SYM_FD);
+  struct stat st;
+  if (fd >= 0 && fstat(fd, &st) == 0 && st.st_size > 0) {
+    void *m = mmap(NULL, (size_t)st.st_size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (m != MAP_FAILED) __mosaic_sym_attach(m, (size_t)st.st_size);
+    return;
+  }
+  if (!plain || !getenv(MOSAIC_ENV_SYM_OUT)) return;
+  symbolic_size = mosaic_sym_size(MOSAIC_SYM_NODE_CAPACITY, MOSAIC_SYM_CONSTRAINT_CAPACITY, MOSAIC_SYM_INPUT_CAPACITY);
+  symbolic_region = calloc(1, symbolic_size);
+  if (!symbolic_region) return;
+  mosaic_sym_layout((mosaic_sym_header *)symbolic_region, MOSAIC_SYM_NODE_CAPACITY, MOSAIC_SYM_CONSTRAINT_CAPACITY,
+                    MOSAIC_SYM_INPUT_CAPACITY);
+  __mosaic_sym_attach(symbolic_region, symbolic_size);
+}
+
+static void write_symbolic(void) {
+  FILE *f;
+  if (!symbolic_region || !(f = fopen(getenv(MOSAIC_ENV_SYM_OUT), "wb"))) return;
+  fwrite(symbolic_region, 1, symbolic_size, f);
+  fclose(f);
+}
+
 int main(int argc, char **argv) {
   const int shm = env_fd(MOSAIC_ENV_SHM_FD), ctl = env_fd(MOSAIC_ENV_CTL_FD), status = env_fd(MOSAIC_ENV_STATUS_FD);
   uint32_t len = 0, i, n = 1;
@@ -96,6 +130,7 @@ int main(int argc, char **argv) {
   mosaic_trace_header *trace;
   const char *file;
   int rc = 0;
+  attach_symbolic(!(shm >= 0 && ctl >= 0 && status >= 0));
   if (shm >= 0 && ctl >= 0 && status >= 0) return mosaic_rt_serve(shm, ctl, status);
 
   /* Plain execution: a private trace, the test in this process. */
@@ -131,6 +166,7 @@ int main(int argc, char **argv) {
   }
   if (rc == 0) trace->finished = 1;
   if (n == 1) report(trace);
+  write_symbolic();
   fflush(NULL);
   return rc;
 }

@@ -34,7 +34,7 @@ constexpr int kReplyGraceMs = 10000;   // beyond the test's own timeout: the ser
 
 // Descriptors the harness finds its ends at (abi/Protocol.h names them by
 // environment; these numbers are ours).
-constexpr int kShmFd = 3, kCtlFd = 4, kStatusFd = 5;
+constexpr int kShmFd = 3, kCtlFd = 4, kStatusFd = 5, kSymFd = 6;
 
 bool readFull(int fd, void *buf, size_t len, int timeoutMs) {
   char *p = static_cast<char *>(buf);
@@ -129,6 +129,18 @@ Expected<std::unique_ptr<ForkServer>> ForkServer::start(const ServerOptions &opt
   s->header_ = static_cast<mosaic_trace_header *>(mem);
   mosaic_trace_layout(s->header_, blocks, sides, mutants);
   s->trace_ = Trace(s->header_);
+  if (options.symbolic) {
+    s->symShm_ = memfd_create("mosaic-symbolic", MFD_CLOEXEC);
+    if (s->symShm_ < 0) return Error::internal(std::string("memfd_create: ") + std::strerror(errno));
+    s->symShm_ = high(s->symShm_);
+    s->symSize_ = mosaic_sym_size(MOSAIC_SYM_NODE_CAPACITY, MOSAIC_SYM_CONSTRAINT_CAPACITY, MOSAIC_SYM_INPUT_CAPACITY);
+    if (ftruncate(s->symShm_, static_cast<off_t>(s->symSize_)) != 0)
+      return Error::internal(std::string("ftruncate: ") + std::strerror(errno));
+    void *sym = mmap(nullptr, s->symSize_, PROT_READ | PROT_WRITE, MAP_SHARED, s->symShm_, 0);
+    if (sym == MAP_FAILED) return Error::internal(std::string("mmap: ") + std::strerror(errno));
+    s->symHeader_ = static_cast<mosaic_sym_header *>(sym);
+    mosaic_sym_layout(s->symHeader_, MOSAIC_SYM_NODE_CAPACITY, MOSAIC_SYM_CONSTRAINT_CAPACITY, MOSAIC_SYM_INPUT_CAPACITY);
+  }
   if (auto ok = s->spawn(); !ok) return ok.takeError();
   return s;
 }
@@ -165,6 +177,10 @@ Expected<bool> ForkServer::spawn() {
   const int log = high(open(options_.log.empty() ? "/dev/null" : options_.log.c_str(),
                             O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644));
   spec.dups = {{-1, 0}, {-1, 1}, {log, 2}, {shm_, kShmFd}, {ctl[0], kCtlFd}, {status[1], kStatusFd}};
+  if (symShm_ >= 0) {
+    spec.dups.push_back({symShm_, kSymFd});
+    spec.env.push_back(std::string(MOSAIC_ENV_SYM_FD) + "=" + std::to_string(kSymFd));
+  }
   spec.pidNamespace = options_.pidNamespace;
   // The personality is the calling thread's and is inherited by what it
   // spawns; it is restored at once (it matters to this process only at exec).
@@ -270,6 +286,8 @@ ForkServer::~ForkServer() {
   stop();
   if (header_) munmap(header_, size_);
   if (shm_ >= 0) close(shm_);
+  if (symHeader_) munmap(symHeader_, symSize_);
+  if (symShm_ >= 0) close(symShm_);
 }
 
 Expected<RunResult> ForkServer::runOnce(std::span<const std::uint8_t> input, const Limits &limits) {
@@ -292,7 +310,11 @@ Expected<RunResult> ForkServer::runOnce(std::span<const std::uint8_t> input, con
   req.memory_mb = options_.sanitized ? 0 : limits.memoryMb;
   req.file_size_mb = limits.fileSizeMb;
   req.max_processes = limits.maxProcesses;
-  req.flags = limits.persistent ? MOSAIC_REQ_PERSISTENT : MOSAIC_REQ_ISOLATE;
+  req.flags = limits.persistent && !symHeader_ ? MOSAIC_REQ_PERSISTENT : MOSAIC_REQ_ISOLATE;
+  // The region's header as the host laid it out: the last test may have
+  // written over it.
+  if (symHeader_)
+    mosaic_sym_layout(symHeader_, MOSAIC_SYM_NODE_CAPACITY, MOSAIC_SYM_CONSTRAINT_CAPACITY, MOSAIC_SYM_INPUT_CAPACITY);
   if (!writeFull(ctl_, &req, sizeof req)) return Error::internal("the fork server is gone");
   mosaic_reply reply{};
   if (!readFull(status_, &reply, sizeof reply, static_cast<int>(MOSAIC_WALL_LIMIT_MS(limits.timeoutMs)) + kReplyGraceMs) ||

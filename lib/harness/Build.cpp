@@ -3,6 +3,7 @@
 #include "mosaic/harness/Link.h"
 
 #include "mosaic/abi/Hooks.h"
+#include "mosaic/abi/Symbolic.h"
 #include "mosaic/support/Process.h"
 #include "mosaic/support/RenamedMain.h"
 
@@ -366,12 +367,14 @@ Expected<bool> buildIn(const model::Program &program, const Toolchain &tc, const
   std::vector<std::string> compile = harnessCompileCommand(program, tc, source, object, options.sanitize);
   const fs::path depfile = stage / "harness.d";
   compile.insert(compile.end() - 4, {"-MD", "-MF", depfile.string()});
+  if (options.symbolic) compile.insert(compile.end() - 4, "-DMOSAIC_SYMBOLIC=1");
   auto c = runProcess(compile, {.directory = program.directory,
                                 .env = {{MOSAIC_ENV_PASS_UNIT, program.unit},
                                  {MOSAIC_ENV_PASS_DESCRIPTION, (stage / "description.json").string()},
                                  {MOSAIC_ENV_PASS_MUTANTS, options.schemata       ? "schemata"
                                                            : options.weakMutation ? "weak"
-                                                                                  : "none"}}});
+                                                                                  : "none"},
+                                 {MOSAIC_ENV_PASS_SYMBOLIC, options.symbolic ? "1" : "0"}}});
   if (!c) return c.takeError();
   if (c->exitCode != 0) {
     if (failure) failure->uncompilable = uncompilableCallables(h.generated.source, source, c->output);
@@ -448,6 +451,7 @@ Expected<Harness> buildHarness(const model::Program &program, const testcase::Ca
   key = fnv1a(commandLine(probe), key);
   if (options.weakMutation) key = fnv1a("weak mutation", key);
   if (options.schemata) key = fnv1a("mutant schemata", key);
+  if (options.symbolic) key = fnv1a("symbolic", key);
   for (const std::string &f : {tc.passPlugin, tc.runtime}) {
     std::error_code ec;
     key = fnv1a(std::to_string(fs::last_write_time(f, ec).time_since_epoch().count()), key);

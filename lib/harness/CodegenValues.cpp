@@ -44,8 +44,14 @@ void Writer::emitPrimitive() {
     std::string value = "(" + T + ")(int64_t)s->bits";
     if (ty->kind == TypeKind::Floating) value = "(" + T + ")d";
     if (ty->kind == TypeKind::Bool) value = "s->bits != 0";
-    builders_ << "  case " << ty->id << ": *(" << T << " *)__mosaic_define(ctx, " << ty->id << ", sizeof(" << T
-              << ")) = " << value << "; return MOSAIC_STMT_OK;\n";
+    if (ty->kind == TypeKind::Floating) { // floats stay concrete in a concolic run
+      builders_ << "  case " << ty->id << ": *(" << T << " *)__mosaic_define(ctx, " << ty->id << ", sizeof(" << T
+                << ")) = " << value << "; return MOSAIC_STMT_OK;\n";
+      continue;
+    }
+    builders_ << "  case " << ty->id << ": {\n    " << T << " *v = (" << T << " *)__mosaic_define(ctx, " << ty->id
+              << ", sizeof(" << T << "));\n    *v = " << value
+              << ";\n    MOSAIC_SYM_INPUT(ctx, v, sizeof *v, MOSAIC_SYM_IN_PRIMITIVE);\n    return MOSAIC_STMT_OK;\n  }\n";
   }
   builders_ << "  }\n  " << invalid() << "\n}\n\n";
 }
@@ -57,6 +63,7 @@ void Writer::emitStrings() {
     const std::string T = t(ty->id);
     builders_ << "  case " << ty->id << ":\n    b = (char *)__mosaic_alloc(ctx, s->len + 1);\n"
               << "    memcpy(b, s->bytes, s->len);\n    b[s->len] = 0;\n"
+              << "    MOSAIC_SYM_INPUT(ctx, b, s->len, MOSAIC_SYM_IN_BYTES);\n"
               << "    *(" << T << " *)__mosaic_define(ctx, " << ty->id << ", sizeof(" << T << ")) = (" << T << ")b;\n"
               << "    return MOSAIC_STMT_OK;\n";
   }
@@ -67,7 +74,7 @@ void Writer::emitStrings() {
     if (ty->kind != TypeKind::Pointer) continue;
     const std::string T = t(ty->id);
     builders_ << "  case " << ty->id << ":\n    b = __mosaic_alloc(ctx, s->len ? s->len : 1);\n"
-              << "    memcpy(b, s->bytes, s->len);\n"
+              << "    memcpy(b, s->bytes, s->len);\n    MOSAIC_SYM_INPUT(ctx, b, s->len, MOSAIC_SYM_IN_BYTES);\n"
               << "    *(" << T << " *)__mosaic_define(ctx, " << ty->id << ", sizeof(" << T << ")) = (" << T << ")b;\n"
               << "    return MOSAIC_STMT_OK;\n";
   }

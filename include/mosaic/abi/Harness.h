@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "mosaic/abi/Trace.h"
+#include "mosaic/abi/Symbolic.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -88,6 +89,18 @@ int __mosaic_unperformed(mosaic_ctx *ctx);
 
 /* The context of the running test (callback stubs have no other way to it). */
 mosaic_ctx *__mosaic_context(void);
+
+/* Concolic execution's harness (compiled with -DMOSAIC_SYMBOLIC;
+ * abi/Symbolic.h): the `bytes` bytes of the value at `address`, which the
+ * statement being performed defines, become input bytes of that statement
+ * (kind MOSAIC_SYM_IN_PRIMITIVE or MOSAIC_SYM_IN_BYTES). Compiled out of
+ * every other harness. */
+void __mosaic_sym_input(mosaic_ctx *ctx, const void *address, uint32_t bytes, uint32_t kind);
+#ifdef MOSAIC_SYMBOLIC
+#define MOSAIC_SYM_INPUT(ctx, p, n, kind) __mosaic_sym_input((ctx), (p), (uint32_t)(n), (kind))
+#else
+#define MOSAIC_SYM_INPUT(ctx, p, n, kind) ((void)0)
+#endif
 
 /* Callback stubs: the value a stub of `type` returns, as set by the test's
  * CALLBACK statement (a variable), or NULL for a zero value. */

@@ -17,6 +17,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -85,14 +86,20 @@ typedef struct mosaic_sym_node {
   uint64_t value;
 } mosaic_sym_node;
 
-/* A conditional branch's condition (a width-1 node) and the side taken.
- * A switch on a symbolic value is recorded as one equality per case: the
- * cases not taken first (taken = 0), then the one taken (taken = 1; none
- * for the default), so that flipping a case's record asks for that case
- * with no contradiction before it. */
+/* A conditional branch's condition (a width-1 node) and whether it held.
+ * `side` is the branch side (Trace.h's side area) the run goes to when the
+ * condition holds: a two-way branch's true side (its false side is the
+ * next id); MOSAIC_SYM_NO_SIDE for a branch outside the unit (the harness
+ * around it, header code), which has no side but is part of the path.
+ * A switch on a symbolic value is recorded as one equality per case, with
+ * that case's side: the cases not taken first (taken = 0), then the one
+ * taken (taken = 1; none for the default), so that flipping a case's
+ * record asks for that case with no contradiction before it. */
+#define MOSAIC_SYM_NO_SIDE 0xffffffffu
+
 typedef struct mosaic_sym_constraint {
   uint32_t node;
-  uint32_t side; /* the branch side the pass numbered (Trace.h's side area), taken or not */
+  uint32_t side;
   uint8_t taken;
   uint8_t reserved[7];
 } mosaic_sym_constraint;
@@ -128,9 +135,73 @@ typedef struct mosaic_sym_header {
   uint32_t reserved;
 } mosaic_sym_header;
 
-static inline size_t mosaic_sym_size(uint32_t nodes, uint32_t constraints, uint32_t inputs) {
+/* The hooks the pass's symbolic mode calls (MOSAIC_PASS_SYMBOLIC=1,
+ * instrument/Symbolic.cpp), defined by runtime/symbolic.c. Node 0 is a
+ * concrete value throughout; `ca`, `cb`, `cc` are operands' concrete values
+ * (zero-extended), which become constant nodes when the other operand is
+ * symbolic. Widths are bits. */
+uint32_t __mosaic_sym_binary(uint32_t op, uint32_t a, uint32_t b, uint64_t ca, uint64_t cb, uint32_t width);
+uint32_t __mosaic_sym_cast(uint32_t op, uint32_t a, uint32_t to_width); /* ZEXT, SEXT, or EXTRACT from bit 0 */
+uint32_t __mosaic_sym_select(uint32_t c, uint32_t a, uint32_t b, uint64_t cc, uint64_t ca, uint64_t cb, uint32_t width);
+uint32_t __mosaic_sym_load(const void *address, uint32_t bytes);
+void __mosaic_sym_store(void *address, uint32_t bytes, uint32_t value);
+void __mosaic_sym_memcpy(void *to, const void *from, uint64_t bytes); /* after the copy (memmove too) */
+void __mosaic_sym_memset(void *to, uint32_t byte, uint64_t bytes);
+void __mosaic_sym_branch(uint32_t condition, uint32_t taken, uint32_t side);
+void __mosaic_sym_switch(uint32_t value, uint64_t concrete, uint32_t width, uint32_t n, const uint64_t *cases,
+                         uint32_t first_side);
+/* Calls: the caller sets each integer argument's expression and names the
+ * callee; an instrumented callee takes them only when it is the one named
+ * (a call through uninstrumented code leaves its arguments concrete), and
+ * hands its result's expression back the same way. */
+void __mosaic_sym_set_arg(uint32_t index, uint32_t value);
+void __mosaic_sym_call(const void *callee);
+void __mosaic_sym_enter(const void *self);
+uint32_t __mosaic_sym_arg(uint32_t index);
+void __mosaic_sym_set_ret(const void *self, uint32_t value);
+uint32_t __mosaic_sym_ret(const void *callee);
+/* An operation on a symbolic value the runtime cannot follow (a float, a
+ * pointer made from an integer): its result is concrete, and counted. */
+void __mosaic_sym_concretize(uint32_t value);
+/* Input bytes: `bytes` bytes at `address` become inputs, byte `k` the
+ * `k`-th byte of the value statement `statement` defines. */
+void __mosaic_sym_mark(const void *address, uint32_t bytes, uint32_t statement, uint32_t kind);
+/* Points the runtime at a region laid out as above (its header written):
+ * the host's shared memory (MOSAIC_ENV_SYM_FD), or a test's own. */
+void __mosaic_sym_attach(void *region, size_t size);
+#define MOSAIC_ENV_SYM_FD "MOSAIC_SYM_FD"
+/* Plain execution (`harness TEST-FILE`): the region of the run, default
+ * capacities, written to this file at the end. */
+#define MOSAIC_ENV_SYM_OUT "MOSAIC_SYM_OUT"
+#define MOSAIC_ENV_PASS_SYMBOLIC "MOSAIC_PASS_SYMBOLIC"
+
+/* (__inline__, as Trace.h: harnesses of C89 units include this.) */
+static __inline__ size_t mosaic_sym_size(uint32_t nodes, uint32_t constraints, uint32_t inputs) {
   return sizeof(mosaic_sym_header) + (size_t)nodes * sizeof(mosaic_sym_node) +
          (size_t)constraints * sizeof(mosaic_sym_constraint) + (size_t)inputs * sizeof(mosaic_sym_input);
+}
+
+/* Writes a fresh header for a region of `size` bytes with these capacities
+ * (the arrays follow it in order); the runtime appends from there. */
+static __inline__ void mosaic_sym_layout(mosaic_sym_header *h, uint32_t nodes, uint32_t constraints, uint32_t inputs) {
+  memset(h, 0, sizeof *h);
+  h->magic = MOSAIC_SYM_MAGIC;
+  h->version = MOSAIC_SYM_VERSION;
+  h->node_capacity = nodes;
+  h->constraint_capacity = constraints;
+  h->input_capacity = inputs;
+  h->node_offset = (uint32_t)sizeof *h;
+  h->constraint_offset = h->node_offset + nodes * (uint32_t)sizeof(mosaic_sym_node);
+  h->input_offset = h->constraint_offset + constraints * (uint32_t)sizeof(mosaic_sym_constraint);
+  h->nodes = 1;
+}
+
+/* Before each test: an empty DAG and path (capacities and offsets kept). */
+static __inline__ void mosaic_sym_reset(mosaic_sym_header *h) {
+  h->nodes = 1;
+  h->constraints = h->inputs = 0;
+  h->dropped_nodes = h->dropped_constraints = h->dropped_inputs = 0;
+  h->concretized = 0;
 }
 
 #ifdef __cplusplus

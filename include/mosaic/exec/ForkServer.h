@@ -3,6 +3,7 @@
 // test-case types.
 #pragma once
 
+#include "mosaic/abi/Symbolic.h"
 #include "mosaic/exec/Outcome.h"
 #include "mosaic/exec/Trace.h"
 #include "mosaic/support/Expected.h"
@@ -61,6 +62,12 @@ struct ServerOptions {
   /// tests, a private /tmp (runtime MOSAIC_FEATURE_FS_SANDBOX). False only
   /// to test what a machine without namespaces gets.
   bool fileSandbox = true;
+  /// A concolic harness (harness::BuildOptions::symbolic): it shares a
+  /// symbolic region (abi/Symbolic.h, the default capacities) with the
+  /// server, laid out afresh before each test, which then runs in a fresh
+  /// child (never persistent: shadow memory must start empty); symbolic()
+  /// is the last test's.
+  bool symbolic = false;
 };
 
 /// ASAN_OPTIONS and UBSAN_OPTIONS for a harness: reports end the child with
@@ -96,6 +103,13 @@ public:
 
   /// The trace of the last run (valid until the next one).
   const Trace &trace() const { return trace_; }
+  /// The last test's symbolic region (ServerOptions::symbolic); empty
+  /// otherwise. Written by the program under test: read it with
+  /// solver::readSymbolicTrace, which checks everything.
+  std::span<const std::byte> symbolic() const {
+    return symHeader_ ? std::span<const std::byte>(reinterpret_cast<const std::byte *>(symHeader_), symSize_)
+                      : std::span<const std::byte>();
+  }
   std::uint32_t features() const { return features_; }
   std::uint64_t restarts() const { return restarts_; }
   /// The server process (for tests that kill it).
@@ -112,7 +126,9 @@ private:
   ServerOptions options_;
   std::uint32_t blocks_, sides_, mutants_;
   std::optional<std::uint32_t> mutant_;
-  int shm_ = -1, ctl_ = -1, status_ = -1;
+  int shm_ = -1, ctl_ = -1, status_ = -1, symShm_ = -1;
+  mosaic_sym_header *symHeader_ = nullptr;
+  std::size_t symSize_ = 0;
   pid_t pid_ = -1;
   mosaic_trace_header *header_ = nullptr;
   std::size_t size_ = 0;

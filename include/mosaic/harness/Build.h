@@ -39,6 +39,11 @@ struct BuildOptions {
   /// filtering's harness; MOSAIC_PASS_MUTANTS=schemata): nothing else of
   /// the unit is instrumented.
   bool schemata = false;
+  /// Symbolic tracing compiled in everywhere (concolic execution's
+  /// harness, issue 22; abi/Symbolic.h: MOSAIC_PASS_SYMBOLIC=1 and
+  /// -DMOSAIC_SYMBOLIC, which makes the harness mark the test's values as
+  /// input bytes). Runs slower; only for the concolic side's runs.
+  bool symbolic = false;
 };
 
 /// What a harness that did not link leaves for another attempt

@@ -1,0 +1,22 @@
+// A solver's answer put back into the test it came from: each input byte
+// (abi/Symbolic.h: a statement and an offset in its value) set to the value
+// the model gives it (issue 22).
+#pragma once
+
+#include "mosaic/model/Program.h"
+#include "mosaic/solver/Solver.h"
+#include "mosaic/testcase/TestCase.h"
+
+#include <cstddef>
+
+namespace mosaic::concolic {
+
+/// Sets in `test` the bytes `answer` gives new values: a primitive's byte
+/// `offset` of its `bits` (then sign- or zero-extended from the type's
+/// width, as the harness reads it), a string's or buffer's byte `offset`.
+/// Bytes whose statement is not of the kind the trace says (the test
+/// changed since it ran) are left alone. Returns how many bytes changed.
+std::size_t applyAnswer(const model::Program &program, testcase::TestCase &test, const solver::SymbolicTrace &trace,
+                        const solver::Answer &answer);
+
+} // namespace mosaic::concolic

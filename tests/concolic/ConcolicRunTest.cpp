@@ -1,0 +1,196 @@
+// Concolic execution through the real parts (issue 22): the fixture's
+// harness built with the pass's symbolic mode, a test run by it in plain
+// execution with its symbolic trace written out, the branch flipped by
+// Z3, the answer put back into the test, and the new test run by the same
+// harness: it takes the side the search alone rarely reaches.
+#include "common/UnitHarness.h"
+#include "mosaic/abi/Symbolic.h"
+#include "mosaic/concolic/Inputs.h"
+#include "mosaic/solver/Solver.h"
+#include "mosaic/support/Process.h"
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <regex>
+
+using namespace mosaic;
+using namespace mosaic::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kUnit = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/concolic/gates.c";
+
+// The symbolic harness of gates.c, built once (cached under the build tree).
+struct SymbolicHarness {
+  model::Program program;
+  std::unique_ptr<testcase::Catalog> catalog;
+  harness::Harness built;
+  model::UnitDescription description;
+  fs::path scratch;
+
+  static SymbolicHarness &gates() {
+    static std::unique_ptr<SymbolicHarness> h = [] {
+      auto s = std::make_unique<SymbolicHarness>();
+      auto p = analysis::analyzeUnit({MOSAIC_FIXTURE_CONCOLIC_DB_DIR, kUnit});
+      if (!p) throw std::runtime_error(p.error().message);
+      s->program = std::move(*p);
+      (void)model::selectTargets(s->program, {});
+      s->catalog = std::make_unique<testcase::Catalog>(s->program);
+      harness::BuildOptions o;
+      o.workDir = std::string(MOSAIC_BINARY_DIR) + "/test-harnesses";
+      o.symbolic = true;
+      auto b = harness::buildHarness(s->program, *s->catalog, testToolchain(), o);
+      if (!b) throw std::runtime_error(b.error().message + "\n" + b.error().detail);
+      s->built = std::move(*b);
+      auto d = model::readDescription(s->built.description);
+      if (!d) throw std::runtime_error(d.error().message);
+      s->description = std::move(*d);
+      s->scratch = fs::path(MOSAIC_BINARY_DIR) / "test-harnesses" / "concolic-runs";
+      fs::create_directories(s->scratch);
+      return s;
+    }();
+    return *h;
+  }
+
+  testcase::TestCase call(const std::string &name, const std::vector<Arg> &args) const {
+    testcase::TestCase t;
+    appendCall(program, t, name, args);
+    return t;
+  }
+
+  // Runs `t` in plain execution; its report, and its symbolic trace.
+  std::pair<std::string, solver::SymbolicTrace> run(const testcase::TestCase &t) const {
+    const fs::path test = scratch / "test.bin", region = scratch / "region.bin";
+    const std::vector<std::uint8_t> bytes = testcase::encode(t);
+    std::ofstream(test, std::ios::binary).write(reinterpret_cast<const char *>(bytes.data()), bytes.size());
+    fs::remove(region);
+    ProcessOptions o;
+    o.env = {{MOSAIC_ENV_SYM_OUT, region.string()}};
+    auto r = runProcess({built.binary, test.string()}, o);
+    if (!r || r->exitCode != 0) throw std::runtime_error("the harness failed: " + (r ? r->output : r.error().message));
+    std::ifstream in(region, std::ios::binary);
+    const std::string data((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto trace = solver::readSymbolicTrace({reinterpret_cast<const std::byte *>(data.data()), data.size()});
+    if (!trace) throw std::runtime_error(trace.error().message);
+    return {r->output, *trace};
+  }
+
+  // The `nth` branch at `line` of `function` (`a && b` is two).
+  const model::BranchInfo &branch(const std::string &function, unsigned line, int nth = 0) const {
+    for (const auto &f : description.functions)
+      if (f.name == function)
+        for (const auto &b : f.branches)
+          if (b.line == line && nth-- == 0) return b;
+    throw std::runtime_error("no branch at " + function + ":" + std::to_string(line));
+  }
+
+  // The constraint the run recorded for side `side` (the one that holds it
+  // when true), or -1.
+  static int constraintOf(const solver::SymbolicTrace &t, std::uint32_t side) {
+    for (size_t i = 0; i < t.constraints.size(); ++i)
+      if (t.constraints[i].side == side) return static_cast<int>(i);
+    return -1;
+  }
+};
+
+// Whether the plain run's report has side `side` taken (distance 0).
+bool taken(const std::string &report, std::uint32_t side) {
+  return std::regex_search(report, std::regex("(^|\\n)side " + std::to_string(side) + " 0(\\n|$)"));
+}
+
+// Flips the constraint of `side`, solves, and applies the answer to `t`.
+testcase::TestCase flipped(const SymbolicHarness &h, testcase::TestCase t, const solver::SymbolicTrace &trace,
+                           std::uint32_t side) {
+  const int c = SymbolicHarness::constraintOf(trace, side);
+  if (c < 0) throw std::runtime_error("no constraint for side " + std::to_string(side));
+  solver::PathSolver solver;
+  const solver::Answer a = solver.solve(trace, solver::flipQuery(trace, static_cast<size_t>(c)));
+  if (a.verdict != solver::Verdict::Sat) throw std::runtime_error("not solved: " + a.why);
+  EXPECT_GT(concolic::applyAnswer(h.program, t, trace, a), 0u);
+  return t;
+}
+
+TEST(ConcolicRun, AMagicNumberAfterArithmeticIsFoundFromTheRunsPathCondition) {
+  SymbolicHarness &h = SymbolicHarness::gates();
+  const model::BranchInfo &b = h.branch("after_arithmetic", 9);
+  auto [report, trace] = h.run(h.call("after_arithmetic", {std::int64_t{5}}));
+  EXPECT_TRUE(taken(report, b.sides[1].id)) << report;
+  // The input is the two bytes of x, statement 0; the branch is on them.
+  ASSERT_EQ(trace.inputs.size(), 2u);
+  EXPECT_EQ(trace.inputs[0].statement, 0u);
+  EXPECT_EQ(trace.inputs[0].concrete, 5);
+  const int c = SymbolicHarness::constraintOf(trace, b.sides[0].id);
+  ASSERT_GE(c, 0);
+  EXPECT_FALSE(trace.constraints[static_cast<size_t>(c)].taken);
+  const testcase::TestCase next = flipped(h, h.call("after_arithmetic", {std::int64_t{5}}), trace, b.sides[0].id);
+  EXPECT_EQ(static_cast<std::uint16_t>(next.statements[0].bits * 3 + 1), 0x369d);
+  EXPECT_TRUE(taken(h.run(next).first, b.sides[0].id));
+}
+
+TEST(ConcolicRun, AHashOfAStringsBytesIsSolvedThroughTheLoop) {
+  SymbolicHarness &h = SymbolicHarness::gates();
+  const model::BranchInfo &b = h.branch("rolling_hash", 17, 1);
+  const testcase::TestCase start = h.call("rolling_hash", {std::string("abcd")});
+  auto [report, trace] = h.run(start);
+  EXPECT_EQ(trace.inputs.size(), 4u);
+  // `n == 4 && h == ...`: the second test is the hash's; flip it.
+  const int c = SymbolicHarness::constraintOf(trace, b.sides[0].id);
+  ASSERT_GE(c, 0) << "the first test (n == 4) is concrete; the hash's is recorded";
+  const testcase::TestCase next = flipped(h, start, trace, b.sides[0].id);
+  std::uint32_t hash = 7;
+  for (char ch : next.statements[0].bytes) hash = hash * 31u + static_cast<unsigned char>(ch);
+  EXPECT_EQ(hash, 0x0092f152u) << next.statements[0].bytes;
+  EXPECT_TRUE(taken(h.run(next).first, b.sides[0].id));
+}
+
+TEST(ConcolicRun, ASwitchOnAComputedValueRecordsEachCaseAndReachesTheOneAskedFor) {
+  SymbolicHarness &h = SymbolicHarness::gates();
+  const model::BranchInfo &b = h.branch("opcode", 22);
+  ASSERT_TRUE(b.isSwitch);
+  auto caseSide = [&](std::int64_t value) {
+    for (const model::SideInfo &s : b.sides)
+      if (s.value == value) return s.id;
+    throw std::runtime_error("no case " + std::to_string(value));
+  };
+  auto [report, trace] = h.run(h.call("opcode", {std::int64_t{1}}));
+  // The default taken: both cases recorded, as not taken.
+  for (std::int64_t v : {88, 697}) {
+    const int c = SymbolicHarness::constraintOf(trace, caseSide(v));
+    ASSERT_GE(c, 0) << v;
+    EXPECT_FALSE(trace.constraints[static_cast<size_t>(c)].taken);
+  }
+  const testcase::TestCase second = flipped(h, h.call("opcode", {std::int64_t{1}}), trace, caseSide(697));
+  EXPECT_EQ(static_cast<std::int32_t>(second.statements[0].bits) * 7 - 3, 697);
+  EXPECT_TRUE(taken(h.run(second).first, caseSide(697)));
+}
+
+TEST(ConcolicRun, TwoInputsTiedByAnEquationAreSolvedTogetherKeepingTheOuterBranch) {
+  SymbolicHarness &h = SymbolicHarness::gates();
+  const model::BranchInfo &outer = h.branch("window", 30), &inner = h.branch("window", 31);
+  testcase::TestCase t = h.call("window", {std::int64_t{3}, std::int64_t{4}});
+  auto [report, trace] = h.run(t);
+  t = flipped(h, t, trace, outer.sides[0].id);
+  auto [report2, trace2] = h.run(t);
+  EXPECT_TRUE(taken(report2, outer.sides[0].id)) << report2;
+  t = flipped(h, t, trace2, inner.sides[0].id);
+  const auto low = static_cast<std::int32_t>(t.statements[0].bits), high = static_cast<std::int32_t>(t.statements[1].bits);
+  EXPECT_EQ(high - low, 1000);
+  EXPECT_EQ(low * 3, high);
+  EXPECT_TRUE(taken(h.run(t).first, inner.sides[0].id));
+}
+
+TEST(ConcolicRun, TheHarnessMarksPrimitivesAndStringsAsInputsUnderMosaicSymbolicOnly) {
+  // abi/Harness.h defines MOSAIC_SYM_INPUT as nothing without
+  // MOSAIC_SYMBOLIC: the search's harness, built from the same source,
+  // marks nothing.
+  SymbolicHarness &h = SymbolicHarness::gates();
+  const std::string &source = h.built.generated.source;
+  EXPECT_NE(source.find("MOSAIC_SYM_INPUT(ctx, v, sizeof *v, MOSAIC_SYM_IN_PRIMITIVE)"), std::string::npos);
+  EXPECT_NE(source.find("MOSAIC_SYM_INPUT(ctx, b, s->len, MOSAIC_SYM_IN_BYTES)"), std::string::npos);
+  EXPECT_EQ(source.find("MOSAIC_SYMBOLIC"), std::string::npos) << "the build decides, not the source";
+}
+
+} // namespace
