@@ -211,6 +211,9 @@ void __mosaic_sym_memset(void *to, uint32_t byte, uint64_t bytes) {
 void __mosaic_sym_mark(const void *address, uint32_t bytes, uint32_t statement, uint32_t kind) {
   uint32_t k;
   if (!region) return;
+  if (kind == MOSAIC_SYM_IN_RESULT)
+    for (k = 0; k < bytes; ++k)
+      if (shadow_get((uintptr_t)address + k)) return; /* derived from the inputs: keep what it is */
   for (k = 0; k < bytes; ++k) {
     mosaic_sym_input *in;
     uint32_t e;

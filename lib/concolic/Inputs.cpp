@@ -3,6 +3,8 @@
 
 #include "mosaic/abi/Symbolic.h"
 
+#include <map>
+
 namespace mosaic::concolic {
 
 namespace {
@@ -16,6 +18,50 @@ std::uint64_t normalised(const model::Type &type, std::uint64_t bits) {
   bits &= mask;
   if (type.isSigned && (bits >> (type.bits - 1)) & 1) bits |= ~mask;
   return bits;
+}
+
+// `test` with a Primitive of `type` holding `bits` right after statement
+// `at`, which every later statement uses instead of `at`'s variable.
+void liftAfter(testcase::TestCase &test, std::size_t at, model::TypeId type, std::uint64_t bits) {
+  testcase::Statement literal;
+  literal.op = testcase::Op::Primitive;
+  literal.type = type;
+  literal.bits = bits;
+  const auto lifted = static_cast<testcase::Ref>(at + 1);
+  for (std::size_t i = at + 1; i < test.statements.size(); ++i)
+    for (testcase::Ref &r : test.statements[i].refs)
+      if (r != testcase::kNoRef && r > at) ++r;
+      else if (r == at) r = lifted;
+  test.statements.insert(test.statements.begin() + static_cast<std::ptrdiff_t>(at + 1), literal);
+}
+
+// The model's new values for constant call results (MOSAIC_SYM_IN_RESULT):
+// each such result the model changes becomes a literal of the new value.
+std::size_t liftResults(const model::Program &program, testcase::TestCase &test, const solver::SymbolicTrace &trace,
+                        const solver::Answer &answer) {
+  std::map<std::uint32_t, std::map<std::uint32_t, std::uint8_t>> bytes; // statement -> offset -> value
+  for (const solver::InputByte &in : trace.inputs)
+    if (in.kind == MOSAIC_SYM_IN_RESULT && in.offset < 8) bytes[in.statement][in.offset] = in.concrete;
+  std::map<std::uint32_t, bool> changed;
+  for (const auto &[index, value] : answer.bytes) {
+    if (index >= trace.inputs.size()) continue;
+    const solver::InputByte &in = trace.inputs[index];
+    if (in.kind != MOSAIC_SYM_IN_RESULT || in.offset >= 8) continue;
+    changed[in.statement] |= bytes[in.statement][in.offset] != value;
+    bytes[in.statement][in.offset] = value;
+  }
+  std::size_t lifted = 0;
+  for (auto it = bytes.rbegin(); it != bytes.rend(); ++it) { // the last first: earlier indices stay put
+    const std::uint32_t at = it->first;
+    if (!changed[at] || at >= test.statements.size()) continue;
+    const auto type = testcase::variableType(program, test, at);
+    if (!type) continue;
+    std::uint64_t bits = 0;
+    for (const auto &[offset, value] : it->second) bits |= std::uint64_t{value} << (8 * offset);
+    liftAfter(test, at, program.type(*type).value, normalised(program.type(*type), bits));
+    ++lifted;
+  }
+  return lifted;
 }
 
 } // namespace
@@ -43,7 +89,8 @@ std::size_t applyAnswer(const model::Program &program, testcase::TestCase &test,
   }
   for (std::size_t i = 0; i < test.statements.size(); ++i)
     if (touched[i]) test.statements[i].bits = normalised(program.type(test.statements[i].type), test.statements[i].bits);
-  return changed;
+  // Last: it moves the statements after each lifted result.
+  return changed + liftResults(program, test, trace, answer);
 }
 
 } // namespace mosaic::concolic

@@ -247,6 +247,14 @@ void suiteFlags(std::vector<Flag> &t) {
                       .help = "Report the suite's coverage of every goal of the eight criteria, whatever --criteria "
                               "chose (the written tests run once more)"},
                      [](CommandLine &c, Command k) { return &gen(c, k).measureCriteria; }, true));
+  t.push_back(toggle({.names = "--concolic", .commands = kGenerate,
+                      .help = "Concolic execution beside the search: archived tests run in a symbolic harness, "
+                              "branches toward uncovered goals flipped by Z3 (issue 22)"},
+                     [](CommandLine &c, Command k) { return &gen(c, k).concolic; }, true));
+  t.push_back(text({.names = "--concolic-selection", .value = "NAME", .commands = kGenerate,
+                    .help = "With --concolic: which branch the solver flips next, knn (TARDIS's learned "
+                            "feasibility) or fifo (in the order found)"},
+                   [](CommandLine &c, Command k) { return &gen(c, k).concolicSelection; }));
   t.push_back(toggle({.names = "--misuse-tests", .commands = kGenerate,
                       .help = "Also write the failures reached only by misusing the API (internal functions, "
                               "objects built by hand), in a suite of their own"},

@@ -1,6 +1,7 @@
 // `mosaic generate`: session -> search -> stages -> writer -> verify.
 #include "mosaic/driver/Generate.h"
 
+#include "Concolic.h"
 #include "Executors.h"
 #include "FailureStacks.h"
 #include "Faults.h"
@@ -144,7 +145,8 @@ void writeJson(const GenerateOptions &options, const Session &session, const Sea
                const search::OutcomeCounter &outcomes, const stages::Work &work,
                const std::vector<emit::SuiteTest> &passing, const std::vector<emit::SuiteTest> &failing,
                const std::map<stages::FailureClass, size_t> &failingClasses, const VerifyResult &verified,
-               const std::string &sanitizerCheck, const std::vector<MeasuredCriterion> &measured) {
+               const std::string &sanitizerCheck, const std::vector<MeasuredCriterion> &measured,
+               const nlohmann::json &concolic) {
   const model::Program &p = session.program;
   nlohmann::json j;
   j["unit"] = p.unit;
@@ -234,6 +236,7 @@ void writeJson(const GenerateOptions &options, const Session &session, const Sea
     if (n) classes[stages::toString(c)] = n;
   j["failing_classes"] = std::move(classes);
   j["sanitizer_check"] = sanitizerCheck;
+  j["concolic"] = concolic;
   const LlvmCoverage &c = verified.coverage;
   if (c.measured)
     j["llvm_cov"] = {{"branches", c.branches}, {"branches_covered", c.branchesCovered},
@@ -419,6 +422,10 @@ std::optional<int> badOptions(const GenerateOptions &options, std::ostream &err)
     fmt::print(err, "mosaic: error: {}\n", criteria.error().message);
     return kExitUsage;
   }
+  if (!concolic::makeSelection(options.concolicSelection)) {
+    fmt::print(err, "mosaic: error: unknown concolic selection '{}' (knn, fifo)\n", options.concolicSelection);
+    return kExitUsage;
+  }
   if (options.outDir.empty()) {
     fmt::print(err, "mosaic: error: no output folder (-o)\n");
     return kExitUsage;
@@ -490,6 +497,11 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   stages::Work work;
   UnitSearch search(session, options, goals, **secondary, work, err);
   evaluator = &search.evaluator();
+  ConcolicSide concolic = concolicSide(session, options, search.limits(), err);
+  if (concolic.hybrid) {
+    search.evaluator().addSideTask(*concolic.hybrid);
+    search.evaluator().addObserver(*concolic.hybrid);
+  }
   const SearchSummary summary = search.run(*search::parseAlgorithm(options.algorithm), err);
   faultPoint("search");
   const SanitizedHarness sanitized = sanitizedHarness(session, options, err);
@@ -512,9 +524,10 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
 
   const auto classes = failureClasses(work, failing, options.misuseTests);
   printReport(options, summary, goals, search.archive(), work, failing, classes, verified, measured, out);
+  printConcolic(concolic, summary.executions, out);
   if (!options.jsonOut.empty())
     writeJson(options, session, summary, goals, search.archive(), search.timeline(), search.outcomes(), work,
-              passing, failing, classes, verified, sanitized.why, measured);
+              passing, failing, classes, verified, sanitized.why, measured, concolicJson(concolic, summary.executions));
   if (options.verify && !verified.built && !verified.interrupted) return kExitInternal;
   // A failing test is a claim: exit code 1 only for a likely defect the
   // suite has (verification removes one that does not fail as a test).

@@ -113,6 +113,9 @@ std::optional<model::TypeId> Writer::performCall(const model::Callable &c, const
       perform << "  r = " << call << ";\n  out = (" << t(*var) << " *)__mosaic_define(ctx, " << *var
               << ", sizeof r);\n  memcpy(out, &r, sizeof r);\n";
     }
+    const TypeKind k = p_.type(*var).kind;
+    if (k == TypeKind::Integer || k == TypeKind::Char || k == TypeKind::Bool || k == TypeKind::Enum)
+      perform << "    MOSAIC_SYM_INPUT(ctx, out, sizeof *out, MOSAIC_SYM_IN_RESULT);\n";
     return *var;
   }
   perform << "    " << t(*var) << " *out = new " << t(*var) << "(" << call << ");\n"

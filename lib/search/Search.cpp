@@ -65,6 +65,16 @@ void Evaluator::notify(const testcase::TestCase &test, const Execution &run, boo
 }
 
 std::shared_ptr<const Execution> Evaluator::evaluate(const testcase::TestCase &test) {
+  if (!inSideTask_)
+    for (SideTask *task : sideTasks_)
+      if (!done() && task->due(*this)) {
+        inSideTask_ = true;
+        struct Turn {
+          bool &in;
+          ~Turn() { in = false; }
+        } turn{inSideTask_};
+        task->run(*this);
+      }
   fresh_.clear();
   if (done() || test.statements.empty()) return nullptr;
   auto run = executor_.run(test);

@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <regex>
@@ -115,13 +116,17 @@ testcase::TestCase flipped(const SymbolicHarness &h, testcase::TestCase t, const
 
 TEST(ConcolicRun, AMagicNumberAfterArithmeticIsFoundFromTheRunsPathCondition) {
   SymbolicHarness &h = SymbolicHarness::gates();
-  const model::BranchInfo &b = h.branch("after_arithmetic", 9);
+  const model::BranchInfo &b = h.branch("after_arithmetic", 10);
   auto [report, trace] = h.run(h.call("after_arithmetic", {std::int64_t{5}}));
   EXPECT_TRUE(taken(report, b.sides[1].id)) << report;
-  // The input is the two bytes of x, statement 0; the branch is on them.
-  ASSERT_EQ(trace.inputs.size(), 2u);
+  // The inputs are the two bytes of x, statement 0 (the branch is on
+  // them), and the 4 of the call's result, a constant of the run.
+  ASSERT_EQ(trace.inputs.size(), 6u);
   EXPECT_EQ(trace.inputs[0].statement, 0u);
+  EXPECT_EQ(trace.inputs[0].kind, MOSAIC_SYM_IN_PRIMITIVE);
   EXPECT_EQ(trace.inputs[0].concrete, 5);
+  EXPECT_EQ(trace.inputs[2].statement, 1u);
+  EXPECT_EQ(trace.inputs[2].kind, MOSAIC_SYM_IN_RESULT);
   const int c = SymbolicHarness::constraintOf(trace, b.sides[0].id);
   ASSERT_GE(c, 0);
   EXPECT_FALSE(trace.constraints[static_cast<size_t>(c)].taken);
@@ -132,10 +137,12 @@ TEST(ConcolicRun, AMagicNumberAfterArithmeticIsFoundFromTheRunsPathCondition) {
 
 TEST(ConcolicRun, AHashOfAStringsBytesIsSolvedThroughTheLoop) {
   SymbolicHarness &h = SymbolicHarness::gates();
-  const model::BranchInfo &b = h.branch("rolling_hash", 17, 1);
+  const model::BranchInfo &b = h.branch("rolling_hash", 18, 1);
   const testcase::TestCase start = h.call("rolling_hash", {std::string("abcd")});
   auto [report, trace] = h.run(start);
-  EXPECT_EQ(trace.inputs.size(), 4u);
+  EXPECT_EQ(std::count_if(trace.inputs.begin(), trace.inputs.end(),
+                          [](const solver::InputByte &in) { return in.kind == MOSAIC_SYM_IN_BYTES; }),
+            4);
   // `n == 4 && h == ...`: the second test is the hash's; flip it.
   const int c = SymbolicHarness::constraintOf(trace, b.sides[0].id);
   ASSERT_GE(c, 0) << "the first test (n == 4) is concrete; the hash's is recorded";
@@ -148,7 +155,7 @@ TEST(ConcolicRun, AHashOfAStringsBytesIsSolvedThroughTheLoop) {
 
 TEST(ConcolicRun, ASwitchOnAComputedValueRecordsEachCaseAndReachesTheOneAskedFor) {
   SymbolicHarness &h = SymbolicHarness::gates();
-  const model::BranchInfo &b = h.branch("opcode", 22);
+  const model::BranchInfo &b = h.branch("opcode", 23);
   ASSERT_TRUE(b.isSwitch);
   auto caseSide = [&](std::int64_t value) {
     for (const model::SideInfo &s : b.sides)
@@ -169,7 +176,7 @@ TEST(ConcolicRun, ASwitchOnAComputedValueRecordsEachCaseAndReachesTheOneAskedFor
 
 TEST(ConcolicRun, TwoInputsTiedByAnEquationAreSolvedTogetherKeepingTheOuterBranch) {
   SymbolicHarness &h = SymbolicHarness::gates();
-  const model::BranchInfo &outer = h.branch("window", 30), &inner = h.branch("window", 31);
+  const model::BranchInfo &outer = h.branch("window", 31), &inner = h.branch("window", 32);
   testcase::TestCase t = h.call("window", {std::int64_t{3}, std::int64_t{4}});
   auto [report, trace] = h.run(t);
   t = flipped(h, t, trace, outer.sides[0].id);
@@ -180,6 +187,35 @@ TEST(ConcolicRun, TwoInputsTiedByAnEquationAreSolvedTogetherKeepingTheOuterBranc
   EXPECT_EQ(high - low, 1000);
   EXPECT_EQ(low * 3, high);
   EXPECT_TRUE(taken(h.run(t).first, inner.sides[0].id));
+}
+
+TEST(ConcolicRun, ACallsConstantResultTheFlipNeedsBecomesALiteral) {
+  // window(window(8, 8), 1000): the first call returns the constant 0, so
+  // `low` is no input the search gave; the model's low = 500 becomes a
+  // literal inserted after that call, used in its place.
+  SymbolicHarness &h = SymbolicHarness::gates();
+  const model::BranchInfo &inner = h.branch("window", 32);
+  testcase::TestCase t;
+  appendCall(h.program, t, "window", {std::int64_t{8}, std::int64_t{8}});
+  const size_t firstCall = t.statements.size() - 1;
+  testcase::Statement high;
+  high.op = testcase::Op::Primitive;
+  high.type = t.statements[0].type;
+  high.bits = 1000;
+  t.statements.push_back(high);
+  testcase::Statement call = t.statements[firstCall];
+  call.refs = {static_cast<testcase::Ref>(firstCall), static_cast<testcase::Ref>(firstCall + 1)};
+  t.statements.push_back(call);
+  auto [report, trace] = h.run(t);
+  ASSERT_TRUE(std::any_of(trace.inputs.begin(), trace.inputs.end(),
+                          [&](const solver::InputByte &in) { return in.kind == MOSAIC_SYM_IN_RESULT && in.statement == firstCall; }));
+  const testcase::TestCase next = flipped(h, t, trace, inner.sides[0].id);
+  ASSERT_EQ(next.statements.size(), t.statements.size() + 1);
+  const testcase::Statement &literal = next.statements[firstCall + 1];
+  EXPECT_EQ(literal.op, testcase::Op::Primitive);
+  EXPECT_EQ(static_cast<std::int32_t>(literal.bits), 500);
+  EXPECT_EQ(next.statements.back().refs[0], firstCall + 1) << "the last call uses the literal";
+  EXPECT_TRUE(taken(h.run(next).first, inner.sides[0].id));
 }
 
 TEST(ConcolicRun, TheHarnessMarksPrimitivesAndStringsAsInputsUnderMosaicSymbolicOnly) {

@@ -110,6 +110,10 @@ typedef struct mosaic_sym_constraint {
 enum mosaic_sym_input_kind {
   MOSAIC_SYM_IN_PRIMITIVE = 1,
   MOSAIC_SYM_IN_BYTES = 2, /* a string's or a buffer's bytes */
+  /* A call's integer result that is a constant of the run (not derived
+   * from the test's inputs): a test that flips a branch through it uses a
+   * literal of the value the model gives instead (concolic::applyAnswer). */
+  MOSAIC_SYM_IN_RESULT = 3,
 };
 
 typedef struct mosaic_sym_input {
@@ -164,7 +168,8 @@ uint32_t __mosaic_sym_ret(const void *callee);
  * pointer made from an integer): its result is concrete, and counted. */
 void __mosaic_sym_concretize(uint32_t value);
 /* Input bytes: `bytes` bytes at `address` become inputs, byte `k` the
- * `k`-th byte of the value statement `statement` defines. */
+ * `k`-th byte of the value statement `statement` defines; for kind
+ * MOSAIC_SYM_IN_RESULT only when every byte is concrete. */
 void __mosaic_sym_mark(const void *address, uint32_t bytes, uint32_t statement, uint32_t kind);
 /* Points the runtime at a region laid out as above (its header written):
  * the host's shared memory (MOSAIC_ENV_SYM_FD), or a test's own. */

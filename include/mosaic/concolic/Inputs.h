@@ -13,7 +13,10 @@ namespace mosaic::concolic {
 
 /// Sets in `test` the bytes `answer` gives new values: a primitive's byte
 /// `offset` of its `bits` (then sign- or zero-extended from the type's
-/// width, as the harness reads it), a string's or buffer's byte `offset`.
+/// width, as the harness reads it), a string's or buffer's byte `offset`;
+/// a call's constant result the answer changes is replaced, for the
+/// statements after the call, by a literal of the new value inserted right
+/// after it (the statements after it move one place).
 /// Bytes whose statement is not of the kind the trace says (the test
 /// changed since it ran) are left alone. Returns how many bytes changed.
 std::size_t applyAnswer(const model::Program &program, testcase::TestCase &test, const solver::SymbolicTrace &trace,

@@ -53,6 +53,11 @@ struct GenerateOptions : RunOptions {
   /// the crash is what it seeks); `generate` wants each covered cleanly.
   bool failingTestsCover = false;
   std::size_t testsPerFile = 100;  ///< --tests-per-file: split test files beyond this
+  /// Concolic execution beside the search (--concolic; issue 22): a
+  /// symbolic harness, Z3, and the branches to flip chosen by
+  /// `concolicSelection` ("knn": TARDIS's classifier; "fifo": the ablation).
+  bool concolic = false;
+  std::string concolicSelection = "knn";
 };
 
 /// Returns an ExitCode: kExitFindings when a likely defect was found (a

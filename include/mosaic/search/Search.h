@@ -69,6 +69,16 @@ public:
   virtual void finished(const Evaluator &evaluator) { (void)evaluator; }
 };
 
+/// Work beside the search that shares its budget and archive (concolic
+/// execution, issue 22): asked before each of the search's runs whether it
+/// wants a turn, it then runs its own tests through Evaluator::evaluate.
+class SideTask {
+public:
+  virtual ~SideTask() = default;
+  virtual bool due(const Evaluator &evaluator) = 0;
+  virtual void run(Evaluator &evaluator) = 0;
+};
+
 /// Runs tests, counts them, offers every run of the search to the archive,
 /// and tells the observers.
 class Evaluator {
@@ -86,6 +96,9 @@ public:
   /// Tells the observers the search has ended.
   void finish();
   void addObserver(EvaluationObserver &observer) { observers_.push_back(&observer); }
+  /// Before each evaluate() of the search, a due task runs (never from
+  /// within a task's own evaluations).
+  void addSideTask(SideTask &task) { sideTasks_.push_back(&task); }
 
   bool done() const;
   /// The harness could not run tests (more than 20 in a row failed to run
@@ -112,6 +125,8 @@ private:
   std::uint64_t executions_ = 0, failures_ = 0;
   std::vector<size_t> fresh_;
   std::vector<EvaluationObserver *> observers_;
+  std::vector<SideTask *> sideTasks_;
+  bool inSideTask_ = false;
 };
 
 /// The executor later stages use: runs through Evaluator::execute, so that

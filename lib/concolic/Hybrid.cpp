@@ -1,0 +1,194 @@
+// Concolic execution beside the search (Hybrid.h).
+#include "mosaic/concolic/Hybrid.h"
+
+#include "mosaic/abi/Symbolic.h"
+#include "mosaic/concolic/Inputs.h"
+#include "mosaic/testcase/TestCase.h"
+
+#include <algorithm>
+
+namespace mosaic::concolic {
+
+namespace {
+
+// Ours: one turn of the concolic side lasts at least this long (a solver
+// query or a symbolic run each take milliseconds), so that turns are few.
+constexpr double kTurnSeconds = 0.05;
+// Ours: with nothing to do (no archived test left to trace, no branch
+// waiting), the side waits this long before it looks again.
+constexpr double kIdleSeconds = 0.5;
+// Ours: branches waiting for the solver at most; past it, no test is traced
+// until some are solved (each holds its run's trace).
+constexpr size_t kMaxWaiting = 2000;
+// Ours: the share grows by a quarter after a turn that covered a goal and
+// shrinks by a twentieth after one that did not.
+constexpr double kGrow = 1.25, kShrink = 0.95;
+// Ours: tests of the search traced per uncovered side whose branch they
+// reached (different tests reach it with different inputs symbolic), and
+// at most this many waiting to be traced.
+constexpr int kReachedPerSide = 3, kMaxReachedPerSide = 16;
+constexpr size_t kMaxReached = 64;
+
+double now() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+} // namespace
+
+Hybrid::Hybrid(const model::Program &program, const model::UnitDescription &description, exec::ForkServer &symbolic,
+               exec::Limits limits, std::unique_ptr<Selection> selection, HybridOptions options)
+    : program_(program), symbolic_(symbolic), limits_(limits), selection_(std::move(selection)), options_(options),
+      solver_(options.solverTimeoutMs), rng_(options.seed), share_(options.startShare) {
+  limits_.persistent = false; // shadow memory starts empty in a fresh child
+  for (const model::FunctionInfo &f : description.functions)
+    for (const model::BranchInfo &b : f.branches) {
+      if (b.sides.empty()) continue;
+      if (!b.isSwitch) {
+        // br: the constraint names the true side; the false side is its complement.
+        if (b.sides.size() != 2) continue;
+        sides_[b.sides[0].id] = {b.sides[0].id, true};
+        sides_[b.sides[1].id] = {b.sides[0].id, false};
+        continue;
+      }
+      for (const model::SideInfo &s : b.sides)
+        if (s.value) sides_[s.id] = {s.id, true};
+    }
+  stats_.share = share_;
+}
+
+bool Hybrid::due(const search::Evaluator &evaluator) {
+  const double elapsed = evaluator.budget().elapsed();
+  return elapsed >= idleUntil_ && stats_.seconds < share_ * elapsed;
+}
+
+std::optional<std::uint32_t> Hybrid::sideOfFlip(const solver::Constraint &c, const search::Evaluator &evaluator) const {
+  if (c.side == MOSAIC_SYM_NO_SIDE) return std::nullopt;
+  // The side the flipped condition leads to.
+  std::optional<std::uint32_t> target;
+  for (const auto &[side, how] : sides_)
+    if (how.first == c.side && how.second == !c.taken) {
+      target = side;
+      break;
+    }
+  if (!target) return std::nullopt;
+  auto it = goalsOfSide_.find(*target);
+  if (it == goalsOfSide_.end()) return std::nullopt;
+  for (size_t g : it->second)
+    if (!evaluator.archive().covered(g)) return *target;
+  return std::nullopt;
+}
+
+void Hybrid::offer(const testcase::TestCase &test, const search::Evaluator &evaluator) {
+  auto run = symbolic_.run(testcase::encode(test), limits_);
+  ++stats_.symbolicRuns;
+  if (!run) return;
+  auto read = solver::readSymbolicTrace(symbolic_.symbolic());
+  if (!read || read->constraints.empty()) return;
+  ++stats_.pathConditions;
+  auto trace = std::make_shared<const solver::SymbolicTrace>(std::move(*read));
+  for (size_t i = 0; i < trace->constraints.size(); ++i) {
+    const auto side = sideOfFlip(trace->constraints[i], evaluator);
+    if (!side) continue;
+    solver::Query q = solver::flipQuery(*trace, i);
+    if (!seenQueries_.insert(q.key).second) continue;
+    std::vector<std::string> clauses;
+    for (size_t k : q.keep) {
+      solver::Constraint c = trace->constraints[k];
+      if (k == i) c.taken = !c.taken;
+      clauses.push_back(solver::clauseText(*trace, c));
+    }
+    const std::uint64_t id = nextId_++;
+    selection_->add({id, Fingerprint::of(clauses)});
+    waiting_.emplace(id, Waiting{test, trace, std::move(q), std::move(clauses), *side});
+    ++stats_.candidates;
+  }
+}
+
+void Hybrid::indexGoals(const search::Goals &goals) {
+  if (!goalsOfSide_.empty()) return;
+  for (size_t g = 0; g < goals.size(); ++g)
+    if (goals[g].side && !goals[g].passive && sides_.count(*goals[g].side)) goalsOfSide_[*goals[g].side].push_back(g);
+}
+
+void Hybrid::evaluated(const search::Evaluator &evaluator, const search::Evaluation &evaluation) {
+  if (!evaluation.searching || evaluation.run.failed() || reached_.size() >= kMaxReached) return;
+  indexGoals(evaluator.goals());
+  const std::vector<double> &sides = evaluation.run.sides;
+  for (const auto &[side, goals] : goalsOfSide_) {
+    if (side >= sides.size() || sides[side] == 0) continue; // its branch not reached
+    int &taken = reachedPerSide_[side];
+    const auto allowed = allowance_.try_emplace(side, kReachedPerSide).first->second;
+    if (taken >= allowed || evaluator.archive().covered(goals.front())) continue;
+    ++taken;
+    reached_.push_back(evaluation.test);
+    return;
+  }
+}
+
+void Hybrid::collect(search::Evaluator &evaluator) {
+  if (!reached_.empty()) {
+    const testcase::TestCase t = std::move(reached_.front());
+    reached_.pop_front();
+    offer(t, evaluator);
+    return;
+  }
+  for (const search::Solution &s : evaluator.archive().solutions()) {
+    if (!s.test || traced_.count(s.test.get())) continue;
+    traced_.insert(s.test.get());
+    keep_.push_back(s.test);
+    offer(*s.test, evaluator);
+    return;
+  }
+}
+
+void Hybrid::solveOne(search::Evaluator &evaluator) {
+  const auto id = selection_->next(rng_);
+  if (!id) return;
+  auto it = waiting_.find(*id);
+  if (it == waiting_.end()) return;
+  Waiting w = std::move(it->second);
+  waiting_.erase(it);
+  // Covered meanwhile: not worth a query.
+  if (!sideOfFlip(w.trace->constraints[w.query.flip], evaluator)) return;
+  const solver::Answer answer = solver_.solve(*w.trace, w.query);
+  stats_.solver = solver_.stats();
+  if (answer.verdict != solver::Verdict::Sat) {
+    int &allowed = allowance_.try_emplace(w.side, kReachedPerSide).first->second;
+    allowed = std::min(kMaxReachedPerSide, allowed + 1);
+  }
+  if (answer.verdict == solver::Verdict::Unknown) return;
+  selection_->learn(w.clauses, answer.verdict == solver::Verdict::Sat);
+  if (answer.verdict != solver::Verdict::Sat) return;
+  testcase::TestCase next = w.test;
+  applyAnswer(program_, next, *w.trace, answer);
+  if (evaluator.evaluate(next)) {
+    ++stats_.solverTests;
+    stats_.newGoals += evaluator.newlyCovered().size();
+  }
+}
+
+void Hybrid::run(search::Evaluator &evaluator) {
+  indexGoals(evaluator.goals());
+  const double start = now();
+  const std::uint64_t before = stats_.newGoals;
+  bool idle = false;
+  while (!evaluator.done() && now() - start < kTurnSeconds) {
+    if (selection_->waiting() == 0 || (waiting_.size() < kMaxWaiting && rng_.chance(0.5))) {
+      const size_t traced = traced_.size() + stats_.symbolicRuns;
+      collect(evaluator);
+      if (traced_.size() + stats_.symbolicRuns == traced && selection_->waiting() == 0) {
+        idle = true;
+        break;
+      }
+    }
+    if (selection_->waiting() > 0) solveOne(evaluator);
+  }
+  const double spent = now() - start;
+  stats_.seconds += spent;
+  if (idle) idleUntil_ = evaluator.budget().elapsed() + kIdleSeconds;
+  share_ = stats_.newGoals > before ? std::min(options_.maxShare, share_ * kGrow)
+                                    : std::max(options_.minShare, share_ * kShrink);
+  stats_.share = share_;
+}
+
+} // namespace mosaic::concolic
