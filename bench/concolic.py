@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Seed 004's comparison for C and C++ units (issue 22): branch coverage of
+DynaMOSA alone (off), with concolic execution choosing branches in the
+order found (fifo), and with TARDIS's learned selection (knn), over seeds,
+with the concolic side's own counters: path conditions collected, solver
+queries and their answers (sat, unsat, unknown), tests from models that
+covered a goal first, and the share of executions run in the symbolic
+harness. KNN's claim is fewer queries wasted on infeasible conditions than
+FIFO's (unsat per query).
+
+Each run is `mosaic generate` with verification: coverage is llvm-cov's
+(clang source-based coverage of the written suite), mosaic's own branch
+counter beside it. Units are SUBJECT:PATH, PATH relative to the subject's
+source in CACHE. Not part of CI: run by hand. Resumable: a run whose
+statistics exist is read back. Writes OUT/results.json and OUT/results.md.
+"""
+import argparse
+import concurrent.futures
+import json
+import os
+import subprocess
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from criteria import a12, mann_whitney_p  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CONDITIONS = ["off", "fifo", "knn"]
+
+
+def run_one(mosaic, db, unit, condition, seed, budget, out, work):
+    os.makedirs(out, exist_ok=True)
+    stats = os.path.join(out, "stats.json")
+    if not os.path.exists(stats):
+        cmd = [mosaic, "generate", "-p", db, unit, "-o", os.path.join(out, "suite"), "--seed", str(seed),
+               "--budget", f"{budget}s", "--json", stats, "--no-progress", "--work-dir", work]
+        if condition != "off":
+            cmd += ["--concolic", "--concolic-selection", condition]
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        with open(os.path.join(out, "log.txt"), "w") as f:
+            f.write(" ".join(cmd) + "\n" + r.stdout + r.stderr)
+        if r.returncode not in (0, 1) or not os.path.exists(stats):
+            return {"error": f"exit {r.returncode}"}
+    with open(stats) as f:
+        j = json.load(f)
+    cov = j.get("llvm_cov") or {}
+    own = j.get("goals", {}).get("branch", {})
+    return {
+        "llvm_branch": 100.0 * cov["branches_covered"] / cov["branches"] if cov.get("branches") else None,
+        "own_branch": 100.0 * own["covered"] / own["total"] if own.get("total") else None,
+        "executions": j["executions"],
+        "concolic": j.get("concolic", {}),
+    }
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--mosaic", default=os.path.join(ROOT, "build/tools/mosaic"))
+    ap.add_argument("--cache", default=os.path.join(ROOT, "build/bench-cache"))
+    ap.add_argument("--units", required=True, help="SUBJECT:PATH,...")
+    ap.add_argument("--seeds", default="1,2,3")
+    ap.add_argument("--budget", type=float, default=60)
+    ap.add_argument("-j", type=int, default=1, help="runs at once")
+    ap.add_argument("--out", required=True)
+    a = ap.parse_args()
+    jobs = []
+    for spec in a.units.split(","):
+        subject, path = spec.split(":", 1)
+        db, unit = os.path.join(a.cache, subject, "build"), os.path.join(a.cache, subject, "src", path)
+        if not os.path.exists(unit):
+            print(f"skipped {spec}: {unit} does not exist", file=sys.stderr)
+            continue
+        for seed in (int(s) for s in a.seeds.split(",")):
+            for c in CONDITIONS:  # side by side: a shared machine's load falls on all alike
+                out = os.path.join(a.out, "runs", subject, os.path.basename(path), c, str(seed))
+                jobs.append(((spec, c, seed), (a.mosaic, db, unit, c, seed, a.budget, out,
+                                               os.path.join(a.out, "work", subject))))
+    results = {}
+    with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as pool:
+        futures = {pool.submit(run_one, *args): key for key, args in jobs}
+        for f in concurrent.futures.as_completed(futures):
+            key = futures[f]
+            results["|".join(map(str, key))] = r = f.result()
+            print(f"{key}: {r}", flush=True)
+    os.makedirs(a.out, exist_ok=True)
+    with open(os.path.join(a.out, "results.json"), "w") as f:
+        json.dump(results, f, indent=2)
+    write_table(a, results)
+
+
+def write_table(a, results):
+    seeds = a.seeds.split(",")
+    mean = lambda v: sum(v) / len(v) if v else float("nan")  # noqa: E731
+    lines = [f"# Concolic execution: DynaMOSA alone, + concolic (FIFO), + concolic (KNN); {a.budget:.0f} s, "
+             f"seeds {a.seeds}", "",
+             "Branch coverage (llvm-cov, %) of the verified suite, mean over seeds; mosaic's own branch counter "
+             "in brackets. A12 and p: knn against off.", "",
+             "| unit | off | fifo | knn | A12 | p |", "|---|---|---|---|---|---|"]
+    counters = ["| unit | selection | path conditions | queries | sat | unsat | unknown | unsat/query | "
+                "tests from models | new goals | symbolic share of executions |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for spec in a.units.split(","):
+        cols = {c: [results.get(f"{spec}|{c}|{s}", {}) for s in seeds] for c in CONDITIONS}
+        cov = {c: [r["llvm_branch"] for r in cols[c] if r.get("llvm_branch") is not None] for c in CONDITIONS}
+        own = {c: [r["own_branch"] for r in cols[c] if r.get("own_branch") is not None] for c in CONDITIONS}
+        if not all(cov.values()):
+            lines.append(f"| {spec} | (missing runs) | | | | |")
+            continue
+        cell = lambda c: f"{mean(cov[c]):.1f} [{mean(own[c]):.1f}]"  # noqa: E731
+        lines.append(f"| {spec} | {cell('off')} | {cell('fifo')} | {cell('knn')} | "
+                     f"{a12(cov['knn'], cov['off']):.2f} | {mann_whitney_p(cov['knn'], cov['off']):.2f} |")
+        for c in ("fifo", "knn"):
+            cs = [r["concolic"] for r in cols[c] if r.get("concolic", {}).get("on")]
+            if not cs:
+                counters.append(f"| {spec} | {c} | (off: {cols[c][0].get('concolic', {}).get('why', '?')}) |" + " |" * 8)
+                continue
+            m = lambda k: mean([x[k] for x in cs])  # noqa: E731
+            share = mean([x["symbolic_runs"] / max(1, x["symbolic_runs"] + x["executions"]) for x in cs])
+            counters.append(f"| {spec} | {c} | {m('path_conditions'):.0f} | {m('queries'):.0f} | {m('sat'):.0f} | "
+                            f"{m('unsat'):.0f} | {m('unknown'):.0f} | {m('unsat') / max(1, m('queries')):.2f} | "
+                            f"{m('tests_from_models'):.0f} | {m('new_goals'):.0f} | {100 * share:.2f}% |")
+    lines += ["", "The concolic side's counters (means over seeds):", ""] + counters
+    with open(os.path.join(a.out, "results.md"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+
+
+if __name__ == "__main__":
+    main()
