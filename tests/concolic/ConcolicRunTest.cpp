@@ -3,6 +3,7 @@
 // execution with its symbolic trace written out, the branch flipped by
 // Z3, the answer put back into the test, and the new test run by the same
 // harness: it takes the side the search alone rarely reaches.
+#include "common/TestSupport.h"
 #include "common/UnitHarness.h"
 #include "mosaic/abi/Symbolic.h"
 #include "mosaic/concolic/Inputs.h"
@@ -49,8 +50,8 @@ struct SymbolicHarness {
       auto d = model::readDescription(s->built.description);
       if (!d) throw std::runtime_error(d.error().message);
       s->description = std::move(*d);
-      s->scratch = fs::path(MOSAIC_BINARY_DIR) / "test-harnesses" / "concolic-runs";
-      fs::create_directories(s->scratch);
+      // Its own folder: CTest runs these tests in processes side by side.
+      s->scratch = makeTempDir("mosaic-concolic-run");
       return s;
     }();
     return *h;
