@@ -3,6 +3,8 @@
 
 #include "mosaic/abi/Symbolic.h"
 
+#include <llvm/ADT/PostOrderIterator.h>
+#include <llvm/IR/CFG.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -72,15 +74,19 @@ public:
     arg_ = m.getOrInsertFunction("__mosaic_sym_arg", i32, i32);
     setRet_ = m.getOrInsertFunction("__mosaic_sym_set_ret", vd, ptr, i32);
     ret_ = m.getOrInsertFunction("__mosaic_sym_ret", i32, ptr);
+    concretize_ = m.getOrInsertFunction("__mosaic_sym_concretize", vd, i32);
     for (const FunctionLayout &fl : layout.functions)
       for (const BranchSites &b : fl.branches) firstSide_[b.terminator] = b.firstSide;
   }
 
   void function(llvm::Function &f) {
     shadow_.clear();
+    // In reverse post-order: every value's definition before its uses
+    // (phis aside), whatever the order of the blocks in the function.
+    // Unreachable blocks never run and keep no shadows.
     std::vector<llvm::Instruction *> original;
-    for (llvm::BasicBlock &bb : f)
-      for (llvm::Instruction &i : bb) original.push_back(&i);
+    for (llvm::BasicBlock *bb : llvm::ReversePostOrderTraversal<llvm::Function *>(&f))
+      for (llvm::Instruction &i : *bb) original.push_back(&i);
     // Phis' shadows first, empty, so that every use finds them; their
     // incoming shadows once every instruction has its own.
     std::vector<std::pair<llvm::PHINode *, llvm::PHINode *>> phis;
@@ -184,7 +190,15 @@ private:
     if (auto *call = llvm::dyn_cast<llvm::CallBase>(&i)) return callSite(*call);
   }
 
+  // `v` leaves what is traced (a float made from it, a pointer, an
+  // argument of code that is not instrumented): counted when symbolic.
+  void concretized(llvm::Instruction &at, llvm::Value *v) {
+    if (!traced(v->getType()) || !shadow_.count(v)) return;
+    llvm::IRBuilder<>(&at).CreateCall(concretize_, {get(v)});
+  }
+
   void cast(llvm::CastInst &c) {
+    if (traced(c.getOperand(0)->getType()) && !traced(c.getType())) return concretized(c, c.getOperand(0));
     if (!traced(c.getType()) || !traced(c.getOperand(0)->getType())) return;
     std::uint32_t op = 0;
     if (llvm::isa<llvm::ZExtInst>(c)) op = MOSAIC_SYM_ZEXT;
@@ -227,6 +241,9 @@ private:
       });
       return;
     }
+    if (callee && callee->isIntrinsic() && !callee->getName().starts_with("llvm.dbg") &&
+        !callee->getName().starts_with("llvm.lifetime"))
+      for (llvm::Value *a : call.args()) concretized(call, a); // llvm.umax, llvm.bswap, ...: not modelled
     if (isHook(callee) || llvm::isa<llvm::CallBrInst>(call)) return;
     // Not traced (traceSymbolically), and its address may name nothing.
     if (callee && callee->hasAvailableExternallyLinkage()) return;
@@ -243,6 +260,8 @@ private:
           b.CreateCall(memset_, {call.getArgOperand(0), get(call.getArgOperand(1)), concrete(b, call.getArgOperand(2))});
           return nullptr;
         });
+      else
+        for (llvm::Value *a : call.args()) concretized(call, a); // the C library's, not instrumented
       return;
     }
     if (auto *ci = llvm::dyn_cast<llvm::CallInst>(&call); ci && ci->isMustTailCall()) return;
@@ -272,7 +291,7 @@ private:
   llvm::Module &m_;
   llvm::LLVMContext &ctx_;
   llvm::FunctionCallee binary_, cast_, select_, load_, store_, memcpy_, memset_, branch_, switch_, setArg_, call_, enter_,
-      arg_, setRet_, ret_;
+      arg_, setRet_, ret_, concretize_;
   std::map<const llvm::Instruction *, unsigned> firstSide_;
   std::map<const llvm::Value *, llvm::Value *> shadow_;
 };

@@ -83,6 +83,7 @@ void Hybrid::offer(const testcase::TestCase &test, const search::Evaluator &eval
   ++stats_.symbolicRuns;
   if (!run) return;
   auto read = solver::readSymbolicTrace(symbolic_.symbolic());
+  if (read) stats_.concretized += read->concretized;
   if (!read || read->constraints.empty()) return;
   ++stats_.pathConditions;
   auto trace = std::make_shared<const solver::SymbolicTrace>(std::move(*read));

@@ -66,14 +66,15 @@ void printConcolic(const ConcolicSide &side, std::uint64_t executions, std::ostr
   }
   const concolic::HybridStats &s = side.hybrid->stats();
   fmt::print(out,
-             "concolic     {}: {} symbolic runs ({:.1f}% of executions), {} path conditions, {} branches offered; "
+             "concolic     {}: {} symbolic runs ({:.1f}% of executions), {} path conditions, {} values made "
+             "concrete, {} branches offered; "
              "{} queries: {} sat, {} unsat, {} unknown ({} cached); {} tests from models, {} new goals; "
              "{:.1f} s, share {:.2f}\n",
              side.why, s.symbolicRuns,
              executions + s.symbolicRuns ? 100.0 * static_cast<double>(s.symbolicRuns) /
                                                static_cast<double>(executions + s.symbolicRuns)
                                          : 0.0,
-             s.pathConditions, s.candidates, s.solver.queries, s.solver.sat, s.solver.unsat, s.solver.unknown,
+             s.pathConditions, s.concretized, s.candidates, s.solver.queries, s.solver.sat, s.solver.unsat, s.solver.unknown,
              s.solver.cached, s.solverTests, s.newGoals, s.seconds, s.share);
 }
 
@@ -85,6 +86,7 @@ nlohmann::json concolicJson(const ConcolicSide &side, std::uint64_t executions) 
           {"symbolic_runs", s.symbolicRuns},
           {"executions", executions},
           {"path_conditions", s.pathConditions},
+          {"concretized", s.concretized},
           {"branches_offered", s.candidates},
           {"queries", s.solver.queries},
           {"sat", s.solver.sat},

@@ -219,6 +219,13 @@ TEST(ConcolicRun, ACallsConstantResultTheFlipNeedsBecomesALiteral) {
   EXPECT_TRUE(taken(h.run(next).first, inner.sides[0].id));
 }
 
+TEST(ConcolicRun, AValueMadeConcreteIsCountedAndItsBranchRecordsNothing) {
+  SymbolicHarness &h = SymbolicHarness::gates();
+  auto [report, trace] = h.run(h.call("as_float", {std::int64_t{7}}));
+  EXPECT_GE(trace.concretized, 1u) << "x converted to a double";
+  EXPECT_TRUE(trace.constraints.empty()) << "the branch is on the double";
+}
+
 TEST(ConcolicRun, TheHarnessMarksPrimitivesAndStringsAsInputsUnderMosaicSymbolicOnly) {
   // abi/Harness.h defines MOSAIC_SYM_INPUT as nothing without
   // MOSAIC_SYMBOLIC: the search's harness, built from the same source,

@@ -30,6 +30,7 @@ namespace mosaic::concolic {
 struct HybridStats {
   std::uint64_t symbolicRuns = 0;   ///< tests run in the symbolic harness
   std::uint64_t pathConditions = 0; ///< of them, runs that left a readable, non-empty path condition
+  std::uint64_t concretized = 0;    ///< symbolic values those runs made concrete (floats, pointers, uninstrumented code)
   std::uint64_t candidates = 0;     ///< branches offered to the selection (distinct queries)
   std::uint64_t newGoals = 0;       ///< goals the solver's tests covered first
   std::uint64_t solverTests = 0;    ///< tests made from models and run by the search
