@@ -7,6 +7,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 namespace mosaic::driver {
 
@@ -71,6 +72,7 @@ private:
   VerifyOptions o_;
   fs::path buildDir_;
   bool configured_ = false;
+  std::set<std::string> sanitizedBuilt_; ///< binaries built in build-sanitize
 };
 
 // A Debug build with clang's source-based coverage (-DMOSAIC_COVERAGE=ON),
@@ -162,14 +164,18 @@ LlvmCoverage CMakeSuiteRunner::coverage(const std::string &binaryName, const std
 Expected<SuiteRun> CMakeSuiteRunner::runSanitized(const std::string &binary, const std::vector<std::string> &gtestArgs,
                                                   const std::string &seconds) {
   const fs::path dir = fs::path(o_.outDir) / "build-sanitize";
-  auto configure = runProcess({"cmake", "-S", o_.outDir, "-B", dir.string(), "-G", "Ninja", "-DMOSAIC_SANITIZE=ON",
-                               "-DCMAKE_C_COMPILER=" + o_.toolchain.clang,
-                               "-DCMAKE_CXX_COMPILER=" + o_.toolchain.clangxx});
-  if (!configure) return configure.takeError();
-  if (configure->exitCode != 0) return Error::internal(configure->output);
-  auto build = runProcess({"cmake", "--build", dir.string(), "--target", binary}, contained({}));
-  if (!build) return build.takeError();
-  if (build->exitCode != 0) return Error::internal(build->output);
+  // Configured and built once per binary: the check runs it several times.
+  if (!sanitizedBuilt_.count(binary)) {
+    auto configure = runProcess({"cmake", "-S", o_.outDir, "-B", dir.string(), "-G", "Ninja", "-DMOSAIC_SANITIZE=ON",
+                                 "-DCMAKE_C_COMPILER=" + o_.toolchain.clang,
+                                 "-DCMAKE_CXX_COMPILER=" + o_.toolchain.clangxx});
+    if (!configure) return configure.takeError();
+    if (configure->exitCode != 0) return Error::internal(configure->output);
+    auto build = runProcess({"cmake", "--build", dir.string(), "--target", binary}, contained({}));
+    if (!build) return build.takeError();
+    if (build->exitCode != 0) return Error::internal(build->output);
+    sanitizedBuilt_.insert(binary);
+  }
   const std::string symbolizer = findProgram(o_.toolchain.llvmSymbolizer);
   const std::string symbolize = symbolizer.empty() ? "" : ":external_symbolizer_path=" + symbolizer;
   ProcessOptions run = sandboxed(dir.string());

@@ -50,7 +50,7 @@ public:
   /// `tests` (each run alone when the whole binary fails in that build).
   virtual LlvmCoverage coverage(const std::string &binary, const std::vector<std::string> &tests) = 0;
   /// Builds test binary `binary` with AddressSanitizer and UBSan
-  /// (-DMOSAIC_SANITIZE=ON, in OUT_DIR/build-sanitize) and runs it with
+  /// (-DMOSAIC_SANITIZE=ON, in OUT_DIR/build-sanitize; once) and runs it with
   /// `gtestArgs`, its reports symbolised, ended after `seconds`. An error
   /// when it could not be built (the build's output).
   virtual Expected<SuiteRun> runSanitized(const std::string &binary, const std::vector<std::string> &gtestArgs,
