@@ -46,12 +46,12 @@ Hybrid::Hybrid(const model::Program &program, const model::UnitDescription &desc
       if (!b.isSwitch) {
         // br: the constraint names the true side; the false side is its complement.
         if (b.sides.size() != 2) continue;
-        sides_[b.sides[0].id] = {b.sides[0].id, true};
-        sides_[b.sides[1].id] = {b.sides[0].id, false};
+        flipTo_[{b.sides[0].id, true}] = b.sides[0].id;
+        flipTo_[{b.sides[0].id, false}] = b.sides[1].id;
         continue;
       }
       for (const model::SideInfo &s : b.sides)
-        if (s.value) sides_[s.id] = {s.id, true};
+        if (s.value) flipTo_[{s.id, true}] = s.id;
     }
   stats_.share = share_;
 }
@@ -64,17 +64,12 @@ bool Hybrid::due(const search::Evaluator &evaluator) {
 std::optional<std::uint32_t> Hybrid::sideOfFlip(const solver::Constraint &c, const search::Evaluator &evaluator) const {
   if (c.side == MOSAIC_SYM_NO_SIDE) return std::nullopt;
   // The side the flipped condition leads to.
-  std::optional<std::uint32_t> target;
-  for (const auto &[side, how] : sides_)
-    if (how.first == c.side && how.second == !c.taken) {
-      target = side;
-      break;
-    }
-  if (!target) return std::nullopt;
-  auto it = goalsOfSide_.find(*target);
+  const auto target = flipTo_.find({c.side, !c.taken});
+  if (target == flipTo_.end()) return std::nullopt;
+  auto it = goalsOfSide_.find(target->second);
   if (it == goalsOfSide_.end()) return std::nullopt;
   for (size_t g : it->second)
-    if (!evaluator.archive().covered(g)) return *target;
+    if (!evaluator.archive().covered(g)) return target->second;
   return std::nullopt;
 }
 
@@ -107,8 +102,10 @@ void Hybrid::offer(const testcase::TestCase &test, const search::Evaluator &eval
 
 void Hybrid::indexGoals(const search::Goals &goals) {
   if (!goalsOfSide_.empty()) return;
+  std::set<std::uint32_t> targets;
+  for (const auto &[recorded, side] : flipTo_) targets.insert(side);
   for (size_t g = 0; g < goals.size(); ++g)
-    if (goals[g].side && !goals[g].passive && sides_.count(*goals[g].side)) goalsOfSide_[*goals[g].side].push_back(g);
+    if (goals[g].side && !goals[g].passive && targets.count(*goals[g].side)) goalsOfSide_[*goals[g].side].push_back(g);
 }
 
 void Hybrid::evaluated(const search::Evaluator &evaluator, const search::Evaluation &evaluation) {
@@ -175,9 +172,9 @@ void Hybrid::run(search::Evaluator &evaluator) {
   bool idle = false;
   while (!evaluator.done() && now() - start < kTurnSeconds) {
     if (selection_->waiting() == 0 || (waiting_.size() < kMaxWaiting && rng_.chance(0.5))) {
-      const size_t traced = traced_.size() + stats_.symbolicRuns;
+      const std::uint64_t runs = stats_.symbolicRuns;
       collect(evaluator);
-      if (traced_.size() + stats_.symbolicRuns == traced && selection_->waiting() == 0) {
+      if (stats_.symbolicRuns == runs && selection_->waiting() == 0) {
         idle = true;
         break;
       }

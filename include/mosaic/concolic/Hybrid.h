@@ -84,9 +84,10 @@ private:
   HybridOptions options_;
   solver::PathSolver solver_;
   Rng rng_;
-  /// Side id -> (the side a constraint records for its branch, whether the
-  /// condition holds on the way to it). Default sides of switches are absent.
-  std::map<std::uint32_t, std::pair<std::uint32_t, bool>> sides_;
+  /// (the side a constraint records, whether its condition holds) -> the
+  /// side the run goes to: what flipping a constraint leads to. A switch's
+  /// default side is no one's.
+  std::map<std::pair<std::uint32_t, bool>, std::uint32_t> flipTo_;
   std::map<std::uint64_t, Waiting> waiting_;
   std::uint64_t nextId_ = 0;
   std::set<std::string> seenQueries_;
