@@ -5,6 +5,8 @@
  * expressions byte by byte in a shadow of its own. Nothing here links Z3:
  * the host solves. Without a region attached every hook returns at once,
  * and every value is concrete (node 0). */
+#include "internal.h"
+
 #include "mosaic/abi/Symbolic.h"
 
 #include <stdint.h>
@@ -32,8 +34,6 @@ void __mosaic_sym_attach(void *memory, size_t size) {
 
 /* ---- nodes ------------------------------------------------------------- */
 
-static uint64_t mask(uint64_t v, uint32_t width) { return width >= 64 ? v : v & ((1ull << width) - 1); }
-
 /* Appends a node; 0 (the value stays concrete) when the region is full. */
 static uint32_t node(uint8_t op, uint32_t width, uint32_t a, uint32_t b, uint32_t c, uint64_t value) {
   mosaic_sym_node *n;
@@ -57,7 +57,7 @@ static uint32_t width_of(uint32_t e) { return nodes[e].width; }
 
 /* `e`, or a constant node of `concrete` when `e` is concrete. */
 static uint32_t operand(uint32_t e, uint64_t concrete, uint32_t width) {
-  return e ? e : node(MOSAIC_SYM_CONST, width, 0, 0, 0, mask(concrete, width));
+  return e ? e : node(MOSAIC_SYM_CONST, width, 0, 0, 0, mosaic_rt_mask(concrete, width));
 }
 
 static int is_comparison(uint32_t op) { return op >= MOSAIC_SYM_EQ && op <= MOSAIC_SYM_SGE; }
@@ -261,7 +261,7 @@ void __mosaic_sym_switch(uint32_t value, uint64_t concrete, uint32_t width, uint
   if (!region || !value) return;
   for (i = 0; i < n; ++i) {
     uint32_t eq;
-    if (mask(cases[i], width) == mask(concrete, width)) {
+    if (mosaic_rt_mask(cases[i], width) == mosaic_rt_mask(concrete, width)) {
       hit = i;
       continue;
     }

@@ -201,14 +201,6 @@ static __inline__ void mosaic_sym_layout(mosaic_sym_header *h, uint32_t nodes, u
   h->nodes = 1;
 }
 
-/* Before each test: an empty DAG and path (capacities and offsets kept). */
-static __inline__ void mosaic_sym_reset(mosaic_sym_header *h) {
-  h->nodes = 1;
-  h->constraints = h->inputs = 0;
-  h->dropped_nodes = h->dropped_constraints = h->dropped_inputs = 0;
-  h->concretized = 0;
-}
-
 #ifdef __cplusplus
 }
 #endif
