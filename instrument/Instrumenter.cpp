@@ -2,6 +2,7 @@
 #include "Instrumenter.h"
 
 #include "Description.h"
+#include "IrValues.h"
 #include "Layout.h"
 #include "Schemata.h"
 #include "Symbolic.h"
@@ -197,14 +198,9 @@ private:
   void switchProbe(llvm::SwitchInst *sw, unsigned first) {
     llvm::Value *v = sw->getCondition();
     if (v->getType()->getIntegerBitWidth() > 64) return; // its sides simply never get a distance
-    std::vector<llvm::Constant *> values;
-    for (auto &c : sw->cases())
-      values.push_back(llvm::ConstantInt::get(llvm::Type::getInt64Ty(ctx_), c.getCaseValue()->getZExtValue()));
-    auto *arrayTy = llvm::ArrayType::get(llvm::Type::getInt64Ty(ctx_), values.size());
-    auto *table = new llvm::GlobalVariable(m_, arrayTy, /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
-                                           llvm::ConstantArray::get(arrayTy, values), "__mosaic_cases");
+    llvm::GlobalVariable *table = caseValues(m_, *sw, "__mosaic_cases");
     llvm::IRBuilder<> b(sw);
-    b.CreateCall(switch_, {b.getInt32(first), b.CreateZExt(v, b.getInt64Ty()), b.getInt32(values.size()), table,
+    b.CreateCall(switch_, {b.getInt32(first), b.CreateZExt(v, b.getInt64Ty()), b.getInt32(sw->getNumCases()), table,
                            b.getInt32(widthFlag(v))});
   }
 
@@ -226,10 +222,6 @@ private:
   static unsigned widthFlag(llvm::Value *v) {
     const unsigned bits = v->getType()->isPointerTy() ? 64 : v->getType()->getIntegerBitWidth();
     return bits << MOSAIC_CMP_WIDTH_SHIFT;
-  }
-  llvm::Value *toI64(llvm::IRBuilder<> &b, llvm::Value *v) {
-    if (v->getType()->isPointerTy()) return b.CreatePtrToInt(v, b.getInt64Ty());
-    return b.CreateZExt(v, b.getInt64Ty());
   }
   llvm::Value *toDouble(llvm::IRBuilder<> &b, llvm::Value *v) {
     if (v->getType()->isDoubleTy()) return v;

@@ -1,6 +1,8 @@
 // Symbolic tracing (Symbolic.h).
 #include "Symbolic.h"
 
+#include "IrValues.h"
+
 #include "mosaic/abi/Symbolic.h"
 
 #include <llvm/ADT/PostOrderIterator.h>
@@ -112,11 +114,6 @@ private:
     return it == shadow_.end() ? zero() : it->second;
   }
 
-  llvm::Value *concrete(llvm::IRBuilder<> &b, llvm::Value *v) {
-    if (v->getType()->isPointerTy()) return b.CreatePtrToInt(v, b.getInt64Ty());
-    return b.CreateZExt(v, b.getInt64Ty());
-  }
-
   void entry(llvm::Function &f) {
     llvm::IRBuilder<> b(&*f.getEntryBlock().getFirstInsertionPt());
     b.CreateCall(enter_, {&f});
@@ -132,7 +129,7 @@ private:
     if (auto *bo = llvm::dyn_cast<llvm::BinaryOperator>(&i); bo && traced(bo->getType())) {
       if (const std::uint32_t op = binaryOp(bo->getOpcode())) after(i, [&](llvm::IRBuilder<> &b) {
           return b.CreateCall(binary_, {b.getInt32(op), get(bo->getOperand(0)), get(bo->getOperand(1)),
-                                        concrete(b, bo->getOperand(0)), concrete(b, bo->getOperand(1)),
+                                        toI64(b, bo->getOperand(0)), toI64(b, bo->getOperand(1)),
                                         b.getInt32(bo->getType()->getIntegerBitWidth())});
         });
       return;
@@ -141,7 +138,7 @@ private:
       const std::uint32_t op = comparisonOp(cmp->getPredicate());
       after(i, [&](llvm::IRBuilder<> &b) {
         return b.CreateCall(binary_, {b.getInt32(op), get(cmp->getOperand(0)), get(cmp->getOperand(1)),
-                                      concrete(b, cmp->getOperand(0)), concrete(b, cmp->getOperand(1)),
+                                      toI64(b, cmp->getOperand(0)), toI64(b, cmp->getOperand(1)),
                                       b.getInt32(cmp->getOperand(0)->getType()->getIntegerBitWidth())});
       });
       return;
@@ -150,8 +147,8 @@ private:
     if (auto *s = llvm::dyn_cast<llvm::SelectInst>(&i); s && traced(s->getType()) && traced(s->getCondition()->getType())) {
       after(i, [&](llvm::IRBuilder<> &b) {
         return b.CreateCall(select_, {get(s->getCondition()), get(s->getTrueValue()), get(s->getFalseValue()),
-                                      concrete(b, s->getCondition()), concrete(b, s->getTrueValue()),
-                                      concrete(b, s->getFalseValue()), b.getInt32(s->getType()->getIntegerBitWidth())});
+                                      toI64(b, s->getCondition()), toI64(b, s->getTrueValue()),
+                                      toI64(b, s->getFalseValue()), b.getInt32(s->getType()->getIntegerBitWidth())});
       });
       return;
     }
@@ -213,15 +210,10 @@ private:
   void switchConstraint(llvm::SwitchInst &sw) {
     llvm::Value *v = sw.getCondition();
     if (!traced(v->getType()) || sw.getNumCases() == 0) return;
-    std::vector<llvm::Constant *> values;
-    for (auto &c : sw.cases())
-      values.push_back(llvm::ConstantInt::get(llvm::Type::getInt64Ty(ctx_), c.getCaseValue()->getZExtValue()));
-    auto *arrayTy = llvm::ArrayType::get(llvm::Type::getInt64Ty(ctx_), values.size());
-    auto *table = new llvm::GlobalVariable(m_, arrayTy, /*isConstant=*/true, llvm::GlobalValue::PrivateLinkage,
-                                           llvm::ConstantArray::get(arrayTy, values), "__mosaic_sym_cases");
+    llvm::GlobalVariable *table = caseValues(m_, sw, "__mosaic_sym_cases");
     llvm::IRBuilder<> b(&sw);
-    b.CreateCall(switch_, {get(v), concrete(b, v), b.getInt32(v->getType()->getIntegerBitWidth()),
-                           b.getInt32(static_cast<std::uint32_t>(values.size())), table, b.getInt32(side(&sw))});
+    b.CreateCall(switch_, {get(v), toI64(b, v), b.getInt32(v->getType()->getIntegerBitWidth()),
+                           b.getInt32(sw.getNumCases()), table, b.getInt32(side(&sw))});
   }
 
   void callSite(llvm::CallBase &call) {
@@ -252,12 +244,12 @@ private:
       const llvm::StringRef name = callee->getName();
       if ((name == "memcpy" || name == "memmove") && call.arg_size() == 3)
         after(call, [&](llvm::IRBuilder<> &b) {
-          b.CreateCall(memcpy_, {call.getArgOperand(0), call.getArgOperand(1), concrete(b, call.getArgOperand(2))});
+          b.CreateCall(memcpy_, {call.getArgOperand(0), call.getArgOperand(1), toI64(b, call.getArgOperand(2))});
           return nullptr;
         });
       else if (name == "memset" && call.arg_size() == 3)
         after(call, [&](llvm::IRBuilder<> &b) {
-          b.CreateCall(memset_, {call.getArgOperand(0), get(call.getArgOperand(1)), concrete(b, call.getArgOperand(2))});
+          b.CreateCall(memset_, {call.getArgOperand(0), get(call.getArgOperand(1)), toI64(b, call.getArgOperand(2))});
           return nullptr;
         });
       else
