@@ -91,6 +91,18 @@ int high(int fd) {
   return h;
 }
 
+// `size` bytes of memory shared with the harness: a memfd (in `fd`, at 100
+// or above, set as soon as it exists so that its owner closes it) mapped here.
+Expected<void *> sharedMemory(const char *name, std::size_t size, int &fd) {
+  fd = memfd_create(name, MFD_CLOEXEC);
+  if (fd < 0) return Error::internal(std::string("memfd_create: ") + std::strerror(errno));
+  fd = high(fd);
+  if (ftruncate(fd, static_cast<off_t>(size)) != 0) return Error::internal(std::string("ftruncate: ") + std::strerror(errno));
+  void *mem = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  if (mem == MAP_FAILED) return Error::internal(std::string("mmap: ") + std::strerror(errno));
+  return mem;
+}
+
 std::string logTail(const std::string &path) {
   if (path.empty()) return {};
   std::ifstream in(path);
@@ -118,27 +130,19 @@ Expected<std::unique_ptr<ForkServer>> ForkServer::start(const ServerOptions &opt
   static std::once_flag swept;
   std::call_once(swept, sweepWhatDeadHostsLeft);
   std::unique_ptr<ForkServer> s(new ForkServer(options, blocks, sides, mutants));
-  s->shm_ = memfd_create("mosaic-trace", MFD_CLOEXEC);
-  if (s->shm_ < 0) return Error::internal(std::string("memfd_create: ") + std::strerror(errno));
-  s->shm_ = high(s->shm_);
   s->size_ = mosaic_trace_size(blocks, sides, mutants);
-  if (ftruncate(s->shm_, static_cast<off_t>(s->size_)) != 0)
-    return Error::internal(std::string("ftruncate: ") + std::strerror(errno));
-  void *mem = mmap(nullptr, s->size_, PROT_READ | PROT_WRITE, MAP_SHARED, s->shm_, 0);
-  if (mem == MAP_FAILED) return Error::internal(std::string("mmap: ") + std::strerror(errno));
-  s->header_ = static_cast<mosaic_trace_header *>(mem);
+  auto mem = sharedMemory("mosaic-trace", s->size_, s->shm_);
+  if (!mem) return mem.takeError();
+  s->header_ = static_cast<mosaic_trace_header *>(*mem);
   mosaic_trace_layout(s->header_, blocks, sides, mutants);
   s->trace_ = Trace(s->header_);
   if (options.symbolic) {
-    s->symShm_ = memfd_create("mosaic-symbolic", MFD_CLOEXEC);
-    if (s->symShm_ < 0) return Error::internal(std::string("memfd_create: ") + std::strerror(errno));
-    s->symShm_ = high(s->symShm_);
-    s->symSize_ = mosaic_sym_size(MOSAIC_SYM_NODE_CAPACITY, MOSAIC_SYM_CONSTRAINT_CAPACITY, MOSAIC_SYM_INPUT_CAPACITY);
-    if (ftruncate(s->symShm_, static_cast<off_t>(s->symSize_)) != 0)
-      return Error::internal(std::string("ftruncate: ") + std::strerror(errno));
-    void *sym = mmap(nullptr, s->symSize_, PROT_READ | PROT_WRITE, MAP_SHARED, s->symShm_, 0);
-    if (sym == MAP_FAILED) return Error::internal(std::string("mmap: ") + std::strerror(errno));
-    s->symHeader_ = static_cast<mosaic_sym_header *>(sym);
+    const std::size_t size =
+        mosaic_sym_size(MOSAIC_SYM_NODE_CAPACITY, MOSAIC_SYM_CONSTRAINT_CAPACITY, MOSAIC_SYM_INPUT_CAPACITY);
+    auto sym = sharedMemory("mosaic-symbolic", size, s->symShm_);
+    if (!sym) return sym.takeError();
+    s->symSize_ = size;
+    s->symHeader_ = static_cast<mosaic_sym_header *>(*sym);
     mosaic_sym_layout(s->symHeader_, MOSAIC_SYM_NODE_CAPACITY, MOSAIC_SYM_CONSTRAINT_CAPACITY, MOSAIC_SYM_INPUT_CAPACITY);
   }
   if (auto ok = s->spawn(); !ok) return ok.takeError();
