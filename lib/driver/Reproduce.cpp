@@ -71,14 +71,19 @@ std::string commonFolder(const std::vector<std::string> &files) {
 // callers are the harness's and the program's, not the library's).
 constexpr size_t kMaxTargetUnits = 3;
 
+// `file` relative to `root`, when it lies under it.
+std::optional<fs::path> underRoot(const std::string &file, const std::string &root) {
+  const fs::path rel = fs::path(file).lexically_relative(root);
+  if (rel.empty() || *rel.begin() == "..") return std::nullopt;
+  return rel;
+}
+
 std::string framesLine(const std::vector<exec::Frame> &frames, const std::string &root) {
   std::string out;
   for (const exec::Frame &f : frames) {
     exec::Frame shown = f;
-    if (!root.empty()) {
-      const auto rel = fs::path(f.file).lexically_relative(root);
-      if (!rel.empty() && *rel.begin() != "..") shown.file = rel.string();
-    }
+    if (!root.empty())
+      if (auto rel = underRoot(f.file, root)) shown.file = rel->string();
     out += (out.empty() ? "" : " <- ") + shown.str();
   }
   return out;
@@ -87,10 +92,7 @@ std::string framesLine(const std::vector<exec::Frame> &frames, const std::string
 // The frames of files under `root` (all of them when it is "").
 std::vector<exec::Frame> inProject(std::vector<exec::Frame> frames, const std::string &root) {
   if (root.empty()) return frames;
-  std::erase_if(frames, [&](const exec::Frame &f) {
-    const auto rel = fs::path(f.file).lexically_relative(root);
-    return rel.empty() || *rel.begin() == "..";
-  });
+  std::erase_if(frames, [&](const exec::Frame &f) { return !underRoot(f.file, root); });
   return frames;
 }
 
