@@ -15,13 +15,12 @@ Units are SUBJECT:PATH, PATH relative to the subject's source in CACHE
 statistics exist is read back. Writes OUT/results.json and OUT/results.md.
 """
 import argparse
-import concurrent.futures
 import json
 import os
-import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchlib.generate import branch_coverage, generate_once, run_all  # noqa: E402
 from criteria import a12, mann_whitney_p  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -29,27 +28,12 @@ CONDITIONS = ["length", "bbc"]
 
 
 def run_one(mosaic, db, unit, secondary, seed, budget, out, work):
-    os.makedirs(out, exist_ok=True)
-    stats = os.path.join(out, "stats.json")
-    if not os.path.exists(stats):
-        cmd = [mosaic, "generate", "-p", db, unit, "-o", os.path.join(out, "suite"), "--seed", str(seed),
-               "--budget", f"{budget}s", "--secondary", secondary, "--json", stats, "--no-progress",
-               "--work-dir", work]
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        with open(os.path.join(out, "log.txt"), "w") as f:
-            f.write(" ".join(cmd) + "\n" + r.stdout + r.stderr)
-        if r.returncode not in (0, 1) or not os.path.exists(stats):
-            return {"error": f"exit {r.returncode}"}
-    with open(stats) as f:
-        j = json.load(f)
-    cov = j.get("llvm_cov") or {}
-    own = j.get("goals", {}).get("branch", {})
-    return {
-        "llvm_branch": 100.0 * cov["branches_covered"] / cov["branches"] if cov.get("branches") else None,
-        "own_branch": 100.0 * own["covered"] / own["total"] if own.get("total") else None,
-        "failures": len(j.get("failures", [])),
-        "executions": j["executions"],
-    }
+    j, error = generate_once(mosaic, db, unit, seed, budget, out, work, ["--secondary", secondary])
+    if error:
+        return {"error": error}
+    llvm, own = branch_coverage(j)
+    return {"llvm_branch": llvm, "own_branch": own, "failures": len(j.get("failures", [])),
+            "executions": j["executions"]}
 
 
 def main():
@@ -74,13 +58,7 @@ def main():
                 out = os.path.join(a.out, "runs", subject, os.path.basename(path), c, str(seed))
                 jobs.append(((spec, c, seed), (a.mosaic, db, unit, c, seed, a.budget, out,
                                                os.path.join(a.out, "work", subject))))
-    results = {}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=a.j) as pool:
-        futures = {pool.submit(run_one, *args): key for key, args in jobs}
-        for f in concurrent.futures.as_completed(futures):
-            key = futures[f]
-            results["|".join(map(str, key))] = r = f.result()
-            print(f"{key}: {r}", flush=True)
+    results = run_all(run_one, jobs, a.j)
     os.makedirs(a.out, exist_ok=True)
     with open(os.path.join(a.out, "results.json"), "w") as f:
         json.dump(results, f, indent=2)
