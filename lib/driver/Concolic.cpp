@@ -1,17 +1,10 @@
 // The concolic side of `generate` (Concolic.h).
 #include "Concolic.h"
 
-#include "mosaic/driver/Toolchain.h"
-#include "mosaic/model/Description.h"
-
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
-#include <filesystem>
-
 namespace mosaic::driver {
-
-namespace fs = std::filesystem;
 
 ConcolicSide concolicSide(const Session &session, const GenerateOptions &options, const exec::Limits &limits,
                           std::ostream &err) {
@@ -21,36 +14,31 @@ ConcolicSide concolicSide(const Session &session, const GenerateOptions &options
     return s;
   }
   harness::BuildOptions build;
-  build.workDir = fs::path(session.harness.directory).parent_path().string();
   build.sanitize = options.sanitize;
   build.symbolic = true;
-  if (!session.harness.project.empty()) build.reuseProject = session.harness.directory;
-  auto h = harness::buildHarness(session.program, *session.catalog, toolchain(), build);
+  auto h = buildVariant(session, build);
   if (!h) {
     s.why = "the unit's symbolic harness does not build";
     fmt::print(err, "mosaic: note: no concolic execution: {}\n", h.error().message);
     return s;
   }
-  auto description = model::readDescription(h->description);
-  if (!description || description->sides != session.description.sides) {
-    s.why = "the symbolic harness numbers the branches otherwise";
-    fmt::print(err, "mosaic: note: no concolic execution: {}\n", s.why);
-    return s;
-  }
   exec::ServerOptions server;
-  server.harness = h->binary;
-  server.log = (fs::path(h->directory) / "server.log").string();
   server.env = exec::sanitizerEnvironment(options.memoryMb);
   server.sanitized = options.sanitize;
   server.symbolic = true;
-  auto started = exec::ForkServer::start(server, description->blocks, description->sides);
+  auto started = serveVariant(*h, server);
   if (!started) {
     s.why = "the symbolic harness does not start";
     fmt::print(err, "mosaic: note: no concolic execution: {}\n", started.error().message);
     return s;
   }
+  if (started->description.sides != session.description.sides) {
+    s.why = "the symbolic harness numbers the branches otherwise";
+    fmt::print(err, "mosaic: note: no concolic execution: {}\n", s.why);
+    return s;
+  }
   s.harness = std::move(*h);
-  s.server = std::move(*started);
+  s.server = std::move(started->server);
   concolic::HybridOptions o;
   o.seed = options.seed;
   s.hybrid = std::make_unique<concolic::Hybrid>(session.program, session.description, *s.server, limits,

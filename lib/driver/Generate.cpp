@@ -265,32 +265,24 @@ SanitizedHarness sanitizedHarness(const Session &session, const GenerateOptions 
     return s;
   }
   harness::BuildOptions build;
-  build.workDir = fs::path(session.harness.directory).parent_path().string();
   build.sanitize = true;
-  // The project's other units as the plain harness linked them: only the
-  // unit itself is instrumented (and rebuilt).
-  if (!session.harness.project.empty()) build.reuseProject = session.harness.directory;
-  auto h = harness::buildHarness(session.program, *session.catalog, toolchain(), build);
+  auto h = buildVariant(session, build);
   if (!h) {
     s.why = "the unit does not build with ASan + UBSan";
     fmt::print(err, "mosaic: note: no sanitizer check: {}\n", h.error().message);
     return s;
   }
-  auto description = model::readDescription(h->description);
   exec::ServerOptions server;
-  server.harness = h->binary;
-  server.log = (fs::path(h->directory) / "server.log").string();
   server.env = exec::sanitizerEnvironment(options.memoryMb);
   server.sanitized = true;
-  auto started = description ? exec::ForkServer::start(server, description->blocks, description->sides)
-                             : Expected<std::unique_ptr<exec::ForkServer>>(description.takeError());
+  auto started = serveVariant(*h, server);
   if (!started) {
     s.why = "its sanitized harness does not start";
     fmt::print(err, "mosaic: note: no sanitizer check: {}\n", started.error().message);
     return s;
   }
   s.harness = std::move(*h);
-  s.server = std::move(*started);
+  s.server = std::move(started->server);
   s.why = "on";
   return s;
 }
@@ -310,30 +302,24 @@ SchemataHarness schemataHarness(const Session &session, const GenerateOptions &o
     return s;
   }
   harness::BuildOptions build;
-  build.workDir = fs::path(session.harness.directory).parent_path().string();
   build.sanitize = options.sanitize;
   build.schemata = true;
-  if (!session.harness.project.empty()) build.reuseProject = session.harness.directory;
   auto failed = [&](const std::string &message) {
     s.why = "its harness with the mutants compiled in does not build or start";
     fmt::print(err, "mosaic: note: assertions not filtered: {}\n", message);
     return std::move(s);
   };
-  auto h = harness::buildHarness(session.program, *session.catalog, toolchain(), build);
+  auto h = buildVariant(session, build);
   if (!h) return failed(h.error().message);
-  auto description = model::readDescription(h->description);
-  if (!description) return failed(description.error().message);
   exec::ServerOptions server;
-  server.harness = h->binary;
-  server.log = (fs::path(h->directory) / "server.log").string();
   if (options.sanitize) {
     server.env = exec::sanitizerEnvironment(options.memoryMb);
     server.sanitized = true;
   }
-  auto started = exec::ForkServer::start(server, description->blocks, description->sides, description->mutants);
+  auto started = serveVariant(*h, server, /*mutants=*/true);
   if (!started) return failed(started.error().message);
   s.harness = std::move(*h);
-  s.server = std::move(*started);
+  s.server = std::move(started->server);
   s.why = "on";
   return s;
 }

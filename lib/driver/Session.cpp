@@ -106,4 +106,21 @@ std::string whyNoTargets(const Session &session) {
   return fmt::format("none of the unit's {} target(s) can be called (why, above)", defined);
 }
 
+Expected<harness::Harness> buildVariant(const Session &session, harness::BuildOptions build) {
+  build.workDir = fs::path(session.harness.directory).parent_path().string();
+  if (!session.harness.project.empty()) build.reuseProject = session.harness.directory;
+  return harness::buildHarness(session.program, *session.catalog, toolchain(), build);
+}
+
+Expected<ServedVariant> serveVariant(const harness::Harness &variant, exec::ServerOptions server, bool mutants) {
+  auto description = model::readDescription(variant.description);
+  if (!description) return description.takeError();
+  server.harness = variant.binary;
+  server.log = (fs::path(variant.directory) / "server.log").string();
+  auto started = exec::ForkServer::start(server, description->blocks, description->sides,
+                                         mutants ? description->mutants : 0);
+  if (!started) return started.takeError();
+  return ServedVariant{std::move(*description), std::move(*started)};
+}
+
 } // namespace mosaic::driver

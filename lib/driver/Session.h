@@ -64,4 +64,19 @@ std::variant<std::unique_ptr<Session>, int> openTestableSession(const SessionOpt
 /// Per-test limits from the command line's --timeout, --memory, --isolate.
 exec::Limits testLimits(std::uint32_t timeoutMs, std::uint32_t memoryMb, bool isolate);
 
+/// Another harness of the session's unit (sanitized, with mutant schemata,
+/// symbolic: as `build` says), in the session's work folder and with the
+/// project's other units as the session's harness linked them (only the
+/// unit is rebuilt).
+Expected<harness::Harness> buildVariant(const Session &session, harness::BuildOptions build);
+
+/// Its static description and its fork server, started as `server` says
+/// (the harness binary and its log, server.log beside it, filled in; with
+/// the mutants' area when `mutants`).
+struct ServedVariant {
+  model::UnitDescription description;
+  std::unique_ptr<exec::ForkServer> server;
+};
+Expected<ServedVariant> serveVariant(const harness::Harness &variant, exec::ServerOptions server, bool mutants = false);
+
 } // namespace mosaic::driver
