@@ -56,6 +56,79 @@ std::uint32_t comparisonOp(llvm::CmpInst::Predicate p) {
   }
 }
 
+// The C library functions the runtime models (runtime/symmodels.c).
+enum class Model { None, Strlen, Compare, Strtol, Ctype };
+
+struct ModelCall {
+  Model model = Model::None;
+  std::uint32_t kind = 0; ///< Compare and Ctype: the hook's kind
+  std::uint32_t mask = 0; ///< Ctype, kind 0: glibc's class bit
+  int baseArg = -1;       ///< Strtol: the argument that gives the base; -1: base 10
+};
+
+ModelCall modelOf(llvm::StringRef name) {
+  static const std::map<std::string, ModelCall, std::less<>> kModels = {
+      {"strlen", {Model::Strlen}},
+      {"strcmp", {Model::Compare, 0}},
+      {"strncmp", {Model::Compare, 1}},
+      {"memcmp", {Model::Compare, 2}},
+      {"bcmp", {Model::Compare, 2}},
+      {"atoi", {Model::Strtol}},
+      {"atol", {Model::Strtol}},
+      {"atoll", {Model::Strtol}},
+      {"strtol", {Model::Strtol, 0, 0, 2}},
+      {"strtoll", {Model::Strtol, 0, 0, 2}},
+      {"strtoul", {Model::Strtol, 0, 0, 2}},
+      {"strtoull", {Model::Strtol, 0, 0, 2}},
+      // glibc's class bits (ctype.h's _ISbit on a little-endian machine).
+      {"isupper", {Model::Ctype, 0, 0x100}},
+      {"islower", {Model::Ctype, 0, 0x200}},
+      {"isalpha", {Model::Ctype, 0, 0x400}},
+      {"isdigit", {Model::Ctype, 0, 0x800}},
+      {"isxdigit", {Model::Ctype, 0, 0x1000}},
+      {"isspace", {Model::Ctype, 0, 0x2000}},
+      {"isprint", {Model::Ctype, 0, 0x4000}},
+      {"isgraph", {Model::Ctype, 0, 0x8000}},
+      {"isblank", {Model::Ctype, 0, 0x1}},
+      {"iscntrl", {Model::Ctype, 0, 0x2}},
+      {"ispunct", {Model::Ctype, 0, 0x4}},
+      {"isalnum", {Model::Ctype, 0, 0x8}},
+      {"tolower", {Model::Ctype, 1}},
+      {"toupper", {Model::Ctype, 2}},
+  };
+  auto it = kModels.find(name);
+  return it == kModels.end() ? ModelCall{} : it->second;
+}
+
+// glibc's <ctype.h> macros index a table whose address a call returns
+// (`(*__ctype_b_loc())[c]`): the table's kind for `__mosaic_sym_ctype`
+// when `gep` indexes one (0 classes, 1 tolower, 2 toupper), -1 otherwise.
+int ctypeTable(const llvm::GetElementPtrInst *gep) {
+  if (!gep || gep->getNumIndices() != 1) return -1;
+  const auto *table = llvm::dyn_cast<llvm::LoadInst>(gep->getPointerOperand());
+  const auto *call = table ? llvm::dyn_cast<llvm::CallInst>(table->getPointerOperand()) : nullptr;
+  const llvm::Function *f = call ? call->getCalledFunction() : nullptr;
+  if (!f) return -1;
+  if (f->getName() == "__ctype_b_loc") return 0;
+  if (f->getName() == "__ctype_tolower_loc") return 1;
+  if (f->getName() == "__ctype_toupper_loc") return 2;
+  return -1;
+}
+
+// The class bits a load from the classes table is tested with: the
+// constant of the `and` it goes to (through one extension), else all.
+std::uint32_t ctypeMask(const llvm::LoadInst &load) {
+  const llvm::Value *v = &load;
+  if (v->hasOneUse())
+    if (const auto *ext = llvm::dyn_cast<llvm::CastInst>(*v->user_begin()); ext && (llvm::isa<llvm::ZExtInst>(ext) || llvm::isa<llvm::SExtInst>(ext)))
+      v = ext;
+  if (v->hasOneUse())
+    if (const auto *bo = llvm::dyn_cast<llvm::BinaryOperator>(*v->user_begin()); bo && bo->getOpcode() == llvm::Instruction::And)
+      for (const llvm::Value *o : bo->operands())
+        if (const auto *k = llvm::dyn_cast<llvm::ConstantInt>(o)) return static_cast<std::uint32_t>(k->getZExtValue() & 0xffff);
+  return 0xffff;
+}
+
 class Tracer {
 public:
   Tracer(llvm::Module &m, const ModuleLayout &layout) : m_(m), ctx_(m.getContext()) {
@@ -77,6 +150,10 @@ public:
     setRet_ = m.getOrInsertFunction("__mosaic_sym_set_ret", vd, ptr, i32);
     ret_ = m.getOrInsertFunction("__mosaic_sym_ret", i32, ptr);
     concretize_ = m.getOrInsertFunction("__mosaic_sym_concretize", vd, i32);
+    strlen_ = m.getOrInsertFunction("__mosaic_sym_strlen", i32, ptr, i64, i32);
+    compare_ = m.getOrInsertFunction("__mosaic_sym_compare", i32, ptr, ptr, i64, i32, i32);
+    strtol_ = m.getOrInsertFunction("__mosaic_sym_strtol", i32, ptr, i32, i32);
+    ctype_ = m.getOrInsertFunction("__mosaic_sym_ctype", i32, i32, i32, i32, i32);
     for (const FunctionLayout &fl : layout.functions)
       for (const BranchSites &b : fl.branches) firstSide_[b.terminator] = b.firstSide;
   }
@@ -152,8 +229,26 @@ private:
       });
       return;
     }
+    if (auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(&i)) {
+      // A pointer made from a symbolic index stays concrete (counted),
+      // except into glibc's <ctype.h> tables, which the loads model.
+      if (ctypeTable(gep) < 0)
+        for (llvm::Value *index : gep->indices()) concretized(*gep, index);
+      return;
+    }
     if (auto *l = llvm::dyn_cast<llvm::LoadInst>(&i)) {
       if (!traced(l->getType())) return;
+      const auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(l->getPointerOperand());
+      if (const int kind = ctypeTable(gep); kind >= 0) {
+        llvm::Value *index = gep->getOperand(1);
+        if (!shadow_.count(index)) return;
+        const std::uint32_t mask = kind == 0 ? ctypeMask(*l) : 0;
+        after(i, [&](llvm::IRBuilder<> &b) {
+          return b.CreateCall(ctype_, {b.getInt32(static_cast<std::uint32_t>(kind)), get(index), b.getInt32(mask),
+                                       b.getInt32(l->getType()->getIntegerBitWidth())});
+        });
+        return;
+      }
       const std::uint64_t bytes = m_.getDataLayout().getTypeStoreSize(l->getType());
       after(i, [&](llvm::IRBuilder<> &b) {
         return b.CreateCall(load_, {l->getPointerOperand(), b.getInt32(static_cast<std::uint32_t>(bytes))});
@@ -237,6 +332,13 @@ private:
         !callee->getName().starts_with("llvm.lifetime"))
       for (llvm::Value *a : call.args()) concretized(call, a); // llvm.umax, llvm.bswap, ...: not modelled
     if (isHook(callee) || llvm::isa<llvm::CallBrInst>(call)) return;
+    // The C library's functions with a model, declared or glibc's inline
+    // copies (atoi, tolower at -O1 and up: available_externally).
+    if (callee && (callee->isDeclaration() || callee->hasAvailableExternallyLinkage()))
+      if (const ModelCall model = modelOf(callee->getName()); model.model != Model::None) {
+        if (traced(call.getType())) modelled(call, model);
+        return;
+      }
     // Not traced (traceSymbolically), and its address may name nothing.
     if (callee && callee->hasAvailableExternallyLinkage()) return;
     if (callee && callee->isDeclaration()) {
@@ -267,6 +369,53 @@ private:
       after(call, [&](llvm::IRBuilder<> &a) { return a.CreateCall(ret_, {call.getCalledOperand()}); });
   }
 
+  // A call of the C library the runtime models: its result's expression
+  // from the model, after the call; an integer argument the model takes
+  // as concrete (a length, a base) is counted when it was symbolic.
+  void modelled(llvm::CallBase &call, const ModelCall &model) {
+    const std::uint32_t width = call.getType()->getIntegerBitWidth();
+    auto arg = [&](unsigned k) { return call.getArgOperand(k); };
+    auto pointers = [&](unsigned n) {
+      for (unsigned k = 0; k < n; ++k)
+        if (!arg(k)->getType()->isPointerTy()) return false;
+      return call.arg_size() >= n;
+    };
+    switch (model.model) {
+    case Model::Strlen:
+      if (!pointers(1)) return;
+      after(call, [&](llvm::IRBuilder<> &b) { return b.CreateCall(strlen_, {arg(0), toI64(b, &call), b.getInt32(width)}); });
+      return;
+    case Model::Compare:
+      if (!pointers(2) || (model.kind > 0 && (call.arg_size() < 3 || !traced(arg(2)->getType())))) return;
+      if (model.kind > 0) concretized(call, arg(2));
+      after(call, [&](llvm::IRBuilder<> &b) {
+        llvm::Value *n = model.kind > 0 ? toI64(b, arg(2)) : b.getInt64(0);
+        return b.CreateCall(compare_, {arg(0), arg(1), n, b.getInt32(model.kind), b.getInt32(width)});
+      });
+      return;
+    case Model::Strtol:
+      if (!pointers(1)) return;
+      if (model.baseArg >= 0 && (call.arg_size() <= static_cast<unsigned>(model.baseArg) ||
+                                 !traced(arg(static_cast<unsigned>(model.baseArg))->getType())))
+        return;
+      if (model.baseArg >= 0) concretized(call, arg(static_cast<unsigned>(model.baseArg)));
+      after(call, [&](llvm::IRBuilder<> &b) {
+        llvm::Value *base = model.baseArg >= 0 ? b.CreateZExtOrTrunc(arg(static_cast<unsigned>(model.baseArg)), b.getInt32Ty())
+                                               : b.getInt32(10);
+        return b.CreateCall(strtol_, {arg(0), base, b.getInt32(width)});
+      });
+      return;
+    case Model::Ctype:
+      if (call.arg_size() != 1 || !traced(arg(0)->getType()) || !shadow_.count(arg(0))) return;
+      after(call, [&](llvm::IRBuilder<> &b) {
+        return b.CreateCall(ctype_, {b.getInt32(model.kind), get(arg(0)), b.getInt32(model.kind == 0 ? model.mask : 0),
+                                     b.getInt32(width)});
+      });
+      return;
+    case Model::None: return;
+    }
+  }
+
   // Runs `make` just after `i` and records what it returns as i's shadow.
   template <typename Make> void after(llvm::Instruction &i, Make make) {
     llvm::Instruction *next = i.getNextNode();
@@ -283,7 +432,7 @@ private:
   llvm::Module &m_;
   llvm::LLVMContext &ctx_;
   llvm::FunctionCallee binary_, cast_, select_, load_, store_, memcpy_, memset_, branch_, switch_, setArg_, call_, enter_,
-      arg_, setRet_, ret_, concretize_;
+      arg_, setRet_, ret_, concretize_, strlen_, compare_, strtol_, ctype_;
   std::map<const llvm::Instruction *, unsigned> firstSide_;
   std::map<const llvm::Value *, llvm::Value *> shadow_;
 };

@@ -70,6 +70,18 @@ void mosaic_rt_stack_chain(int sig, siginfo_t *info, void *uctx);
 void mosaic_rt_stack_note_throw(void);
 void mosaic_rt_stack_keep_throw(void);
 
+/* What symbolic.c lends its models of the C library (symmodels.c). Each
+ * returns 0 (no node: the value stays concrete) once the region is full or
+ * when no region is attached. */
+int mosaic_rt_sym_on(void);
+uint32_t mosaic_rt_sym_node(uint8_t op, uint32_t width, uint32_t a, uint32_t b, uint32_t c, uint64_t value);
+uint32_t mosaic_rt_sym_width(uint32_t e);
+/* The expression of the byte at `address` (0: concrete). */
+uint32_t mosaic_rt_sym_byte(uintptr_t address);
+/* Records a constraint: `condition` (width 1) held when `taken`. */
+void mosaic_rt_sym_constrain(uint32_t condition, uint32_t taken, uint32_t side);
+void mosaic_rt_sym_count_concretized(void);
+
 /* The fork server; returns the process exit code. */
 int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd);
 

@@ -55,6 +55,15 @@ static uint32_t node(uint8_t op, uint32_t width, uint32_t a, uint32_t b, uint32_
 
 static uint32_t width_of(uint32_t e) { return nodes[e].width; }
 
+int mosaic_rt_sym_on(void) { return region != NULL; }
+uint32_t mosaic_rt_sym_node(uint8_t op, uint32_t width, uint32_t a, uint32_t b, uint32_t c, uint64_t value) {
+  return node(op, width, a, b, c, value);
+}
+uint32_t mosaic_rt_sym_width(uint32_t e) { return region && e ? width_of(e) : 0; }
+void mosaic_rt_sym_count_concretized(void) {
+  if (region) region->concretized++;
+}
+
 /* `e`, or a constant node of `concrete` when `e` is concrete. */
 static uint32_t operand(uint32_t e, uint64_t concrete, uint32_t width) {
   return e ? e : node(MOSAIC_SYM_CONST, width, 0, 0, 0, mosaic_rt_mask(concrete, width));
@@ -234,6 +243,8 @@ void __mosaic_sym_mark(const void *address, uint32_t bytes, uint32_t statement, 
   }
 }
 
+uint32_t mosaic_rt_sym_byte(uintptr_t address) { return region ? shadow_get(address) : 0; }
+
 /* ---- branches ------------------------------------------------------------ */
 
 static void constrain(uint32_t condition, uint32_t taken, uint32_t side) {
@@ -247,6 +258,10 @@ static void constrain(uint32_t condition, uint32_t taken, uint32_t side) {
   c->node = condition;
   c->side = side;
   c->taken = taken != 0;
+}
+
+void mosaic_rt_sym_constrain(uint32_t condition, uint32_t taken, uint32_t side) {
+  if (region && condition && width_of(condition) == 1) constrain(condition, taken, side);
 }
 
 void __mosaic_sym_branch(uint32_t condition, uint32_t taken, uint32_t side) {

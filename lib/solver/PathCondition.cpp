@@ -162,6 +162,80 @@ Expected<SymbolicTrace> readSymbolicTrace(std::span<const std::byte> region) {
   return t;
 }
 
+namespace {
+
+std::uint64_t mask(std::uint64_t v, unsigned width) { return width >= 64 ? v : v & ((1ull << width) - 1); }
+
+std::int64_t signedOf(std::uint64_t v, unsigned width) {
+  if (width >= 64) return static_cast<std::int64_t>(v);
+  const std::uint64_t m = 1ull << (width - 1);
+  return static_cast<std::int64_t>((mask(v, width) ^ m) - m);
+}
+
+std::uint64_t apply(const Node &n, const std::vector<std::uint64_t> &v, const SymbolicTrace &t) {
+  const unsigned w = n.width;
+  const std::uint64_t a = n.a ? v[n.a] : 0, b = n.b ? v[n.b] : 0;
+  const unsigned aw = n.a ? t.nodes[n.a].width : w;
+  const std::int64_t sa = signedOf(a, aw), sb = signedOf(b, aw);
+  switch (n.op) {
+  case MOSAIC_SYM_CONST: return mask(n.value, w);
+  case MOSAIC_SYM_INPUT: return t.inputs[n.value].concrete;
+  case MOSAIC_SYM_ADD: return mask(a + b, w);
+  case MOSAIC_SYM_SUB: return mask(a - b, w);
+  case MOSAIC_SYM_MUL: return mask(a * b, w);
+  case MOSAIC_SYM_UDIV: return b == 0 ? mask(~0ull, w) : a / b;
+  case MOSAIC_SYM_UREM: return b == 0 ? a : a % b;
+  case MOSAIC_SYM_SDIV:
+    if (b == 0) return mask(sa < 0 ? 1 : ~0ull, w);
+    if (sb == -1) return mask(0 - a, w); // also INT_MIN / -1, which wraps
+    return mask(static_cast<std::uint64_t>(sa / sb), w);
+  case MOSAIC_SYM_SREM:
+    if (b == 0) return a;
+    if (sb == -1) return 0;
+    return mask(static_cast<std::uint64_t>(sa % sb), w);
+  case MOSAIC_SYM_SHL: return b >= w ? 0 : mask(a << b, w);
+  case MOSAIC_SYM_LSHR: return b >= w ? 0 : a >> b;
+  case MOSAIC_SYM_ASHR: return mask(static_cast<std::uint64_t>(b >= w ? (sa < 0 ? -1 : 0) : sa >> b), w);
+  case MOSAIC_SYM_AND: return a & b;
+  case MOSAIC_SYM_OR: return a | b;
+  case MOSAIC_SYM_XOR: return a ^ b;
+  case MOSAIC_SYM_NOT: return mask(~a, w);
+  case MOSAIC_SYM_NEG: return mask(0 - a, w);
+  case MOSAIC_SYM_EQ: return a == b;
+  case MOSAIC_SYM_NE: return a != b;
+  case MOSAIC_SYM_ULT: return a < b;
+  case MOSAIC_SYM_ULE: return a <= b;
+  case MOSAIC_SYM_UGT: return a > b;
+  case MOSAIC_SYM_UGE: return a >= b;
+  case MOSAIC_SYM_SLT: return sa < sb;
+  case MOSAIC_SYM_SLE: return sa <= sb;
+  case MOSAIC_SYM_SGT: return sa > sb;
+  case MOSAIC_SYM_SGE: return sa >= sb;
+  case MOSAIC_SYM_ZEXT: return a;
+  case MOSAIC_SYM_SEXT: return mask(static_cast<std::uint64_t>(sa), w);
+  case MOSAIC_SYM_EXTRACT: return mask(a >> n.value, w);
+  case MOSAIC_SYM_CONCAT: return mask((a << t.nodes[n.b].width) | b, w);
+  case MOSAIC_SYM_ITE: return a ? b : v[n.c];
+  default: return 0; // readSymbolicTrace let no other operation through
+  }
+}
+
+} // namespace
+
+std::vector<std::uint64_t> evaluate(const SymbolicTrace &trace) {
+  // Operands come before the nodes that use them (readSymbolicTrace checked).
+  std::vector<std::uint64_t> values(trace.nodes.size(), 0);
+  for (std::size_t i = 1; i < trace.nodes.size(); ++i) values[i] = apply(trace.nodes[i], values, trace);
+  return values;
+}
+
+std::optional<std::size_t> firstDivergence(const SymbolicTrace &trace) {
+  const std::vector<std::uint64_t> values = evaluate(trace);
+  for (std::size_t i = 0; i < trace.constraints.size(); ++i)
+    if ((values[trace.constraints[i].node] != 0) != trace.constraints[i].taken) return i;
+  return std::nullopt;
+}
+
 std::set<std::uint32_t> inputsOf(const SymbolicTrace &trace, std::uint32_t node) {
   std::set<std::uint32_t> out;
   std::vector<bool> seen(trace.nodes.size(), false);

@@ -13,6 +13,9 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <optional>
 #include <fstream>
 #include <iterator>
 #include <regex>
@@ -23,9 +26,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string kUnit = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/concolic/gates.c";
+const std::string kFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/concolic/";
 
-// The symbolic harness of gates.c, built once (cached under the build tree).
+// The symbolic harness of a fixture, built once (cached under the build tree).
 struct SymbolicHarness {
   model::Program program;
   std::unique_ptr<testcase::Catalog> catalog;
@@ -34,9 +37,18 @@ struct SymbolicHarness {
   fs::path scratch;
 
   static SymbolicHarness &gates() {
-    static std::unique_ptr<SymbolicHarness> h = [] {
+    static std::unique_ptr<SymbolicHarness> h = build(kFixtures + "gates.c");
+    return *h;
+  }
+  static SymbolicHarness &words() {
+    static std::unique_ptr<SymbolicHarness> h = build(kFixtures + "words.c");
+    return *h;
+  }
+
+  static std::unique_ptr<SymbolicHarness> build(const std::string &unit) {
+    {
       auto s = std::make_unique<SymbolicHarness>();
-      auto p = analysis::analyzeUnit({MOSAIC_FIXTURE_CONCOLIC_DB_DIR, kUnit});
+      auto p = analysis::analyzeUnit({MOSAIC_FIXTURE_CONCOLIC_DB_DIR, unit});
       if (!p) throw std::runtime_error(p.error().message);
       s->program = std::move(*p);
       (void)model::selectTargets(s->program, {});
@@ -53,8 +65,7 @@ struct SymbolicHarness {
       // Its own folder: CTest runs these tests in processes side by side.
       s->scratch = makeTempDir("mosaic-concolic-run");
       return s;
-    }();
-    return *h;
+    }
   }
 
   testcase::TestCase call(const std::string &name, const std::vector<Arg> &args) const {
@@ -238,3 +249,76 @@ TEST(ConcolicRun, TheHarnessMarksPrimitivesAndStringsAsInputsUnderMosaicSymbolic
 }
 
 } // namespace
+
+// words.c, built at -O2: the C library's strcmp, strncmp, strlen, strtol
+// (atoi is glibc's inline call of it) and <ctype.h>'s tables, modelled by
+// the runtime.
+
+TEST(ConcolicRun, TheCLibrarysModelsAgreeWithWhatTheRunDid) {
+  SymbolicHarness &h = SymbolicHarness::words();
+  const std::vector<std::pair<std::string, std::string>> calls = {
+      {"keyword", "whale"},  {"keyword", "while"}, {"keyword", "#defin"},  {"keyword", "#defined"},
+      {"keyword", "w"},      {"length_field", "L2abX"}, {"length_field", "L9"}, {"length_field", "L4abcd\x04"},
+      {"number", "  -12x"},  {"number", "4711"},   {"number", "q0U"},     {"number", "+7"},
+      {"number", "\t99999999"}, {"letters", "Q7Z"}, {"letters", "q"},   {"letters", "qxa"},
+      {"letters", "~"}};
+  for (const auto &[function, text] : calls) {
+    auto [report, trace] = h.run(h.call(function, {text}));
+    SCOPED_TRACE(function + "(\"" + text + "\")");
+    EXPECT_FALSE(trace.constraints.empty());
+    const std::optional<std::size_t> d = solver::firstDivergence(trace);
+    EXPECT_FALSE(d.has_value()) << "constraint " << *d << ": " << solver::clauseText(trace, trace.constraints[*d]);
+  }
+}
+
+TEST(ConcolicRun, AKeywordIsSolvedThroughStrcmpsModel) {
+  SymbolicHarness &h = SymbolicHarness::words();
+  const model::BranchInfo &b = h.branch("keyword", 13);
+  const testcase::TestCase start = h.call("keyword", {std::string("whXle")});
+  auto [report, trace] = h.run(start);
+  const testcase::TestCase next = flipped(h, start, trace, b.sides[0].id);
+  EXPECT_EQ(std::string(next.statements[0].bytes.c_str()), "while");
+  EXPECT_TRUE(taken(h.run(next).first, b.sides[0].id));
+}
+
+TEST(ConcolicRun, ALengthFieldIsMadeToMatchTheStringThroughStrlensModel) {
+  SymbolicHarness &h = SymbolicHarness::words();
+  const model::BranchInfo &b = h.branch("length_field", 25);
+  const testcase::TestCase start = h.call("length_field", {std::string("L7abc")});
+  auto [report, trace] = h.run(start);
+  ASSERT_TRUE(taken(report, b.sides[0].id)) << report;
+  const testcase::TestCase next = flipped(h, start, trace, b.sides[0].id);
+  const std::string record = next.statements[0].bytes.c_str();
+  ASSERT_GE(record.size(), 3u) << next.statements[0].bytes;
+  EXPECT_EQ(static_cast<std::size_t>(record[1] - '0') + 3, record.size()) << next.statements[0].bytes;
+  EXPECT_TRUE(taken(h.run(next).first, b.sides[1].id));
+}
+
+TEST(ConcolicRun, ANumberIsSolvedThroughAtoisModelWhateverTheBytesWere) {
+  SymbolicHarness &h = SymbolicHarness::words();
+  const model::BranchInfo &b = h.branch("number", 33);
+  // No digit at all: how many bytes are digits is the solver's to choose.
+  const testcase::TestCase start = h.call("number", {std::string("q0U/(m")});
+  auto [report, trace] = h.run(start);
+  const testcase::TestCase next = flipped(h, start, trace, b.sides[0].id);
+  EXPECT_EQ(std::atoi(next.statements[0].bytes.c_str()), 4711) << next.statements[0].bytes;
+  EXPECT_TRUE(taken(h.run(next).first, b.sides[0].id));
+}
+
+TEST(ConcolicRun, ACharactersCaseAndClassAreSolvedThroughTheCtypeTables) {
+  SymbolicHarness &h = SymbolicHarness::words();
+  const model::BranchInfo &lower = h.branch("letters", 39), &upper = h.branch("letters", 41);
+  const testcase::TestCase a = h.call("letters", {std::string("a")});
+  auto [report, trace] = h.run(a);
+  const testcase::TestCase q = flipped(h, a, trace, lower.sides[0].id);
+  EXPECT_EQ(std::tolower(static_cast<unsigned char>(q.statements[0].bytes[0])), 'q') << q.statements[0].bytes;
+  EXPECT_TRUE(taken(h.run(q).first, lower.sides[1].id));
+
+  const testcase::TestCase q7z = h.call("letters", {std::string("q7z")});
+  auto [report2, trace2] = h.run(q7z);
+  const testcase::TestCase next = flipped(h, q7z, trace2, upper.sides[0].id);
+  EXPECT_TRUE(std::isupper(static_cast<unsigned char>(next.statements[0].bytes[2]))) << next.statements[0].bytes;
+  // The side q7z did not take, whichever the compiled condition calls true.
+  const std::uint32_t other = taken(report2, upper.sides[0].id) ? upper.sides[1].id : upper.sides[0].id;
+  EXPECT_TRUE(taken(h.run(next).first, other));
+}

@@ -13,9 +13,10 @@ using namespace mosaic::test;
 namespace {
 
 const std::string kUnit = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/concolic/gates.c";
+const std::string kWords = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/concolic/words.c";
 
-nlohmann::json generate(const std::string &dir, const std::vector<std::string> &extra) {
-  std::vector<std::string> argv{MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_CONCOLIC_DB_DIR, kUnit, "-o",
+nlohmann::json generate(const std::string &dir, const std::vector<std::string> &extra, const std::string &unit = kUnit) {
+  std::vector<std::string> argv{MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_CONCOLIC_DB_DIR, unit, "-o",
                                 dir + "/suite", "--budget", "60s", "--seed", "1", "--work-dir", dir + "/work",
                                 "--json", dir + "/stats.json", "--no-progress"};
   argv.insert(argv.end(), extra.begin(), extra.end());
@@ -55,6 +56,22 @@ TEST(ConcolicCli, WithTheConcolicSideEveryBranchIsCoveredAndTheSuitePasses) {
   EXPECT_TRUE(stats["tests"]["verified"].get<bool>()) << stats["tests"].dump(2);
   EXPECT_EQ(stats["tests"]["removed"], 0) << stats["tests"].dump(2);
   EXPECT_EQ(stats["llvm_cov"]["branches_covered"], stats["llvm_cov"]["branches"]) << stats["llvm_cov"].dump(2);
+}
+
+// words.c: goals behind atoi's value, which the runtime's model of strtol
+// (and of strcmp, strlen and <ctype.h> on the way) carries to the solver.
+TEST(ConcolicCli, ANumberParsedFromTextIsReachedOnlyWithTheCLibrarysModels) {
+  const std::string off = makeTempDir("mosaic-concolic-words-off"), on = makeTempDir("mosaic-concolic-words-on");
+  const nlohmann::json plain = generate(off, {"--max-executions", "20000", "--no-verify"}, kWords);
+  EXPECT_TRUE(uncovered(plain, "words.c:33:7 true (number)")) << plain["goals"].dump(2);
+  EXPECT_TRUE(uncovered(plain, "words.c:34:7 true (number)")) << plain["goals"].dump(2);
+  const nlohmann::json hybrid = generate(on, {"--max-executions", "20000", "--concolic"}, kWords);
+  EXPECT_FALSE(uncovered(hybrid, "(number)")) << hybrid["goals"].dump(2);
+  EXPECT_FALSE(uncovered(hybrid, "(keyword)")) << hybrid["goals"].dump(2);
+  EXPECT_FALSE(uncovered(hybrid, "(letters)")) << hybrid["goals"].dump(2);
+  EXPECT_EQ(hybrid["concolic"]["unknown"], 0) << hybrid["concolic"].dump(2);
+  EXPECT_TRUE(hybrid["tests"]["verified"].get<bool>()) << hybrid["tests"].dump(2);
+  EXPECT_EQ(hybrid["tests"]["removed"], 0) << hybrid["tests"].dump(2);
 }
 
 TEST(ConcolicCli, FifoIsTheAblationAndAnUnknownSelectionIsAUsageError) {

@@ -219,3 +219,35 @@ TEST(SymbolicTrace, ARegionTheProgramCorruptedIsAnErrorNotACrash) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(SymbolicTrace, EvaluationAtTheRunsValuesFollowsSmtLibAtItsEdges) {
+  Region r;
+  const std::uint32_t x = r.input(0, 0, 0x80), zero = r.input(0, 1, 0), nine = r.constant(8, 9);
+  const std::uint32_t udiv = r.node(MOSAIC_SYM_UDIV, 8, x, zero), urem = r.node(MOSAIC_SYM_UREM, 8, x, zero);
+  const std::uint32_t sdiv = r.node(MOSAIC_SYM_SDIV, 8, x, zero), minusOne = r.constant(8, 0xff);
+  const std::uint32_t overflow = r.node(MOSAIC_SYM_SDIV, 8, x, minusOne), srem = r.node(MOSAIC_SYM_SREM, 8, x, minusOne);
+  const std::uint32_t shl = r.node(MOSAIC_SYM_SHL, 8, x, nine), ashr = r.node(MOSAIC_SYM_ASHR, 8, x, nine);
+  const std::uint32_t concat = r.node(MOSAIC_SYM_CONCAT, 16, x, nine), sext = r.node(MOSAIC_SYM_SEXT, 16, x);
+  const std::uint32_t extract = r.node(MOSAIC_SYM_EXTRACT, 4, concat, 0, 0, 6);
+  const std::uint32_t slt = r.node(MOSAIC_SYM_SLT, 1, x, zero);
+  r.branch(slt, true);
+  r.branch(r.node(MOSAIC_SYM_EQ, 1, x, zero), true); // not what the run did
+  const SymbolicTrace t = r.read();
+  const std::vector<std::uint64_t> v = evaluate(t);
+  EXPECT_EQ(v[udiv], 0xffu);  // x / 0: all ones
+  EXPECT_EQ(v[urem], 0x80u);  // x % 0: x
+  EXPECT_EQ(v[sdiv], 1u);     // negative / 0: 1
+  EXPECT_EQ(v[overflow], 0x80u); // -128 / -1 wraps
+  EXPECT_EQ(v[srem], 0u);
+  EXPECT_EQ(v[shl], 0u);      // past the width
+  EXPECT_EQ(v[ashr], 0xffu);
+  EXPECT_EQ(v[concat], 0x8009u);
+  EXPECT_EQ(v[sext], 0xff80u);
+  EXPECT_EQ(v[extract], 0x0u); // bits 6..9 of 0x8009
+  EXPECT_EQ(v[slt], 1u);
+  EXPECT_EQ(firstDivergence(t), std::optional<std::size_t>(1));
+}
+
+} // namespace

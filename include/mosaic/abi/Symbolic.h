@@ -167,6 +167,15 @@ uint32_t __mosaic_sym_ret(const void *callee);
 /* An operation on a symbolic value the runtime cannot follow (a float, a
  * pointer made from an integer): its result is concrete, and counted. */
 void __mosaic_sym_concretize(uint32_t value);
+/* Models of the C library (runtime/symmodels.c), called just after the real
+ * call with its arguments and concrete result; each returns the result's
+ * expression of `width` bits (0: concrete). `__mosaic_sym_compare`'s kind:
+ * 0 strcmp, 1 strncmp, 2 memcmp (and bcmp); `__mosaic_sym_ctype`'s kind:
+ * 0 the class bits of glibc's table in `mask`, 1 tolower, 2 toupper. */
+uint32_t __mosaic_sym_strlen(const char *s, uint64_t length, uint32_t width);
+uint32_t __mosaic_sym_compare(const void *a, const void *b, uint64_t n, uint32_t kind, uint32_t width);
+uint32_t __mosaic_sym_strtol(const char *s, uint32_t base, uint32_t width);
+uint32_t __mosaic_sym_ctype(uint32_t kind, uint32_t c, uint32_t mask, uint32_t width);
 /* Input bytes: `bytes` bytes at `address` become inputs, byte `k` the
  * `k`-th byte of the value statement `statement` defines; for kind
  * MOSAIC_SYM_IN_RESULT only when every byte is concrete. */

@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <set>
 #include <span>
 #include <string>
@@ -54,6 +55,17 @@ Expected<SymbolicTrace> readSymbolicTrace(std::span<const std::byte> region);
 
 /// The input bytes (indices into SymbolicTrace::inputs) node `node` depends on.
 std::set<std::uint32_t> inputsOf(const SymbolicTrace &trace, std::uint32_t node);
+
+/// Every node's value with the input bytes at the run's values (`concrete`),
+/// zero-extended to 64 bits; a width-1 node is 1 for true. Division by
+/// zero and shifts past the width as SMT-LIB defines them, as Z3 solves.
+std::vector<std::uint64_t> evaluate(const SymbolicTrace &trace);
+
+/// The first constraint that does not hold as the run took it when its
+/// expression is evaluated at the run's values: the runtime's expressions
+/// (a model of the C library above all) disagree with what the run did.
+/// None in a trace the runtime followed exactly.
+std::optional<std::size_t> firstDivergence(const SymbolicTrace &trace);
 
 /// TARDIS's slice (ALGORITHMS.md §7.1): constraint `last` and the
 /// constraints before it that share an input byte with it, transitively;
