@@ -28,6 +28,9 @@ constexpr double kGrow = 1.25, kShrink = 0.95;
 // at most this many waiting to be traced.
 constexpr int kReachedPerSide = 3, kMaxReachedPerSide = 16;
 constexpr size_t kMaxReached = 64;
+// Ours: undecided path conditions made goals, one per side, at most this
+// many (each is a goal the search ranks its population by).
+constexpr size_t kMaxUndecided = 64;
 
 double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -154,15 +157,40 @@ void Hybrid::solveOne(search::Evaluator &evaluator) {
     int &allowed = allowance_.try_emplace(w.side, kReachedPerSide).first->second;
     allowed = std::min(kMaxReachedPerSide, allowed + 1);
   }
-  if (answer.verdict == solver::Verdict::Unknown) return;
+  if (answer.verdict == solver::Verdict::Unknown) {
+    // Its goal's fitness reads tests shaped like this one: the search
+    // gets it to start from.
+    if (undecided(w, evaluator.goals()))
+      if (auto run = evaluator.evaluate(w.test)) evaluator.propose(w.test, std::move(run));
+    return;
+  }
   selection_->learn(w.clauses, answer.verdict == solver::Verdict::Sat);
   if (answer.verdict != solver::Verdict::Sat) return;
   testcase::TestCase next = w.test;
   applyAnswer(program_, next, *w.trace, answer);
-  if (evaluator.evaluate(next)) {
+  if (auto run = evaluator.evaluate(next)) {
     ++stats_.solverTests;
     stats_.newGoals += evaluator.newlyCovered().size();
+    evaluator.propose(std::move(next), std::move(run)); // into the population (seed 004's hybrid)
   }
+}
+
+bool Hybrid::undecided(const Waiting &w, const search::Goals &goals) {
+  if (!undecided_ || undecided_->size() >= kMaxUndecided || undecidedSides_.count(w.side)) return false;
+  auto it = goalsOfSide_.find(w.side);
+  if (it == goalsOfSide_.end() || it->second.empty()) return false;
+  solver::PathGoal goal(*w.trace, w.query.keep, w.query.flip);
+  // A condition on a call's result the run fixed: the search cannot move
+  // it by changing the test's values (a later test may pass a literal).
+  for (std::uint32_t in : goal.inputs())
+    if (in < w.trace->inputs.size() && w.trace->inputs[in].kind == MOSAIC_SYM_IN_RESULT) return false;
+  undecidedSides_.insert(w.side);
+  const search::Goal &g = goals[it->second.front()];
+  auto shape = shapeOf(w.test, w.trace->inputs, goal);
+  undecided_->add({std::move(goal), w.trace->inputs, w.side, g.function, g.line,
+                   "path condition " + std::to_string(undecided_->size() + 1) + " to " + g.label, std::move(shape)});
+  ++stats_.undecided;
+  return true;
 }
 
 void Hybrid::run(search::Evaluator &evaluator) {

@@ -41,6 +41,7 @@ ConcolicSide concolicSide(const Session &session, const GenerateOptions &options
   s.server = std::move(started->server);
   concolic::HybridOptions o;
   o.seed = options.seed;
+  o.solverTimeoutMs = options.concolicTimeoutMs;
   s.hybrid = std::make_unique<concolic::Hybrid>(session.program, session.description, *s.server, limits,
                                                 concolic::makeSelection(options.concolicSelection), o);
   s.why = options.concolicSelection;
@@ -56,14 +57,14 @@ void printConcolic(const ConcolicSide &side, std::uint64_t executions, std::ostr
   fmt::print(out,
              "concolic     {}: {} symbolic runs ({:.1f}% of executions), {} path conditions, {} values made "
              "concrete, {} branches offered; "
-             "{} queries: {} sat, {} unsat, {} unknown ({} cached); {} tests from models, {} new goals; "
-             "{:.1f} s, share {:.2f}\n",
+             "{} queries: {} sat, {} unsat, {} unknown ({} cached, {} made goals); {} tests from models, {} new "
+             "goals; {:.1f} s, share {:.2f}\n",
              side.why, s.symbolicRuns,
              executions + s.symbolicRuns ? 100.0 * static_cast<double>(s.symbolicRuns) /
                                                static_cast<double>(executions + s.symbolicRuns)
                                          : 0.0,
              s.pathConditions, s.concretized, s.candidates, s.solver.queries, s.solver.sat, s.solver.unsat, s.solver.unknown,
-             s.solver.cached, s.solverTests, s.newGoals, s.seconds, s.share);
+             s.solver.cached, s.undecided, s.solverTests, s.newGoals, s.seconds, s.share);
 }
 
 nlohmann::json concolicJson(const ConcolicSide &side, std::uint64_t executions) {
@@ -81,6 +82,7 @@ nlohmann::json concolicJson(const ConcolicSide &side, std::uint64_t executions) 
           {"unsat", s.solver.unsat},
           {"unknown", s.solver.unknown},
           {"cached", s.solver.cached},
+          {"undecided_goals", s.undecided},
           {"solver_seconds", s.solver.seconds},
           {"tests_from_models", s.solverTests},
           {"new_goals", s.newGoals},

@@ -255,6 +255,11 @@ void suiteFlags(std::vector<Flag> &t) {
                     .help = "With --concolic: which branch the solver flips next, knn (TARDIS's learned "
                             "feasibility) or fifo (in the order found)"},
                    [](CommandLine &c, Command k) { return &gen(c, k).concolicSelection; }));
+  t.push_back(whole<unsigned>({.names = "--concolic-timeout", .value = "MS", .commands = kGenerate,
+                               .help = "With --concolic: Z3's time per query in milliseconds; a "
+                                       "path condition it cannot decide becomes a goal of the search (0: Z3 "
+                                       "decides none, the ablation of SUSHI's goals alone)"},
+                              [](CommandLine &c, Command k) { return &gen(c, k).concolicTimeoutMs; }, 0, 600000));
   t.push_back(toggle({.names = "--misuse-tests", .commands = kGenerate,
                       .help = "Also write the failures reached only by misusing the API (internal functions, "
                               "objects built by hand), in a suite of their own"},

@@ -466,6 +466,10 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   if (auto *code = std::get_if<int>(&opened)) return *code;
   Session &session = *std::get<std::unique_ptr<Session>>(opened);
   faultPoint("session");
+  // With concolic execution, the path conditions Z3 cannot decide become
+  // goals of their own criterion as the search runs (SUSHI).
+  auto undecided = std::make_shared<concolic::UndecidedPaths>();
+  if (options.concolic) criteria.push_back(concolic::pathConditionCriterion(undecided));
   const search::Goals goals(session.description, std::move(criteria), {&session.program, session.targets});
   // BBC's sleep and usage count in the fraction of the budget used, which
   // the evaluator (made below, with the search) knows.
@@ -485,6 +489,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   evaluator = &search.evaluator();
   ConcolicSide concolic = concolicSide(session, options, search.limits(), err);
   if (concolic.hybrid) {
+    concolic.hybrid->undecidedTo(undecided);
     search.evaluator().addSideTask(*concolic.hybrid);
     search.evaluator().addObserver(*concolic.hybrid);
   }

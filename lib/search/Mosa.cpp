@@ -63,6 +63,9 @@ private:
   // DynaMOSA has none left but uncovered goals remain (their parents are
   // unreachable from the current frontier), all of them.
   std::vector<size_t> targets() {
+    // Goals found while the search runs (Goals::discover) are current from
+    // then on; a failure's is covered already, a path condition's sought.
+    if (current_.size() < e_.goals().size()) current_.resize(e_.goals().size(), true);
     std::vector<size_t> out;
     for (size_t g = 0; g < current_.size(); ++g)
       if (current_[g] && e_.goals().sought(g) && !e_.archive().covered(g)) out.push_back(g);
@@ -80,6 +83,9 @@ private:
 
   std::vector<Individual> breed(const std::vector<Individual> &population) {
     std::vector<Individual> offspring;
+    // Tests a side task ran and proposed (concolic execution's), first.
+    for (auto &[test, run] : e_.takeProposed())
+      if (run) offspring.push_back({std::move(test), std::move(run)});
     while (offspring.size() < o_.population && !e_.done()) {
       const Individual &a = population[select()];
       const Individual &b = population[select()];

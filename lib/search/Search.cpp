@@ -83,9 +83,11 @@ std::shared_ptr<const Execution> Evaluator::evaluate(const testcase::TestCase &t
     return nullptr;
   }
   ++executions_;
+  auto kept = std::make_shared<const testcase::TestCase>(test);
+  run->test = kept;
   auto shared = std::make_shared<const Execution>(std::move(*run));
   if (goals_.discover(*shared)) archive_.grow(goals_.size());
-  fresh_ = archive_.update(std::make_shared<const testcase::TestCase>(test), shared, goals_.coveredBy(*shared));
+  fresh_ = archive_.update(kept, shared, goals_.coveredBy(*shared));
   notify(test, *shared, true);
   return shared;
 }

@@ -5,6 +5,7 @@
 #include "mosaic/abi/Symbolic.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 
 namespace mosaic::solver {
@@ -172,14 +173,16 @@ std::int64_t signedOf(std::uint64_t v, unsigned width) {
   return static_cast<std::int64_t>((mask(v, width) ^ m) - m);
 }
 
-std::uint64_t apply(const Node &n, const std::vector<std::uint64_t> &v, const SymbolicTrace &t) {
+// Node `n`'s value from its operands' values `v` (indices into `nodes`);
+// an input node's value is `input`.
+std::uint64_t apply(const Node &n, const std::vector<std::uint64_t> &v, const std::vector<Node> &nodes, std::uint64_t input) {
   const unsigned w = n.width;
   const std::uint64_t a = n.a ? v[n.a] : 0, b = n.b ? v[n.b] : 0;
-  const unsigned aw = n.a ? t.nodes[n.a].width : w;
+  const unsigned aw = n.a ? nodes[n.a].width : w;
   const std::int64_t sa = signedOf(a, aw), sb = signedOf(b, aw);
   switch (n.op) {
   case MOSAIC_SYM_CONST: return mask(n.value, w);
-  case MOSAIC_SYM_INPUT: return t.inputs[n.value].concrete;
+  case MOSAIC_SYM_INPUT: return input;
   case MOSAIC_SYM_ADD: return mask(a + b, w);
   case MOSAIC_SYM_SUB: return mask(a - b, w);
   case MOSAIC_SYM_MUL: return mask(a * b, w);
@@ -214,7 +217,7 @@ std::uint64_t apply(const Node &n, const std::vector<std::uint64_t> &v, const Sy
   case MOSAIC_SYM_ZEXT: return a;
   case MOSAIC_SYM_SEXT: return mask(static_cast<std::uint64_t>(sa), w);
   case MOSAIC_SYM_EXTRACT: return mask(a >> n.value, w);
-  case MOSAIC_SYM_CONCAT: return mask((a << t.nodes[n.b].width) | b, w);
+  case MOSAIC_SYM_CONCAT: return mask((a << nodes[n.b].width) | b, w);
   case MOSAIC_SYM_ITE: return a ? b : v[n.c];
   default: return 0; // readSymbolicTrace let no other operation through
   }
@@ -225,8 +228,128 @@ std::uint64_t apply(const Node &n, const std::vector<std::uint64_t> &v, const Sy
 std::vector<std::uint64_t> evaluate(const SymbolicTrace &trace) {
   // Operands come before the nodes that use them (readSymbolicTrace checked).
   std::vector<std::uint64_t> values(trace.nodes.size(), 0);
-  for (std::size_t i = 1; i < trace.nodes.size(); ++i) values[i] = apply(trace.nodes[i], values, trace);
+  for (std::size_t i = 1; i < trace.nodes.size(); ++i) {
+    const Node &n = trace.nodes[i];
+    values[i] = apply(n, values, trace.nodes, n.op == MOSAIC_SYM_INPUT ? trace.inputs[n.value].concrete : 0);
+  }
   return values;
+}
+
+namespace {
+
+bool isComparison(std::uint8_t op) { return op >= MOSAIC_SYM_EQ && op <= MOSAIC_SYM_SGE; }
+
+// The comparison that holds when `op` does not: EQ-NE, ULT-UGE, ULE-UGT, ...
+std::uint8_t dual(std::uint8_t op) {
+  switch (op) {
+  case MOSAIC_SYM_EQ: return MOSAIC_SYM_NE;
+  case MOSAIC_SYM_NE: return MOSAIC_SYM_EQ;
+  case MOSAIC_SYM_ULT: return MOSAIC_SYM_UGE;
+  case MOSAIC_SYM_UGE: return MOSAIC_SYM_ULT;
+  case MOSAIC_SYM_ULE: return MOSAIC_SYM_UGT;
+  case MOSAIC_SYM_UGT: return MOSAIC_SYM_ULE;
+  case MOSAIC_SYM_SLT: return MOSAIC_SYM_SGE;
+  case MOSAIC_SYM_SGE: return MOSAIC_SYM_SLT;
+  case MOSAIC_SYM_SLE: return MOSAIC_SYM_SGT;
+  default: return MOSAIC_SYM_SLE; // MOSAIC_SYM_SGT
+  }
+}
+
+// How far `op` is from holding for a and b (branch distance, ALGORITHMS.md
+// §7.4: 0 when it holds, 1 + |a - b| for == (modulo the width), 1 for !=,
+// the gap (+1 when strict) for an order).
+double comparisonDistance(std::uint8_t op, std::uint64_t a, std::uint64_t b, unsigned width) {
+  const bool isSigned = op >= MOSAIC_SYM_SLT;
+  const double x = isSigned ? static_cast<double>(signedOf(a, width)) : static_cast<double>(a);
+  const double y = isSigned ? static_cast<double>(signedOf(b, width)) : static_cast<double>(b);
+  switch (op) {
+  case MOSAIC_SYM_EQ: {
+    // The nearer way round the width's circle: 0xfffffffe is 3 from 1, as
+    // an int's -2 is.
+    const std::uint64_t up = mask(a - b, width), down = mask(b - a, width);
+    return a == b ? 0 : 1 + static_cast<double>(std::min(up, down));
+  }
+  case MOSAIC_SYM_NE: return a != b ? 0 : 1;
+  case MOSAIC_SYM_ULT:
+  case MOSAIC_SYM_SLT: return x < y ? 0 : 1 + (x - y);
+  case MOSAIC_SYM_ULE:
+  case MOSAIC_SYM_SLE: return x <= y ? 0 : x - y;
+  case MOSAIC_SYM_UGT:
+  case MOSAIC_SYM_SGT: return x > y ? 0 : 1 + (y - x);
+  default: return x >= y ? 0 : y - x; // UGE, SGE
+  }
+}
+
+} // namespace
+
+PathGoal::PathGoal(const SymbolicTrace &trace, const std::vector<std::size_t> &keep, std::size_t flip) {
+  // The cone of the clauses' nodes, in the trace's order (operands first),
+  // renumbered from 1.
+  std::vector<std::uint32_t> index(trace.nodes.size(), 0);
+  std::vector<std::uint32_t> todo;
+  for (std::size_t k : keep) todo.push_back(trace.constraints[k].node);
+  while (!todo.empty()) {
+    const std::uint32_t i = todo.back();
+    todo.pop_back();
+    if (i == MOSAIC_SYM_NONE || index[i]) continue;
+    index[i] = 1;
+    for (std::uint32_t o : {trace.nodes[i].a, trace.nodes[i].b, trace.nodes[i].c}) todo.push_back(o);
+  }
+  nodes_.push_back(Node{});
+  for (std::size_t i = 1; i < trace.nodes.size(); ++i) {
+    if (!index[i]) continue;
+    Node n = trace.nodes[i];
+    n.a = index[n.a] ? index[n.a] : 0;
+    n.b = n.b && index[n.b] ? index[n.b] : 0;
+    n.c = n.c && index[n.c] ? index[n.c] : 0;
+    if (n.op == MOSAIC_SYM_INPUT) inputs_.push_back(static_cast<std::uint32_t>(n.value));
+    index[i] = static_cast<std::uint32_t>(nodes_.size());
+    nodes_.push_back(n);
+  }
+  for (std::size_t k : keep) {
+    const Constraint &c = trace.constraints[k];
+    clauses_.push_back({index[c.node], k == flip ? !c.taken : c.taken});
+  }
+}
+
+double PathGoal::clauseDistance(std::uint32_t node, bool want, const std::vector<std::uint64_t> &v) const {
+  const Node &n = nodes_[node];
+  // A flag: a boolean widened and compared with 0 or 1 (C's `if (flag)`)
+  // is as far as the boolean is, whose own distance has a gradient where
+  // the flag's has none.
+  if (n.op == MOSAIC_SYM_EQ || n.op == MOSAIC_SYM_NE)
+    for (auto [x, y] : {std::pair{n.a, n.b}, std::pair{n.b, n.a}}) {
+      const Node &wide = nodes_[x], &k = nodes_[y];
+      if (k.op != MOSAIC_SYM_CONST || (wide.op != MOSAIC_SYM_ZEXT && wide.op != MOSAIC_SYM_SEXT) ||
+          nodes_[wide.a].width != 1 || (k.value != 0 && !(k.value == 1 && wide.op == MOSAIC_SYM_ZEXT)))
+        continue;
+      // flag == 0, flag != 1: the boolean is false; flag != 0, flag == 1: true.
+      const bool holdsWhenTrue = (n.op == MOSAIC_SYM_NE) == (k.value == 0);
+      return clauseDistance(wide.a, holdsWhenTrue == want, v);
+    }
+  if (isComparison(n.op))
+    return comparisonDistance(want ? n.op : dual(n.op), v[n.a], v[n.b], nodes_[n.a].width);
+  if (n.width == 1) {
+    // De Morgan pushes a negation inwards (ALGORITHMS.md §1.2).
+    if (n.op == MOSAIC_SYM_NOT) return clauseDistance(n.a, !want, v);
+    if (n.op == MOSAIC_SYM_AND || n.op == MOSAIC_SYM_OR) {
+      const double x = clauseDistance(n.a, want, v), y = clauseDistance(n.b, want, v);
+      return (n.op == MOSAIC_SYM_AND) == want ? x + y : std::min(x, y);
+    }
+  }
+  return (v[node] != 0) == want ? 0 : 1;
+}
+
+double PathGoal::distance(std::span<const std::uint8_t> inputs) const {
+  std::vector<std::uint64_t> v(nodes_.size(), 0);
+  for (std::size_t i = 1; i < nodes_.size(); ++i) {
+    const Node &n = nodes_[i];
+    const std::uint64_t in = n.op == MOSAIC_SYM_INPUT && n.value < inputs.size() ? inputs[n.value] : 0;
+    v[i] = apply(n, v, nodes_, in);
+  }
+  double similar = 0;
+  for (const auto &[node, want] : clauses_) similar += 1.0 / (1.0 + clauseDistance(node, want, v));
+  return static_cast<double>(clauses_.size()) - similar;
 }
 
 std::optional<std::size_t> firstDivergence(const SymbolicTrace &trace) {

@@ -133,6 +133,11 @@ Answer PathSolver::solve(const SymbolicTrace &trace, const Query &query) {
   }
   const auto start = std::chrono::steady_clock::now();
   Answer answer;
+  if (impl_->timeoutMs == 0) { // no time: undecided, as a timeout would leave it
+    answer.why = "no time";
+    ++stats_.unknown;
+    return answer;
+  }
   try {
     z3::context &z = impl_->z;
     Terms terms(z, trace);

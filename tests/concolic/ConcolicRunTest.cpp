@@ -7,6 +7,7 @@
 #include "common/UnitHarness.h"
 #include "mosaic/abi/Symbolic.h"
 #include "mosaic/concolic/Inputs.h"
+#include "mosaic/concolic/PathGoals.h"
 #include "mosaic/solver/Solver.h"
 #include "mosaic/support/Process.h"
 
@@ -321,4 +322,31 @@ TEST(ConcolicRun, ACharactersCaseAndClassAreSolvedThroughTheCtypeTables) {
   // The side q7z did not take, whichever the compiled condition calls true.
   const std::uint32_t other = taken(report2, upper.sides[0].id) ? upper.sides[1].id : upper.sides[0].id;
   EXPECT_TRUE(taken(h.run(next).first, other));
+}
+
+TEST(ConcolicRun, AnUndecidedPathConditionIsAGoalWhoseDistanceFallsToZeroOnValuesThatSatisfyIt) {
+  SymbolicHarness &h = SymbolicHarness::gates();
+  const model::BranchInfo &outer = h.branch("window", 31), &inner = h.branch("window", 32);
+  const testcase::TestCase start = h.call("window", {std::int64_t{-7}, std::int64_t{993}});
+  auto [report, trace] = h.run(start);
+  ASSERT_TRUE(taken(report, outer.sides[0].id)) << report;
+  const int c = SymbolicHarness::constraintOf(trace, inner.sides[0].id);
+  ASSERT_GE(c, 0);
+  const solver::Query q = solver::flipQuery(trace, static_cast<std::size_t>(c));
+  solver::PathGoal goal(trace, q.keep, q.flip);
+  auto shape = concolic::shapeOf(start, trace.inputs, goal);
+  concolic::UndecidedPath path{std::move(goal), trace.inputs, inner.sides[0].id, 0, 32, "p", std::move(shape)};
+  EXPECT_EQ(path.goal.clauses(), 2u);
+  EXPECT_EQ(path.shape.size(), 2u) << "low's and high's statements";
+  EXPECT_TRUE(concolic::sameShape(h.call("window", {std::int64_t{1}, std::int64_t{2}}), path));
+  EXPECT_FALSE(concolic::sameShape(h.call("flag", {std::int64_t{1}}), path));
+  auto at = [&](std::int64_t low, std::int64_t high) {
+    return path.goal.distance(concolic::inputValues(h.call("window", {low, high}), path));
+  };
+  // |3 low - high| falls as low nears 500 along high = low + 1000; off
+  // that line the kept clause adds its own distance.
+  EXPECT_GT(at(-7, 993), at(100, 1100));
+  EXPECT_GT(at(100, 1100), at(499, 1499));
+  EXPECT_GT(at(499, 1498), at(499, 1499));
+  EXPECT_EQ(at(500, 1500), 0.0);
 }

@@ -39,6 +39,21 @@ TEST(ConcolicCli, TheSearchAloneMissesTheExactValueGoals) {
   EXPECT_FALSE(stats["concolic"]["on"].get<bool>());
   EXPECT_TRUE(uncovered(stats, "(mixed)")) << stats["goals"].dump(2);
   EXPECT_TRUE(uncovered(stats, "(window)")) << stats["goals"].dump(2);
+  EXPECT_TRUE(uncovered(stats, "(flag)")) << stats["goals"].dump(2);
+}
+
+// SUSHI's goals alone (Z3 decides nothing): each flip toward an uncovered
+// side becomes a path-condition goal; flag()'s comparison, behind a
+// boolean whose branch distance is 0 or 1, guides the search there.
+TEST(ConcolicCli, UndecidedPathConditionsBecomeGoalsThatGuideTheSearchPastAFlag) {
+  const std::string dir = makeTempDir("mosaic-concolic-sushi");
+  const nlohmann::json stats =
+      generate(dir, {"--max-executions", "60000", "--concolic", "--concolic-timeout", "0", "--no-verify"});
+  const nlohmann::json &c = stats["concolic"];
+  EXPECT_EQ(c["sat"], 0) << c.dump(2);
+  EXPECT_GE(c["undecided_goals"].get<int>(), 1) << c.dump(2);
+  EXPECT_FALSE(uncovered(stats, "(flag)")) << stats["goals"].dump(2);
+  EXPECT_GE(stats["goals"]["path-condition"]["covered"].get<int>(), 1) << stats["goals"].dump(2);
 }
 
 TEST(ConcolicCli, WithTheConcolicSideEveryBranchIsCoveredAndTheSuitePasses) {

@@ -201,7 +201,9 @@ TEST(GenerateCli, ScansBetweenABeginAndAnEndPointerWithTheUnitsOwnTokens) {
   EXPECT_GE(j["llvm_cov"]["branches_covered"].get<double>(), 0.8 * j["llvm_cov"]["branches"].get<double>()) << j.dump(2);
   const std::string suite = readFile(dir + "/suite/scan_test.cpp");
   EXPECT_TRUE(std::regex_search(suite, std::regex(R"(const char \*end = ptr \+ [0-9]+;)"))) << suite;
-  EXPECT_NE(suite.find("<![CDATA["), std::string::npos) << suite;
+  // The dictionary's token in the text (where the search put it varies
+  // with the checkout's path: "<![CDATA[" or "![CDATA[" after "<!--").
+  EXPECT_NE(suite.find("[CDATA["), std::string::npos) << suite;
   buildAndRun(dir);
 }
 

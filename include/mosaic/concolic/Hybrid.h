@@ -10,6 +10,7 @@
 // it yields.
 #pragma once
 
+#include "mosaic/concolic/PathGoals.h"
 #include "mosaic/concolic/Selection.h"
 #include "mosaic/exec/ForkServer.h"
 #include "mosaic/model/Description.h"
@@ -34,6 +35,7 @@ struct HybridStats {
   std::uint64_t candidates = 0;     ///< branches offered to the selection (distinct queries)
   std::uint64_t newGoals = 0;       ///< goals the solver's tests covered first
   std::uint64_t solverTests = 0;    ///< tests made from models and run by the search
+  std::uint64_t undecided = 0;      ///< path conditions Z3 could not decide made goals of the search
   double seconds = 0;               ///< spent on the concolic side
   double share = 0;                 ///< its share of the time at the end
   solver::SolverStats solver;
@@ -61,6 +63,9 @@ public:
   void evaluated(const search::Evaluator &evaluator, const search::Evaluation &evaluation) override;
 
   const HybridStats &stats() const { return stats_; }
+  /// Where the path conditions the solver cannot decide go, to become goals
+  /// of the search (pathConditionCriterion); without it they are dropped.
+  void undecidedTo(std::shared_ptr<UndecidedPaths> paths) { undecided_ = std::move(paths); }
 
 private:
   struct Waiting {
@@ -74,6 +79,9 @@ private:
   void collect(search::Evaluator &evaluator);
   void offer(const testcase::TestCase &test, const search::Evaluator &evaluator);
   void solveOne(search::Evaluator &evaluator);
+  /// A flip Z3 could not decide: its path condition becomes a goal (false
+  /// when none is made: one per side, kMaxUndecided in all).
+  bool undecided(const Waiting &w, const search::Goals &goals);
   /// The side a flip of `c` leads to when it is an uncovered goal's.
   std::optional<std::uint32_t> sideOfFlip(const solver::Constraint &c, const search::Evaluator &evaluator) const;
 
@@ -103,6 +111,8 @@ private:
   /// that the solver could not make (the inputs it needed were constants,
   /// or results of calls, in the tests so far).
   std::map<std::uint32_t, int> allowance_;
+  std::shared_ptr<UndecidedPaths> undecided_;
+  std::set<std::uint32_t> undecidedSides_; ///< sides an undecided condition was made a goal for
   double idleUntil_ = 0; ///< the search's elapsed seconds before which the side does not look again
   double share_;
   HybridStats stats_;

@@ -58,6 +58,7 @@ struct GenerateOptions : RunOptions {
   /// `concolicSelection` ("knn": TARDIS's classifier; "fifo": the ablation).
   bool concolic = false;
   std::string concolicSelection = "knn";
+  unsigned concolicTimeoutMs = 1000; ///< Z3's time per query (--concolic-timeout)
 };
 
 /// Returns an ExitCode: kExitFindings when a likely defect was found (a

@@ -68,6 +68,9 @@ struct Goal {
   std::optional<OutputGoal> output;
   /// The failure this goal stands for (exception coverage).
   std::optional<FailureGoal> failure;
+  /// The path condition this goal stands for: its number in its
+  /// criterion's own table (concolic execution's undecided conditions).
+  std::optional<std::uint32_t> pathCondition;
   std::uint32_t line = 0;               ///< the source line it is reported at
   /// The blocks it sits at. In DynaMOSA's goal graph (§1.5) a goal is
   /// current from the start when one of them runs whenever its function
@@ -99,9 +102,10 @@ public:
   /// Appends its goals that belong to what the tests call rather than to a
   /// function's code, after every function's goals (none by default).
   virtual void callableGoals(const Targets &, const Reach &, std::vector<Goal> &) const {}
-  /// Appends goals that a run shows exist (a failure no test had shown):
-  /// goals found during the search, covered by the run that found them
-  /// (Goals::discover). None by default.
+  /// Appends goals that a run shows exist (a failure no test had shown,
+  /// covered by the run that found them) or that became known while the
+  /// search ran (a path condition the solver could not decide, sought from
+  /// then on): Goals::discover. None by default.
   virtual void discover(const Execution &, const Targets &, const Reach &, std::vector<Goal> &) const {}
   /// Whether run `e` covers `goal`.
   virtual bool covered(const Goal &goal, const Execution &e) const = 0;

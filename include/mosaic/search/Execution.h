@@ -68,6 +68,9 @@ struct Execution {
   /// Per branch side, as `sides`, in calls the test made directly.
   std::vector<double> directSides;
   std::vector<StatementRun> statements; ///< per statement started
+  /// The test that ran, when the search's evaluator ran it (for goals whose
+  /// fitness reads the test's values: path conditions); null otherwise.
+  std::shared_ptr<const testcase::TestCase> test;
   /// The values the harness observed (results, out-parameters, fields), in
   /// statement order; filled only when the executor was asked to
   /// (ExecutorOptions::observations): parsing them costs on every run.

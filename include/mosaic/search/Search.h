@@ -99,6 +99,16 @@ public:
   /// Before each evaluate() of the search, a due task runs (never from
   /// within a task's own evaluations).
   void addSideTask(SideTask &task) { sideTasks_.push_back(&task); }
+  /// A test a side task ran (evaluate()) and offers the population: the
+  /// solver's, or one a new goal's fitness reads (MOSA and DynaMOSA take
+  /// them into their next offspring; the other algorithms leave them).
+  void propose(testcase::TestCase test, std::shared_ptr<const Execution> run) {
+    proposed_.push_back({std::move(test), std::move(run)});
+  }
+  /// The tests proposed since the last call.
+  std::vector<std::pair<testcase::TestCase, std::shared_ptr<const Execution>>> takeProposed() {
+    return std::exchange(proposed_, {});
+  }
 
   bool done() const;
   /// The harness could not run tests (more than 20 in a row failed to run
@@ -126,6 +136,7 @@ private:
   std::vector<size_t> fresh_;
   std::vector<EvaluationObserver *> observers_;
   std::vector<SideTask *> sideTasks_;
+  std::vector<std::pair<testcase::TestCase, std::shared_ptr<const Execution>>> proposed_;
   bool inSideTask_ = false;
 };
 

@@ -67,6 +67,30 @@ std::vector<std::uint64_t> evaluate(const SymbolicTrace &trace);
 /// None in a trace the runtime followed exactly.
 std::optional<std::size_t> firstDivergence(const SymbolicTrace &trace);
 
+/// A path condition as a goal for the search (SUSHI's path-condition
+/// fitness, ALGORITHMS.md §7.4): constraints `keep` of a trace as its run
+/// took them, `flip` negated, with the part of the DAG they read, ready to
+/// be evaluated on other values of the trace's input bytes.
+class PathGoal {
+public:
+  PathGoal(const SymbolicTrace &trace, const std::vector<std::size_t> &keep, std::size_t flip);
+  /// N - sum over the clauses of 1 / (1 + d), d a clause's branch distance
+  /// (==: 1 + |a - b|; !=: 1; an order: the gap, + 1 when strict; &&: the
+  /// sum, ||: the least; negations pushed in) with the input bytes at
+  /// `inputs` (indexed as SymbolicTrace::inputs): 0 when every clause holds,
+  /// at most N.
+  double distance(std::span<const std::uint8_t> inputs) const;
+  std::size_t clauses() const { return clauses_.size(); }
+  /// The input bytes it reads (indices into SymbolicTrace::inputs).
+  const std::vector<std::uint32_t> &inputs() const { return inputs_; }
+
+private:
+  double clauseDistance(std::uint32_t node, bool want, const std::vector<std::uint64_t> &values) const;
+  std::vector<Node> nodes_; ///< the clauses' cone, renumbered; nodes_[0] is no node
+  std::vector<std::pair<std::uint32_t, bool>> clauses_;
+  std::vector<std::uint32_t> inputs_;
+};
+
 /// TARDIS's slice (ALGORITHMS.md §7.1): constraint `last` and the
 /// constraints before it that share an input byte with it, transitively;
 /// indices in order. What the others constrain cannot change whether

@@ -47,7 +47,7 @@ class PathSolver {
 public:
   /// `timeoutMs` per query: ours, 1 s by default, SymCC's QSYM backend
   /// gives each query 10 s and most of a run's solved queries take
-  /// milliseconds.
+  /// milliseconds. 0: Z3 is not asked, every query is undecided.
   explicit PathSolver(unsigned timeoutMs = 1000);
   ~PathSolver();
   PathSolver(const PathSolver &) = delete;

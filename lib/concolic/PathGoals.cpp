@@ -1,0 +1,101 @@
+// Undecided path conditions as search goals (PathGoals.h).
+#include "mosaic/concolic/PathGoals.h"
+
+#include "mosaic/abi/Symbolic.h"
+#include "mosaic/search/Goals.h"
+
+#include <set>
+
+namespace mosaic::concolic {
+
+void UndecidedPaths::add(UndecidedPath path) { paths_.push_back(std::move(path)); }
+
+std::vector<std::uint32_t> UndecidedPaths::takeNew() {
+  std::vector<std::uint32_t> out;
+  for (; handedOut_ < paths_.size(); ++handedOut_) out.push_back(static_cast<std::uint32_t>(handedOut_));
+  return out;
+}
+
+std::vector<std::uint8_t> inputValues(const testcase::TestCase &test, const UndecidedPath &path) {
+  std::vector<std::uint8_t> values(path.inputs.size(), 0);
+  for (std::uint32_t i : path.goal.inputs()) {
+    if (i >= path.inputs.size()) continue;
+    const solver::InputByte &in = path.inputs[i];
+    values[i] = in.concrete;
+    if (in.statement >= test.statements.size()) continue;
+    const testcase::Statement &s = test.statements[in.statement];
+    if (in.kind == MOSAIC_SYM_IN_PRIMITIVE && s.op == testcase::Op::Primitive && in.offset < 8)
+      values[i] = static_cast<std::uint8_t>(s.bits >> (8 * in.offset));
+    else if (in.kind == MOSAIC_SYM_IN_BYTES && in.offset < s.bytes.size() &&
+             (s.op == testcase::Op::CString || s.op == testcase::Op::Buffer || s.op == testcase::Op::StdString))
+      values[i] = static_cast<std::uint8_t>(s.bytes[in.offset]);
+  }
+  return values;
+}
+
+std::vector<std::tuple<std::uint32_t, testcase::Op, model::TypeId>> shapeOf(const testcase::TestCase &test,
+                                                                            const std::vector<solver::InputByte> &inputs,
+                                                                            const solver::PathGoal &goal) {
+  std::set<std::uint32_t> statements;
+  for (std::uint32_t i : goal.inputs())
+    if (i < inputs.size() && inputs[i].kind != MOSAIC_SYM_IN_RESULT && inputs[i].statement < test.statements.size())
+      statements.insert(inputs[i].statement);
+  std::vector<std::tuple<std::uint32_t, testcase::Op, model::TypeId>> out;
+  for (std::uint32_t s : statements) out.emplace_back(s, test.statements[s].op, test.statements[s].type);
+  return out;
+}
+
+bool sameShape(const testcase::TestCase &test, const UndecidedPath &path) {
+  for (const auto &[s, op, type] : path.shape)
+    if (s >= test.statements.size() || test.statements[s].op != op || test.statements[s].type != type) return false;
+  return true;
+}
+
+namespace {
+
+class PathConditionCriterion final : public search::Criterion {
+public:
+  explicit PathConditionCriterion(std::shared_ptr<UndecidedPaths> paths) : paths_(std::move(paths)) {}
+
+  std::string_view name() const override { return "path-condition"; }
+  std::string_view plural() const override { return "undecided path conditions"; }
+  void goals(std::uint32_t, const search::Reach &, std::vector<search::Goal> &) const override {}
+  void discover(const search::Execution &, const search::Targets &, const search::Reach &,
+                std::vector<search::Goal> &out) const override {
+    for (std::uint32_t i : paths_->takeNew()) {
+      const UndecidedPath &p = (*paths_)[i];
+      search::Goal g{.function = p.function, .line = p.line};
+      g.pathCondition = i;
+      g.label = p.label;
+      out.push_back(std::move(g));
+    }
+  }
+  // Covered when a run takes the side the condition was flipped for.
+  bool covered(const search::Goal &g, const search::Execution &e) const override {
+    const std::uint32_t side = (*paths_)[*g.pathCondition].side;
+    return side < e.sides.size() && e.sides[side] == 1.0;
+  }
+  // ν(SUSHI distance) in [0, 1), and 1 for a run without its test; a run
+  // whose values satisfy the condition but which missed the side (the
+  // condition was a slice) is ν(0.5) from covering.
+  double fitness(const search::Goal &g, const search::Execution &e, const search::Reach &) const override {
+    if (covered(g, e)) return 0.0;
+    const UndecidedPath &p = (*paths_)[*g.pathCondition];
+    if (!e.test || !sameShape(*e.test, p)) return 1.0;
+    const double d = p.goal.distance(inputValues(*e.test, p));
+    return search::Goals::normalise(d > 0 ? d : 0.5);
+  }
+  double notCalled(const search::Goal &, const search::Reach &) const override { return 1.0; }
+  bool listedInTests() const override { return false; }
+
+private:
+  std::shared_ptr<UndecidedPaths> paths_;
+};
+
+} // namespace
+
+std::unique_ptr<const search::Criterion> pathConditionCriterion(std::shared_ptr<UndecidedPaths> paths) {
+  return std::make_unique<PathConditionCriterion>(std::move(paths));
+}
+
+} // namespace mosaic::concolic
