@@ -251,3 +251,25 @@ TEST(SymbolicTrace, EvaluationAtTheRunsValuesFollowsSmtLibAtItsEdges) {
 }
 
 } // namespace
+
+namespace {
+
+TEST(PathGoal, AFlagIsAsFarAsTheComparisonThatMadeItAndEqualityWrapsAroundTheWidth) {
+  // if ((int)(x == 200)) with x = 190: flipped, the flag must be true.
+  Region r;
+  const std::uint32_t x = r.input(0, 0, 190);
+  const std::uint32_t eq = r.node(MOSAIC_SYM_EQ, 1, x, r.constant(8, 200));
+  const std::uint32_t flag = r.node(MOSAIC_SYM_ZEXT, 32, eq);
+  r.branch(r.node(MOSAIC_SYM_NE, 1, flag, r.constant(32, 0)), false);
+  const SymbolicTrace t = r.read();
+  const PathGoal goal(t, {0}, 0);
+  const std::vector<std::uint8_t> far{150}, near{199}, there{200}, below{5};
+  EXPECT_GT(goal.distance(far), goal.distance(near)) << "a gradient the flag's own 0-or-1 distance lacks";
+  EXPECT_EQ(goal.distance(there), 0.0);
+  // 5 is 61 from 200 the short way round 8 bits (5 - 200 = 61 mod 256), not
+  // 195; 150 is 50 from it.
+  EXPECT_GT(goal.distance(below), goal.distance(far));
+  EXPECT_EQ(goal.inputs(), std::vector<std::uint32_t>{0});
+}
+
+} // namespace
