@@ -89,6 +89,12 @@ std::size_t applyAnswer(const model::Program &program, testcase::TestCase &test,
   }
   for (std::size_t i = 0; i < test.statements.size(); ++i)
     if (touched[i]) test.statements[i].bits = normalised(program.type(test.statements[i].type), test.statements[i].bits);
+  // A C string the model ended early (strlen's model lets it put a zero
+  // byte in): what follows the zero is nothing the callee sees as the
+  // string, and only clutters the written test.
+  for (testcase::Statement &s : test.statements)
+    if (s.op == testcase::Op::CString)
+      if (const auto zero = s.bytes.find('\0'); zero != std::string::npos) s.bytes.resize(zero);
   // Last: it moves the statements after each lifted result.
   return changed + liftResults(program, test, trace, answer);
 }

@@ -289,7 +289,8 @@ TEST(ConcolicRun, ALengthFieldIsMadeToMatchTheStringThroughStrlensModel) {
   auto [report, trace] = h.run(start);
   ASSERT_TRUE(taken(report, b.sides[0].id)) << report;
   const testcase::TestCase next = flipped(h, start, trace, b.sides[0].id);
-  const std::string record = next.statements[0].bytes.c_str();
+  const std::string record = next.statements[0].bytes;
+  EXPECT_EQ(record.find('\0'), std::string::npos) << "a C string ends at its first zero byte";
   ASSERT_GE(record.size(), 3u) << next.statements[0].bytes;
   EXPECT_EQ(static_cast<std::size_t>(record[1] - '0') + 3, record.size()) << next.statements[0].bytes;
   EXPECT_TRUE(taken(h.run(next).first, b.sides[1].id));

@@ -18,7 +18,8 @@ namespace mosaic::concolic {
 /// statements after the call, by a literal of the new value inserted right
 /// after it (the statements after it move one place).
 /// Bytes whose statement is not of the kind the trace says (the test
-/// changed since it ran) are left alone. Returns how many bytes changed.
+/// changed since it ran) are left alone; a C string with a zero byte ends
+/// there. Returns how many bytes changed.
 std::size_t applyAnswer(const model::Program &program, testcase::TestCase &test, const solver::SymbolicTrace &trace,
                         const solver::Answer &answer);
 
