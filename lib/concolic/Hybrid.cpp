@@ -28,6 +28,11 @@ constexpr double kGrow = 1.25, kShrink = 0.95;
 // at most this many waiting to be traced.
 constexpr int kReachedPerSide = 3, kMaxReachedPerSide = 16;
 constexpr size_t kMaxReached = 64;
+// Ours: flips offered per branch side in one trace. A loop's test recorded
+// once per iteration: flipping a late iteration contradicts the earlier
+// ones, which pin the same bytes (on cJSON.c most unsatisfiable queries were
+// such: `i < length` flipped at the third iteration and on).
+constexpr int kFlipsPerSidePerTrace = 2;
 // Ours: undecided path conditions made goals, one per side, at most this
 // many (each is a goal the search ranks its population by).
 constexpr size_t kMaxUndecided = 64;
@@ -85,9 +90,10 @@ void Hybrid::offer(const testcase::TestCase &test, const search::Evaluator &eval
   if (!read || read->constraints.empty()) return;
   ++stats_.pathConditions;
   auto trace = std::make_shared<const solver::SymbolicTrace>(std::move(*read));
+  std::map<std::uint32_t, int> offeredPerSide;
   for (size_t i = 0; i < trace->constraints.size(); ++i) {
     const auto side = sideOfFlip(trace->constraints[i], evaluator);
-    if (!side) continue;
+    if (!side || ++offeredPerSide[*side] > kFlipsPerSidePerTrace) continue;
     solver::Query q = solver::flipQuery(*trace, i);
     if (!seenQueries_.insert(q.key).second) continue;
     std::vector<std::string> clauses;
