@@ -201,19 +201,65 @@ void __mosaic_sym_store(void *address, uint32_t bytes, uint32_t value) {
   for (k = 0; k < bytes; ++k) shadow_set(at + k, node(MOSAIC_SYM_EXTRACT, 8, value, 0, 0, 8u * k));
 }
 
+/* Bytes from `at` up to the end of its shadow page. */
+static uint64_t page_rest(uintptr_t at) { return PAGE_BYTES - (at & (PAGE_BYTES - 1)); }
+
+/* Clears the shadow of [to, to + bytes): page by page, pages with no
+ * shadow skipped (a large memset or copy of concrete bytes costs a lookup
+ * per page, not per byte). */
+static void shadow_clear(uintptr_t to, uint64_t bytes) {
+  while (bytes > 0) {
+    const uint64_t n = bytes < page_rest(to) ? bytes : page_rest(to);
+    uint32_t *p = shadow_page(to, 0);
+    if (p) memset(p + (to & (PAGE_BYTES - 1)), 0, n * sizeof *p);
+    to += n;
+    bytes -= n;
+  }
+}
+
+/* Ours: a copy or fill longer than the shadow can hold (2^16 pages of
+ * 4 KiB) is not followed: its bytes stay as they were, counted as made
+ * concrete. A length past memory (a negative size the unit computed, whose
+ * real call the runtime's guard refused) must not make the hook run for
+ * ever. */
+#define MAX_FOLLOWED ((uint64_t)TABLE_SLOTS * PAGE_BYTES)
+
 void __mosaic_sym_memcpy(void *to, const void *from, uint64_t bytes) {
+  const uintptr_t t = (uintptr_t)to, f = (uintptr_t)from;
   uint64_t k;
-  if (!table || !region) return;
-  if ((uintptr_t)to < (uintptr_t)from)
-    for (k = 0; k < bytes; ++k) shadow_set((uintptr_t)to + k, shadow_get((uintptr_t)from + k));
-  else
-    for (k = bytes; k-- > 0;) shadow_set((uintptr_t)to + k, shadow_get((uintptr_t)from + k));
+  if (!table || !region || bytes == 0) return;
+  if (bytes > MAX_FOLLOWED) {
+    region->concretized++;
+    return;
+  }
+  if (t > f && t < f + bytes) { /* overlapping, the destination higher: back to front, byte by byte */
+    for (k = bytes; k-- > 0;) shadow_set(t + k, shadow_get(f + k));
+    return;
+  }
+  /* Front to back, in runs that stay within one page of each side. */
+  for (k = 0; k < bytes;) {
+    uint64_t n = bytes - k, i;
+    if (n > page_rest(f + k)) n = page_rest(f + k);
+    if (n > page_rest(t + k)) n = page_rest(t + k);
+    if (!shadow_page(f + k, 0)) shadow_clear(t + k, n); /* a concrete source */
+    else
+      for (i = 0; i < n; ++i) shadow_set(t + k + i, shadow_get(f + k + i));
+    k += n;
+  }
 }
 
 void __mosaic_sym_memset(void *to, uint32_t byte, uint64_t bytes) {
   uint64_t k;
   if (!region || (!table && !byte)) return;
-  if (byte && width_of(byte) != 8) byte = __mosaic_sym_cast(width_of(byte) < 8 ? MOSAIC_SYM_ZEXT : MOSAIC_SYM_EXTRACT, byte, 8);
+  if (bytes > MAX_FOLLOWED) {
+    region->concretized++;
+    return;
+  }
+  if (!byte) {
+    shadow_clear((uintptr_t)to, bytes);
+    return;
+  }
+  if (width_of(byte) != 8) byte = __mosaic_sym_cast(width_of(byte) < 8 ? MOSAIC_SYM_ZEXT : MOSAIC_SYM_EXTRACT, byte, 8);
   for (k = 0; k < bytes; ++k) shadow_set((uintptr_t)to + k, byte);
 }
 
