@@ -7,6 +7,8 @@
 // is what one run measures.
 //
 // usage: mosaic_bench_symbolic BUILD_DIR UNIT [TESTS] [SEED]
+// With MOSAIC_BENCH_DUMP=FILE, the first test the symbolic harness timed
+// out on is written to FILE (run it with `harness FILE` to look).
 #include "mosaic/analysis/FrontEnd.h"
 #include "mosaic/driver/Toolchain.h"
 #include "mosaic/exec/ForkServer.h"
@@ -102,8 +104,12 @@ int main(int argc, char **argv) {
       symbolicSeconds += ts;
       fastTimeouts += f && f->outcome == exec::Outcome::Timeout;
       symbolicTimeouts += r && r->outcome == exec::Outcome::Timeout;
-      if (r && r->outcome == exec::Outcome::Timeout && std::getenv("DUMP") && symbolicTimeouts == 1)
-        std::fwrite(t.data(), 1, t.size(), std::fopen(std::getenv("DUMP"), "wb"));
+      if (const char *dump = std::getenv("MOSAIC_BENCH_DUMP"); dump && symbolicTimeouts == 1 && r &&
+                                                               r->outcome == exec::Outcome::Timeout)
+        if (std::FILE *out = std::fopen(dump, "wb")) {
+          std::fwrite(t.data(), 1, t.size(), out);
+          std::fclose(out);
+        }
       if (trace) {
         ++traces;
         nodes += trace->nodes.size();
