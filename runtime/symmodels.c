@@ -118,18 +118,19 @@ uint32_t __mosaic_sym_compare(const void *a, const void *b, uint64_t n, uint32_t
 
 /* ---- atoi, strtol --------------------------------------------------------- */
 
-static uint32_t either(uint32_t x, uint32_t y);
-static uint32_t in_range32(uint32_t c, uint64_t low, uint64_t count) {
-  return op2(MOSAIC_SYM_ULT, op2(MOSAIC_SYM_SUB, c, constant(low, 32), 32), constant(count, 32), 32);
+/* `c - low < count`, unsigned (width 1): c in [low, low + count). */
+static uint32_t in_range(uint32_t c, uint64_t low, uint64_t count) {
+  const uint32_t w = mosaic_rt_sym_width(c);
+  return op2(MOSAIC_SYM_ULT, op2(MOSAIC_SYM_SUB, c, constant(low, w), w), constant(count, w), w);
 }
-static uint32_t equals32(uint32_t c, uint64_t v) { return op2(MOSAIC_SYM_EQ, c, constant(v, 32), 32); }
+
+static uint32_t equals(uint32_t c, uint64_t v) { return op2(MOSAIC_SYM_EQ, c, constant(v, mosaic_rt_sym_width(c)), 1); }
+static uint32_t either(uint32_t x, uint32_t y) { return op2(MOSAIC_SYM_OR, x, y, 1); }
 
 static int is_space(unsigned char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
 
 /* `b - '0' < 10` (width 1). */
-static uint32_t is_digit(uint32_t b) {
-  return op2(MOSAIC_SYM_ULT, op2(MOSAIC_SYM_SUB, b, constant('0', 8), 8), constant(10, 8), 8);
-}
+static uint32_t is_digit(uint32_t b) { return in_range(b, '0', 10); }
 
 /* A digit's value, in 4 bits (what it is when the byte is a digit: the
  * solver then searches 16 values per byte, not 256). */
@@ -207,21 +208,13 @@ uint32_t __mosaic_sym_strtol(const char *s, uint32_t base, uint32_t width) {
     /* No sign: the first byte stays no space, and may become a sign. */
     const uint32_t c = resize(b, 32);
     const uint32_t unsigned_ = digits(p, first, width), after = digits(p, first + 1, width);
-    mosaic_rt_sym_constrain(either(in_range32(c, '\t', 5), equals32(c, ' ')), 0, MOSAIC_SYM_NO_SIDE);
-    return ite(equals32(c, '-'), negated(after), ite(equals32(c, '+'), after, unsigned_));
+    mosaic_rt_sym_constrain(either(in_range(c, '\t', 5), equals(c, ' ')), 0, MOSAIC_SYM_NO_SIDE);
+    return ite(equals(c, '-'), negated(after), ite(equals(c, '+'), after, unsigned_));
   }
 }
 
 /* ---- <ctype.h> -------------------------------------------------------------- */
 
-/* `c - low < count`, unsigned (width 1): c in [low, low + count). */
-static uint32_t in_range(uint32_t c, uint64_t low, uint64_t count) {
-  const uint32_t w = mosaic_rt_sym_width(c);
-  return op2(MOSAIC_SYM_ULT, op2(MOSAIC_SYM_SUB, c, constant(low, w), w), constant(count, w), w);
-}
-
-static uint32_t equals(uint32_t c, uint64_t v) { return op2(MOSAIC_SYM_EQ, c, constant(v, mosaic_rt_sym_width(c)), 1); }
-static uint32_t either(uint32_t x, uint32_t y) { return op2(MOSAIC_SYM_OR, x, y, 1); }
 
 /* glibc's class bits on a little-endian machine (ctype.h's _ISbit). */
 enum {

@@ -185,16 +185,18 @@ bool Hybrid::undecided(const Waiting &w, const search::Goals &goals) {
   if (!undecided_ || undecided_->size() >= kMaxUndecided || undecidedSides_.count(w.side)) return false;
   auto it = goalsOfSide_.find(w.side);
   if (it == goalsOfSide_.end() || it->second.empty()) return false;
-  solver::PathGoal goal(*w.trace, w.query.keep, w.query.flip);
+  UndecidedPath p = undecidedPath(*w.trace, w.query.keep, w.query.flip, w.test);
   // A condition on a call's result the run fixed: the search cannot move
   // it by changing the test's values (a later test may pass a literal).
-  for (std::uint32_t in : goal.inputs())
-    if (in < w.trace->inputs.size() && w.trace->inputs[in].kind == MOSAIC_SYM_IN_RESULT) return false;
+  for (const solver::InputByte &in : p.inputs)
+    if (in.kind == MOSAIC_SYM_IN_RESULT) return false;
   undecidedSides_.insert(w.side);
   const search::Goal &g = goals[it->second.front()];
-  auto shape = shapeOf(w.test, w.trace->inputs, goal);
-  undecided_->add({std::move(goal), w.trace->inputs, w.side, g.function, g.line,
-                   "path condition " + std::to_string(undecided_->size() + 1) + " to " + g.label, std::move(shape)});
+  p.side = w.side;
+  p.function = g.function;
+  p.line = g.line;
+  p.label = "path condition " + std::to_string(undecided_->size() + 1) + " to " + g.label;
+  undecided_->add(std::move(p));
   ++stats_.undecided;
   return true;
 }

@@ -66,6 +66,12 @@ std::size_t liftResults(const model::Program &program, testcase::TestCase &test,
 
 } // namespace
 
+bool carries(const testcase::Statement &s, const solver::InputByte &in) {
+  if (in.kind == MOSAIC_SYM_IN_PRIMITIVE) return s.op == testcase::Op::Primitive && in.offset < 8;
+  return in.kind == MOSAIC_SYM_IN_BYTES && in.offset < s.bytes.size() &&
+         (s.op == testcase::Op::CString || s.op == testcase::Op::Buffer || s.op == testcase::Op::StdString);
+}
+
 std::size_t applyAnswer(const model::Program &program, testcase::TestCase &test, const solver::SymbolicTrace &trace,
                         const solver::Answer &answer) {
   std::size_t changed = 0;
@@ -75,14 +81,14 @@ std::size_t applyAnswer(const model::Program &program, testcase::TestCase &test,
     const solver::InputByte &in = trace.inputs[index];
     if (in.statement >= test.statements.size()) continue;
     testcase::Statement &s = test.statements[in.statement];
-    if (in.kind == MOSAIC_SYM_IN_PRIMITIVE && s.op == testcase::Op::Primitive && in.offset < 8) {
+    if (!carries(s, in)) continue;
+    if (in.kind == MOSAIC_SYM_IN_PRIMITIVE) {
       const std::uint64_t shift = 8ull * in.offset;
       const std::uint64_t before = s.bits;
       s.bits = (s.bits & ~(0xffull << shift)) | (std::uint64_t{value} << shift);
       changed += s.bits != before;
       touched[in.statement] = true;
-    } else if (in.kind == MOSAIC_SYM_IN_BYTES && in.offset < s.bytes.size() &&
-               (s.op == testcase::Op::CString || s.op == testcase::Op::Buffer || s.op == testcase::Op::StdString)) {
+    } else {
       changed += static_cast<unsigned char>(s.bytes[in.offset]) != value;
       s.bytes[in.offset] = static_cast<char>(value);
     }

@@ -2,6 +2,7 @@
 #include "mosaic/concolic/PathGoals.h"
 
 #include "mosaic/abi/Symbolic.h"
+#include "mosaic/concolic/Inputs.h"
 #include "mosaic/search/Goals.h"
 
 #include <set>
@@ -18,31 +19,28 @@ std::vector<std::uint32_t> UndecidedPaths::takeNew() {
 
 std::vector<std::uint8_t> inputValues(const testcase::TestCase &test, const UndecidedPath &path) {
   std::vector<std::uint8_t> values(path.inputs.size(), 0);
-  for (std::uint32_t i : path.goal.inputs()) {
-    if (i >= path.inputs.size()) continue;
+  for (std::size_t i = 0; i < path.inputs.size(); ++i) {
     const solver::InputByte &in = path.inputs[i];
     values[i] = in.concrete;
-    if (in.statement >= test.statements.size()) continue;
+    if (in.statement >= test.statements.size() || !carries(test.statements[in.statement], in)) continue;
     const testcase::Statement &s = test.statements[in.statement];
-    if (in.kind == MOSAIC_SYM_IN_PRIMITIVE && s.op == testcase::Op::Primitive && in.offset < 8)
-      values[i] = static_cast<std::uint8_t>(s.bits >> (8 * in.offset));
-    else if (in.kind == MOSAIC_SYM_IN_BYTES && in.offset < s.bytes.size() &&
-             (s.op == testcase::Op::CString || s.op == testcase::Op::Buffer || s.op == testcase::Op::StdString))
-      values[i] = static_cast<std::uint8_t>(s.bytes[in.offset]);
+    values[i] = in.kind == MOSAIC_SYM_IN_PRIMITIVE ? static_cast<std::uint8_t>(s.bits >> (8 * in.offset))
+                                                   : static_cast<std::uint8_t>(s.bytes[in.offset]);
   }
   return values;
 }
 
-std::vector<std::tuple<std::uint32_t, testcase::Op, model::TypeId>> shapeOf(const testcase::TestCase &test,
-                                                                            const std::vector<solver::InputByte> &inputs,
-                                                                            const solver::PathGoal &goal) {
+UndecidedPath undecidedPath(const solver::SymbolicTrace &trace, const std::vector<std::size_t> &keep, std::size_t flip,
+                            const testcase::TestCase &test) {
+  UndecidedPath p{solver::PathGoal(trace, keep, flip), {}, 0, 0, 0, "", {}};
   std::set<std::uint32_t> statements;
-  for (std::uint32_t i : goal.inputs())
-    if (i < inputs.size() && inputs[i].kind != MOSAIC_SYM_IN_RESULT && inputs[i].statement < test.statements.size())
-      statements.insert(inputs[i].statement);
-  std::vector<std::tuple<std::uint32_t, testcase::Op, model::TypeId>> out;
-  for (std::uint32_t s : statements) out.emplace_back(s, test.statements[s].op, test.statements[s].type);
-  return out;
+  for (std::uint32_t i : p.goal.inputs()) {
+    p.inputs.push_back(trace.inputs[i]); // PathGoal read only inputs the trace has
+    if (trace.inputs[i].kind != MOSAIC_SYM_IN_RESULT && trace.inputs[i].statement < test.statements.size())
+      statements.insert(trace.inputs[i].statement);
+  }
+  for (std::uint32_t s : statements) p.shape.emplace_back(s, test.statements[s].op, test.statements[s].type);
+  return p;
 }
 
 bool sameShape(const testcase::TestCase &test, const UndecidedPath &path) {

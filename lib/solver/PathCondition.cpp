@@ -302,7 +302,10 @@ PathGoal::PathGoal(const SymbolicTrace &trace, const std::vector<std::size_t> &k
     n.a = index[n.a] ? index[n.a] : 0;
     n.b = n.b && index[n.b] ? index[n.b] : 0;
     n.c = n.c && index[n.c] ? index[n.c] : 0;
-    if (n.op == MOSAIC_SYM_INPUT) inputs_.push_back(static_cast<std::uint32_t>(n.value));
+    if (n.op == MOSAIC_SYM_INPUT) { // numbered in the goal's own order (inputs())
+      inputs_.push_back(static_cast<std::uint32_t>(n.value));
+      n.value = inputs_.size() - 1;
+    }
     index[i] = static_cast<std::uint32_t>(nodes_.size());
     nodes_.push_back(n);
   }

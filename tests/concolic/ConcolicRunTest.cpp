@@ -334,10 +334,9 @@ TEST(ConcolicRun, AnUndecidedPathConditionIsAGoalWhoseDistanceFallsToZeroOnValue
   const int c = SymbolicHarness::constraintOf(trace, inner.sides[0].id);
   ASSERT_GE(c, 0);
   const solver::Query q = solver::flipQuery(trace, static_cast<std::size_t>(c));
-  solver::PathGoal goal(trace, q.keep, q.flip);
-  auto shape = concolic::shapeOf(start, trace.inputs, goal);
-  concolic::UndecidedPath path{std::move(goal), trace.inputs, inner.sides[0].id, 0, 32, "p", std::move(shape)};
+  const concolic::UndecidedPath path = concolic::undecidedPath(trace, q.keep, q.flip, start);
   EXPECT_EQ(path.goal.clauses(), 2u);
+  EXPECT_EQ(path.inputs.size(), 8u) << "low's and high's four bytes each, nothing else of the trace";
   EXPECT_EQ(path.shape.size(), 2u) << "low's and high's statements";
   EXPECT_TRUE(concolic::sameShape(h.call("window", {std::int64_t{1}, std::int64_t{2}}), path));
   EXPECT_FALSE(concolic::sameShape(h.call("flag", {std::int64_t{1}}), path));

@@ -20,6 +20,11 @@ namespace mosaic::concolic {
 /// Bytes whose statement is not of the kind the trace says (the test
 /// changed since it ran) are left alone; a C string with a zero byte ends
 /// there. Returns how many bytes changed.
+/// Whether statement `s` holds input byte `in` where the trace says it
+/// does: a primitive's byte `offset`, a string's or buffer's byte `offset`
+/// (false for a call's result, or when the test changed since it ran).
+bool carries(const testcase::Statement &s, const solver::InputByte &in);
+
 std::size_t applyAnswer(const model::Program &program, testcase::TestCase &test, const solver::SymbolicTrace &trace,
                         const solver::Answer &answer);
 

@@ -23,7 +23,7 @@ namespace mosaic::concolic {
 /// input bytes sit in a test.
 struct UndecidedPath {
   solver::PathGoal goal;
-  std::vector<solver::InputByte> inputs; ///< the trace's, indexed as the goal reads them
+  std::vector<solver::InputByte> inputs; ///< the bytes the goal reads, in its order (PathGoal::inputs)
   std::uint32_t side = 0;                ///< the branch side the flip was for
   std::uint32_t function = 0;            ///< its function (UnitDescription::functions)
   std::uint32_t line = 0;
@@ -34,11 +34,12 @@ struct UndecidedPath {
   std::vector<std::tuple<std::uint32_t, testcase::Op, model::TypeId>> shape;
 };
 
-/// The shape (UndecidedPath::shape) of `test`'s statements that `inputs`
-/// name.
-std::vector<std::tuple<std::uint32_t, testcase::Op, model::TypeId>> shapeOf(const testcase::TestCase &test,
-                                                                            const std::vector<solver::InputByte> &inputs,
-                                                                            const solver::PathGoal &goal);
+/// The path condition of flipping constraint `flip` of `trace`, keeping
+/// `keep`, as traced from `test`: its goal, the input bytes it reads and
+/// the shape of `test` where they sit. The side, function, line and label
+/// are the caller's to fill.
+UndecidedPath undecidedPath(const solver::SymbolicTrace &trace, const std::vector<std::size_t> &keep, std::size_t flip,
+                            const testcase::TestCase &test);
 /// Whether `test` has `path`'s shape.
 bool sameShape(const testcase::TestCase &test, const UndecidedPath &path);
 

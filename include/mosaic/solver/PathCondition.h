@@ -76,12 +76,13 @@ public:
   PathGoal(const SymbolicTrace &trace, const std::vector<std::size_t> &keep, std::size_t flip);
   /// N - sum over the clauses of 1 / (1 + d), d a clause's branch distance
   /// (==: 1 + |a - b|; !=: 1; an order: the gap, + 1 when strict; &&: the
-  /// sum, ||: the least; negations pushed in) with the input bytes at
-  /// `inputs` (indexed as SymbolicTrace::inputs): 0 when every clause holds,
-  /// at most N.
+  /// sum, ||: the least; negations pushed in) with the input bytes it reads
+  /// at `inputs` (one per inputs(), in that order): 0 when every clause
+  /// holds, at most N.
   double distance(std::span<const std::uint8_t> inputs) const;
   std::size_t clauses() const { return clauses_.size(); }
-  /// The input bytes it reads (indices into SymbolicTrace::inputs).
+  /// The input bytes it reads, as indices into SymbolicTrace::inputs, in
+  /// the order distance() takes their values.
   const std::vector<std::uint32_t> &inputs() const { return inputs_; }
 
 private:
