@@ -5,6 +5,7 @@
 #include "mosaic/testcase/Printer.h"
 
 #include <cmath>
+#include <set>
 
 namespace mosaic::emit {
 
@@ -109,10 +110,13 @@ std::optional<std::string> BodyWriter::assertion(const TestCase &t, size_t i, co
 
 std::vector<Line> BodyWriter::assertions(const SuiteTest &st, size_t index) {
   std::vector<Line> out;
+  // One variable passed as several arguments (`f(item, item, item)`) is
+  // observed once per argument: its assertions are written once.
+  std::set<std::string> written;
   for (size_t k = 0; k < st.observations.size(); ++k) {
     const exec::Observation &o = st.observations[k];
     if (o.statement != index || (k < st.dropped.size() && st.dropped[k])) continue;
-    if (auto a = assertion(st.test, index, o)) out.push_back({*a, static_cast<int>(k)});
+    if (auto a = assertion(st.test, index, o); a && written.insert(*a).second) out.push_back({*a, static_cast<int>(k)});
   }
   return out;
 }

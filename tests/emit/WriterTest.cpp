@@ -500,3 +500,30 @@ TEST(Writer, ACharArrayMemberIsWrittenAsTextAndDeclaredNowhereElse) {
   EXPECT_EQ(text.find("'a'"), std::string::npos) << text;
   EXPECT_EQ(text.find("[16]"), std::string::npos) << text;
 }
+
+TEST(Writer, OneVariableGivenAsTwoArgumentsIsAssertedOnce) {
+  // swap_points(&p, &p): the harness observes p once per argument; the test
+  // says each fact once (cJSON_ReplaceItemViaPointer(item, item, item) once
+  // wrote every field's assertion three times).
+  Unit u("shapes.c", MOSAIC_FIXTURE_DB_DIR, kAnalysisFixtures);
+  const model::Callable &swap = u.callable("swap_points");
+  const model::TypeId pointP = swap.params.at(0).type, point = u.pointee(pointP);
+  const model::Callable &move = u.callable("move_point");
+  const model::TypeId integer = move.params.at(1).type;
+  emit::SuiteTest t;
+  t.test.statements = {
+      Statement{.op = Op::Primitive, .type = integer, .bits = 3},
+      Statement{.op = Op::Aggregate, .type = point, .refs = {0, 0}},
+      Statement{.op = Op::AddressOf, .type = pointP, .refs = {1}},
+      Statement{.op = Op::Call, .callable = swap.id, .refs = {2, 2}},
+  };
+  for (int arg : {MOSAIC_OBS_ARG0, MOSAIC_OBS_ARG0 + 1})
+    for (int field : {0, 1})
+      t.observations.push_back(exec::Observation{
+          .statement = 3, .kind = MOSAIC_OBS_INT, .target = static_cast<std::uint8_t>(arg), .field = static_cast<std::int16_t>(field), .integer = 3});
+  const std::string text = writeAndCheck(u, {t});
+  const size_t first = text.find("EXPECT_EQ(a_point.x, 3);");
+  ASSERT_NE(first, std::string::npos) << text;
+  EXPECT_EQ(text.find("EXPECT_EQ(a_point.x, 3);", first + 1), std::string::npos) << text;
+  EXPECT_NE(text.find("EXPECT_EQ(a_point.y, 3);"), std::string::npos) << text;
+}

@@ -72,10 +72,11 @@ inline nlohmann::json generateSubject(const std::string &name, const std::string
   if (r.exitCode != 0 && r.exitCode != 1)
     throw std::runtime_error("mosaic generate failed (" + std::to_string(r.exitCode) + "): " + r.err + r.out);
   printSummary(r.out);
-  // Why tests were removed as not compiling, if any were.
+  // Why tests were removed (not compiling, failing or slow in the
+  // suite), if any were: a CI log then says what went wrong.
   std::istringstream err(r.err);
   for (std::string l; std::getline(err, l);)
-    if (l.find(": error:") != std::string::npos) std::cout << l << "\n";
+    if (l.find(": error:") != std::string::npos || l.find("removed") != std::string::npos) std::cout << l << "\n";
   return nlohmann::json::parse(readFile(dir + "/generate.json"));
 }
 
