@@ -41,16 +41,19 @@ std::int32_t javaHash(const std::string &s) {
 
 Fingerprint Fingerprint::of(const std::vector<std::string> &clauses) {
   Fingerprint f;
-  for (const std::string &concrete : clauses) {
-    const std::int32_t abstractHash = javaHash(withoutDigits(concrete)), concreteHash = javaHash(concrete);
-    for (int p : {7, 11, 13}) { // TARDIS's three hash seeds
-      const int column = slot(p, abstractHash, kColumns);
-      const int row = 1 + slot(p, concreteHash, kRows - 1);
-      f.rows_[0] |= 1ull << column;
-      f.rows_[static_cast<size_t>(row)] |= 1ull << column;
-    }
-  }
+  for (const std::string &c : clauses) f.add(c);
   return f;
+}
+
+ClauseHash ClauseHash::of(const std::string &clause) { return {javaHash(withoutDigits(clause)), javaHash(clause)}; }
+
+void Fingerprint::add(ClauseHash clause) {
+  for (int p : {7, 11, 13}) { // TARDIS's three hash seeds
+    const int column = slot(p, clause.abstract, kColumns);
+    const int row = 1 + slot(p, clause.concrete, kRows - 1);
+    rows_[0] |= 1ull << column;
+    rows_[static_cast<size_t>(row)] |= 1ull << column;
+  }
 }
 
 double Fingerprint::similarity(const Fingerprint &other) const {

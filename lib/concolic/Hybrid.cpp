@@ -20,9 +20,16 @@ constexpr double kIdleSeconds = 0.5;
 // Ours: branches waiting for the solver at most; past it, no test is traced
 // until some are solved (each holds its run's trace).
 constexpr size_t kMaxWaiting = 2000;
-// Ours: the share grows by a quarter after a turn that covered a goal and
-// shrinks by a twentieth after one that did not.
+// Ours: the share grows by a quarter after a turn that covered a goal the
+// search was stuck at and shrinks by a twentieth after one that did not.
 constexpr double kGrow = 1.25, kShrink = 0.95;
+// Ours: the search is stuck at a side when its branch was reached this
+// long ago and the side is still not taken. On http_parser.c the solver's
+// tests covered 157-223 goals in 60 s, nearly all that the search covered
+// within a second or two of reaching their branch (bench/results/
+// concolic-2026-11-27): a share rewarded for those took time the search
+// would have used better (-2.4 points).
+constexpr double kStuckSeconds = 3.0;
 // Ours: tests of the search traced per uncovered side whose branch they
 // reached (different tests reach it with different inputs symbolic), and
 // at most this many waiting to be traced.
@@ -82,28 +89,45 @@ std::optional<std::uint32_t> Hybrid::sideOfFlip(const solver::Constraint &c, con
 }
 
 void Hybrid::offer(const testcase::TestCase &test, const search::Evaluator &evaluator) {
+  const double started = now();
   auto run = symbolic_.run(testcase::encode(test), limits_);
   ++stats_.symbolicRuns;
-  if (!run) return;
+  if (!run) {
+    stats_.runSeconds += now() - started;
+    return;
+  }
   auto read = solver::readSymbolicTrace(symbolic_.symbolic());
+  const double offering = now();
+  stats_.runSeconds += offering - started;
+  struct Clock {
+    double from, &total;
+    ~Clock() { total += now() - from; }
+  } clock{offering, stats_.offerSeconds};
   if (read) stats_.concretized += read->concretized;
   if (!read || read->constraints.empty()) return;
   ++stats_.pathConditions;
   auto trace = std::make_shared<const solver::SymbolicTrace>(std::move(*read));
   std::map<std::uint32_t, int> offeredPerSide;
+  solver::TraceQueries queries(*trace);
+  // Each constraint's clause hashed once per polarity, for every query of
+  // the trace that keeps it.
+  std::vector<std::optional<ClauseHash>> hashes[2];
+  for (auto &h : hashes) h.resize(trace->constraints.size());
   for (size_t i = 0; i < trace->constraints.size(); ++i) {
     const auto side = sideOfFlip(trace->constraints[i], evaluator);
     if (!side || ++offeredPerSide[*side] > kFlipsPerSidePerTrace) continue;
-    solver::Query q = solver::flipQuery(*trace, i);
+    solver::Query q = queries.flip(i);
     if (!seenQueries_.insert(q.key).second) continue;
-    std::vector<std::string> clauses;
+    std::vector<ClauseHash> clauses;
+    Fingerprint fingerprint;
     for (size_t k : q.keep) {
-      solver::Constraint c = trace->constraints[k];
-      if (k == i) c.taken = !c.taken;
-      clauses.push_back(solver::clauseText(*trace, c));
+      std::optional<ClauseHash> &h = hashes[k == i ? 1 : 0][k];
+      if (!h) h = ClauseHash::of(queries.clause(k, k == i));
+      clauses.push_back(*h);
+      fingerprint.add(*h);
     }
     const std::uint64_t id = nextId_++;
-    selection_->add({id, Fingerprint::of(clauses)});
+    selection_->add({id, fingerprint});
     waiting_.emplace(id, Waiting{test, trace, std::move(q), std::move(clauses), *side});
     ++stats_.candidates;
   }
@@ -117,10 +141,22 @@ void Hybrid::indexGoals(const search::Goals &goals) {
     if (goals[g].side && !goals[g].passive && targets.count(*goals[g].side)) goalsOfSide_[*goals[g].side].push_back(g);
 }
 
+bool Hybrid::stuck(std::uint32_t side, const search::Evaluator &evaluator) const {
+  auto it = firstReached_.find(side);
+  return it != firstReached_.end() && evaluator.budget().elapsed() - it->second >= kStuckSeconds;
+}
+
 void Hybrid::evaluated(const search::Evaluator &evaluator, const search::Evaluation &evaluation) {
-  if (!evaluation.searching || evaluation.run.failed() || reached_.size() >= kMaxReached) return;
+  if (!evaluation.searching || evaluation.run.failed()) return;
   indexGoals(evaluator.goals());
   const std::vector<double> &sides = evaluation.run.sides;
+  if (firstReached_.size() < goalsOfSide_.size()) {
+    const double elapsed = evaluator.budget().elapsed();
+    for (const auto &[side, goals] : goalsOfSide_)
+      if (side < sides.size() && sides[side] != 0 && !evaluator.archive().covered(goals.front()))
+        firstReached_.try_emplace(side, elapsed);
+  }
+  if (reached_.size() >= kMaxReached) return;
   for (const auto &[side, goals] : goalsOfSide_) {
     if (side >= sides.size() || sides[side] == 0) continue; // its branch not reached
     int &taken = reachedPerSide_[side];
@@ -149,7 +185,9 @@ void Hybrid::collect(search::Evaluator &evaluator) {
 }
 
 void Hybrid::solveOne(search::Evaluator &evaluator) {
+  double started = now();
   const auto id = selection_->next(rng_);
+  stats_.selectSeconds += now() - started;
   if (!id) return;
   auto it = waiting_.find(*id);
   if (it == waiting_.end()) return;
@@ -170,13 +208,19 @@ void Hybrid::solveOne(search::Evaluator &evaluator) {
       if (auto run = evaluator.evaluate(w.test)) evaluator.propose(w.test, std::move(run));
     return;
   }
+  started = now();
   selection_->learn(w.clauses, answer.verdict == solver::Verdict::Sat);
+  stats_.selectSeconds += now() - started;
   if (answer.verdict != solver::Verdict::Sat) return;
   testcase::TestCase next = w.test;
   applyAnswer(program_, next, *w.trace, answer);
-  if (auto run = evaluator.evaluate(next)) {
+  started = now();
+  auto run = evaluator.evaluate(next);
+  stats_.evaluateSeconds += now() - started;
+  if (run) {
     ++stats_.solverTests;
     stats_.newGoals += evaluator.newlyCovered().size();
+    if (stuck(w.side, evaluator)) stats_.stuckGoals += evaluator.newlyCovered().size();
     evaluator.propose(std::move(next), std::move(run)); // into the population (seed 004's hybrid)
   }
 }
@@ -204,7 +248,7 @@ bool Hybrid::undecided(const Waiting &w, const search::Goals &goals) {
 void Hybrid::run(search::Evaluator &evaluator) {
   indexGoals(evaluator.goals());
   const double start = now();
-  const std::uint64_t before = stats_.newGoals;
+  const std::uint64_t before = stats_.stuckGoals;
   bool idle = false;
   while (!evaluator.done() && now() - start < kTurnSeconds) {
     if (selection_->waiting() == 0 || (waiting_.size() < kMaxWaiting && rng_.chance(0.5))) {
@@ -220,7 +264,7 @@ void Hybrid::run(search::Evaluator &evaluator) {
   const double spent = now() - start;
   stats_.seconds += spent;
   if (idle) idleUntil_ = evaluator.budget().elapsed() + kIdleSeconds;
-  share_ = stats_.newGoals > before ? std::min(options_.maxShare, share_ * kGrow)
+  share_ = stats_.stuckGoals > before ? std::min(options_.maxShare, share_ * kGrow)
                                     : std::max(options_.minShare, share_ * kShrink);
   stats_.share = share_;
 }

@@ -6,28 +6,34 @@
 
 namespace mosaic::concolic {
 
-Vote Knn::classify(const Fingerprint &f) const {
-  Vote v;
-  if (items_.size() < static_cast<std::size_t>(kK)) return v;
-  struct Near {
-    double similarity;
-    std::size_t order;
-    bool feasible;
-  };
-  std::vector<Near> near;
-  near.reserve(items_.size());
-  for (const Item &i : items_) near.push_back({f.similarity(i.f), near.size(), i.feasible});
-  // The K most similar; among equals the earlier trained.
-  std::partial_sort(near.begin(), near.begin() + kK, near.end(), [](const Near &a, const Near &b) {
+void Knn::update(const Fingerprint &f, Neighbours &n) const {
+  // The K most similar; among equals the earlier trained (insertion keeps
+  // an equal newcomer after the ones already held).
+  const auto nearer = [](const Neighbours::Near &a, const Neighbours::Near &b) {
     return a.similarity != b.similarity ? a.similarity > b.similarity : a.order < b.order;
-  });
+  };
+  for (; n.compared < items_.size(); ++n.compared) {
+    const Neighbours::Near near{f.similarity(items_[n.compared].f), n.compared, items_[n.compared].feasible};
+    if (n.count == static_cast<std::size_t>(kK) && !nearer(near, n.nearest[kK - 1])) continue;
+    std::size_t at = std::min(n.count, static_cast<std::size_t>(kK - 1));
+    if (n.count < static_cast<std::size_t>(kK)) ++n.count;
+    while (at > 0 && nearer(near, n.nearest[at - 1])) {
+      n.nearest[at] = n.nearest[at - 1];
+      --at;
+    }
+    n.nearest[at] = near;
+  }
+}
+
+Vote Knn::vote(const Neighbours &n) const {
+  Vote v;
+  if (items_.size() < static_cast<std::size_t>(kK) || n.count < static_cast<std::size_t>(kK)) return v;
   int feasible = 0, infeasible = 0;
   double sum = 0;
-  for (int k = 0; k < kK; ++k) {
-    const Near &n = near[static_cast<std::size_t>(k)];
-    sum += n.similarity;
-    if (n.similarity == 0) continue; // uncertain: no vote
-    (n.feasible ? feasible : infeasible) += 1;
+  for (const Neighbours::Near &near : n.nearest) {
+    sum += near.similarity;
+    if (near.similarity == 0) continue; // uncertain: no vote
+    (near.feasible ? feasible : infeasible) += 1;
   }
   v.similarity = sum / kK;
   // Known when a majority of the K voted, and the votes are not tied.
@@ -36,6 +42,12 @@ Vote Knn::classify(const Fingerprint &f) const {
   v.feasible = feasible > infeasible;
   v.votes = std::max(feasible, infeasible);
   return v;
+}
+
+Vote Knn::classify(const Fingerprint &f) const {
+  Neighbours n;
+  update(f, n);
+  return vote(n);
 }
 
 std::optional<std::uint64_t> FifoSelection::next(Rng &) {
@@ -51,9 +63,13 @@ int KnnSelection::bucketOf(const Vote &v) {
   return v.votes >= Knn::kK ? 3 : 2;
 }
 
-void KnnSelection::add(Candidate c) {
-  const Vote v = knn_.classify(c.fingerprint);
-  buckets_[bucketOf(v)].push_back({std::move(c), v});
+void KnnSelection::add(Candidate c) { place(Waiting{std::move(c), {}, {}}); }
+
+void KnnSelection::place(Waiting w) {
+  knn_.update(w.c.fingerprint, w.neighbours);
+  w.vote = knn_.vote(w.neighbours);
+  const int b = bucketOf(w.vote);
+  buckets_[b].push_back(std::move(w));
 }
 
 std::size_t KnnSelection::waiting() const {
@@ -89,14 +105,19 @@ std::optional<std::uint64_t> KnnSelection::next(Rng &rng) {
   return id;
 }
 
-void KnnSelection::learn(const std::vector<std::string> &clauses, bool feasible) {
+void KnnSelection::learn(const std::vector<ClauseHash> &clauses, bool feasible) {
   if (clauses.empty()) return;
   if (feasible) {
     // A solved condition is feasible, and so is every prefix of it.
-    for (std::size_t n = 1; n <= clauses.size(); ++n)
-      knn_.train(Fingerprint::of({clauses.begin(), clauses.begin() + static_cast<std::ptrdiff_t>(n)}), true);
+    Fingerprint prefix;
+    for (const ClauseHash &clause : clauses) {
+      prefix.add(clause);
+      knn_.train(prefix, true);
+    }
   } else {
-    knn_.train(Fingerprint::of(clauses), false);
+    Fingerprint all;
+    for (const ClauseHash &clause : clauses) all.add(clause);
+    knn_.train(all, false);
   }
   if (knn_.size() >= classifiedAt_ + kReclassifyEvery) reclassify();
 }
@@ -108,7 +129,7 @@ void KnnSelection::reclassify() {
     for (Waiting &w : b) all.push_back(std::move(w));
     b.clear();
   }
-  for (Waiting &w : all) add(std::move(w.c));
+  for (Waiting &w : all) place(std::move(w));
 }
 
 std::unique_ptr<Selection> makeSelection(std::string_view name) {

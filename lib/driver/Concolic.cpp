@@ -58,13 +58,15 @@ void printConcolic(const ConcolicSide &side, std::uint64_t executions, std::ostr
              "concolic     {}: {} symbolic runs ({:.1f}% of executions), {} path conditions, {} values made "
              "concrete, {} branches offered; "
              "{} queries: {} sat, {} unsat, {} unknown ({} cached, {} made goals); {} tests from models, {} new "
-             "goals; {:.1f} s, share {:.2f}\n",
+             "goals ({} where the search was stuck); {:.1f} s (symbolic runs {:.1f}, queries made {:.1f}, Z3 {:.1f}, "
+             "selection {:.1f}, solver's tests run {:.1f}), share {:.2f}\n",
              side.why, s.symbolicRuns,
              executions + s.symbolicRuns ? 100.0 * static_cast<double>(s.symbolicRuns) /
                                                static_cast<double>(executions + s.symbolicRuns)
                                          : 0.0,
              s.pathConditions, s.concretized, s.candidates, s.solver.queries, s.solver.sat, s.solver.unsat, s.solver.unknown,
-             s.solver.cached, s.undecided, s.solverTests, s.newGoals, s.seconds, s.share);
+             s.solver.cached, s.undecided, s.solverTests, s.newGoals, s.stuckGoals, s.seconds, s.runSeconds, s.offerSeconds,
+             s.solver.seconds, s.selectSeconds, s.evaluateSeconds, s.share);
 }
 
 nlohmann::json concolicJson(const ConcolicSide &side, std::uint64_t executions) {
@@ -86,7 +88,12 @@ nlohmann::json concolicJson(const ConcolicSide &side, std::uint64_t executions) 
           {"solver_seconds", s.solver.seconds},
           {"tests_from_models", s.solverTests},
           {"new_goals", s.newGoals},
+          {"stuck_goals", s.stuckGoals},
           {"seconds", s.seconds},
+          {"run_seconds", s.runSeconds},
+          {"offer_seconds", s.offerSeconds},
+          {"select_seconds", s.selectSeconds},
+          {"evaluate_seconds", s.evaluateSeconds},
           {"share", s.share}};
 }
 

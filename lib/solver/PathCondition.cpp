@@ -379,25 +379,62 @@ std::set<std::uint32_t> inputsOf(const SymbolicTrace &trace, std::uint32_t node)
   return out;
 }
 
-std::vector<std::size_t> slice(const SymbolicTrace &trace, std::size_t last) {
-  if (last >= trace.constraints.size()) return {};
-  std::vector<std::set<std::uint32_t>> uses(last + 1);
-  for (std::size_t i = 0; i <= last; ++i) uses[i] = inputsOf(trace, trace.constraints[i].node);
-  std::vector<bool> in(last + 1, false);
-  in[last] = true;
-  std::set<std::uint32_t> symbols = uses[last];
-  for (bool grew = true; grew;) {
-    grew = false;
-    for (std::size_t i = 0; i < last; ++i) {
-      if (in[i] || std::none_of(uses[i].begin(), uses[i].end(), [&](std::uint32_t s) { return symbols.count(s); }))
-        continue;
-      in[i] = grew = true;
-      symbols.insert(uses[i].begin(), uses[i].end());
+std::vector<std::size_t> slice(const SymbolicTrace &trace, std::size_t last) { return Slicer(trace).slice(last); }
+
+Slicer::Slicer(const SymbolicTrace &trace)
+    : trace_(trace), inputs_(trace.constraints.size()), found_(trace.constraints.size(), false),
+      seen_(trace.nodes.size(), 0) {}
+
+const std::vector<std::uint32_t> &Slicer::inputsOf(std::size_t constraint) {
+  if (found_[constraint]) return inputs_[constraint];
+  found_[constraint] = true;
+  std::vector<std::uint32_t> &out = inputs_[constraint];
+  const auto mark = static_cast<std::uint32_t>(constraint + 1);
+  std::vector<std::uint32_t> todo{trace_.constraints[constraint].node};
+  while (!todo.empty()) {
+    const std::uint32_t i = todo.back();
+    todo.pop_back();
+    if (i == MOSAIC_SYM_NONE || i >= trace_.nodes.size() || seen_[i] == mark) continue;
+    seen_[i] = mark;
+    const Node &n = trace_.nodes[i];
+    if (n.op == MOSAIC_SYM_INPUT) out.push_back(static_cast<std::uint32_t>(n.value));
+    const std::uint32_t ops[3] = {n.a, n.b, n.c};
+    for (int k = 0; k < arity(n.op); ++k) todo.push_back(ops[k]);
+  }
+  return out;
+}
+
+std::uint32_t Slicer::find(std::uint32_t input) {
+  if (input >= parent_.size()) {
+    const auto from = static_cast<std::uint32_t>(parent_.size());
+    parent_.resize(input + 1);
+    for (std::uint32_t k = from; k <= input; ++k) parent_[k] = k;
+  }
+  while (parent_[input] != input) input = parent_[input] = parent_[parent_[input]];
+  return input;
+}
+
+std::vector<std::size_t> Slicer::slice(std::size_t last) {
+  if (last >= trace_.constraints.size()) return {};
+  if (joined_ > last + 1) { // going back: join again from the start
+    parent_.clear();
+    joined_ = 0;
+  }
+  for (; joined_ <= last; ++joined_) {
+    const std::vector<std::uint32_t> &in = inputsOf(joined_);
+    for (std::size_t k = 1; k < in.size(); ++k) {
+      const std::uint32_t a = find(in[0]), b = find(in[k]);
+      if (a != b) parent_[b] = a;
     }
   }
+  const std::vector<std::uint32_t> &mine = inputsOf(last);
   std::vector<std::size_t> out;
-  for (std::size_t i = 0; i <= last; ++i)
-    if (in[i]) out.push_back(i);
+  if (mine.empty()) return {last};
+  const std::uint32_t root = find(mine[0]);
+  for (std::size_t i = 0; i <= last; ++i) {
+    const std::vector<std::uint32_t> &in = inputsOf(i);
+    if (!in.empty() && find(in[0]) == root) out.push_back(i);
+  }
   return out;
 }
 

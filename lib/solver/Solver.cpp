@@ -6,6 +6,7 @@
 #include <z3++.h>
 
 #include <chrono>
+#include <functional>
 #include <optional>
 
 namespace mosaic::solver {
@@ -102,15 +103,31 @@ constexpr std::size_t kCacheEntries = 100000;
 
 } // namespace
 
-Query flipQuery(const SymbolicTrace &trace, std::size_t flip) {
+Query flipQuery(const SymbolicTrace &trace, std::size_t flip) { return TraceQueries(trace).flip(flip); }
+
+TraceQueries::TraceQueries(const SymbolicTrace &trace) : trace_(trace), slicer_(trace) {
+  for (auto &t : texts_) t.resize(trace.constraints.size());
+  for (auto &h : hashes_) h.resize(trace.constraints.size());
+}
+
+const std::string &TraceQueries::clause(std::size_t i, bool flipped) {
+  std::optional<std::string> &text = texts_[flipped ? 1 : 0][i];
+  if (!text) {
+    Constraint c = trace_.constraints[i];
+    if (flipped) c.taken = !c.taken;
+    text = clauseText(trace_, c);
+  }
+  return *text;
+}
+
+Query TraceQueries::flip(std::size_t flip) {
   Query q;
   q.flip = flip;
-  q.keep = slice(trace, flip);
+  q.keep = slicer_.slice(flip);
   for (std::size_t i : q.keep) {
-    Constraint c = trace.constraints[i];
-    if (i == flip) c.taken = !c.taken;
-    q.key += clauseText(trace, c);
-    q.key += ';';
+    std::optional<std::uint64_t> &h = hashes_[i == flip ? 1 : 0][i];
+    if (!h) h = std::hash<std::string>{}(clause(i, i == flip));
+    q.key.append(reinterpret_cast<const char *>(&*h), sizeof *h);
   }
   return q;
 }

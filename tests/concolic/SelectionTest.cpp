@@ -12,6 +12,12 @@ namespace {
 using namespace mosaic;
 using namespace mosaic::concolic;
 
+std::vector<ClauseHash> hashes(const std::vector<std::string> &clauses) {
+  std::vector<ClauseHash> out;
+  for (const std::string &c : clauses) out.push_back(ClauseHash::of(c));
+  return out;
+}
+
 TEST(Fingerprint, HashesClausesAsJavaDoes) {
   EXPECT_EQ(javaHash("hello"), 99162322); // "hello".hashCode() in Java
   EXPECT_EQ(javaHash(""), 0);
@@ -52,6 +58,35 @@ TEST(Knn, ThreeNeighboursVoteAndTooFewOrUncertainOnesGiveUnknown) {
   EXPECT_FALSE(knn.classify(Fingerprint::of({})).known);
 }
 
+TEST(Knn, NeighboursBroughtUpToDateVoteAsAClassificationFromScratch) {
+  // Waiting conditions keep their K nearest and compare only the items
+  // trained since; ties go to the earlier trained either way.
+  Knn knn;
+  const Fingerprint f = Fingerprint::of({"ult({0},10)", "eq({1},65)"});
+  Knn::Neighbours kept;
+  const std::vector<std::pair<std::vector<std::string>, bool>> training = {
+      {{"ult({0},10)"}, false},           {{"eq({1},65)"}, true},  {{"ult({0},10)", "eq({1},66)"}, false},
+      {{"sgt({2},3)"}, true},             {{"ult({0},10)"}, true}, {{"ult({0},10)", "eq({1},65)"}, true},
+      {{"ult({0},10)", "eq({1},65)"}, false}, {{"eq({1},65)"}, false}};
+  for (const auto &[clauses, feasible] : training) {
+    knn.train(Fingerprint::of(clauses), feasible);
+    knn.update(f, kept);
+    const Vote fresh = knn.classify(f), incremental = knn.vote(kept);
+    EXPECT_EQ(fresh.known, incremental.known) << knn.size();
+    EXPECT_EQ(fresh.feasible, incremental.feasible) << knn.size();
+    EXPECT_EQ(fresh.votes, incremental.votes) << knn.size();
+    EXPECT_DOUBLE_EQ(fresh.similarity, incremental.similarity) << knn.size();
+  }
+  EXPECT_EQ(kept.compared, knn.size());
+}
+
+TEST(Fingerprint, AddingClausesOneByOneIsTheFingerprintOfThemAll) {
+  Fingerprint f;
+  f.add("ult({0},10)");
+  f.add("eq({1},65)");
+  EXPECT_EQ(f, Fingerprint::of({"ult({0},10)", "eq({1},65)"}));
+}
+
 TEST(KnnSelection, VotesPutConditionsInTheFourBuckets) {
   EXPECT_EQ(KnnSelection::bucketOf({true, true, 3, 1}), 0);
   EXPECT_EQ(KnnSelection::bucketOf({true, true, 2, 1}), 1);
@@ -62,9 +97,9 @@ TEST(KnnSelection, VotesPutConditionsInTheFourBuckets) {
 
 TEST(KnnSelection, SolvedConditionsTrainWithTheirPrefixesAndUnsolvedOnesAlone) {
   KnnSelection s;
-  s.learn({"a", "b", "c"}, true);
+  s.learn(hashes({"a", "b", "c"}), true);
   EXPECT_EQ(s.classifier().size(), 3u);
-  s.learn({"a", "d"}, false);
+  s.learn(hashes({"a", "d"}), false);
   EXPECT_EQ(s.classifier().size(), 4u);
 }
 
@@ -74,12 +109,12 @@ TEST(KnnSelection, BucketsAreDrawnFiftyThirtyFifteenFive) {
   KnnSelection s;
   const std::vector<std::string> sure{"ult({0},10)"}, likely{"eq({1},65)"}, unlikely{"sgt({2},3)"},
       never{"eq(mul({3},2),7)"};
-  for (int k = 0; k < 3; ++k) s.learn(sure, true);
-  for (int k = 0; k < 2; ++k) s.learn(likely, true);
-  s.learn(likely, false);
-  s.learn(unlikely, true);
-  for (int k = 0; k < 2; ++k) s.learn(unlikely, false);
-  for (int k = 0; k < 3; ++k) s.learn(never, false);
+  for (int k = 0; k < 3; ++k) s.learn(hashes(sure), true);
+  for (int k = 0; k < 2; ++k) s.learn(hashes(likely), true);
+  s.learn(hashes(likely), false);
+  s.learn(hashes(unlikely), true);
+  for (int k = 0; k < 2; ++k) s.learn(hashes(unlikely), false);
+  for (int k = 0; k < 3; ++k) s.learn(hashes(never), false);
   const std::vector<Fingerprint> prints{Fingerprint::of(sure), Fingerprint::of(likely), Fingerprint::of(unlikely),
                                         Fingerprint::of(never)};
   for (std::uint64_t b = 0; b < 4; ++b) {
@@ -105,7 +140,7 @@ TEST(KnnSelection, AnEmptyBucketFallsToTheNextWorseThenTheBetterOnes) {
   s.add({42, Fingerprint::of({"a"})}); // nothing trained: unknown, bucket 3
   EXPECT_EQ(s.next(rng), 42u);
   EXPECT_FALSE(s.next(rng));
-  for (int k = 0; k < 3; ++k) s.learn({"ult({0},10)"}, true);
+  for (int k = 0; k < 3; ++k) s.learn(hashes({"ult({0},10)"}), true);
   s.add({7, Fingerprint::of({"ult({0},10)"})}); // bucket 0 only
   EXPECT_EQ(s.next(rng), 7u);
 }
@@ -113,9 +148,9 @@ TEST(KnnSelection, AnEmptyBucketFallsToTheNextWorseThenTheBetterOnes) {
 TEST(KnnSelection, WaitingConditionsAreClassifiedAgainAsTheTrainingGrows) {
   KnnSelection s;
   const std::vector<std::string> f{"ult({0},10)"}, g{"eq(mul({3},2),7)"};
-  for (int k = 0; k < 3; ++k) s.learn(g, false);
+  for (int k = 0; k < 3; ++k) s.learn(hashes(g), false);
   s.add({1, Fingerprint::of(f)}); // its neighbours are all g's: bucket 3
-  for (std::size_t k = 0; k + 3 < KnnSelection::kReclassifyEvery; ++k) s.learn(f, true);
+  for (std::size_t k = 0; k + 3 < KnnSelection::kReclassifyEvery; ++k) s.learn(hashes(f), true);
   // Reclassified at 20 trained: now in bucket 0, drawn half the time
   // against a condition of bucket 3 (which takes the other draws). Left in
   // bucket 3, the roulette on similarity would all but never pick it.

@@ -107,6 +107,18 @@ TEST(SymbolicTrace, ASliceKeepsTheConstraintsThatShareAnInputTransitively) {
   EXPECT_EQ(slice(t, 1), (std::vector<std::size_t>{1}));
   EXPECT_EQ(slice(t, 3), (std::vector<std::size_t>{3}));
   EXPECT_TRUE(slice(t, 9).empty());
+  // One Slicer for many flips, forward and then back, as slice() alone.
+  Slicer slicer(t);
+  for (std::size_t last : {0, 1, 2, 3, 4, 1, 4}) EXPECT_EQ(slicer.slice(last), slice(t, last)) << last;
+  // The queries made together are the queries made one by one.
+  TraceQueries queries(t);
+  for (std::size_t flip = 0; flip < 5; ++flip) {
+    const Query together = queries.flip(flip), alone = flipQuery(t, flip);
+    EXPECT_EQ(together.keep, alone.keep);
+    EXPECT_EQ(together.key, alone.key);
+  }
+  EXPECT_EQ(queries.clause(1, true), "eq({1},0)");
+  EXPECT_EQ(queries.clause(1, false), "not(eq({1},0))");
 }
 
 TEST(PathSolver, AMagicNumberAfterArithmeticIsSolved) {

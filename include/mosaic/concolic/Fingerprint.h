@@ -12,12 +12,25 @@
 
 namespace mosaic::concolic {
 
+/// What a fingerprint keeps of a clause: Java's hash of its abstract form
+/// (digits deleted) and of its concrete form. Kept instead of the clause's
+/// text (up to 4 KB) by the conditions waiting for the solver.
+struct ClauseHash {
+  std::int32_t abstract = 0, concrete = 0;
+  static ClauseHash of(const std::string &clause);
+  bool operator==(const ClauseHash &) const = default;
+};
+
 class Fingerprint {
 public:
   static constexpr int kRows = 16, kColumns = 64; // TARDIS BloomFilter.java
 
   /// The fingerprint of the clauses (solver::clauseText of a slice).
   static Fingerprint of(const std::vector<std::string> &clauses);
+  /// Adds one clause: of(c1..cn) is of(c1..cn-1) with cn added, so the
+  /// fingerprints of a condition's prefixes are made in one pass.
+  void add(const std::string &clause) { add(ClauseHash::of(clause)); }
+  void add(ClauseHash clause);
 
   /// Jaccard similarity of the set bits, M11 / (M11 + M10 + M01); 0 when
   /// neither has a bit set (ALGORITHMS.md §7.2).

@@ -7,7 +7,10 @@
 // (TARDIS's KNN buckets, or FIFO) choose which to flip, solves it with Z3
 // and hands the test the model makes to the search's evaluator, where the
 // archive keeps it if it covers. The share of time it takes follows what
-// it yields.
+// it yields where the search was stuck: goals a flip covers count only
+// when the search had reached the flipped side's branch for a while
+// without taking the side (goals the search would soon have covered
+// anyway do not buy the side more time).
 #pragma once
 
 #include "mosaic/concolic/PathGoals.h"
@@ -34,9 +37,14 @@ struct HybridStats {
   std::uint64_t concretized = 0;    ///< symbolic values those runs made concrete (floats, pointers, uninstrumented code)
   std::uint64_t candidates = 0;     ///< branches offered to the selection (distinct queries)
   std::uint64_t newGoals = 0;       ///< goals the solver's tests covered first
+  std::uint64_t stuckGoals = 0;     ///< of them, from flips toward a side the search had been stuck at (the share's credit)
   std::uint64_t solverTests = 0;    ///< tests made from models and run by the search
   std::uint64_t undecided = 0;      ///< path conditions Z3 could not decide made goals of the search
-  double seconds = 0;               ///< spent on the concolic side
+  double seconds = 0;               ///< spent on the concolic side, of which:
+  double runSeconds = 0;            ///< ... running tests in the symbolic harness and reading their traces
+  double offerSeconds = 0;          ///< ... slicing traces into queries and fingerprinting them
+  double selectSeconds = 0;         ///< ... choosing the next query (the classifier) and learning
+  double evaluateSeconds = 0;       ///< ... running the solver's tests through the search's harness
   double share = 0;                 ///< its share of the time at the end
   solver::SolverStats solver;
 };
@@ -72,7 +80,7 @@ private:
     testcase::TestCase test;
     std::shared_ptr<const solver::SymbolicTrace> trace;
     solver::Query query;
-    std::vector<std::string> clauses; ///< the query's clauses, for training
+    std::vector<ClauseHash> clauses;  ///< the query's clauses, for training
     std::uint32_t side = 0;           ///< the side the flip leads to
   };
   /// Runs archived tests not yet traced until one offers a branch.
@@ -113,6 +121,12 @@ private:
   std::map<std::uint32_t, int> allowance_;
   std::shared_ptr<UndecidedPaths> undecided_;
   std::set<std::uint32_t> undecidedSides_; ///< sides an undecided condition was made a goal for
+  /// Side id -> the search's elapsed seconds when one of its tests first
+  /// reached the side's branch with the side not covered.
+  std::map<std::uint32_t, double> firstReached_;
+  /// Whether the search had been stuck at `side`: its branch reached, the
+  /// side not taken, for kStuckSeconds.
+  bool stuck(std::uint32_t side, const search::Evaluator &evaluator) const;
   double idleUntil_ = 0; ///< the search's elapsed seconds before which the side does not look again
   double share_;
   HybridStats stats_;
