@@ -150,21 +150,20 @@ void Hybrid::evaluated(const search::Evaluator &evaluator, const search::Evaluat
   if (!evaluation.searching || evaluation.run.failed()) return;
   indexGoals(evaluator.goals());
   const std::vector<double> &sides = evaluation.run.sides;
-  if (firstReached_.size() < goalsOfSide_.size()) {
-    const double elapsed = evaluator.budget().elapsed();
-    for (const auto &[side, goals] : goalsOfSide_)
-      if (side < sides.size() && sides[side] != 0 && !evaluator.archive().covered(goals.front()))
-        firstReached_.try_emplace(side, elapsed);
-  }
-  if (reached_.size() >= kMaxReached) return;
+  const double elapsed = evaluator.budget().elapsed();
+  // One pass over the uncovered sides whose branch the run reached: each
+  // one's first reach is noted, and the test is kept to trace for the first
+  // side that still takes tests.
+  bool kept = reached_.size() >= kMaxReached;
   for (const auto &[side, goals] : goalsOfSide_) {
-    if (side >= sides.size() || sides[side] == 0) continue; // its branch not reached
+    if (side >= sides.size() || sides[side] == 0 || evaluator.archive().covered(goals.front())) continue;
+    firstReached_.try_emplace(side, elapsed);
+    if (kept) continue;
     int &taken = reachedPerSide_[side];
-    const auto allowed = allowance_.try_emplace(side, kReachedPerSide).first->second;
-    if (taken >= allowed || evaluator.archive().covered(goals.front())) continue;
+    if (taken >= allowance_.try_emplace(side, kReachedPerSide).first->second) continue;
     ++taken;
     reached_.push_back(evaluation.test);
-    return;
+    kept = true;
   }
 }
 

@@ -107,17 +107,12 @@ std::optional<std::uint64_t> KnnSelection::next(Rng &rng) {
 
 void KnnSelection::learn(const std::vector<ClauseHash> &clauses, bool feasible) {
   if (clauses.empty()) return;
-  if (feasible) {
-    // A solved condition is feasible, and so is every prefix of it.
-    Fingerprint prefix;
-    for (const ClauseHash &clause : clauses) {
-      prefix.add(clause);
-      knn_.train(prefix, true);
-    }
-  } else {
-    Fingerprint all;
-    for (const ClauseHash &clause : clauses) all.add(clause);
-    knn_.train(all, false);
+  // A solved condition is feasible, and so is every prefix of it; an
+  // unsatisfiable one is trained alone.
+  Fingerprint prefix;
+  for (std::size_t n = 0; n < clauses.size(); ++n) {
+    prefix.add(clauses[n]);
+    if (feasible || n + 1 == clauses.size()) knn_.train(prefix, feasible);
   }
   if (knn_.size() >= classifiedAt_ + kReclassifyEvery) reclassify();
 }

@@ -362,20 +362,33 @@ std::optional<std::size_t> firstDivergence(const SymbolicTrace &trace) {
   return std::nullopt;
 }
 
-std::set<std::uint32_t> inputsOf(const SymbolicTrace &trace, std::uint32_t node) {
-  std::set<std::uint32_t> out;
-  std::vector<bool> seen(trace.nodes.size(), false);
+namespace {
+
+// Calls `found` with the input index of each input node in `node`'s cone,
+// each node visited once: `seen` holds, per node, the mark of the walk
+// that saw it last (walks with distinct marks can share one vector).
+template <typename Found>
+void walkInputs(const SymbolicTrace &trace, std::uint32_t node, std::vector<std::uint32_t> &seen, std::uint32_t mark,
+                Found found) {
   std::vector<std::uint32_t> todo{node};
   while (!todo.empty()) {
     const std::uint32_t i = todo.back();
     todo.pop_back();
-    if (i == MOSAIC_SYM_NONE || i >= trace.nodes.size() || seen[i]) continue;
-    seen[i] = true;
+    if (i == MOSAIC_SYM_NONE || i >= trace.nodes.size() || seen[i] == mark) continue;
+    seen[i] = mark;
     const Node &n = trace.nodes[i];
-    if (n.op == MOSAIC_SYM_INPUT) out.insert(static_cast<std::uint32_t>(n.value));
+    if (n.op == MOSAIC_SYM_INPUT) found(static_cast<std::uint32_t>(n.value));
     const std::uint32_t ops[3] = {n.a, n.b, n.c};
     for (int k = 0; k < arity(n.op); ++k) todo.push_back(ops[k]);
   }
+}
+
+} // namespace
+
+std::set<std::uint32_t> inputsOf(const SymbolicTrace &trace, std::uint32_t node) {
+  std::set<std::uint32_t> out;
+  std::vector<std::uint32_t> seen(trace.nodes.size(), 0);
+  walkInputs(trace, node, seen, 1, [&](std::uint32_t input) { out.insert(input); });
   return out;
 }
 
@@ -389,18 +402,8 @@ const std::vector<std::uint32_t> &Slicer::inputsOf(std::size_t constraint) {
   if (found_[constraint]) return inputs_[constraint];
   found_[constraint] = true;
   std::vector<std::uint32_t> &out = inputs_[constraint];
-  const auto mark = static_cast<std::uint32_t>(constraint + 1);
-  std::vector<std::uint32_t> todo{trace_.constraints[constraint].node};
-  while (!todo.empty()) {
-    const std::uint32_t i = todo.back();
-    todo.pop_back();
-    if (i == MOSAIC_SYM_NONE || i >= trace_.nodes.size() || seen_[i] == mark) continue;
-    seen_[i] = mark;
-    const Node &n = trace_.nodes[i];
-    if (n.op == MOSAIC_SYM_INPUT) out.push_back(static_cast<std::uint32_t>(n.value));
-    const std::uint32_t ops[3] = {n.a, n.b, n.c};
-    for (int k = 0; k < arity(n.op); ++k) todo.push_back(ops[k]);
-  }
+  walkInputs(trace_, trace_.constraints[constraint].node, seen_, static_cast<std::uint32_t>(constraint + 1),
+             [&](std::uint32_t input) { out.push_back(input); });
   return out;
 }
 
