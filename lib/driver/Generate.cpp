@@ -117,6 +117,9 @@ void printReport(const GenerateOptions &options, const SearchSummary &s, const s
       fmt::print(out, "verified     written {}, compiled {}, passed {} ({} runs each), repaired {}, removed {}\n",
                  verified.written, verified.compiled, verified.passed, options.verifyRuns, verified.repaired,
                  verified.removed);
+      if (verified.deathsNotReproduced > 0)
+        fmt::print(out, "             the test binary died {} times where the same tests then passed: not held against them\n",
+                   verified.deathsNotReproduced);
       const LlvmCoverage &c = verified.coverage;
       if (c.measured)
         fmt::print(out, "llvm-cov     branches {}/{} ({}), lines {}/{} ({}), functions {}/{}\n", c.branchesCovered,
@@ -197,6 +200,7 @@ void writeJson(const GenerateOptions &options, const Session &session, const Sea
                 {"repaired", verified.repaired},
                 {"removed", verified.removed},
                 {"flaky_assertions", verified.flakyAssertions},
+                {"deaths_not_reproduced", verified.deathsNotReproduced},
                 {"failing", failing.size()},
                 {"failing_disabled", verified.failingDisabled},
                 {"verified", options.verify && verified.built},

@@ -1,5 +1,6 @@
 // Compiler output and GoogleTest reports, mapped to the suite's tests (SuiteReport.h).
 #include "SuiteReport.h"
+#include "DeathCause.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -84,20 +85,21 @@ bool runFindings(const emit::Suite &suite, const std::string &report, const Proc
   }
   if (!parsed) {
     // The binary died: the test that was running when it did (named in
-    // the output: runSuiteBinary).
+    // the output: runSuiteBinary), and those that ran before it.
     std::string last;
+    std::vector<std::string> ran;
     bool started = false;
     std::istringstream lines(r.output);
     for (std::string l; std::getline(lines, l);) {
-      if (l.rfind("[ RUN      ] ", 0) == 0) last = l.substr(13), started = true;
+      if (l.rfind("[ RUN      ] ", 0) == 0) last = l.substr(13), started = true, ran.push_back(last);
       if (l.rfind("[       OK ] ", 0) == 0 || l.rfind("[  FAILED  ] ", 0) == 0) last.clear();
     }
     if (auto it = suite.tests.find(last); it != suite.tests.end()) {
       if (failingSuite) f.disable.insert(it->second.test);
       else {
-        f.removeTests.insert({it->second.failing, it->second.test});
-        f.runErrors[it->second.test] = "the test binary died";
         f.died = last;
+        f.diedAfter.assign(ran.begin(), ran.end() - 1);
+        f.diedHow = howItDied(r);
       }
     }
     return started;

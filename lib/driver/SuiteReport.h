@@ -22,7 +22,12 @@ struct Findings {
   std::set<size_t> disable;                                     ///< failing-suite tests to disable
   std::map<std::pair<bool, size_t>, std::string> compileErrors; ///< first compiler error per removed test
   std::map<size_t, std::string> runErrors;                      ///< why a passing-suite test was removed at run time
-  std::string died;                                             ///< the passing-suite test the last run died in
+  /// A run of the passing suite that died: the test it died in (the
+  /// caller decides whom to blame: DeathCause.h), the tests that started
+  /// before it in that process, in order, and how it ended (howItDied).
+  std::string died;
+  std::vector<std::string> diedAfter;
+  std::string diedHow;
 };
 
 /// The GoogleTest name of test `index` of the passing or failing suite ("?").
@@ -37,7 +42,8 @@ bool compileFindings(const emit::Suite &suite, const std::string &output, Findin
 /// failing elsewhere is removed; a failing-suite test that passed is
 /// disabled) and, with `slowSeconds` > 0, passing tests slower than that;
 /// without a report (the binary died), the test that was running, from its
-/// output. False when the binary did not run at all (no report, no test
+/// output (a failing-suite test is disabled; for the passing suite, `died`
+/// and the rest are set and nothing is removed). False when the binary did not run at all (no report, no test
 /// started): there is nothing to conclude from it.
 bool runFindings(const emit::Suite &suite, const std::string &report, const ProcessResult &run, bool failingSuite,
                  Findings &f, double slowSeconds = 0);

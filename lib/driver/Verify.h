@@ -39,6 +39,7 @@ struct VerifyResult {
   int failingWritten = 0;     ///< failing-suite tests
   int failingDisabled = 0;    ///< ... disabled because they did not fail as expected outside mosaic
   int runs = 0;
+  int deathsNotReproduced = 0; ///< deaths of the test binary that the same tests did not repeat
   bool interrupted = false;   ///< a signal ended verification; the suite is written, not verified
   LlvmCoverage coverage;
   std::map<std::string, emit::Site> tests; ///< the suite's tests by name, as last written

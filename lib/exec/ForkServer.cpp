@@ -168,7 +168,7 @@ Expected<bool> ForkServer::spawn() {
   if (!options_.scratch.empty()) spec.env.push_back(std::string(MOSAIC_ENV_SCRATCH) + "=" + options_.scratch);
   if (!options_.fileSandbox) spec.env.push_back(std::string(MOSAIC_ENV_NO_FS_SANDBOX) + "=1");
   static std::atomic<unsigned> servers{0};
-  id_ = std::to_string(getpid()) + "-" + std::to_string(servers++);
+  id_ = hostId() + "-" + std::to_string(servers++);
   std::snprintf(header_->server_id, sizeof header_->server_id, "%s", id_.c_str());
   std::string tmpdir = temporaryRoot();
   for (const auto &[k, v] : options_.env) {

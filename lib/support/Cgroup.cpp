@@ -22,14 +22,25 @@ namespace {
 
 std::atomic<unsigned> counter{0};
 
-// The pid of the mosaic that made `name` (mosaic-<pid>-<n>,
-// mosaic-scratch-<pid>-<n>, or mosaic-<pid> of earlier versions) after
-// `prefix`; 0 when the name is not one of ours.
+// The inode of our PID namespace (0 where /proc does not say).
+unsigned long pidNamespace() {
+  struct stat st {};
+  return stat("/proc/self/ns/pid", &st) == 0 ? static_cast<unsigned long>(st.st_ino) : 0;
+}
+
+// The pid of the mosaic that made `name` (mosaic-<pid>-p<ns>-<n>,
+// mosaic-scratch-<pid>-p<ns>-<n>: hostId()) after `prefix`; 0 when the
+// name is not one of ours, or was made in another PID namespace (another
+// container sharing the cgroup tree or /tmp): there the pid names another
+// process, whose death says nothing, and whose sandbox must be left alone.
 long ownerOf(const std::string &name, const std::string &prefix) {
   if (name.rfind(prefix, 0) != 0) return 0;
   char *end = nullptr;
   const long pid = std::strtol(name.c_str() + prefix.size(), &end, 10);
-  if (pid <= 0 || end == name.c_str() + prefix.size() || (*end != '\0' && *end != '-')) return 0;
+  if (pid <= 0 || end == name.c_str() + prefix.size()) return 0;
+  const std::string ns = "-p" + std::to_string(pidNamespace());
+  const std::string rest(end);
+  if (rest.rfind(ns, 0) != 0 || (rest.size() > ns.size() && rest[ns.size()] != '-')) return 0;
   return pid;
 }
 
@@ -52,8 +63,10 @@ void killProcessesIn(const fs::path &cgroup) {
 
 } // namespace
 
+std::string hostId() { return std::to_string(getpid()) + "-p" + std::to_string(pidNamespace()); }
+
 std::optional<PidsCgroup> PidsCgroup::make(unsigned maxPids) {
-  const std::string id = std::to_string(getpid()) + "-h" + std::to_string(counter++);
+  const std::string id = hostId() + "-h" + std::to_string(counter++);
   for (const char *root : kCgroupRoots) {
     const std::string dir = std::string(root) + "/mosaic-" + id;
     if (mkdir(dir.c_str(), 0755) != 0) continue;

@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <optional>
+#include <set>
 #include <sstream>
 
 using mosaic::driver::slowTests;
@@ -108,4 +110,141 @@ TEST(VerifyStage, DropsAFailingAssertionAndSettles) {
   EXPECT_EQ(runner.builds, 2);
   EXPECT_TRUE(v.coverage.measured);
   EXPECT_EQ(v.coverage.functions, 2u); // the passing suite's tests were handed to coverage
+}
+
+// A fake runner whose binary dies in the last passing test whenever the
+// first one ran before it in the same process (the first corrupts the
+// heap, say); each test passes alone. It writes GoogleTest's output as the
+// real binary does: "[ RUN ]" lines, and no report when it dies.
+namespace {
+
+class PollutingRunner final : public driver::SuiteRunner {
+public:
+  Expected<driver::SuiteBuild> build(const emit::Suite &suite) override {
+    last = suite;
+    polluter = pollutes ? testCalling("check_magic(0u)") : std::nullopt;
+    victim = testCalling("check_magic(3u)");
+    return driver::SuiteBuild{true, ""};
+  }
+  // The passing test whose body has `call` (the nearest site above its line).
+  std::optional<size_t> testCalling(const std::string &call) const {
+    for (const emit::File &f : last.files) {
+      const auto sites = last.sites.find(f.name);
+      if (sites == last.sites.end()) continue;
+      std::istringstream lines(f.text);
+      int n = 0;
+      for (std::string l; std::getline(lines, l);) {
+        ++n;
+        if (l.find(call) == std::string::npos) continue;
+        auto s = sites->second.upper_bound(n);
+        if (s == sites->second.begin()) continue;
+        --s;
+        if (!s->second.failing) return s->second.test;
+      }
+    }
+    return std::nullopt;
+  }
+  Expected<driver::SuiteRun> run(const std::string &binary, const std::vector<std::string> &args,
+                                 const std::string &, const std::string &) override {
+    ++runs;
+    const bool failingSuite = binary.find("_failing_test") != std::string::npos;
+    // The selected tests, in the suite's order (by index, as written).
+    std::set<std::string> listed;
+    bool negative = false;
+    for (const std::string &a : args)
+      if (a.rfind("--gtest_filter=", 0) == 0) {
+        std::string list = a.substr(15);
+        if (!list.empty() && list[0] == '-') negative = true, list.erase(0, 1);
+        for (size_t at = 0; at <= list.size();) {
+          const size_t end = std::min(list.find(':', at), list.size());
+          listed.insert(list.substr(at, end - at));
+          at = end + 1;
+        }
+      }
+    const bool filtered = !args.empty();
+    std::map<size_t, std::string> order;
+    for (const auto &[name, site] : last.tests) {
+      if (site.failing != failingSuite) continue;
+      if (!filtered || (negative ? !listed.count(name) : listed.count(name) > 0)) order[site.test] = name;
+    }
+    std::string output = "Running main() from gtest_main.cc\n";
+    nlohmann::json tests = nlohmann::json::array();
+    bool polluted = false;
+    for (const auto &[index, name] : order) {
+      output += "[ RUN      ] " + name + "\n";
+      if (!failingSuite && killedFromOutside > 0 && index == victim) {
+        --killedFromOutside;
+        return driver::SuiteRun{{128 + 9, output}, ""};
+      }
+      if (!failingSuite && polluted && index == victim) {
+        output += "malloc(): corrupted top size\n";
+        return driver::SuiteRun{{128 + 6, output}, ""};
+      }
+      if (!failingSuite && index == polluter) polluted = true;
+      output += "[       OK ] " + name + "\n";
+      tests.push_back({{"name", name.substr(name.find('.') + 1)}, {"time", "0.001s"}});
+    }
+    const std::string suiteName = last.tests.empty() ? "" : last.tests.begin()->first.substr(0, last.tests.begin()->first.find('.'));
+    nlohmann::json report = {{"testsuites", {{{"name", suiteName}, {"testsuite", tests}}}}};
+    return driver::SuiteRun{{0, output}, report.dump()};
+  }
+  driver::LlvmCoverage coverage(const std::string &, const std::vector<std::string> &) override { return {}; }
+  Expected<driver::SuiteRun> runSanitized(const std::string &, const std::vector<std::string> &,
+                                          const std::string &) override {
+    return Error::internal("no sanitized build here");
+  }
+  emit::Suite last;
+  std::optional<size_t> polluter, victim;
+  bool pollutes = true;      ///< check_magic(0u) kills check_magic(3u) after it
+  int killedFromOutside = 0; ///< runs of the victim killed by SIGKILL, the first ones
+  int runs = 0;
+};
+
+} // namespace
+
+TEST(VerifyStage, ATestThatKillsALaterOneIsRemovedAndItsVictimKept) {
+  auto m = test::UnitModel::make(MOSAIC_FIXTURE_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/shapes.c");
+  std::vector<emit::SuiteTest> passing(4), failing;
+  for (size_t k = 0; k < passing.size(); ++k) passing[k].test = m->call("check_magic", {static_cast<std::int64_t>(k)});
+  PollutingRunner runner;
+  driver::VerifyOptions options;
+  options.outDir = test::makeTempDir("mosaic-verify-polluter");
+  options.runs = 2;
+  options.coverage = false;
+  std::ostringstream log;
+  const driver::VerifyResult v =
+      driver::verifyWith(runner, m->program, *m->catalog, passing, failing, emit::UnitBuild{}, options, log);
+  EXPECT_TRUE(v.built) << v.error << log.str();
+  EXPECT_EQ(v.removed, 1) << log.str();
+  EXPECT_EQ(v.passed, 3);
+  EXPECT_EQ(v.deathsNotReproduced, 0);
+  // The first test went, with the victim named and how the binary died.
+  EXPECT_NE(log.str().find("run after it"), std::string::npos) << log.str();
+  EXPECT_NE(log.str().find("killed by signal 6 (SIGABRT): malloc(): corrupted top size"), std::string::npos) << log.str();
+  // check_magic(0) went, and the victim check_magic(3) stayed.
+  runner.build(runner.last);
+  EXPECT_FALSE(runner.polluter.has_value());
+  EXPECT_TRUE(runner.victim.has_value());
+}
+
+TEST(VerifyStage, ABinaryKilledOnceFromOutsideCostsNoTest) {
+  auto m = test::UnitModel::make(MOSAIC_FIXTURE_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/shapes.c");
+  std::vector<emit::SuiteTest> passing(4), failing;
+  for (size_t k = 0; k < passing.size(); ++k) passing[k].test = m->call("check_magic", {static_cast<std::int64_t>(k)});
+  PollutingRunner runner;
+  runner.pollutes = false;
+  runner.killedFromOutside = 1;
+  driver::VerifyOptions options;
+  options.outDir = test::makeTempDir("mosaic-verify-killed");
+  options.runs = 2;
+  options.coverage = false;
+  std::ostringstream log;
+  const driver::VerifyResult v =
+      driver::verifyWith(runner, m->program, *m->catalog, passing, failing, emit::UnitBuild{}, options, log);
+  EXPECT_TRUE(v.built) << v.error << log.str();
+  EXPECT_EQ(v.removed, 0) << log.str();
+  EXPECT_EQ(v.passed, 4);
+  EXPECT_EQ(v.deathsNotReproduced, 1);
+  EXPECT_NE(log.str().find("killed by signal 9 (SIGKILL)), and not when the same tests ran again"), std::string::npos)
+      << log.str();
 }

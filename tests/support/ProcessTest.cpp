@@ -107,14 +107,24 @@ TEST(Process, ThePidsCgroupBoundsHowManyProcessesARunHas) {
 TEST(Cgroup, AHostThatDiedHasItsScratchFoldersAndCgroupsRemovedByTheNext) {
   namespace fs = std::filesystem;
   const pid_t dead = deadPid();
-  const std::string stale = fallbackScratch(temporaryRoot(), std::to_string(dead) + "-0");
-  const std::string ours = fallbackScratch(temporaryRoot(), std::to_string(getpid()) + "-999");
+  const std::string ns = hostId().substr(hostId().find('-'));
+  const std::string stale = fallbackScratch(temporaryRoot(), std::to_string(dead) + ns + "-0");
+  const std::string ours = fallbackScratch(temporaryRoot(), hostId() + "-999");
+  // A dead pid in another PID namespace names a live process there.
+  const std::string foreign = fallbackScratch(temporaryRoot(), std::to_string(dead) + "-p1-0");
+  const std::string older = fallbackScratch(temporaryRoot(), std::to_string(dead) + "-0");
   fs::create_directories(stale + "/deep/er");
   std::ofstream(stale + "/deep/file") << "left behind";
   fs::create_symlink("/etc", stale + "/link"); // removed, never followed
   fs::create_directories(ours);
+  fs::create_directories(foreign);
+  fs::create_directories(older);
   sweepWhatDeadHostsLeft();
   EXPECT_FALSE(fs::exists(stale));
+  EXPECT_TRUE(fs::exists(foreign));
+  EXPECT_TRUE(fs::exists(older)); // no namespace in its name: nobody can tell whose
+  fs::remove_all(foreign);
+  fs::remove_all(older);
   EXPECT_TRUE(fs::exists("/etc/hostname"));
   EXPECT_TRUE(fs::exists(ours)); // a running host's folder stays
   fs::remove_all(ours);

@@ -1,11 +1,13 @@
 // Pids cgroups of mosaic's sandboxes, and the housekeeping of what a
 // sandbox leaves behind when mosaic itself is killed.
 //
-// Every cgroup mosaic makes is named mosaic-<host pid>-<n> (the fork
+// Every cgroup mosaic makes is named mosaic-<host id>-<n> (the fork
 // server's runtime makes its own under the same scheme, runtime/sandbox.c),
 // and every scratch folder of a server without a mount namespace
-// mosaic-scratch-<host pid>-<n>: whatever a dead mosaic left is found by
-// its pid and removed by the next one.
+// mosaic-scratch-<host id>-<n>, where the host id is its pid and its PID
+// namespace (hostId()): whatever a dead mosaic left is found by its pid and
+// removed by the next one in the same namespace, and never what a live one
+// in another namespace (a container sharing the cgroup tree) is using.
 #pragma once
 
 #include <optional>
@@ -17,12 +19,16 @@ namespace mosaic {
 /// runtime/sandbox.c).
 inline constexpr const char *kCgroupRoots[] = {"/sys/fs/cgroup/pids", "/sys/fs/cgroup"};
 
+/// <our pid>-p<the inode of our PID namespace>: the start of the names of
+/// what this host makes.
+std::string hostId();
+
 /// A pids cgroup made by the host: a process started into it
 /// (SpawnSpec::cgroupProcs) and everything it forks count against
 /// `maxPids`, and killAll() reaches them even after setsid().
 class PidsCgroup {
 public:
-  /// mosaic-<our pid>-<a counter>, or nothing where cgroups cannot be made
+  /// mosaic-<hostId()>-h<a counter>, or nothing where cgroups cannot be made
   /// (not root, no pids controller).
   static std::optional<PidsCgroup> make(unsigned maxPids);
   PidsCgroup(PidsCgroup &&other) noexcept;
