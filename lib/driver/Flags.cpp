@@ -20,6 +20,7 @@ AnalyzeOptions &unitOf(CommandLine &c, Command k) {
          : k == kRun   ? c.run.unit
          : k == kMutate ? c.mutate.unit
          : k == kReproduce ? c.reproduce.search.unit
+         : k == kPredict   ? c.predict.unit
                            : c.generate.unit;
 }
 RunOptions &runOf(CommandLine &c, Command k) {
@@ -141,7 +142,7 @@ GenerateOptions &gen(CommandLine &c, Command k) { return k == kReproduce ? c.rep
 
 // The unit and what of it is tested.
 void unitFlags(std::vector<Flag> &t) {
-  t.push_back(text({.names = "-p,--build-dir", .value = "DIR", .commands = kAll | kMutate | kCrash,
+  t.push_back(text({.names = "-p,--build-dir", .value = "DIR", .commands = kAll | kMutate | kCrash | kPredict,
                     .help = "Folder with compile_commands.json (or the JSON file itself)", .required = true},
                    [](CommandLine &c, Command k) { return &unitOf(c, k).buildDir; }));
   t.push_back(text({.names = "unit", .value = "UNIT", .shape = FlagShape::Positional, .commands = kAll | kMutate,
@@ -386,6 +387,43 @@ void reproduceFlags(std::vector<Flag> &t) {
                    [](CommandLine &c, Command) { return &c.reproduce.fitness; }));
 }
 
+// `predict`: Schwa's history and weights, and what counts as a unit.
+void predictFlags(std::vector<Flag> &t) {
+  auto of = [](CommandLine &c) -> PredictOptions & { return c.predict; };
+  t.push_back(text({.names = "--json", .value = "FILE", .commands = kPredict,
+                    .help = "Write the ranking with every unit's and function's scores as JSON to this file ('-' "
+                            "for stdout, instead of the table)"},
+                   [of](CommandLine &c, Command) { return &of(c).unit.jsonOut; }));
+  t.push_back(text({.names = "--revision", .value = "REV", .commands = kPredict,
+                    .help = "Where the history ends: a commit, branch or tag (a fix's parent, to predict before it)"},
+                   [of](CommandLine &c, Command) { return &of(c).revision; }));
+  t.push_back(whole<std::uint64_t>({.names = "--max-commits", .value = "N", .commands = kPredict,
+                                    .help = "Only the newest N commits count (0: all, as Schwa)"},
+                                   [of](CommandLine &c, Command) { return &of(c).maxCommits; }, 0, kMaxU64));
+  t.push_back(real({.names = "--revisions-weight", .value = "W", .commands = kPredict,
+                    .help = "Schwa's weight of time-weighted revisions"},
+                   [of](CommandLine &c, Command) { return &of(c).revisionsWeight; }, 0, 1));
+  t.push_back(real({.names = "--fixes-weight", .value = "W", .commands = kPredict,
+                    .help = "Schwa's weight of time-weighted fixes"},
+                   [of](CommandLine &c, Command) { return &of(c).fixesWeight; }, 0, 1));
+  t.push_back(real({.names = "--authors-weight", .value = "W", .commands = kPredict,
+                    .help = "Schwa's weight of time-weighted new authors"},
+                   [of](CommandLine &c, Command) { return &of(c).authorsWeight; }, 0, 1));
+  t.push_back(real({.names = "--time-range", .value = "TR", .commands = kPredict,
+                    .help = "Schwa's TR: how much of the history's end weighs (1: all of it alike)"},
+                   [of](CommandLine &c, Command) { return &of(c).timeRange; }, 0, 1));
+  t.push_back(text({.names = "--fix-pattern", .value = "REGEX", .commands = kPredict,
+                    .help = "A fix commit by its message, case-insensitive (default Schwa's: "
+                            "fix(e[ds])?|bugs?|defects?|patch|corrigidos?|close([sd])?|resolve([sd])?)"},
+                   [of](CommandLine &c, Command) { return &of(c).fixPattern; }));
+  t.push_back(toggle({.names = "--no-functions", .commands = kPredict,
+                      .help = "Files only: do not parse the units for their functions' scores"},
+                     [of](CommandLine &c, Command) { return &of(c).functions; }, false));
+  t.push_back(toggle({.names = "--include-tests", .commands = kPredict,
+                      .help = "Rank the project's tests, fuzzers, examples and tools too, not only its library code"},
+                     [of](CommandLine &c, Command) { return &of(c).includeTests; }, true));
+}
+
 std::vector<Flag> makeTable() {
   std::vector<Flag> t;
   unitFlags(t);
@@ -394,6 +432,7 @@ std::vector<Flag> makeTable() {
   suiteFlags(t);
   mutateFlags(t);
   reproduceFlags(t);
+  predictFlags(t);
   searchParameters(t);
   variationParameters(t);
   return t;
@@ -414,6 +453,7 @@ const char *commandName(Command command) {
   case kGenerate: return "generate";
   case kMutate: return "mutate";
   case kReproduce: return "reproduce";
+  case kPredict: return "predict";
   }
   return "?";
 }

@@ -4,6 +4,7 @@
 #include "mosaic/driver/Reproduce.h"
 
 #include "DefinedIn.h"
+#include "Project.h"
 #include "FailureStacks.h"
 #include "Output.h"
 #include "SanitizedCheck.h"
@@ -27,45 +28,6 @@ namespace mosaic::driver {
 namespace {
 
 namespace fs = std::filesystem;
-
-// The source files of a compile database, canonical, each once.
-Expected<std::vector<std::string>> databaseFiles(const std::string &buildDir) {
-  const fs::path db = fs::path(buildDir).extension() == ".json" ? fs::path(buildDir)
-                                                                : fs::path(buildDir) / "compile_commands.json";
-  std::ifstream in(db);
-  if (!in) return Error::input("no compile database: cannot read " + db.string());
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const std::exception &e) {
-    return Error::input(db.string() + " is not JSON: " + e.what());
-  }
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (const auto &entry : j) {
-    if (!entry.is_object() || !entry.contains("file")) continue;
-    const fs::path file = fs::path(entry.value("directory", "")) / entry.value("file", "");
-    const std::string canonical = fs::weakly_canonical(file, ec).string();
-    if (std::find(out.begin(), out.end(), canonical) == out.end()) out.push_back(canonical);
-  }
-  return out;
-}
-
-// The deepest folder holding every unit: where the project's headers are
-// looked for.
-std::string commonFolder(const std::vector<std::string> &files) {
-  if (files.empty()) return "";
-  fs::path common = fs::path(files.front()).parent_path();
-  for (const std::string &f : files) {
-    const fs::path p = fs::path(f).parent_path();
-    while (!common.empty() && common != common.root_path()) {
-      const auto rel = p.lexically_relative(common);
-      if (!rel.empty() && *rel.begin() != "..") break;
-      common = common.parent_path();
-    }
-  }
-  return common.string();
-}
 
 // Units the search tries, the deepest first (ours: past three, a trace's
 // callers are the harness's and the program's, not the library's).

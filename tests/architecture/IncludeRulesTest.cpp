@@ -2,7 +2,7 @@
 // mosaic header must follow an edge declared in CMake (component-graph.txt),
 // and third-party walls hold: Clang and LLVM only in the front end (but
 // LLVM's signal handling in the driver, for mosaic's own crash report), Z3
-// only in the solver.
+// only in the solver, libgit2 only in defect prediction.
 #include "common/TestSupport.h"
 
 #include <gtest/gtest.h>
@@ -102,6 +102,7 @@ TEST(Architecture, ThirdPartyWalls) {
       {"llvm/Support/Signals.h", {"analysis", "driver"}},
       {"llvm/ADT/StringRef.h", {"analysis", "driver"}}, // what Signals.h takes
       {"z3", {"solver"}},
+      {"git2", {"predict"}},
   };
   for (const auto &[component, deps] : componentGraph()) {
     for (const Include &inc : includesOf(component)) {

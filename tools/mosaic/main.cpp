@@ -6,6 +6,7 @@
 #include "mosaic/driver/Generate.h"
 #include "mosaic/driver/Mutate.h"
 #include "mosaic/driver/Options.h"
+#include "mosaic/driver/Predict.h"
 #include "mosaic/driver/Reproduce.h"
 #include "mosaic/driver/Run.h"
 
@@ -40,6 +41,8 @@ const Subcommand kSubcommands[] = {
     {kReproduce, "Write a unit test that reproduces a crash from its stack trace (a sanitizer report, a libFuzzer "
                  "log, a gdb or lldb backtrace): search the unit of the trace's deepest frame in the project for a "
                  "test that fails the same way with the same frames, and write it as a GoogleTest death test."},
+    {kPredict, "Rank the project's units by how likely they are to be defective, from its git history (Schwa: recent "
+               "revisions, fixes and authors, weighted by time), each with its recent fixes and riskiest functions."},
 };
 
 // The help line of a flag: its sentence and, where the options hold one,
@@ -87,6 +90,7 @@ int dispatch(const std::map<Command, CLI::App *> &commands,
     case kGenerate: return generate(options.generate, std::cout, std::cerr);
     case kMutate: return mutate(options.mutate, std::cout, std::cerr);
     case kReproduce: return reproduce(options.reproduce, std::cout, std::cerr);
+    case kPredict: return predict(options.predict, std::cout, std::cerr);
     }
   }
   return kExitUsage;

@@ -10,6 +10,7 @@
 #include "mosaic/driver/Analyze.h"
 #include "mosaic/driver/Generate.h"
 #include "mosaic/driver/Mutate.h"
+#include "mosaic/driver/Predict.h"
 #include "mosaic/driver/Reproduce.h"
 #include "mosaic/driver/Run.h"
 
@@ -20,7 +21,7 @@
 
 namespace mosaic::driver {
 
-enum Command : unsigned { kAnalyze = 1u, kRun = 2u, kGenerate = 4u, kMutate = 8u, kReproduce = 16u };
+enum Command : unsigned { kAnalyze = 1u, kRun = 2u, kGenerate = 4u, kMutate = 8u, kReproduce = 16u, kPredict = 32u };
 const char *commandName(Command command);
 
 /// What the subcommands read: one options struct each.
@@ -30,6 +31,7 @@ struct CommandLine {
   GenerateOptions generate;
   MutateOptions mutate;
   ReproduceOptions reproduce;
+  PredictOptions predict;
 };
 
 /// How a flag is given: a value after it, none (a switch), or the unit's
