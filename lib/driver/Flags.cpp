@@ -419,6 +419,10 @@ void predictFlags(std::vector<Flag> &t) {
   t.push_back(toggle({.names = "--no-functions", .commands = kPredict,
                       .help = "Files only: do not parse the units for their functions' scores"},
                      [of](CommandLine &c, Command) { return &of(c).functions; }, false));
+  t.push_back(toggle({.names = "--skip-merges", .commands = kPredict,
+                      .help = "A merge counts for nothing (the commits it brings count on their own); Schwa diffs "
+                              "it against each parent"},
+                     [of](CommandLine &c, Command) { return &of(c).skipMerges; }, true));
   t.push_back(toggle({.names = "--include-tests", .commands = kPredict,
                       .help = "Rank the project's tests, fuzzers, examples and tools too, not only its library code"},
                      [of](CommandLine &c, Command) { return &of(c).includeTests; }, true));

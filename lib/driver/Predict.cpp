@@ -118,6 +118,7 @@ int predict(const PredictOptions &o, std::ostream &stdOut, std::ostream &err) {
   predict::HistoryOptions ho;
   ho.revision = o.revision;
   ho.maxCommits = o.maxCommits;
+  ho.skipMerges = o.skipMerges;
   std::string note;
   auto history = predict::readHistory(root, spans, ho);
   predict::Prediction prediction;

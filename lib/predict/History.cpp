@@ -200,6 +200,8 @@ public:
           slot = std::move(merged);
         }
       }
+      out.merge = parents > 1;
+      if (out.merge && o_.skipMerges) out.touches.clear(); // its maps went to the parents all the same
       if (!out.touches.empty()) h.commits.push_back(std::move(out));
     }
     return h;

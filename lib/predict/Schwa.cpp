@@ -23,7 +23,7 @@ struct Tally {
     if (fix) {
       score.fixes += weight;
       ++score.fixCommits;
-      if (score.recentFixes.size() < kRecentFixes &&
+      if (!c.merge && score.recentFixes.size() < kRecentFixes &&
           (score.recentFixes.empty() || score.recentFixes.back().id != c.id))
         score.recentFixes.push_back({c.id, c.summary, c.time});
     }

@@ -282,3 +282,28 @@ TEST(History, ALineChangedTwiceCountsForItsFunctionBothTimesAndADeletedFunctionF
   EXPECT_EQ(p.functions.at("g.c")[0].fixCommits, 2);
   EXPECT_EQ(p.functions.at("g.c")[1].commits, 1);    // only created: drop's changes are not last's
 }
+
+TEST(History, MergesCanBeSkippedAndNeverNameTheReasons) {
+  Repo r;
+  r.write("m.c", "int m;\n");
+  r.write("o.c", "int o;\n");
+  r.commit("start", 100);
+  r.git({"checkout", "-q", "-b", "topic"}, 150);
+  r.write("m.c", "long m;\n");
+  r.commit("topic changes m", 200);
+  r.git({"checkout", "-q", "main"}, 250);
+  r.write("o.c", "long o;\n");
+  r.commit("main changes o", 300);
+  r.git({"merge", "-q", "--no-ff", "-m", "Merge the bugfix branch", "topic"}, 400);
+  auto each = readHistory(r.dir(), {});
+  ASSERT_TRUE(each);
+  const Prediction p = schwa(*each, {});
+  EXPECT_EQ(fileScore(p, "o.c").fixCommits, 1); // the merge's message, against the topic side
+  EXPECT_TRUE(fileScore(p, "o.c").recentFixes.empty());
+  HistoryOptions o;
+  o.skipMerges = true;
+  auto skipped = readHistory(r.dir(), {}, o);
+  ASSERT_TRUE(skipped);
+  EXPECT_EQ(fileScore(schwa(*skipped, {}), "o.c").commits, 2);
+  EXPECT_EQ(fileScore(schwa(*skipped, {}), "o.c").fixCommits, 0);
+}

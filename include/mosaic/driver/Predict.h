@@ -20,6 +20,7 @@ struct PredictOptions {
   std::string fixPattern;  ///< --fix-pattern ("" = Schwa's)
   bool functions = true;   ///< --no-functions: files only (no front end)
   bool includeTests = false; ///< --include-tests: tests, fuzzers, examples and tools count as units too
+  bool skipMerges = false;   ///< --skip-merges: a merge counts for nothing (predict::HistoryOptions)
 };
 
 /// Ranks the compile database's units (the project's library code unless

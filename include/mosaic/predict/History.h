@@ -32,6 +32,7 @@ struct Commit {
   std::string message;   ///< the whole message
   std::string email;     ///< the author's
   std::int64_t time = 0; ///< committer time, seconds since the epoch
+  bool merge = false;    ///< it has several parents
   /// A merge has a diff per parent, so a file can be touched twice (as
   /// Schwa does: ALGORITHMS.md §3.1).
   std::vector<Touch> touches;
@@ -40,6 +41,11 @@ struct Commit {
 struct HistoryOptions {
   std::string revision = "HEAD"; ///< where history ends (a fix's parent, to predict before the fix)
   std::size_t maxCommits = 0;    ///< the newest n commits only; 0: all (Schwa's default)
+  /// A merge touches nothing: the commits it brings count on their own.
+  /// Schwa diffs a merge against each parent, so against the side branch it
+  /// repeats everything the main line did since they parted (the default,
+  /// as Schwa).
+  bool skipMerges = false;
   /// The files that count, by path: C and C++ sources and headers (Schwa's
   /// own list is of Java, PHP, Python...; ours for C and C++).
   std::string filePattern = R"(.+\.(c|cc|cp|cpp|cxx|c\+\+|h|hh|hpp|hxx|h\+\+|inc|inl|ipp|tcc)$)";

@@ -33,7 +33,9 @@ struct Score {
   double score = 0;                             ///< their weighted sum, s
   double probability = 0;                       ///< 1 - e^-s
   int commits = 0, fixCommits = 0, authorCount = 0;
-  std::vector<FixNote> recentFixes; ///< newest first, at most kRecentFixes
+  /// Newest first, at most kRecentFixes, merges left out: a merge's fix
+  /// message is its branch's, not about what it repeats of the main line.
+  std::vector<FixNote> recentFixes;
 };
 
 inline constexpr std::size_t kRecentFixes = 3; ///< ours: enough to say why
