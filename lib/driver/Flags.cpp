@@ -21,6 +21,7 @@ AnalyzeOptions &unitOf(CommandLine &c, Command k) {
          : k == kMutate ? c.mutate.unit
          : k == kReproduce ? c.reproduce.search.unit
          : k == kPredict   ? c.predict.unit
+         : k == kProject   ? c.project.unit
                            : c.generate.unit;
 }
 RunOptions &runOf(CommandLine &c, Command k) {
@@ -142,7 +143,7 @@ GenerateOptions &gen(CommandLine &c, Command k) { return k == kReproduce ? c.rep
 
 // The unit and what of it is tested.
 void unitFlags(std::vector<Flag> &t) {
-  t.push_back(text({.names = "-p,--build-dir", .value = "DIR", .commands = kAll | kMutate | kCrash | kPredict,
+  t.push_back(text({.names = "-p,--build-dir", .value = "DIR", .commands = kAll | kMutate | kCrash | kPredict | kProject,
                     .help = "Folder with compile_commands.json (or the JSON file itself)", .required = true},
                    [](CommandLine &c, Command k) { return &unitOf(c, k).buildDir; }));
   t.push_back(text({.names = "unit", .value = "UNIT", .shape = FlagShape::Positional, .commands = kAll | kMutate,
@@ -428,6 +429,48 @@ void predictFlags(std::vector<Flag> &t) {
                      [of](CommandLine &c, Command) { return &of(c).includeTests; }, true));
 }
 
+// `project`: the units, their budget, the workers.
+void projectFlags(std::vector<Flag> &t) {
+  auto of = [](CommandLine &c) -> ProjectOptions & { return c.project; };
+  t.push_back(text({.names = "-o,--output", .value = "DIR", .commands = kProject,
+                    .help = "Folder of the project's suites (units/), their logs, results and state, and a "
+                            "CMakeLists.txt over them all",
+                    .required = true},
+                   [of](CommandLine &c, Command) { return &of(c).outDir; }));
+  t.push_back(duration({.names = "--budget", .value = "TIME", .commands = kProject,
+                        .help = "Search time of the whole project, split across its units (30m, 2h); without it, "
+                                "--budget-per-unit times the units"},
+                       [of](CommandLine &c, Command) { return &of(c).budgetSeconds; }));
+  t.push_back(duration({.names = "--budget-per-unit", .value = "TIME", .commands = kProject,
+                        .help = "Search time a unit gets on average"},
+                       [of](CommandLine &c, Command) { return &of(c).budgetPerUnitSeconds; }));
+  t.push_back(whole<std::uint64_t>({.names = "-j,--jobs", .value = "N", .commands = kProject,
+                                    .help = "Units searched at once, each in a worker process"},
+                                   [of](CommandLine &c, Command) { return &of(c).jobs; }, 1, 1024));
+  t.push_back(list({.names = "--include", .value = "GLOB,...", .commands = kProject,
+                    .help = "Only units whose path in the project matches one (lib/*.c)"},
+                   [of](CommandLine &c, Command) { return &of(c).include; }));
+  t.push_back(list({.names = "--exclude", .value = "GLOB,...", .commands = kProject,
+                    .help = "No unit whose path in the project matches one"},
+                   [of](CommandLine &c, Command) { return &of(c).exclude; }));
+  t.push_back(text({.names = "--allocation", .value = "NAME", .commands = kProject,
+                    .help = "How the budget is split: bads (by defect prediction from git history, seed 000) or "
+                            "even"},
+                   [of](CommandLine &c, Command) { return &of(c).allocation; }));
+  t.push_back(whole<std::uint64_t>({.names = "--seed", .value = "N", .commands = kProject,
+                                    .help = "Every unit's search seed"},
+                                   [of](CommandLine &c, Command) { return &of(c).seed; }, 0, kMaxU64));
+  t.push_back(toggle({.names = "--include-tests", .commands = kProject,
+                      .help = "The project's tests, fuzzers, examples and tools are units too"},
+                     [of](CommandLine &c, Command) { return &of(c).includeTests; }, true));
+  t.push_back(toggle({.names = "--no-verify", .commands = kProject,
+                      .help = "Write each suite without building, running and measuring it"},
+                     [of](CommandLine &c, Command) { return &of(c).verify; }, false));
+  t.push_back(toggle({.names = "--no-progress", .commands = kProject,
+                      .help = "No progress line every 10 s, only a line per finished unit"},
+                     [of](CommandLine &c, Command) { return &of(c).progress; }, false));
+}
+
 std::vector<Flag> makeTable() {
   std::vector<Flag> t;
   unitFlags(t);
@@ -437,6 +480,7 @@ std::vector<Flag> makeTable() {
   mutateFlags(t);
   reproduceFlags(t);
   predictFlags(t);
+  projectFlags(t);
   searchParameters(t);
   variationParameters(t);
   return t;
@@ -458,6 +502,7 @@ const char *commandName(Command command) {
   case kMutate: return "mutate";
   case kReproduce: return "reproduce";
   case kPredict: return "predict";
+  case kProject: return "project";
   }
   return "?";
 }

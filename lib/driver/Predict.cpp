@@ -2,7 +2,7 @@
 // the front end, Schwa over the git history, a ranking with reasons.
 #include "mosaic/driver/Predict.h"
 
-#include "Project.h"
+#include "ProjectFiles.h"
 #include "mosaic/analysis/FrontEnd.h"
 #include "mosaic/predict/History.h"
 #include "mosaic/predict/Schwa.h"

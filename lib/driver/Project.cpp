@@ -1,102 +1,458 @@
-// A project's files from its compile database (Project.h).
-#include "Project.h"
+// `mosaic project` (Project.h): units, budgets, workers, the stored state
+// and the root CMakeLists.txt.
+#include "mosaic/driver/Project.h"
 
+#include "Interrupt.h"
+#include "ProjectFiles.h"
+#include "mosaic/predict/Bads.h"
+#include "mosaic/predict/History.h"
+#include "mosaic/predict/Schwa.h"
+#include "mosaic/support/Process.h"
+
+#include <fmt/format.h>
+#include <fmt/ostream.h>
 #include <nlohmann/json.hpp>
 
+#include <fnmatch.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
-#include <cctype>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
+#include <set>
+#include <thread>
 
 namespace mosaic::driver {
 
 namespace fs = std::filesystem;
 
-Expected<std::vector<std::string>> databaseFiles(const std::string &buildDir) {
+namespace {
+
+// FNV-1a, 64 bits (the FNV specification's offset basis and prime): a
+// stable hash of a unit's inputs, the same across runs and machines.
+struct Fnv {
+  std::uint64_t h = 14695981039346656037ull;
+  void add(std::string_view s) {
+    for (unsigned char c : s) h = (h ^ c) * 1099511628211ull;
+    h = (h ^ 0xff) * 1099511628211ull; // a separator: ("ab", "c") differs from ("a", "bc")
+  }
+  std::string hex() const { return fmt::format("{:016x}", h); }
+};
+
+std::string readAll(const fs::path &p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+struct Unit {
+  std::string path, relative, id;
+  double score = 0, budget = 0;
+  std::string key;
+  // What its run gave.
+  std::string status = "queued"; // queued, running, done, failed, interrupted, unchanged
+  int exitCode = -1;
+  double seconds = 0;
+  nlohmann::json stats; // generate --json
+  std::string error;
+};
+
+// The project's headers, hashed once: any change to one regenerates every
+// unit (ours: exact per-unit dependencies are a later refinement).
+std::string headersHash(const std::string &root, const std::string &outDir) {
+  static const std::vector<std::string> kHeaderExtensions = {".h", ".hh", ".hpp", ".hxx", ".inc", ".inl", ".ipp", ".tcc"};
+  std::vector<fs::path> headers;
+  std::error_code ec;
+  const fs::path out = fs::weakly_canonical(outDir, ec);
+  for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
+       it != fs::recursive_directory_iterator(); it.increment(ec)) {
+    if (ec) break;
+    const fs::path &p = it->path();
+    if (it->is_directory(ec) && (p.filename().string().rfind('.', 0) == 0 || fs::weakly_canonical(p, ec) == out)) {
+      it.disable_recursion_pending();
+      continue;
+    }
+    if (it->is_regular_file(ec) &&
+        std::find(kHeaderExtensions.begin(), kHeaderExtensions.end(), p.extension().string()) != kHeaderExtensions.end())
+      headers.push_back(p);
+  }
+  std::sort(headers.begin(), headers.end());
+  Fnv f;
+  for (const fs::path &h : headers) {
+    f.add(h.lexically_relative(root).generic_string());
+    f.add(readAll(h));
+  }
+  return f.hex();
+}
+
+// Each file's compile command, as the database writes it.
+std::map<std::string, std::string> commandsByFile(const std::string &buildDir) {
   const fs::path db = fs::path(buildDir).extension() == ".json" ? fs::path(buildDir)
                                                                 : fs::path(buildDir) / "compile_commands.json";
-  std::ifstream in(db);
-  if (!in) return Error::input("no compile database: cannot read " + db.string());
-  nlohmann::json j;
+  std::map<std::string, std::string> out;
   try {
-    j = nlohmann::json::parse(in);
-  } catch (const std::exception &e) {
-    return Error::input(db.string() + " is not JSON: " + e.what());
-  }
-  std::vector<std::string> out;
-  std::error_code ec;
-  for (const auto &entry : j) {
-    if (!entry.is_object() || !entry.contains("file")) continue;
-    const fs::path file = fs::path(entry.value("directory", "")) / entry.value("file", "");
-    const std::string canonical = fs::weakly_canonical(file, ec).string();
-    if (std::find(out.begin(), out.end(), canonical) == out.end()) out.push_back(canonical);
+    std::error_code ec;
+    for (const auto &e : nlohmann::json::parse(readAll(db))) {
+      const std::string file =
+          fs::weakly_canonical(fs::path(e.value("directory", "")) / e.value("file", ""), ec).string();
+      out[file] += e.dump();
+    }
+  } catch (const std::exception &) {
   }
   return out;
 }
 
-std::string commonFolder(const std::vector<std::string> &files) {
-  if (files.empty()) return "";
-  fs::path common = fs::path(files.front()).parent_path();
-  for (const std::string &f : files) {
-    const fs::path p = fs::path(f).parent_path();
-    while (!common.empty() && common != common.root_path()) {
-      const auto rel = p.lexically_relative(common);
-      if (!rel.empty() && *rel.begin() != "..") break;
-      common = common.parent_path();
-    }
-  }
-  return common.string();
+// What makes a unit's result reusable: mosaic itself (its executable's
+// size and time), the unit's file, the project's headers, its command,
+// and the options that change what a search writes.
+std::string keyOf(const Unit &u, const std::string &headers, const std::string &command, const ProjectOptions &o) {
+  Fnv f;
+  struct stat st {};
+  if (stat("/proc/self/exe", &st) == 0) f.add(fmt::format("{}:{}", st.st_size, st.st_mtim.tv_sec));
+  f.add(readAll(u.path));
+  f.add(headers);
+  f.add(command);
+  f.add(fmt::format("seed={} verify={} allocation={} budget={}/{}", o.seed, o.verify, o.allocation, o.budgetSeconds,
+                    o.budgetPerUnitSeconds));
+  return f.hex();
 }
 
-namespace {
+std::string idOf(const std::string &relative) {
+  std::string id;
+  for (char c : relative) id.push_back(std::isalnum(static_cast<unsigned char>(c)) ? c : '_');
+  return id;
+}
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+bool matchesAny(const std::vector<std::string> &globs, const std::string &relative) {
+  for (const std::string &g : globs)
+    if (fnmatch(g.c_str(), relative.c_str(), 0) == 0) return true;
+  return false;
+}
+
+std::string selfExecutable() {
+  std::error_code ec;
+  return fs::read_symlink("/proc/self/exe", ec).string();
+}
+
+nlohmann::json unitJson(const Unit &u) {
+  return {{"file", u.relative}, {"id", u.id},          {"key", u.key},          {"status", u.status},
+          {"exit_code", u.exitCode}, {"score", u.score}, {"budget_seconds", u.budget},
+          {"seconds", u.seconds},    {"error", u.error}, {"stats", u.stats}};
+}
+
+// One line of a finished unit: its tests and llvm-cov's branch coverage.
+std::string summaryOf(const Unit &u) {
+  if (u.status == "failed" || u.status == "interrupted") return u.status + (u.error.empty() ? "" : ": " + u.error);
+  std::string s = u.status;
+  if (u.stats.contains("tests")) {
+    const auto &t = u.stats["tests"];
+    s += fmt::format(", {} tests", t.value("verified", false) ? t.value("passed", 0) : t.value("written", 0));
+    if (t.value("failing", 0) > 0) s += fmt::format(", {} failing", t.value("failing", 0));
+  }
+  if (u.stats.contains("llvm_cov") && u.stats["llvm_cov"].value("branches", 0.0) > 0) {
+    const auto &c = u.stats["llvm_cov"];
+    s += fmt::format(", branches {:.1f}%", 100.0 * c.value("branches_covered", 0.0) / c.value("branches", 1.0));
+  }
   return s;
 }
 
-// Folder names of what is not library code, and what each is. Ours, from
-// the layouts of the benchmark's subjects and common practice (test/,
-// tests/, fuzzing/, examples/, benchmark/, tools/, doc/).
-const char *folderKind(const std::string &name) {
-  static const std::pair<const char *, const char *> kinds[] = {
-      {"test", "tests"},         {"tests", "tests"},          {"testing", "tests"},     {"unittest", "tests"},
-      {"unittests", "tests"},    {"unit_tests", "tests"},     {"testsuite", "tests"},   {"t", "tests"},
-      {"fuzz", "fuzz harnesses"}, {"fuzzing", "fuzz harnesses"}, {"fuzzer", "fuzz harnesses"},
-      {"fuzzers", "fuzz harnesses"}, {"oss-fuzz", "fuzz harnesses"},
-      {"example", "examples"},   {"examples", "examples"},    {"sample", "examples"},   {"samples", "examples"},
-      {"demo", "examples"},      {"demos", "examples"},       {"bench", "benchmarks"},  {"benchmark", "benchmarks"},
-      {"benchmarks", "benchmarks"}, {"perf", "benchmarks"},   {"tool", "tools"},        {"tools", "tools"},
-      {"programs", "tools"},     {"apps", "tools"},           {"utils", "tools"},       {"doc", "documentation"},
-      {"docs", "documentation"}, {"contrib", "contributions"}, {"third_party", "vendored code"},
-      {"thirdparty", "vendored code"}, {"vendor", "vendored code"}, {"external", "vendored code"},
-      {"xmlwf", "tools"}, // expat's command-line tool
-  };
-  const std::string n = lower(name);
-  for (const auto &[folder, kind] : kinds)
-    if (n == folder) return kind;
-  return nullptr;
+class Runner {
+public:
+  Runner(const ProjectOptions &o, std::vector<Unit> &units, std::ostream &out, const volatile std::sig_atomic_t *stop)
+      : o_(o), units_(units), out_(out), stop_(stop), self_(selfExecutable()) {}
+
+  void run(const std::string &statePath) {
+    statePath_ = statePath;
+    finished_ = static_cast<std::size_t>(
+        std::count_if(units_.begin(), units_.end(), [](const Unit &u) { return u.status != "queued"; }));
+    std::vector<std::thread> workers;
+    const std::size_t n = std::max<std::uint64_t>(1, std::min<std::uint64_t>(o_.jobs, units_.size()));
+    for (std::size_t w = 0; w < n; ++w) workers.emplace_back([this] { work(); });
+    // The progress view while units run: looked at every 10 s, printed
+    // when it changed or a minute passed (ours).
+    if (o_.progress) {
+      std::unique_lock lock(m_);
+      const auto begin = std::chrono::steady_clock::now();
+      auto printed = begin;
+      std::string last;
+      while (!changed_.wait_for(lock, std::chrono::seconds(10), [&] { return finished_ == units_.size(); })) {
+        const auto now = std::chrono::steady_clock::now();
+        const std::string line = statusLine();
+        if (line == last && now - printed < std::chrono::minutes(1)) continue;
+        fmt::print(out_, "progress     after {:.0f} s: {}\n", std::chrono::duration<double>(now - begin).count(), line);
+        last = line;
+        printed = now;
+      }
+    }
+    for (auto &t : workers) t.join();
+    save();
+  }
+
+private:
+  void work() {
+    for (;;) {
+      Unit *u = nullptr;
+      {
+        std::lock_guard lock(m_);
+        while (next_ < units_.size() && units_[next_].status != "queued") ++next_;
+        if (next_ == units_.size() || (stop_ && *stop_)) break;
+        u = &units_[next_++];
+        u->status = "running";
+        started_[u->id] = std::chrono::steady_clock::now();
+      }
+      runUnit(*u);
+      std::lock_guard lock(m_);
+      started_.erase(u->id);
+      ++finished_;
+      fmt::print(out_, "[{}/{}]{:>6} {}: {} ({:.0f} s for {:.0f} s of search)\n", done(), units_.size(), "",
+                 u->relative, summaryOf(*u), u->seconds, u->budget);
+      save();
+      changed_.notify_all();
+    }
+    std::lock_guard lock(m_);
+    // Units never started because of an interrupt count as finished for the view.
+    while (next_ < units_.size()) {
+      if (units_[next_].status == "queued") ++finished_;
+      ++next_;
+    }
+    changed_.notify_all();
+  }
+
+  void runUnit(Unit &u) {
+    const fs::path out = fs::path(o_.outDir);
+    std::error_code ec;
+    fs::remove_all(out / "units" / u.id, ec); // ours: what an older run of this unit wrote
+    fs::create_directories(out / "logs", ec);
+    fs::create_directories(out / "results", ec);
+    const std::string json = (out / "results" / (u.id + ".json")).string();
+    fs::remove(json, ec);
+    std::vector<std::string> argv{self_, "generate", "-p", o_.unit.buildDir, u.path,
+                                  "-o", (out / "units" / u.id).string(), "--budget", fmt::format("{:.1f}s", u.budget),
+                                  "--seed", std::to_string(o_.seed), "--json", json, "--no-progress",
+                                  "--work-dir", (out / "work" / u.id).string()};
+    if (!o_.verify) argv.push_back("--no-verify");
+    ProcessOptions po;
+    po.ownGroup = true;
+    po.stop = stop_;
+    const auto start = std::chrono::steady_clock::now();
+    auto r = runProcess(argv, po);
+    u.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (r) std::ofstream(out / "logs" / (u.id + ".log")) << r->output;
+    u.exitCode = r ? r->exitCode : -1;
+    try {
+      u.stats = nlohmann::json::parse(readAll(json));
+    } catch (const std::exception &) {
+      u.stats = nlohmann::json::object();
+    }
+    if (!r || r->interrupted || (stop_ && *stop_)) {
+      u.status = "interrupted";
+    } else if (r->exitCode == kExitOk || r->exitCode == kExitFindings) {
+      u.status = "done";
+    } else {
+      u.status = "failed";
+      // The first error line mosaic printed (the log has the rest).
+      const std::string &output = r->output;
+      const size_t at = output.find("mosaic: error:");
+      u.error = at == std::string::npos ? fmt::format("exit code {}", r->exitCode)
+                                        : output.substr(at, output.find('\n', at) - at);
+    }
+  }
+
+  std::size_t done() const {
+    return static_cast<std::size_t>(std::count_if(units_.begin(), units_.end(), [](const Unit &u) {
+      return u.status == "done" || u.status == "failed" || u.status == "unchanged";
+    }));
+  }
+
+  std::string statusLine() const {
+    std::size_t queued = 0;
+    double left = 0;
+    const auto now = std::chrono::steady_clock::now();
+    for (const Unit &u : units_)
+      if (u.status == "queued") ++queued, left += u.budget;
+    std::string running;
+    for (const auto &[id, since] : started_) {
+      for (const Unit &u : units_)
+        if (u.id == id) {
+          running += (running.empty() ? "" : ", ") + u.relative;
+          left += std::max(0.0, u.budget - std::chrono::duration<double>(now - since).count());
+        }
+    }
+    return fmt::format("{} done, {} running ({}), {} queued; about {:.0f} s of search left", done(), started_.size(),
+                       running, queued, left / static_cast<double>(std::max<std::uint64_t>(1, o_.jobs)));
+  }
+
+  void save() const {
+    nlohmann::json j = {{"format", 1}, {"units", nlohmann::json::array()}};
+    for (const Unit &u : units_) j["units"].push_back(unitJson(u));
+    const std::string tmp = statePath_ + ".tmp";
+    std::ofstream(tmp) << j.dump(2) << "\n";
+    std::error_code ec;
+    fs::rename(tmp, statePath_, ec); // whole or not at all: an interrupted write leaves the last state
+  }
+
+  const ProjectOptions &o_;
+  std::vector<Unit> &units_;
+  std::ostream &out_;
+  const volatile std::sig_atomic_t *stop_;
+  std::string self_, statePath_;
+  std::mutex m_;
+  std::condition_variable changed_;
+  std::size_t next_ = 0, finished_ = 0;
+  std::map<std::string, std::chrono::steady_clock::time_point> started_;
+};
+
+// OUT/CMakeLists.txt: every unit's suite that was written, as a
+// subdirectory; two suites of one name (a.c in two folders) cannot share a
+// build, and the second is named in a comment instead.
+void writeRootCMake(const std::string &outDir, const std::vector<Unit> &units) {
+  std::string text =
+      "# Generated by mosaic project: every unit's suite in one build.\n"
+      "#   cmake -S . -B build && cmake --build build && ctest --test-dir build\n"
+      "cmake_minimum_required(VERSION 3.16)\n"
+      "# Clang, as each suite asks (their flags are as Clang 19 read them).\n"
+      "if(NOT CMAKE_C_COMPILER)\n  set(CMAKE_C_COMPILER clang-19)\nendif()\n"
+      "if(NOT CMAKE_CXX_COMPILER)\n  set(CMAKE_CXX_COMPILER clang++-19)\nendif()\n"
+      "project(mosaic_project_tests LANGUAGES C CXX)\nenable_testing()\n\n";
+  std::set<std::string> stems;
+  std::error_code ec;
+  for (const Unit &u : units) {
+    const fs::path dir = fs::path(outDir) / "units" / u.id;
+    if (!fs::exists(dir / "CMakeLists.txt", ec)) continue;
+    const std::string stem = fs::path(u.path).stem().string();
+    if (!stems.insert(stem).second) {
+      text += fmt::format("# units/{}: its targets are named {}_* like another unit's; build it on its own\n", u.id, stem);
+      continue;
+    }
+    text += fmt::format("add_subdirectory(units/{})\n", u.id);
+  }
+  std::ofstream(fs::path(outDir) / "CMakeLists.txt") << text;
 }
 
 } // namespace
 
-std::string notLibraryCode(const std::string &file, const std::string &root) {
-  fs::path rel = fs::path(file).lexically_relative(root);
-  if (rel.empty() || *rel.begin() == "..") rel = fs::path(file).filename();
-  for (auto it = rel.begin(); it != rel.end(); ++it) {
-    if (std::next(it) == rel.end()) break; // the file name, below
-    if (const char *kind = folderKind(it->string()))
-      return rel.generic_string() + " is under " + it->string() + "/ (" + kind + ")";
+int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
+  if (o.allocation != "bads" && o.allocation != "even") {
+    fmt::print(err, "mosaic: error: --allocation '{}': bads or even\n", o.allocation);
+    return kExitUsage;
   }
-  const std::string stem = lower(rel.stem().string());
-  for (const char *word : {"test", "fuzz", "bench", "example", "demo"}) {
-    const std::string w = word;
-    // A word of the name: test, test_x, x_test, x-fuzzer (not latest.c).
-    if (stem == w || stem.rfind(w + "_", 0) == 0 || stem.rfind(w + "-", 0) == 0 ||
-        stem.find("_" + w) != std::string::npos || stem.find("-" + w) != std::string::npos)
-      return rel.generic_string() + " is named as " + (w == "test" ? std::string("a test") : "a " + w + " program");
+  if (o.outDir.empty()) {
+    fmt::print(err, "mosaic: error: -o is required\n");
+    return kExitUsage;
   }
-  return "";
+  auto files = databaseFiles(o.unit.buildDir);
+  if (!files) {
+    fmt::print(err, "mosaic: error: {}\n", files.error().message);
+    return kExitUsage;
+  }
+  std::error_code ec;
+  fs::create_directories(o.outDir, ec);
+  if (ec) {
+    fmt::print(err, "mosaic: error: cannot make -o '{}': {}\n", o.outDir, ec.message());
+    return kExitUsage;
+  }
+  const std::string outDir = fs::weakly_canonical(o.outDir, ec).string();
+  const std::string root = commonFolder(*files);
+  std::vector<Unit> units;
+  for (const std::string &f : *files) {
+    const std::string relative = fs::path(f).lexically_relative(root).generic_string();
+    if (!o.includeTests && !notLibraryCode(f, root).empty()) continue;
+    if (!o.include.empty() && !matchesAny(o.include, relative)) continue;
+    if (matchesAny(o.exclude, relative)) continue;
+    if (f.rfind(outDir + "/", 0) == 0) continue; // never our own output
+    Unit u;
+    u.path = f;
+    u.relative = relative;
+    u.id = idOf(relative);
+    units.push_back(std::move(u));
+  }
+  if (units.empty()) {
+    fmt::print(err, "mosaic: error: no unit left of the {} files of the compile database (library code{})\n",
+               files->size(), o.include.empty() && o.exclude.empty() ? "" : ", --include and --exclude");
+    return kExitUsage;
+  }
+
+  // Budgets: BADS over Schwa's scores, or even.
+  const auto start = std::chrono::steady_clock::now();
+  const double total = o.budgetSeconds > 0 ? o.budgetSeconds : o.budgetPerUnitSeconds * static_cast<double>(units.size());
+  std::vector<double> budgets;
+  std::string allocationNote = o.allocation;
+  if (o.allocation == "bads") {
+    auto history = predict::readHistory(root, {});
+    if (!history) {
+      allocationNote = "even (" + history.error().message + ")";
+      budgets = predict::allocateEven(units.size(), total);
+    } else {
+      const predict::Prediction p = predict::schwa(*history, {});
+      std::vector<double> scores;
+      const fs::path tree = fs::weakly_canonical(history->workTree, ec);
+      for (Unit &u : units) {
+        const auto it = p.files.find(fs::path(u.path).lexically_relative(tree).generic_string());
+        u.score = it == p.files.end() ? 0 : it->second.score;
+        scores.push_back(u.score);
+      }
+      const double prediction = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      budgets = predict::allocateBads(scores, total, prediction);
+      allocationNote = fmt::format("bads over {} commits{} ({:.1f} s)", history->walked,
+                                   history->shallow ? ", a shallow clone" : "", prediction);
+    }
+  } else {
+    budgets = predict::allocateEven(units.size(), total);
+  }
+  for (std::size_t k = 0; k < units.size(); ++k) units[k].budget = budgets[k];
+  // The riskiest first: an interrupted run has spent its time where it counts.
+  std::sort(units.begin(), units.end(), [](const Unit &a, const Unit &b) {
+    return a.budget != b.budget ? a.budget > b.budget : a.relative < b.relative;
+  });
+
+  // What an earlier run finished with the same inputs is kept.
+  const std::string statePath = (fs::path(outDir) / "project.json").string();
+  std::map<std::string, nlohmann::json> before;
+  try {
+    const nlohmann::json state = nlohmann::json::parse(readAll(statePath));
+    for (const auto &u : state.at("units")) before[u.value("id", "")] = u;
+  } catch (const std::exception &) {
+  }
+  const std::string headers = headersHash(root, outDir);
+  const auto commands = commandsByFile(o.unit.buildDir);
+  std::size_t unchanged = 0;
+  for (Unit &u : units) {
+    const auto c = commands.find(u.path);
+    u.key = keyOf(u, headers, c == commands.end() ? "" : c->second, o);
+    const auto b = before.find(u.id);
+    if (b != before.end() && b->second.value("key", "") == u.key &&
+        (b->second.value("status", "") == "done" || b->second.value("status", "") == "unchanged")) {
+      u.status = "unchanged";
+      u.exitCode = b->second.value("exit_code", 0);
+      u.stats = b->second.value("stats", nlohmann::json::object());
+      u.seconds = b->second.value("seconds", 0.0);
+      ++unchanged;
+    }
+  }
+  fmt::print(out, "project      {} ({} units of {} files; {} left out)\n", root, units.size(), files->size(),
+             files->size() - units.size());
+  fmt::print(out, "budget       {:.0f} s of search, {}, {} at once\n", total, allocationNote, o.jobs);
+  if (unchanged) fmt::print(out, "resumed      {} units unchanged since the last run, kept\n", unchanged);
+
+  InterruptGuard guard;
+  Runner(o, units, out, guard.flag()).run(statePath);
+  writeRootCMake(outDir, units);
+
+  int findings = 0, failed = 0, interrupted = 0;
+  for (const Unit &u : units) {
+    findings += u.exitCode == kExitFindings;
+    failed += u.status == "failed";
+    interrupted += u.status == "interrupted" || u.status == "queued";
+  }
+  fmt::print(out, "units        {} done ({} unchanged), {} failed, {} not run{}\n",
+             units.size() - static_cast<std::size_t>(failed + interrupted), unchanged, failed, interrupted,
+             interrupted ? " (interrupted: run again to resume)" : "");
+  fmt::print(out, "written      {}/CMakeLists.txt over every suite; the state in {}\n", outDir, statePath);
+  return findings ? kExitFindings : kExitOk;
 }
 
 } // namespace mosaic::driver

@@ -4,7 +4,7 @@
 #include "mosaic/driver/Reproduce.h"
 
 #include "DefinedIn.h"
-#include "Project.h"
+#include "ProjectFiles.h"
 #include "FailureStacks.h"
 #include "Output.h"
 #include "SanitizedCheck.h"

@@ -40,7 +40,7 @@ ProcessResult runProcess(const std::vector<std::string> &argv) {
   args.push_back(nullptr);
   pid_t pid = 0;
   ProcessResult r;
-  if (posix_spawn(&pid, args[0], &actions, nullptr, args.data(), environ) == 0) {
+  if (posix_spawnp(&pid, args[0], &actions, nullptr, args.data(), environ) == 0) { // PATH searched: cmake, git
     int status = 0;
     ::waitpid(pid, &status, 0);
     r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -12,7 +12,7 @@ struct ProcessResult {
   std::string err;
 };
 
-/// Runs `argv` (argv[0] a path) to completion with stdin from /dev/null and
+/// Runs `argv` (argv[0] a path, or a name looked up in PATH) to completion with stdin from /dev/null and
 /// returns its exit code and output.
 ProcessResult runProcess(const std::vector<std::string> &argv);
 

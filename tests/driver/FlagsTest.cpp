@@ -15,7 +15,7 @@ using namespace mosaic::test;
 
 namespace {
 
-const Command kCommands[] = {kAnalyze, kRun, kGenerate, kMutate, kReproduce, kPredict};
+const Command kCommands[] = {kAnalyze, kRun, kGenerate, kMutate, kReproduce, kPredict, kProject};
 
 // docs/CLI.md's text between `<!-- flags:NAME -->` and `<!-- /flags -->`.
 std::string docsBlock(const std::string &docs, Command command) {

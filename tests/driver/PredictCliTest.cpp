@@ -2,60 +2,17 @@
 // here (a fixed function, a busy file, a test file), ranked through its
 // compile database.
 #include "common/TestSupport.h"
+#include "driver/GitProject.h"
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 
 using namespace mosaic::test;
-namespace fs = std::filesystem;
 
-namespace {
-
-// Runs git in `dir` with a fixed author and time (seconds after 2020-09-13).
-void git(const std::string &dir, const std::string &args, long time = 0) {
-  const std::string date = "@" + std::to_string(1600000000 + time) + " +0000";
-  const std::string env = "GIT_AUTHOR_NAME=a GIT_AUTHOR_EMAIL=a@x GIT_COMMITTER_NAME=a GIT_COMMITTER_EMAIL=a@x "
-                          "GIT_CONFIG_NOSYSTEM=1 HOME=" + dir + " GIT_AUTHOR_DATE='" + date + "' GIT_COMMITTER_DATE='" +
-                          date + "' ";
-  ASSERT_EQ(std::system((env + "git -C " + dir + " " + args + " >/dev/null 2>&1").c_str()), 0) << args;
-}
-
-void write(const std::string &path, const std::string &text) {
-  fs::create_directories(fs::path(path).parent_path());
-  std::ofstream(path) << text;
-}
-
-// lib/parse.c (two functions, one of them fixed twice), lib/util.c (one
-// old commit), tests/test_parse.c; a compile database for all three.
-std::string makeProject(bool withGit) {
-  const std::string dir = makeTempDir("mosaic-predict-cli");
-  const std::string parseV1 = "int parse(const char *s) {\n  return s[0];\n}\n\nint count(int n) {\n  return n;\n}\n";
-  write(dir + "/lib/parse.c", parseV1);
-  write(dir + "/lib/util.c", "int twice(int x) { return 2 * x; }\n");
-  write(dir + "/tests/test_parse.c", "int parse(const char *);\nint main(void) { return parse(\"a\"); }\n");
-  nlohmann::json db = nlohmann::json::array();
-  for (const char *f : {"lib/parse.c", "lib/util.c", "tests/test_parse.c"})
-    db.push_back({{"directory", dir}, {"file", f}, {"arguments", {"cc", "-c", f}}});
-  write(dir + "/build/compile_commands.json", db.dump(2));
-  if (!withGit) return dir;
-  git(dir, "init -q -b main");
-  git(dir, "add -A", 100);
-  git(dir, "commit -q -m 'first version'", 100);
-  write(dir + "/lib/parse.c", "int parse(const char *s) {\n  return s ? s[0] : 0;\n}\n\nint count(int n) {\n  return n;\n}\n");
-  git(dir, "commit -q -am 'Fix a null dereference in parse'", 200);
-  write(dir + "/lib/parse.c", "int parse(const char *s) {\n  return s && *s ? s[0] : -1;\n}\n\nint count(int n) {\n  return n;\n}\n");
-  git(dir, "commit -q -am 'parse: fix the empty string'", 300);
-  return dir;
-}
-
-} // namespace
 
 TEST(PredictCli, RanksTheLibraryCodeByItsHistoryWithItsFixesAndFunctions) {
-  const std::string dir = makeProject(true);
+  const std::string dir = makeGitProject(true);
   auto r = runProcess({MOSAIC_EXE, "predict", "-p", dir + "/build", "--json", "-"});
   ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
   const nlohmann::json j = nlohmann::json::parse(r.out);
@@ -93,7 +50,7 @@ TEST(PredictCli, RanksTheLibraryCodeByItsHistoryWithItsFixesAndFunctions) {
 }
 
 TEST(PredictCli, AProjectWithoutHistoryIsToldSoAndScoredEvenly) {
-  const std::string dir = makeProject(false);
+  const std::string dir = makeGitProject(false);
   auto r = runProcess({MOSAIC_EXE, "predict", "-p", dir + "/build", "--no-functions"});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find("no git repository"), std::string::npos) << r.out;

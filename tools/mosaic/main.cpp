@@ -7,6 +7,7 @@
 #include "mosaic/driver/Mutate.h"
 #include "mosaic/driver/Options.h"
 #include "mosaic/driver/Predict.h"
+#include "mosaic/driver/Project.h"
 #include "mosaic/driver/Reproduce.h"
 #include "mosaic/driver/Run.h"
 
@@ -43,6 +44,9 @@ const Subcommand kSubcommands[] = {
                  "test that fails the same way with the same frames, and write it as a GoogleTest death test."},
     {kPredict, "Rank the project's units by how likely they are to be defective, from its git history (Schwa: recent "
                "revisions, fixes and authors, weighted by time), each with its recent fixes and riskiest functions."},
+    {kProject, "Generate tests for every unit of a project: each searched by `generate` in a worker process with a "
+               "share of the budget from defect prediction (BADS), its result stored as it finishes (a re-run resumes "
+               "and redoes only what changed), and one CMakeLists.txt over all the suites."},
 };
 
 // The help line of a flag: its sentence and, where the options hold one,
@@ -91,6 +95,7 @@ int dispatch(const std::map<Command, CLI::App *> &commands,
     case kMutate: return mutate(options.mutate, std::cout, std::cerr);
     case kReproduce: return reproduce(options.reproduce, std::cout, std::cerr);
     case kPredict: return predict(options.predict, std::cout, std::cerr);
+    case kProject: return project(options.project, std::cout, std::cerr);
     }
   }
   return kExitUsage;

@@ -11,6 +11,7 @@
 #include "mosaic/driver/Generate.h"
 #include "mosaic/driver/Mutate.h"
 #include "mosaic/driver/Predict.h"
+#include "mosaic/driver/Project.h"
 #include "mosaic/driver/Reproduce.h"
 #include "mosaic/driver/Run.h"
 
@@ -21,7 +22,8 @@
 
 namespace mosaic::driver {
 
-enum Command : unsigned { kAnalyze = 1u, kRun = 2u, kGenerate = 4u, kMutate = 8u, kReproduce = 16u, kPredict = 32u };
+enum Command : unsigned { kAnalyze = 1u, kRun = 2u, kGenerate = 4u, kMutate = 8u, kReproduce = 16u, kPredict = 32u,
+                         kProject = 64u };
 const char *commandName(Command command);
 
 /// What the subcommands read: one options struct each.
@@ -32,6 +34,7 @@ struct CommandLine {
   MutateOptions mutate;
   ReproduceOptions reproduce;
   PredictOptions predict;
+  ProjectOptions project;
 };
 
 /// How a flag is given: a value after it, none (a switch), or the unit's

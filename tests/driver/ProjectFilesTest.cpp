@@ -1,5 +1,5 @@
 // Which of a compile database's files are the project's library code.
-#include "Project.h"
+#include "ProjectFiles.h"
 
 #include <gtest/gtest.h>
 

@@ -1,0 +1,87 @@
+// `mosaic project` end to end on a small C project with git history: every
+// library unit searched in worker processes, the state kept, a re-run
+// redoing only the unit that changed, and one CMake build over the suites.
+#include "common/TestSupport.h"
+#include "driver/GitProject.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace mosaic::test;
+namespace fs = std::filesystem;
+
+namespace {
+
+nlohmann::json stateOf(const std::string &out) { return nlohmann::json::parse(readFile(out + "/project.json")); }
+
+std::string statusOf(const nlohmann::json &state, const std::string &file) {
+  for (const auto &u : state["units"])
+    if (u["file"] == file) return u["status"];
+  return "(absent)";
+}
+
+} // namespace
+
+TEST(ProjectCli, EveryLibraryUnitOnceThenOnlyWhatChangedAndOneBuildOverAll) {
+  const std::string dir = makeGitProject(true);
+  const std::string out = dir + "/out";
+  // --no-verify: the suites are written, not built by each unit; the one
+  // build below builds them all.
+  const std::vector<std::string> run{MOSAIC_EXE, "project", "-p", dir + "/build", "-o", out,
+                                     "--budget-per-unit", "1s", "-j", "2", "--no-verify", "--no-progress"};
+  auto first = runProcess(run);
+  ASSERT_LE(first.exitCode, 1) << first.err << first.out;
+  nlohmann::json state = stateOf(out);
+  ASSERT_EQ(state["units"].size(), 2u) << state.dump(2); // the test is not a unit
+  EXPECT_EQ(statusOf(state, "lib/parse.c"), "done") << first.out;
+  EXPECT_EQ(statusOf(state, "lib/util.c"), "done") << first.out;
+  // parse.c, fixed twice, is the riskier: BADS gives it the larger share.
+  double parseBudget = 0, utilBudget = 0;
+  for (const auto &u : state["units"])
+    (u["file"] == "lib/parse.c" ? parseBudget : utilBudget) = u["budget_seconds"].get<double>();
+  EXPECT_GT(parseBudget, utilBudget);
+  // 2 s less the prediction's own time (T_DP).
+  EXPECT_LE(parseBudget + utilBudget, 2.0);
+  EXPECT_GT(parseBudget + utilBudget, 1.5);
+  EXPECT_NE(first.out.find("bads over 3 commits"), std::string::npos) << first.out;
+
+  // Nothing changed: nothing runs.
+  auto second = runProcess(run);
+  ASSERT_LE(second.exitCode, 1) << second.err;
+  EXPECT_NE(second.out.find("2 units unchanged"), std::string::npos) << second.out;
+  EXPECT_EQ(second.out.find("[1/2]"), std::string::npos) << second.out;
+
+  // One unit changed: only it runs again.
+  writeText(dir + "/lib/util.c", "int twice(int x) { return x + x; }\n");
+  auto third = runProcess(run);
+  ASSERT_LE(third.exitCode, 1) << third.err;
+  EXPECT_NE(third.out.find("1 units unchanged"), std::string::npos) << third.out;
+  EXPECT_NE(third.out.find("lib/util.c: done"), std::string::npos) << third.out;
+  EXPECT_EQ(third.out.find("lib/parse.c: done"), std::string::npos) << third.out;
+
+  // The root CMakeLists.txt builds both suites, and CTest runs their tests.
+  const std::string root = readFile(out + "/CMakeLists.txt");
+  EXPECT_NE(root.find("add_subdirectory(units/lib_parse_c)"), std::string::npos) << root;
+  EXPECT_NE(root.find("add_subdirectory(units/lib_util_c)"), std::string::npos) << root;
+  auto configure = runProcess({"cmake", "-S", out, "-B", out + "/build", "-G", "Ninja"});
+  ASSERT_EQ(configure.exitCode, 0) << configure.out << configure.err;
+  auto build = runProcess({"cmake", "--build", out + "/build"});
+  ASSERT_EQ(build.exitCode, 0) << build.out << build.err;
+  auto ctest = runProcess({"ctest", "--test-dir", out + "/build", "-N"});
+  ASSERT_EQ(ctest.exitCode, 0) << ctest.out;
+  EXPECT_NE(ctest.out.find("parseTest."), std::string::npos) << ctest.out;
+  EXPECT_NE(ctest.out.find("utilTest."), std::string::npos) << ctest.out;
+}
+
+TEST(ProjectCli, BadAllocationAndNoUnitAreUsageErrors) {
+  const std::string dir = makeGitProject(false);
+  auto bad = runProcess({MOSAIC_EXE, "project", "-p", dir + "/build", "-o", dir + "/out", "--allocation", "lucky"});
+  EXPECT_EQ(bad.exitCode, 2);
+  EXPECT_NE(bad.err.find("bads or even"), std::string::npos) << bad.err;
+  auto none = runProcess({MOSAIC_EXE, "project", "-p", dir + "/build", "-o", dir + "/out", "--include", "src/*.c"});
+  EXPECT_EQ(none.exitCode, 2);
+  EXPECT_NE(none.err.find("no unit left"), std::string::npos) << none.err;
+}
