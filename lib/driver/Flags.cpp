@@ -143,7 +143,7 @@ GenerateOptions &gen(CommandLine &c, Command k) { return k == kReproduce ? c.rep
 
 // The unit and what of it is tested.
 void unitFlags(std::vector<Flag> &t) {
-  t.push_back(text({.names = "-p,--build-dir", .value = "DIR", .commands = kAll | kMutate | kCrash | kPredict | kProject,
+  t.push_back(text({.names = "-p,--build-dir", .value = "DIR", .commands = kAll | kMutate | kCrash | kPredict,
                     .help = "Folder with compile_commands.json (or the JSON file itself)", .required = true},
                    [](CommandLine &c, Command k) { return &unitOf(c, k).buildDir; }));
   t.push_back(text({.names = "unit", .value = "UNIT", .shape = FlagShape::Positional, .commands = kAll | kMutate,
@@ -432,6 +432,9 @@ void predictFlags(std::vector<Flag> &t) {
 // `project`: the units, their budget, the workers.
 void projectFlags(std::vector<Flag> &t) {
   auto of = [](CommandLine &c) -> ProjectOptions & { return c.project; };
+  t.push_back(text({.names = "-p,--build-dir", .value = "DIR", .commands = kProject,
+                    .help = "Folder with compile_commands.json (or the JSON file itself); required but with --merge"},
+                   [of](CommandLine &c, Command) { return &of(c).unit.buildDir; }));
   t.push_back(text({.names = "-o,--output", .value = "DIR", .commands = kProject,
                     .help = "Folder of the project's suites (units/), their logs, results and state, and a "
                             "CMakeLists.txt over them all",
@@ -466,6 +469,13 @@ void projectFlags(std::vector<Flag> &t) {
   t.push_back(toggle({.names = "--no-verify", .commands = kProject,
                       .help = "Write each suite without building, running and measuring it"},
                      [of](CommandLine &c, Command) { return &of(c).verify; }, false));
+  t.push_back(text({.names = "--shard", .value = "I/N", .commands = kProject,
+                    .help = "Run only part I of N (0 <= I < N) of the units, split by budget; without it, a Slurm "
+                            "job array's task or a Kubernetes Indexed Job's index (with MOSAIC_SHARDS) decides"},
+                   [of](CommandLine &c, Command) { return &of(c).shard; }));
+  t.push_back(list({.names = "--merge", .value = "DIR,...", .commands = kProject,
+                    .help = "Combine these shards' outputs into -o (one state, one CMakeLists.txt) instead of running"},
+                   [of](CommandLine &c, Command) { return &of(c).merge; }));
   t.push_back(toggle({.names = "--no-progress", .commands = kProject,
                       .help = "No progress line every 10 s, only a line per finished unit"},
                      [of](CommandLine &c, Command) { return &of(c).progress; }, false));

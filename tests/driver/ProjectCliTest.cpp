@@ -7,6 +7,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -84,4 +85,35 @@ TEST(ProjectCli, BadAllocationAndNoUnitAreUsageErrors) {
   auto none = runProcess({MOSAIC_EXE, "project", "-p", dir + "/build", "-o", dir + "/out", "--include", "src/*.c"});
   EXPECT_EQ(none.exitCode, 2);
   EXPECT_NE(none.err.find("no unit left"), std::string::npos) << none.err;
+}
+
+TEST(ProjectCli, TwoShardsRunEveryUnitOnceAndMergeIntoOne) {
+  const std::string dir = makeGitProject(true);
+  std::vector<std::string> ids;
+  for (const char *shard : {"0/2", "1/2"}) {
+    const std::string out = dir + "/shard-" + std::string(1, shard[0]);
+    auto r = runProcess({MOSAIC_EXE, "project", "-p", dir + "/build", "-o", out, "--budget-per-unit", "1s",
+                         "--shard", shard, "--no-verify", "--no-progress"});
+    ASSERT_LE(r.exitCode, 1) << r.err << r.out;
+    EXPECT_NE(r.out.find("of the 2 units"), std::string::npos) << r.out;
+    const nlohmann::json state = stateOf(out);
+    for (const auto &u : state["units"]) ids.push_back(u["id"]);
+  }
+  std::sort(ids.begin(), ids.end());
+  EXPECT_EQ(ids, (std::vector<std::string>{"lib_parse_c", "lib_util_c"})); // each once
+  // The same split from a Slurm array's environment.
+  const std::string viaSlurm = dir + "/slurm-1";
+  auto slurm = runProcess({"env", "SLURM_ARRAY_TASK_ID=1", "SLURM_ARRAY_TASK_COUNT=2", MOSAIC_EXE, "project", "-p",
+                           dir + "/build", "-o", viaSlurm, "--budget-per-unit", "1s", "--no-verify", "--no-progress"});
+  ASSERT_LE(slurm.exitCode, 1) << slurm.err;
+  EXPECT_EQ(stateOf(viaSlurm)["units"][0]["id"], stateOf(dir + "/shard-1")["units"][0]["id"]);
+
+  auto merge = runProcess({MOSAIC_EXE, "project", "--merge", dir + "/shard-0," + dir + "/shard-1", "-o", dir + "/all"});
+  ASSERT_LE(merge.exitCode, 1) << merge.err << merge.out;
+  const nlohmann::json all = stateOf(dir + "/all");
+  EXPECT_EQ(all["units"].size(), 2u);
+  const std::string root = readFile(dir + "/all/CMakeLists.txt");
+  EXPECT_NE(root.find("add_subdirectory(units/lib_parse_c)"), std::string::npos) << root;
+  EXPECT_NE(root.find("add_subdirectory(units/lib_util_c)"), std::string::npos) << root;
+  EXPECT_TRUE(fs::exists(dir + "/all/units/lib_util_c/CMakeLists.txt"));
 }

@@ -26,6 +26,10 @@ struct ProjectOptions {
   bool includeTests = false;           ///< --include-tests: tests, fuzzers, examples and tools are units too
   bool verify = true;                  ///< --no-verify: the suites are written, not built and run
   bool progress = true;                ///< --no-progress
+  /// --shard I/N: only this process's part of the units (Shards.h; also
+  /// from a Slurm job array's or a Kubernetes Indexed Job's environment).
+  std::string shard;
+  std::vector<std::string> merge;      ///< --merge: shard outputs to combine into -o, instead of a run
 };
 
 /// Runs the project's units (the compile database's library code, then
@@ -35,8 +39,10 @@ struct ProjectOptions {
 /// unit's file, the project's headers, its compile command, mosaic's
 /// version and these options) skips a unit already done, so an interrupted
 /// run resumes. Writes OUT/CMakeLists.txt over every unit's suite (CTest
-/// runs them all). kExitFindings when a unit found a likely defect,
-/// kExitUsage for a bad database or options, kExitOk otherwise.
+/// runs them all). With a shard, only its part of the units, split so that
+/// every shard gets about the same search time; with `merge`, the shards'
+/// outputs are combined into one. kExitFindings when a unit found a likely
+/// defect, kExitUsage for a bad database or options, kExitOk otherwise.
 int project(const ProjectOptions &options, std::ostream &out, std::ostream &err);
 
 } // namespace mosaic::driver
