@@ -4,6 +4,7 @@
 
 #include "Interrupt.h"
 #include "ProjectFiles.h"
+#include "ProjectReports.h"
 #include "Shards.h"
 #include "mosaic/predict/Bads.h"
 #include "mosaic/predict/History.h"
@@ -198,6 +199,7 @@ private:
   void work() {
     for (;;) {
       Unit *u = nullptr;
+      Unit result; // filled outside the lock, copied in under it: the progress view reads units_
       {
         std::lock_guard lock(m_);
         while (next_ < units_.size() && units_[next_].status != "queued") ++next_;
@@ -205,9 +207,11 @@ private:
         u = &units_[next_++];
         u->status = "running";
         started_[u->id] = std::chrono::steady_clock::now();
+        result = *u;
       }
-      runUnit(*u);
+      runUnit(result);
       std::lock_guard lock(m_);
+      *u = std::move(result);
       started_.erase(u->id);
       ++finished_;
       fmt::print(out_, "[{}/{}]{:>6} {}: {} ({:.0f} s for {:.0f} s of search)\n", done(), units_.size(), "",
@@ -385,6 +389,7 @@ int mergeShards(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
   }
   std::ofstream(fs::path(o.outDir) / "project.json") << merged.dump(2) << "\n";
   writeRootCMake(o.outDir, roots);
+  writeJUnit(o.outDir, roots);
   fmt::print(out, "merged       {} shards: {} units, {} finished, {} not\n", o.merge.size(), order.size(), finished,
              static_cast<int>(order.size()) - finished);
   fmt::print(out, "written      {}/CMakeLists.txt over every suite; the state in {}/project.json\n", o.outDir, o.outDir);
@@ -530,6 +535,7 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
   std::vector<std::pair<std::string, std::string>> roots;
   for (const Unit &u : units) roots.emplace_back(u.id, u.relative);
   writeRootCMake(outDir, roots);
+  const std::size_t junitCases = writeJUnit(outDir, roots);
 
   int findings = 0, failed = 0, interrupted = 0;
   for (const Unit &u : units) {
@@ -540,7 +546,9 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
   fmt::print(out, "units        {} done ({} unchanged), {} failed, {} not run{}\n",
              units.size() - static_cast<std::size_t>(failed + interrupted), unchanged, failed, interrupted,
              interrupted ? " (interrupted: run again to resume)" : "");
-  fmt::print(out, "written      {}/CMakeLists.txt over every suite; the state in {}\n", outDir, statePath);
+  fmt::print(out, "written      {}/CMakeLists.txt over every suite; the state in {}; {}/junit.xml ({} tests of the "
+                  "verification runs)\n",
+             outDir, statePath, outDir, junitCases);
   return findings ? kExitFindings : kExitOk;
 }
 

@@ -59,3 +59,36 @@ TEST(Shards, LargestFirstToTheLeastLoadedKeepsShardsWithinOneUnitOfEachOther) {
   const auto one = assignShards(budgets, names, 1);
   EXPECT_TRUE(std::all_of(one.begin(), one.end(), [](size_t s) { return s == 0; }));
 }
+
+#include "ProjectReports.h"
+#include "common/TestSupport.h"
+
+#include <fstream>
+
+TEST(ProjectReports, JUnitCarriesEveryVerifiedTestWithItsFailureOrSkip) {
+  namespace fs = std::filesystem;
+  const std::string out = mosaic::test::makeTempDir("mosaic-junit");
+  const fs::path build = fs::path(out) / "units" / "lib_a_c" / "build";
+  fs::create_directories(build);
+  const std::string file = out + "/units/lib_a_c/a_test.cpp";
+  std::ofstream(build / "run-0.json") << R"({"testsuites": [{"name": "aTest", "testsuite": [
+      {"name": "old", "time": "0.5s", "file": ")" << file << R"(", "line": 3}]}]})";
+  std::ofstream(build / "run-1.json") << R"({"testsuites": [{"name": "aTest", "testsuite": [
+      {"name": "f_Returns0", "time": "0.012s", "file": ")" << file << R"(", "line": 10},
+      {"name": "g<&>", "time": "0.001s", "file": ")" << file << R"(", "line": 20,
+       "failures": [{"failure": "a_test.cpp:21\nExpected equality"}]}]}]})";
+  std::ofstream(build / "failing.json") << R"({"testsuites": [{"name": "aTest_DefectDeathTest", "testsuite": [
+      {"name": "DISABLED_h_Crashes", "status": "NOTRUN", "result": "SUPPRESSED", "time": "0s"}]}]})";
+  EXPECT_EQ(mosaic::driver::writeJUnit(out, {{"lib_a_c", "lib/a.c"}, {"lib_b_c", "lib/b.c"}}), 3u);
+  const std::string xml = mosaic::test::readFile(out + "/junit.xml");
+  EXPECT_NE(xml.find(R"(<testsuites name="mosaic project" tests="3" failures="1" skipped="1">)"), std::string::npos) << xml;
+  EXPECT_NE(xml.find(R"x(<testsuite name="lib/a.c (passing suite)" tests="2" failures="1")x"), std::string::npos) << xml;
+  EXPECT_NE(xml.find(R"(name="f_Returns0" time="0.012" file="units/lib_a_c/a_test.cpp" line="10"/>)"), std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find(R"(name="g&lt;&amp;&gt;")"), std::string::npos) << xml; // escaped
+  EXPECT_NE(xml.find("<failure message=\"a_test.cpp:21\">a_test.cpp:21\nExpected equality\n</failure>"), std::string::npos)
+      << xml;
+  EXPECT_NE(xml.find("<skipped/>"), std::string::npos) << xml;
+  EXPECT_EQ(xml.find("\"old\""), std::string::npos) << xml; // only the last run
+  EXPECT_EQ(xml.find("lib/b.c"), std::string::npos) << xml; // not verified: no reports
+}
