@@ -165,8 +165,9 @@ std::string summaryOf(const Unit &u) {
 
 class Runner {
 public:
-  Runner(const ProjectOptions &o, std::vector<Unit> &units, std::ostream &out, const volatile std::sig_atomic_t *stop)
-      : o_(o), units_(units), out_(out), stop_(stop), self_(selfExecutable()) {}
+  Runner(const ProjectOptions &o, std::string root, std::vector<Unit> &units, std::ostream &out,
+         const volatile std::sig_atomic_t *stop)
+      : o_(o), root_(std::move(root)), units_(units), out_(out), stop_(stop), self_(selfExecutable()) {}
 
   void run(const std::string &statePath) {
     statePath_ = statePath;
@@ -293,7 +294,7 @@ private:
   }
 
   void save() const {
-    nlohmann::json j = {{"format", 1}, {"units", nlohmann::json::array()}};
+    nlohmann::json j = {{"format", 1}, {"root", root_}, {"units", nlohmann::json::array()}};
     for (const Unit &u : units_) j["units"].push_back(unitJson(u));
     const std::string tmp = statePath_ + ".tmp";
     std::ofstream(tmp) << j.dump(2) << "\n";
@@ -302,6 +303,7 @@ private:
   }
 
   const ProjectOptions &o_;
+  std::string root_; ///< the project's folder
   std::vector<Unit> &units_;
   std::ostream &out_;
   const volatile std::sig_atomic_t *stop_;
@@ -347,6 +349,7 @@ int mergeShards(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
   fs::create_directories(o.outDir, ec);
   std::map<std::string, nlohmann::json> units;
   std::vector<std::string> order;
+  std::string root;
   for (const std::string &dir : o.merge) {
     nlohmann::json state;
     try {
@@ -355,6 +358,7 @@ int mergeShards(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
       fmt::print(err, "mosaic: error: --merge '{}' holds no readable project.json: {}\n", dir, e.what());
       return kExitUsage;
     }
+    if (root.empty()) root = state.value("root", "");
     for (const auto &u : state.value("units", nlohmann::json::array())) {
       const std::string id = u.value("id", ""), status = u.value("status", "");
       if (id.empty()) continue;
@@ -378,7 +382,7 @@ int mergeShards(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
       }
     }
   }
-  nlohmann::json merged = {{"format", 1}, {"merged_from", o.merge}, {"units", nlohmann::json::array()}};
+  nlohmann::json merged = {{"format", 1}, {"root", root}, {"merged_from", o.merge}, {"units", nlohmann::json::array()}};
   std::vector<std::pair<std::string, std::string>> roots;
   int findings = 0, finished = 0;
   for (const std::string &id : order) {
@@ -390,6 +394,7 @@ int mergeShards(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
   std::ofstream(fs::path(o.outDir) / "project.json") << merged.dump(2) << "\n";
   writeRootCMake(o.outDir, roots);
   writeJUnit(o.outDir, roots);
+  writeSarif(o.outDir, root, roots);
   fmt::print(out, "merged       {} shards: {} units, {} finished, {} not\n", o.merge.size(), order.size(), finished,
              static_cast<int>(order.size()) - finished);
   fmt::print(out, "written      {}/CMakeLists.txt over every suite; the state in {}/project.json\n", o.outDir, o.outDir);
@@ -531,11 +536,12 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
   if (unchanged) fmt::print(out, "resumed      {} units unchanged since the last run, kept\n", unchanged);
 
   InterruptGuard guard;
-  Runner(o, units, out, guard.flag()).run(statePath);
+  Runner(o, root, units, out, guard.flag()).run(statePath);
   std::vector<std::pair<std::string, std::string>> roots;
   for (const Unit &u : units) roots.emplace_back(u.id, u.relative);
   writeRootCMake(outDir, roots);
   const std::size_t junitCases = writeJUnit(outDir, roots);
+  const std::size_t findingCount = writeSarif(outDir, root, roots);
 
   int findings = 0, failed = 0, interrupted = 0;
   for (const Unit &u : units) {
@@ -546,9 +552,9 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
   fmt::print(out, "units        {} done ({} unchanged), {} failed, {} not run{}\n",
              units.size() - static_cast<std::size_t>(failed + interrupted), unchanged, failed, interrupted,
              interrupted ? " (interrupted: run again to resume)" : "");
-  fmt::print(out, "written      {}/CMakeLists.txt over every suite; the state in {}; {}/junit.xml ({} tests of the "
-                  "verification runs)\n",
-             outDir, statePath, outDir, junitCases);
+  fmt::print(out, "written      {}/CMakeLists.txt over every suite; the state in {}; junit.xml ({} tests of the "
+                  "verification runs); findings.sarif ({} findings)\n",
+             outDir, statePath, junitCases, findingCount);
   return findings ? kExitFindings : kExitOk;
 }
 

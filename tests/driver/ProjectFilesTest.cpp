@@ -61,6 +61,7 @@ TEST(Shards, LargestFirstToTheLeastLoadedKeepsShardsWithinOneUnitOfEachOther) {
 }
 
 #include "ProjectReports.h"
+#include <nlohmann/json.hpp>
 #include "common/TestSupport.h"
 
 #include <fstream>
@@ -91,4 +92,42 @@ TEST(ProjectReports, JUnitCarriesEveryVerifiedTestWithItsFailureOrSkip) {
   EXPECT_NE(xml.find("<skipped/>"), std::string::npos) << xml;
   EXPECT_EQ(xml.find("\"old\""), std::string::npos) << xml; // only the last run
   EXPECT_EQ(xml.find("lib/b.c"), std::string::npos) << xml; // not verified: no reports
+}
+
+TEST(ProjectReports, SarifPutsEachDefectAndRobustnessFailureAtItsInnermostProjectFrame) {
+  namespace fs = std::filesystem;
+  const std::string out = mosaic::test::makeTempDir("mosaic-sarif");
+  const std::string root = mosaic::test::makeTempDir("mosaic-sarif-project");
+  fs::create_directories(root + "/lib");
+  std::ofstream(root + "/lib/util.h") << "\n";
+  fs::create_directories(out + "/results");
+  std::ofstream(out + "/results/lib_a_c.json") << R"x({"failures": [
+    {"class": "defect", "outcome": "crash", "site": "crash 11 at f:12", "why": "f() fails",
+     "stack": ["f a.c:12", "g util.h:3", "main /elsewhere/main.c:9"]},
+    {"class": "robustness", "outcome": "abort", "site": "abort 6 in (after the last statement)", "why": "h() aborts",
+     "stack": []},
+    {"class": "misuse", "outcome": "crash", "site": "crash 11 at f:1", "why": "not a finding", "stack": ["f a.c:1"]}]})x";
+  EXPECT_EQ(mosaic::driver::writeSarif(out, root, {{"lib_a_c", "lib/a.c"}}), 2u);
+  const auto sarif = nlohmann::json::parse(mosaic::test::readFile(out + "/findings.sarif"));
+  EXPECT_EQ(sarif["version"], "2.1.0");
+  const auto &run = sarif["runs"][0];
+  EXPECT_EQ(run["tool"]["driver"]["name"], "mosaic");
+  EXPECT_EQ(run["tool"]["driver"]["rules"].size(), 2u);
+  EXPECT_EQ(run["originalUriBaseIds"]["PROJECT_ROOT"]["uri"], "file://" + root + "/");
+  ASSERT_EQ(run["results"].size(), 2u);
+  const auto &defect = run["results"][0];
+  EXPECT_EQ(defect["ruleId"], "mosaic/defect");
+  EXPECT_EQ(defect["level"], "error");
+  EXPECT_EQ(defect["message"]["text"], "f() fails (crash 11 at f:12)");
+  const auto &where = defect["locations"][0]["physicalLocation"];
+  EXPECT_EQ(where["artifactLocation"]["uri"], "lib/a.c"); // the unit's own file, by its name
+  EXPECT_EQ(where["region"]["startLine"], 12);
+  const auto &frames = defect["stacks"][0]["frames"];
+  ASSERT_EQ(frames.size(), 3u);
+  EXPECT_EQ(frames[1]["location"]["physicalLocation"]["artifactLocation"]["uri"], "lib/util.h"); // found beside it
+  EXPECT_EQ(frames[1]["location"]["message"]["text"], "g");
+  const auto &robustness = run["results"][1];
+  EXPECT_EQ(robustness["level"], "warning");
+  EXPECT_EQ(robustness["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "lib/a.c");
+  EXPECT_FALSE(robustness.contains("stacks"));
 }
