@@ -16,6 +16,9 @@
 #include <nlohmann/json.hpp>
 
 #include <fnmatch.h>
+#include <functional>
+#include <optional>
+#include <sstream>
 #include <cstring>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -57,6 +60,8 @@ struct Unit {
   double score = 0, budget = 0;
   std::string key;
   // What its run gave.
+  std::optional<std::vector<std::string>> headers; ///< the project headers it depends on, once known
+  std::string command;                             ///< its compile command, as the database writes it
   std::string status = "queued"; // queued, running, done, failed, interrupted, unchanged
   int exitCode = -1;
   double seconds = 0;
@@ -64,32 +69,76 @@ struct Unit {
   std::string error;
 };
 
-// The project's headers, hashed once: any change to one regenerates every
-// unit (ours: exact per-unit dependencies are a later refinement).
-std::string headersHash(const std::string &root, const std::string &outDir) {
+// Every header of the project (by its path in the project) and a hash of
+// its content, read once at the start of a run.
+using HeaderHashes = std::map<std::string, std::string>;
+
+HeaderHashes headerHashes(const std::string &root, const std::string &outDir) {
   static const std::vector<std::string> kHeaderExtensions = {".h", ".hh", ".hpp", ".hxx", ".inc", ".inl", ".ipp", ".tcc"};
-  std::vector<fs::path> headers;
+  HeaderHashes out;
   std::error_code ec;
-  const fs::path out = fs::weakly_canonical(outDir, ec);
+  const fs::path skip = fs::weakly_canonical(outDir, ec);
   for (auto it = fs::recursive_directory_iterator(root, fs::directory_options::skip_permission_denied, ec);
        it != fs::recursive_directory_iterator(); it.increment(ec)) {
     if (ec) break;
     const fs::path &p = it->path();
-    if (it->is_directory(ec) && (p.filename().string().rfind('.', 0) == 0 || fs::weakly_canonical(p, ec) == out)) {
+    if (it->is_directory(ec) && (p.filename().string().rfind('.', 0) == 0 || fs::weakly_canonical(p, ec) == skip)) {
       it.disable_recursion_pending();
       continue;
     }
     if (it->is_regular_file(ec) &&
-        std::find(kHeaderExtensions.begin(), kHeaderExtensions.end(), p.extension().string()) != kHeaderExtensions.end())
-      headers.push_back(p);
+        std::find(kHeaderExtensions.begin(), kHeaderExtensions.end(), p.extension().string()) != kHeaderExtensions.end()) {
+      Fnv f;
+      f.add(readAll(p));
+      out[p.lexically_relative(root).generic_string()] = f.hex();
+    }
   }
-  std::sort(headers.begin(), headers.end());
+  return out;
+}
+
+// The hash of the headers a unit depends on: those its last harness build
+// listed when they are known, otherwise every header of the project (its
+// first run: any header edit then redoes it).
+std::string dependencyHash(const HeaderHashes &all, const std::optional<std::vector<std::string>> &headers) {
   Fnv f;
-  for (const fs::path &h : headers) {
-    f.add(h.lexically_relative(root).generic_string());
-    f.add(readAll(h));
+  if (headers) {
+    for (const std::string &h : *headers) {
+      f.add(h);
+      const auto it = all.find(h);
+      f.add(it == all.end() ? "(gone)" : it->second);
+    }
+  } else {
+    for (const auto &[path, hash] : all) f.add(path), f.add(hash);
   }
   return f.hex();
+}
+
+// The project headers the unit's harness was compiled with: its depfile
+// (harness/Build.cpp writes harness.d), the newest in its work folder.
+std::optional<std::vector<std::string>> harnessHeaders(const fs::path &work, const std::string &root,
+                                                       const HeaderHashes &all) {
+  std::error_code ec;
+  fs::path newest;
+  fs::file_time_type when{};
+  for (const auto &e : fs::directory_iterator(work, ec)) {
+    const fs::path d = e.path() / "harness.d";
+    if (fs::exists(d, ec) && (newest.empty() || fs::last_write_time(d, ec) > when))
+      newest = d, when = fs::last_write_time(d, ec);
+  }
+  if (newest.empty()) return std::nullopt;
+  std::string text = readAll(newest);
+  const size_t colon = text.find(": ");
+  if (colon == std::string::npos) return std::nullopt;
+  std::vector<std::string> out;
+  std::istringstream words(text.substr(colon + 2));
+  for (std::string w; words >> w;) {
+    if (w == "\\") continue; // a continued line
+    const fs::path rel = fs::weakly_canonical(w, ec).lexically_relative(root);
+    if (all.count(rel.generic_string())) out.push_back(rel.generic_string());
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 // Each file's compile command, as the database writes it.
@@ -142,9 +191,11 @@ std::string selfExecutable() {
 }
 
 nlohmann::json unitJson(const Unit &u) {
-  return {{"file", u.relative}, {"id", u.id},          {"key", u.key},          {"status", u.status},
-          {"exit_code", u.exitCode}, {"score", u.score}, {"budget_seconds", u.budget},
-          {"seconds", u.seconds},    {"error", u.error}, {"stats", u.stats}};
+  nlohmann::json j = {{"file", u.relative}, {"id", u.id},          {"key", u.key},          {"status", u.status},
+                      {"exit_code", u.exitCode}, {"score", u.score}, {"budget_seconds", u.budget},
+                      {"seconds", u.seconds},    {"error", u.error}, {"stats", u.stats}};
+  if (u.headers) j["headers"] = *u.headers;
+  return j;
 }
 
 // One line of a finished unit: its tests and llvm-cov's branch coverage.
@@ -165,9 +216,11 @@ std::string summaryOf(const Unit &u) {
 
 class Runner {
 public:
+  /// `afterRun` runs on a worker, outside the lock, on the unit's result.
   Runner(const ProjectOptions &o, std::string root, std::vector<Unit> &units, std::ostream &out,
-         const volatile std::sig_atomic_t *stop)
-      : o_(o), root_(std::move(root)), units_(units), out_(out), stop_(stop), self_(selfExecutable()) {}
+         const volatile std::sig_atomic_t *stop, std::function<void(Unit &)> afterRun)
+      : o_(o), root_(std::move(root)), units_(units), out_(out), stop_(stop), self_(selfExecutable()),
+        afterRun_(std::move(afterRun)) {}
 
   void run(const std::string &statePath) {
     statePath_ = statePath;
@@ -211,6 +264,7 @@ private:
         result = *u;
       }
       runUnit(result);
+      afterRun_(result);
       std::lock_guard lock(m_);
       *u = std::move(result);
       started_.erase(u->id);
@@ -308,6 +362,7 @@ private:
   std::ostream &out_;
   const volatile std::sig_atomic_t *stop_;
   std::string self_, statePath_;
+  std::function<void(Unit &)> afterRun_;
   std::mutex m_;
   std::condition_variable changed_;
   std::size_t next_ = 0, finished_ = 0;
@@ -513,13 +568,16 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
     for (const auto &u : state.at("units")) before[u.value("id", "")] = u;
   } catch (const std::exception &) {
   }
-  const std::string headers = headersHash(root, outDir);
+  const HeaderHashes headers = headerHashes(root, outDir);
   const auto commands = commandsByFile(o.unit.buildDir);
   std::size_t unchanged = 0;
   for (Unit &u : units) {
     const auto c = commands.find(u.path);
-    u.key = keyOf(u, headers, c == commands.end() ? "" : c->second, o);
+    u.command = c == commands.end() ? "" : c->second;
     const auto b = before.find(u.id);
+    if (b != before.end() && b->second.contains("headers") && b->second["headers"].is_array())
+      u.headers = b->second["headers"].get<std::vector<std::string>>();
+    u.key = keyOf(u, dependencyHash(headers, u.headers), u.command, o);
     if (b != before.end() && b->second.value("key", "") == u.key &&
         (b->second.value("status", "") == "done" || b->second.value("status", "") == "unchanged")) {
       u.status = "unchanged";
@@ -527,6 +585,9 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
       u.stats = b->second.value("stats", nlohmann::json::object());
       u.seconds = b->second.value("seconds", 0.0);
       ++unchanged;
+    } else {
+      u.headers.reset(); // what this run's harness build lists, below
+      u.key = keyOf(u, dependencyHash(headers, u.headers), u.command, o);
     }
   }
   fmt::print(out, "project      {} ({} units of {} files; {} left out)\n", root, units.size(), files->size(),
@@ -536,7 +597,14 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
   if (unchanged) fmt::print(out, "resumed      {} units unchanged since the last run, kept\n", unchanged);
 
   InterruptGuard guard;
-  Runner(o, root, units, out, guard.flag()).run(statePath);
+  // After a unit's run: the headers its harness was built with, and its key
+  // over their contents as they were when this run started.
+  const auto afterRun = [&](Unit &u) {
+    if (u.status != "done") return;
+    u.headers = harnessHeaders(fs::path(outDir) / "work" / u.id, root, headers);
+    u.key = keyOf(u, dependencyHash(headers, u.headers), u.command, o);
+  };
+  Runner(o, root, units, out, guard.flag(), afterRun).run(statePath);
   std::vector<std::pair<std::string, std::string>> roots;
   for (const Unit &u : units) roots.emplace_back(u.id, u.relative);
   writeRootCMake(outDir, roots);

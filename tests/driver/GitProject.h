@@ -1,7 +1,7 @@
 // A small C project with a git history, made in a fresh folder for the
 // tests of `predict` and `project`: lib/parse.c (two functions, parse fixed
-// twice), lib/util.c (one commit), tests/test_parse.c, and a compile
-// database for all three in build/.
+// twice), lib/util.c (one commit, including lib/util.h), tests/test_parse.c,
+// and a compile database for the three sources in build/.
 #pragma once
 
 #include "common/TestSupport.h"
@@ -37,7 +37,8 @@ inline std::string makeGitProject(bool withGit) {
   const std::string dir = makeTempDir("mosaic-predict-cli");
   const std::string parseV1 = "int parse(const char *s) {\n  return s[0];\n}\n\nint count(int n) {\n  return n;\n}\n";
   writeText(dir + "/lib/parse.c", parseV1);
-  writeText(dir + "/lib/util.c", "int twice(int x) { return 2 * x; }\n");
+  writeText(dir + "/lib/util.h", "#define FACTOR 2\n");
+  writeText(dir + "/lib/util.c", "#include \"util.h\"\nint twice(int x) { return FACTOR * x; }\n");
   writeText(dir + "/tests/test_parse.c", "int parse(const char *);\nint main(void) { return parse(\"a\"); }\n");
   nlohmann::json db = nlohmann::json::array();
   for (const char *f : {"lib/parse.c", "lib/util.c", "tests/test_parse.c"})

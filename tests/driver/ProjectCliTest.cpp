@@ -55,8 +55,19 @@ TEST(ProjectCli, EveryLibraryUnitOnceThenOnlyWhatChangedAndOneBuildOverAll) {
   EXPECT_NE(second.out.find("2 units unchanged"), std::string::npos) << second.out;
   EXPECT_EQ(second.out.find("[1/2]"), std::string::npos) << second.out;
 
+  // A header only util.c includes changed: only util.c runs again (the
+  // headers each unit depends on are those its harness was built with).
+  writeText(dir + "/lib/util.h", "#define FACTOR 3\n");
+  auto header = runProcess(run);
+  ASSERT_LE(header.exitCode, 1) << header.err;
+  EXPECT_NE(header.out.find("1 units unchanged"), std::string::npos) << header.out;
+  EXPECT_NE(header.out.find("lib/util.c: done"), std::string::npos) << header.out;
+  const nlohmann::json afterHeader = stateOf(out);
+  for (const auto &u : afterHeader["units"])
+    if (u["file"] == "lib/util.c") EXPECT_EQ(u["headers"], nlohmann::json::array({"lib/util.h"})) << u.dump(2);
+
   // One unit changed: only it runs again.
-  writeText(dir + "/lib/util.c", "int twice(int x) { return x + x; }\n");
+  writeText(dir + "/lib/util.c", "#include \"util.h\"\nint twice(int x) { return x + x; }\n");
   auto third = runProcess(run);
   ASSERT_LE(third.exitCode, 1) << third.err;
   EXPECT_NE(third.out.find("1 units unchanged"), std::string::npos) << third.out;
