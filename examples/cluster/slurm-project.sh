@@ -17,7 +17,7 @@
 #SBATCH --cpus-per-task=2
 #SBATCH --output=mosaic-project-%A_%a.log
 set -euo pipefail
-BUILD_DIR=${1:?the project's build folder (compile_commands.json)}
+BUILD_DIR=${1:?the build folder of the project, with compile_commands.json}
 OUT=${2:?where the shards write}
 BUDGET=${3:-1h}
 exec mosaic project -p "$BUILD_DIR" -o "$OUT/shard-${SLURM_ARRAY_TASK_ID:?run me with sbatch --array}" \
