@@ -214,6 +214,17 @@ std::string summaryOf(const Unit &u) {
   return s;
 }
 
+// llvm-cov's branches covered and counted over the units measured so far.
+std::pair<double, double> branchesOf(const std::vector<Unit> &units) {
+  double covered = 0, branches = 0;
+  for (const Unit &u : units)
+    if (u.stats.contains("llvm_cov")) {
+      covered += u.stats["llvm_cov"].value("branches_covered", 0.0);
+      branches += u.stats["llvm_cov"].value("branches", 0.0);
+    }
+  return {covered, branches};
+}
+
 class Runner {
 public:
   /// `afterRun` runs on a worker, outside the lock, on the unit's result.
@@ -343,8 +354,11 @@ private:
           left += std::max(0.0, u.budget - std::chrono::duration<double>(now - since).count());
         }
     }
-    return fmt::format("{} done, {} running ({}), {} queued; about {:.0f} s of search left", done(), started_.size(),
-                       running, queued, left / static_cast<double>(std::max<std::uint64_t>(1, o_.jobs)));
+    const auto [covered, branches] = branchesOf(units_); // coverage so far
+    const std::string coverage =
+        branches > 0 ? fmt::format("; branches {:.1f}% of the units measured", 100.0 * covered / branches) : "";
+    return fmt::format("{} done, {} running ({}), {} queued{}; about {:.0f} s of search left", done(), started_.size(),
+                       running, queued, coverage, left / static_cast<double>(std::max<std::uint64_t>(1, o_.jobs)));
   }
 
   void save() const {
@@ -617,6 +631,9 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
     failed += u.status == "failed";
     interrupted += u.status == "interrupted" || u.status == "queued";
   }
+  if (const auto [covered, branches] = branchesOf(units); branches > 0)
+    fmt::print(out, "coverage     llvm-cov branches {:.0f}/{:.0f} ({:.1f}%) over the units measured\n", covered, branches,
+               100.0 * covered / branches);
   fmt::print(out, "units        {} done ({} unchanged), {} failed, {} not run{}\n",
              units.size() - static_cast<std::size_t>(failed + interrupted), unchanged, failed, interrupted,
              interrupted ? " (interrupted: run again to resume)" : "");
