@@ -10,6 +10,7 @@
 #include "mosaic/predict/History.h"
 #include "mosaic/predict/Schwa.h"
 #include "mosaic/support/Process.h"
+#include "mosaic/support/Text.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
@@ -50,11 +51,6 @@ struct Fnv {
   std::string hex() const { return fmt::format("{:016x}", h); }
 };
 
-std::string readAll(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
-}
-
 struct Unit {
   std::string path, relative, id;
   double score = 0, budget = 0;
@@ -89,7 +85,7 @@ HeaderHashes headerHashes(const std::string &root, const std::string &outDir) {
     if (it->is_regular_file(ec) &&
         std::find(kHeaderExtensions.begin(), kHeaderExtensions.end(), p.extension().string()) != kHeaderExtensions.end()) {
       Fnv f;
-      f.add(readAll(p));
+      f.add(readFile(p.string()));
       out[p.lexically_relative(root).generic_string()] = f.hex();
     }
   }
@@ -126,7 +122,7 @@ std::optional<std::vector<std::string>> harnessHeaders(const fs::path &work, con
       newest = d, when = fs::last_write_time(d, ec);
   }
   if (newest.empty()) return std::nullopt;
-  std::string text = readAll(newest);
+  std::string text = readFile(newest.string());
   const size_t colon = text.find(": ");
   if (colon == std::string::npos) return std::nullopt;
   std::vector<std::string> out;
@@ -148,7 +144,7 @@ std::map<std::string, std::string> commandsByFile(const std::string &buildDir) {
   std::map<std::string, std::string> out;
   try {
     std::error_code ec;
-    for (const auto &e : nlohmann::json::parse(readAll(db))) {
+    for (const auto &e : nlohmann::json::parse(readFile(db.string()))) {
       const std::string file =
           fs::weakly_canonical(fs::path(e.value("directory", "")) / e.value("file", ""), ec).string();
       out[file] += e.dump();
@@ -165,7 +161,7 @@ std::string keyOf(const Unit &u, const std::string &headers, const std::string &
   Fnv f;
   struct stat st {};
   if (stat("/proc/self/exe", &st) == 0) f.add(fmt::format("{}:{}", st.st_size, st.st_mtim.tv_sec));
-  f.add(readAll(u.path));
+  f.add(readFile(u.path));
   f.add(headers);
   f.add(command);
   f.add(fmt::format("seed={} verify={} allocation={} budget={}/{}", o.seed, o.verify, o.allocation, o.budgetSeconds,
@@ -316,7 +312,7 @@ private:
     if (r) std::ofstream(out / "logs" / (u.id + ".log")) << r->output;
     u.exitCode = r ? r->exitCode : -1;
     try {
-      u.stats = nlohmann::json::parse(readAll(json));
+      u.stats = nlohmann::json::parse(readFile(json));
     } catch (const std::exception &) {
       u.stats = nlohmann::json::object();
     }
@@ -422,7 +418,7 @@ int mergeShards(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
   for (const std::string &dir : o.merge) {
     nlohmann::json state;
     try {
-      state = nlohmann::json::parse(readAll(fs::path(dir) / "project.json"));
+      state = nlohmann::json::parse(readFile((fs::path(dir) / "project.json").string()));
     } catch (const std::exception &e) {
       fmt::print(err, "mosaic: error: --merge '{}' holds no readable project.json: {}\n", dir, e.what());
       return kExitUsage;
@@ -578,7 +574,7 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
   const std::string statePath = (fs::path(outDir) / "project.json").string();
   std::map<std::string, nlohmann::json> before;
   try {
-    const nlohmann::json state = nlohmann::json::parse(readAll(statePath));
+    const nlohmann::json state = nlohmann::json::parse(readFile(statePath));
     for (const auto &u : state.at("units")) before[u.value("id", "")] = u;
   } catch (const std::exception &) {
   }
