@@ -200,20 +200,24 @@ public:
   int runs = 0;
 };
 
-} // namespace
-
-TEST(VerifyStage, ATestThatKillsALaterOneIsRemovedAndItsVictimKept) {
+// Four passing tests check_magic(0..3) verified over `runner`, two runs each, no coverage.
+driver::VerifyResult verifyFour(PollutingRunner &runner, const std::string &dirPrefix, std::ostringstream &log) {
   auto m = test::UnitModel::make(MOSAIC_FIXTURE_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/shapes.c");
   std::vector<emit::SuiteTest> passing(4), failing;
   for (size_t k = 0; k < passing.size(); ++k) passing[k].test = m->call("check_magic", {static_cast<std::int64_t>(k)});
-  PollutingRunner runner;
   driver::VerifyOptions options;
-  options.outDir = test::makeTempDir("mosaic-verify-polluter");
+  options.outDir = test::makeTempDir(dirPrefix);
   options.runs = 2;
   options.coverage = false;
+  return driver::verifyWith(runner, m->program, *m->catalog, passing, failing, emit::UnitBuild{}, options, log);
+}
+
+} // namespace
+
+TEST(VerifyStage, ATestThatKillsALaterOneIsRemovedAndItsVictimKept) {
+  PollutingRunner runner;
   std::ostringstream log;
-  const driver::VerifyResult v =
-      driver::verifyWith(runner, m->program, *m->catalog, passing, failing, emit::UnitBuild{}, options, log);
+  const driver::VerifyResult v = verifyFour(runner, "mosaic-verify-polluter", log);
   EXPECT_TRUE(v.built) << v.error << log.str();
   EXPECT_EQ(v.removed, 1) << log.str();
   EXPECT_EQ(v.passed, 3);
@@ -228,19 +232,11 @@ TEST(VerifyStage, ATestThatKillsALaterOneIsRemovedAndItsVictimKept) {
 }
 
 TEST(VerifyStage, ABinaryKilledOnceFromOutsideCostsNoTest) {
-  auto m = test::UnitModel::make(MOSAIC_FIXTURE_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/shapes.c");
-  std::vector<emit::SuiteTest> passing(4), failing;
-  for (size_t k = 0; k < passing.size(); ++k) passing[k].test = m->call("check_magic", {static_cast<std::int64_t>(k)});
   PollutingRunner runner;
   runner.pollutes = false;
   runner.killedFromOutside = 1;
-  driver::VerifyOptions options;
-  options.outDir = test::makeTempDir("mosaic-verify-killed");
-  options.runs = 2;
-  options.coverage = false;
   std::ostringstream log;
-  const driver::VerifyResult v =
-      driver::verifyWith(runner, m->program, *m->catalog, passing, failing, emit::UnitBuild{}, options, log);
+  const driver::VerifyResult v = verifyFour(runner, "mosaic-verify-killed", log);
   EXPECT_TRUE(v.built) << v.error << log.str();
   EXPECT_EQ(v.removed, 0) << log.str();
   EXPECT_EQ(v.passed, 4);

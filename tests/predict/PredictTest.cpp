@@ -52,6 +52,13 @@ private:
   std::string dir_;
 };
 
+// The history of `r` with `spans` tracked, scored by Schwa's defaults.
+Prediction scoresOf(const Repo &r, const std::map<std::string, std::vector<FunctionSpan>> &spans) {
+  auto h = readHistory(r.dir(), spans);
+  EXPECT_TRUE(h) << h.error().message;
+  return h ? schwa(*h, spans) : Prediction{};
+}
+
 const Score &fileScore(const Prediction &p, const std::string &file) {
   static const Score none;
   auto it = p.files.find(file);
@@ -135,9 +142,7 @@ TEST(History, ARenameCarriesHistoryAndARecreatedFileStartsAfresh) {
   r.commit("remove gone", 300);
   r.write("gone.c", "double g;\n");
   r.commit("a new gone", 400);
-  auto h = readHistory(r.dir(), {});
-  ASSERT_TRUE(h) << h.error().message;
-  const Prediction p = schwa(*h, {});
+  const Prediction p = scoresOf(r, {});
   EXPECT_EQ(fileScore(p, "new.c").commits, 2);    // created as old.c, then renamed
   EXPECT_EQ(fileScore(p, "new.c").fixCommits, 1); // old.c's fix counts
   EXPECT_EQ(fileScore(p, "gone.c").commits, 1);   // the deleted one's history is not its
@@ -157,9 +162,7 @@ TEST(History, ChangesAreMappedToTodaysFunctionsThroughLaterEdits) {
   r.write("f.c", "/* one\n   two\n   three */\nint a(void) {\n  return 10;\n}\nint b(void) {\n  return 2;\n}\n");
   r.commit("change a", 400);
   const std::map<std::string, std::vector<FunctionSpan>> spans{{"f.c", {{"a", 4, 6}, {"b", 7, 9}}}};
-  auto h = readHistory(r.dir(), spans);
-  ASSERT_TRUE(h) << h.error().message;
-  const Prediction p = schwa(*h, spans);
+  const Prediction p = scoresOf(r, spans);
   ASSERT_EQ(p.functions.at("f.c").size(), 2u);
   const Score &a = p.functions.at("f.c")[0], &b = p.functions.at("f.c")[1];
   EXPECT_EQ(a.commits, 2); // "both" and "change a"
@@ -186,9 +189,7 @@ TEST(History, AMergeIsDiffedAgainstEachParent) {
   r.write("o.c", "long o;\n");
   r.commit("main changes o", 300);
   r.git({"merge", "-q", "--no-ff", "-m", "merge topic", "topic"}, 400);
-  auto h = readHistory(r.dir(), {});
-  ASSERT_TRUE(h) << h.error().message;
-  const Prediction p = schwa(*h, {});
+  const Prediction p = scoresOf(r, {});
   // Each: start, its own change, and the merge against the parent without it.
   EXPECT_EQ(fileScore(p, "m.c").commits, 3);
   EXPECT_EQ(fileScore(p, "o.c").commits, 3);
@@ -275,9 +276,8 @@ TEST(History, ALineChangedTwiceCountsForItsFunctionBothTimesAndADeletedFunctionF
   r.write("g.c", "int keep(void) {\n  return 100;\n}\nint last(void) {\n  return 3;\n}\n");
   r.commit("fix keep again, remove drop", 300);
   const std::map<std::string, std::vector<FunctionSpan>> spans{{"g.c", {{"keep", 1, 3}, {"last", 4, 6}}}};
-  auto h = readHistory(r.dir(), spans);
-  ASSERT_TRUE(h) << h.error().message;
-  const auto p = schwa(*h, spans);
+  const Prediction p = scoresOf(r, spans);
+  ASSERT_EQ(p.functions.count("g.c"), 1u);
   EXPECT_EQ(p.functions.at("g.c")[0].commits, 3);    // its line 2, rewritten in each
   EXPECT_EQ(p.functions.at("g.c")[0].fixCommits, 2);
   EXPECT_EQ(p.functions.at("g.c")[1].commits, 1);    // only created: drop's changes are not last's
