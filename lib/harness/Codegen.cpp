@@ -64,7 +64,7 @@ std::string Writer::prelude() const {
   } else {
     o << "#include <stdint.h>\n#include <stdlib.h>\n#include <string.h>\n";
   }
-  if (usesFfi_) o << "#include <ffi.h>\n#include \"mosaic/abi/Format.h\"\n";
+  if (usesFfi_) o << "#include <ffi.h>\n#include <unistd.h>\n#include \"mosaic/abi/Format.h\"\n";
   o << "#include \"mosaic/abi/Harness.h\"\n#include \"mosaic/abi/TestWire.h\"\n\n";
   if (cxx_ && options_.exceptions) {
     o << "static std::string __mosaic_demangle(const char *name) {\n"

@@ -58,18 +58,25 @@ std::string Writer::ffiCaller(const model::Callable &c) {
 //
 // __mosaic_scrub_stack: a call that passes fewer extras than the callee
 // reads (tally_ints(4) with none) has it read what libffi's frame and the
-// callee's register save area hold: leftovers of earlier calls, pointers
-// that ASLR moves included, so the search saw different results for the
-// same test in each run of the harness. Zeroing the stack below the
-// caller first makes those reads 0 in every run (the written test, built
-// apart, reads its own leftovers: verification removes a test whose
-// result then changes). 16 KiB: ours, well beyond libffi's frame, its
-// argument area (MOSAIC_MAX_VARARGS words) and a callee's save area (176
-// bytes in the x86-64 SysV ABI).
+// callee's register save area hold: leftovers of earlier calls. The stack
+// below the caller is filled first with a word fixed when the harness
+// process starts (from its PID): the search, inside one server, sees the
+// same result for the same test, while observation's run in a freshly
+// started server (stages/Observe.cpp) reads another word, so a value that
+// comes from arguments never passed is not asserted. (Zeroes in every run
+// made such a value look stable; the written test, built apart, reads its
+// own leftovers, and verification then removed the whole test.) 16 KiB:
+// ours, well beyond libffi's frame, its argument area (MOSAIC_MAX_VARARGS
+// words) and a callee's save area (176 bytes in the x86-64 SysV ABI).
 void Writer::emitVarargHelper() {
-  helpers_ << "static __attribute__((noinline)) void __mosaic_scrub_stack(void) {\n"
+  // 0x9E3779B97F4A7C15: 2^64 / golden ratio, spreads the PID over the word.
+  helpers_ << "static unsigned long __mosaic_scrub_word;\n"
+           << "__attribute__((constructor)) static void __mosaic_scrub_init(void) {\n"
+           << "  __mosaic_scrub_word = 0x9E3779B97F4A7C15ul * (unsigned long)getpid();\n"
+           << "}\n"
+           << "static __attribute__((noinline)) void __mosaic_scrub_stack(void) {\n"
            << "  volatile unsigned long area[2048];\n"
-           << "  for (unsigned k = 0; k < 2048; ++k) area[k] = 0;\n"
+           << "  for (unsigned k = 0; k < 2048; ++k) area[k] = __mosaic_scrub_word;\n"
            << "}\n\n";
   helpers_ << "static int __mosaic_vararg(mosaic_ctx *ctx, uint32_t ref, ffi_type **type, void **value, char *kind) {\n"
            << "  const uint32_t ty = __mosaic_var_type(ctx, ref);\n"
