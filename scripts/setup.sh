@@ -10,12 +10,15 @@ set -euo pipefail
 # The toolchain and libraries (docs/ARCHITECTURE.md), all from bookworm main;
 # universal-ctags is the Clang-free oracle of the tinyxml2 test; the
 # benchmark (bench/run) plots with matplotlib, records autotools builds'
-# compile databases with bear and regenerates their configure scripts.
+# compile databases with bear and regenerates their configure scripts;
+# Slurm (with munge) runs the test of `mosaic project` as a job array, and
+# python3-jsonschema checks its SARIF output against the schema.
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git dpkg-dev
   clang-19 llvm-19-dev libclang-19-dev libclang-cpp19-dev libclang-rt-19-dev lld-19 llvm-19-tools
   libz3-dev libgit2-dev libffi-dev nlohmann-json3-dev libcli11-dev libfmt-dev libgtest-dev libgmock-dev
   universal-ctags python3 python3-matplotlib bear autoconf automake libtool
+  slurmctld slurmd slurm-client munge python3-jsonschema
 )
 
 as_root() {
@@ -81,4 +84,22 @@ if [ ${#missing[@]} -gt 0 ]; then
   as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}"
 else
   echo "setup: all ${#PACKAGES[@]} packages already installed"
+fi
+
+# The SARIF 2.1.0 JSON schema that the test of `mosaic project`'s
+# findings.sarif validates against: schemastore's sarif-2.1.0-rtm.5.json as
+# the npm package @microsoft/jest-sarif ships it (MIT). Debian packages no
+# copy. Without npm the test skips, saying why.
+SARIF_SCHEMA=/usr/local/share/mosaic/sarif-2.1.0-rtm.5.json
+if [ ! -s "$SARIF_SCHEMA" ] && command -v npm >/dev/null 2>&1; then
+  tmp=$(mktemp -d)
+  if (cd "$tmp" && npm pack -q @microsoft/jest-sarif@1.0.0-beta.0 >/dev/null 2>&1 &&
+      tar xzf microsoft-jest-sarif-1.0.0-beta.0.tgz package/lib/schemas/sarif-2.1.0-rtm.5.json); then
+    as_root mkdir -p "$(dirname "$SARIF_SCHEMA")"
+    as_root cp "$tmp/package/lib/schemas/sarif-2.1.0-rtm.5.json" "$SARIF_SCHEMA"
+    echo "setup: installed the SARIF 2.1.0 schema in $SARIF_SCHEMA"
+  else
+    echo "setup: note: could not fetch the SARIF schema from npm; its test will skip"
+  fi
+  rm -rf "$tmp"
 fi

@@ -466,6 +466,11 @@ void projectFlags(std::vector<Flag> &t) {
   t.push_back(toggle({.names = "--include-tests", .commands = kProject,
                       .help = "The project's tests, fuzzers, examples and tools are units too"},
                      [of](CommandLine &c, Command) { return &of(c).includeTests; }, true));
+  t.push_back(whole<std::uint64_t>({.names = "--max-executions", .value = "N", .commands = kProject,
+                                    .help = "Each unit's search also ends after N test executions (a run that "
+                                            "repeats exactly, with --seed)"},
+                                   [of](CommandLine &c, Command) { return &of(c).maxExecutions; }, 0,
+                                   std::numeric_limits<std::uint64_t>::max()));
   t.push_back(toggle({.names = "--no-verify", .commands = kProject,
                       .help = "Write each suite without building, running and measuring it"},
                      [of](CommandLine &c, Command) { return &of(c).verify; }, false));

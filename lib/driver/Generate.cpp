@@ -9,6 +9,7 @@
 #include "MeasureCriteria.h"
 #include "Output.h"
 #include "Progress.h"
+#include "ProjectFiles.h"
 #include "Session.h"
 #include "UnitSearch.h"
 #include "Verify.h"
@@ -440,6 +441,16 @@ VerifyResult writeSuite(const Session &session, const GenerateOptions &options, 
   build.flags = harness::unitFlags(p);
   for (const harness::ProjectUnit &u : session.harness.project) build.project.push_back({u.file, u.flags});
   build.linkLibraries = {"m"};
+  // Where the suite finds the project once both are moved (emit/Portable.h).
+  if (!p.compileDatabase.empty()) {
+    std::error_code ec;
+    const fs::path buildDir = fs::weakly_canonical(fs::absolute(p.compileDatabase).parent_path(), ec);
+    if (auto files = databaseFiles(buildDir.string())) {
+      build.root = projectRoot(*files, build.flags, buildDir.string());
+      build.buildDir = buildDir.string();
+      build.suiteDir = fs::weakly_canonical(fs::absolute(options.outDir), ec).string();
+    }
+  }
   emit::WriteOptions write;
   write.testsPerFile = options.testsPerFile;
   write.coverage = coverage;

@@ -6,6 +6,7 @@
 #include "ProjectFiles.h"
 #include "ProjectReports.h"
 #include "Shards.h"
+#include "mosaic/emit/Suite.h"
 #include "mosaic/predict/Bads.h"
 #include "mosaic/predict/History.h"
 #include "mosaic/predict/Schwa.h"
@@ -164,6 +165,7 @@ std::string keyOf(const Unit &u, const std::string &headers, const std::string &
   f.add(readFile(u.path));
   f.add(headers);
   f.add(command);
+  f.add(fmt::format("max-executions={}", o.maxExecutions));
   f.add(fmt::format("seed={} verify={} allocation={} budget={}/{}", o.seed, o.verify, o.allocation, o.budgetSeconds,
                     o.budgetPerUnitSeconds));
   return f.hex();
@@ -200,7 +202,7 @@ std::string summaryOf(const Unit &u) {
   std::string s = u.status;
   if (u.stats.contains("tests")) {
     const auto &t = u.stats["tests"];
-    s += fmt::format(", {} tests", t.value("verified", false) ? t.value("passed", 0) : t.value("written", 0));
+    s += fmt::format(", {} tests", t.value("verified", false) ? t.value("passed", 0) : t.value("kept", 0));
     if (t.value("failing", 0) > 0) s += fmt::format(", {} failing", t.value("failing", 0));
   }
   if (u.stats.contains("llvm_cov") && u.stats["llvm_cov"].value("branches", 0.0) > 0) {
@@ -303,6 +305,7 @@ private:
                                   "--seed", std::to_string(o_.seed), "--json", json, "--no-progress",
                                   "--work-dir", (out / "work" / u.id).string()};
     if (!o_.verify) argv.push_back("--no-verify");
+    if (o_.maxExecutions) argv.insert(argv.end(), {"--max-executions", std::to_string(o_.maxExecutions)});
     ProcessOptions po;
     po.ownGroup = true;
     po.stop = stop_;
@@ -444,6 +447,14 @@ int mergeShards(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
             fs::create_directories(fs::path(o.outDir) / part, ec);
             fs::copy(from / name, fs::path(o.outDir) / part / name, fs::copy_options::recursive, ec);
           }
+      // The suite names the project relative to where it was written.
+      const fs::path cmake = fs::path(o.outDir) / "units" / id / "CMakeLists.txt";
+      if (fs::exists(cmake, ec)) {
+        const std::string text = readFile(cmake.string());
+        const std::string moved = emit::relocateSuite(text, fs::weakly_canonical(fs::path(dir) / "units" / id, ec).string(),
+                                                      fs::weakly_canonical(cmake.parent_path(), ec).string());
+        if (moved != text) std::ofstream(cmake) << moved;
+      }
       }
     }
   }

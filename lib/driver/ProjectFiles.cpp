@@ -48,6 +48,32 @@ std::string commonFolder(const std::vector<std::string> &files) {
   return common.string();
 }
 
+std::string projectRoot(const std::vector<std::string> &files, const std::vector<std::string> &flags,
+                        const std::string &buildDir) {
+  const std::string common = commonFolder(files);
+  if (common.empty()) return "";
+  std::error_code ec;
+  for (fs::path at = common; !at.empty(); at = at.parent_path()) {
+    if (fs::exists(at / ".git", ec)) return at.string();
+    if (at == at.root_path()) break;
+  }
+  std::vector<std::string> folders = files;
+  const fs::path build = fs::path(buildDir).lexically_normal();
+  for (const std::string &f : flags)
+    for (const char *p : {"-isystem", "-iquote", "-I"}) {
+      const std::string prefix = p;
+      if (f.size() <= prefix.size() || f.rfind(prefix, 0) != 0 || f[prefix.size()] != '/') continue;
+      const std::string dir = f.substr(prefix.size());
+      const auto inBuild = fs::path(dir).lexically_normal().lexically_relative(build);
+      const bool system = dir.rfind("/usr/", 0) == 0 || dir.rfind("/opt/", 0) == 0;
+      if (!system && (buildDir.empty() || inBuild.empty() || *inBuild.begin() == ".."))
+        folders.push_back((fs::path(dir) / "header").string()); // commonFolder takes files' folders
+      break;
+    }
+  const std::string wider = commonFolder(folders);
+  return wider.empty() || wider == "/" ? common : wider;
+}
+
 namespace {
 
 std::string lower(std::string s) {

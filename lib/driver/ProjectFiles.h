@@ -19,6 +19,15 @@ Expected<std::vector<std::string>> databaseFiles(const std::string &buildDir);
 /// looked for.
 std::string commonFolder(const std::vector<std::string> &files);
 
+/// The project's folder, which a written suite names the project's files
+/// relative to (emit/Portable.h): the git work tree that holds every file
+/// of the database when there is one; else the deepest folder holding the
+/// files and the include folders of `flags` (-I, -isystem, -iquote, joined
+/// and absolute) that are not system folders (/usr, /opt) nor in
+/// `buildDir`. Canonical.
+std::string projectRoot(const std::vector<std::string> &files, const std::vector<std::string> &flags,
+                        const std::string &buildDir);
+
 /// Why `file` (under `root`) is not the project's library code, by its
 /// path: a folder or a file name that says test, fuzz, example, benchmark,
 /// tool or doc ("tests/cjson_add.c is under tests/"); "" for library code.

@@ -1,6 +1,7 @@
 // The suite's CMakeLists.txt: the unit (through the wrapper) and the rest
 // of the project with their own flags, the two test executables, and
 // options for coverage and sanitizers.
+#include "Portable.h"
 #include "SuiteParts.h"
 #include "mosaic/support/RenamedMain.h"
 #include "mosaic/support/Text.h"
@@ -14,16 +15,6 @@ namespace mosaic::emit {
 namespace fs = std::filesystem;
 
 namespace {
-
-// `s` as one quoted CMake argument.
-std::string cmakeQuote(const std::string &s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\' || c == '$' || c == ';') out.push_back('\\');
-    out.push_back(c);
-  }
-  return out + "\"";
-}
 
 // Flags a test file needs from the unit's: where headers are and what is defined.
 std::vector<std::string> preprocessorFlags(const std::vector<std::string> &flags) {
@@ -50,6 +41,9 @@ std::vector<std::string> preprocessorFlags(const std::vector<std::string> &flags
 
 File writeCMakeFile(const SuiteContext &context, const Suite &suite, const UnitBuild &build) {
   const model::Program &p = context.program;
+  const ProjectPaths paths(build);
+  auto path = [&](const std::string &file) { return cmakeQuotePath(paths.cmakePath(file)); };
+  auto flag = [&](const std::string &f) { return cmakeQuotePath(paths.cmakeFlag(f)); };
   const std::string &ident = suite.ident;
   const std::string &wrapperFile = context.wrapperFile;
   std::ostringstream cm;
@@ -67,6 +61,7 @@ File writeCMakeFile(const SuiteContext &context, const Suite &suite, const UnitB
      << "if(NOT CMAKE_C_COMPILER)\n  set(CMAKE_C_COMPILER clang-19)\nendif()\n"
      << "if(NOT CMAKE_CXX_COMPILER)\n  set(CMAKE_CXX_COMPILER clang++-19)\nendif()\n"
      << "project(" << ident << "_mosaic_tests LANGUAGES C CXX)\n\n"
+     << paths.cmakeDefaults() << (paths.cmakeDefaults().empty() ? "" : "\n")
      << "find_package(GTest REQUIRED)\ninclude(GoogleTest)\nenable_testing()\n\n"
      << "option(MOSAIC_COVERAGE \"clang source-based coverage\" OFF)\n"
      << "option(MOSAIC_SANITIZE \"AddressSanitizer and UndefinedBehaviorSanitizer\" OFF)\n"
@@ -80,9 +75,12 @@ File writeCMakeFile(const SuiteContext &context, const Suite &suite, const UnitB
      << "  add_compile_definitions(MOSAIC_SANITIZE=1) # tests that only a sanitizer sees fail run\n"
      << "  add_link_options(-fsanitize=address,undefined)\nendif()\n\n";
   cm << "# The unit, through a wrapper that also reaches its static functions.\n"
-     << "add_library(" << unitLib << " STATIC " << cmakeQuote(wrapperFile) << ")\n"
+     << "add_library(" << unitLib << " STATIC " << cmakeQuotePath(wrapperFile) << ")\n"
+     << "target_compile_definitions(" << unitLib << " PRIVATE "
+     << cmakeQuotePath("MOSAIC_UNIT_SOURCE=\"" + paths.cmakePath(p.unit) + "\"") << ")\n"
      << "target_compile_options(" << unitLib << " PRIVATE";
-  for (const std::string &f : build.flags) cm << " " << cmakeQuote(f);
+  for (const std::string &f : build.flags)
+    if (!mosaicOnlyFlag(f)) cm << " " << flag(f);
   cm << " -w)\n";
   if (!build.project.empty()) {
     // Assembly (zstd's huf_decompress_amd64.S) needs CMake's ASM language,
@@ -101,20 +99,19 @@ File writeCMakeFile(const SuiteContext &context, const Suite &suite, const UnitB
       cm << "add_link_options(-Wl,--allow-multiple-definition)\n";
     cm << "\n# The rest of the project the unit calls into, each with its own flags.\n"
        << "add_library(" << ident << "_project STATIC";
-    for (const ProjectSource &s : build.project) cm << "\n  " << cmakeQuote(s.file);
+    for (const ProjectSource &s : build.project) cm << "\n  " << path(s.file);
     cm << ")\n";
     for (const ProjectSource &s : build.project) {
-      cm << "set_source_files_properties(" << cmakeQuote(s.file) << " PROPERTIES COMPILE_OPTIONS \"";
-      for (size_t k = 0; k < s.flags.size(); ++k) {
-        std::string f = s.flags[k];
-        std::string escaped;
-        for (char c : f) {
-          if (c == '"' || c == '\\' || c == '$') escaped.push_back('\\');
-          escaped.push_back(c == ';' ? ',' : c);
-        }
-        cm << (k ? ";" : "") << escaped;
+      // One quoted list: each flag's `;` (none in practice) becomes `,`.
+      std::string options;
+      for (const std::string &f : s.flags) {
+        if (mosaicOnlyFlag(f)) continue;
+        std::string mapped = paths.cmakeFlag(f);
+        std::replace(mapped.begin(), mapped.end(), ';', ',');
+        options += mapped + ";";
       }
-      cm << ";-w\")\n";
+      cm << "set_source_files_properties(" << path(s.file) << " PROPERTIES COMPILE_OPTIONS "
+         << cmakeQuotePath(options + "-w", true) << ")\n";
     }
     // Each calls the other (a class split across files: ticker.cpp's tick()
     // calls ticker_step.cpp's step()); CMake repeats a cycle of static
@@ -133,16 +130,17 @@ File writeCMakeFile(const SuiteContext &context, const Suite &suite, const UnitB
   for (const auto &[target, files] :
        {std::pair{ident + "_test", suite.testFiles}, std::pair{ident + "_failing_test", suite.failingFiles}}) {
     cm << "\nadd_executable(" << target;
-    for (const std::string &file : files) cm << " " << cmakeQuote(file);
+    for (const std::string &file : files) cm << " " << cmakeQuotePath(file);
     // C++20: the tests declare through std::type_identity_t (BodyWriter::declare).
     cm << ")\n"
        << "set_target_properties(" << target << " PROPERTIES CXX_STANDARD 20 CXX_STANDARD_REQUIRED ON)\n";
     if (!p.mainHeader.empty())
-      cm << "target_include_directories(" << target << " PRIVATE " << cmakeQuote(fs::path(p.mainHeader).parent_path().string())
+      cm << "target_include_directories(" << target << " PRIVATE " << path(fs::path(p.mainHeader).parent_path().string())
          << ")\n";
-    if (!pp.empty()) {
+    if (!pp.empty() || !paths.quoteFolders().empty()) {
       cm << "target_compile_options(" << target << " PRIVATE";
-      for (const std::string &f : pp) cm << " " << cmakeQuote(f);
+      for (const std::string &f : pp) cm << " " << flag(f);
+      for (const std::string &f : paths.quoteFolders()) cm << " " << cmakeQuotePath(f);
       cm << ")\n";
     }
     if (precompile && pchOwner.empty()) {

@@ -40,7 +40,7 @@ Suite writeSuite(const model::Program &p, const testcase::Catalog &catalog, cons
     }
   }
 
-  const SuiteContext context{p, catalog, writer, cxx, wrapperFile, "mosaic_" + ident + "_restore_state"};
+  const SuiteContext context{p, catalog, writer, cxx, wrapperFile, "mosaic_" + ident + "_restore_state", build};
   writeTestFiles(context, written, options, suite);
   suite.files.push_back(writeWrapper(context, trampolines));
   suite.files.push_back(writeCMakeFile(context, suite, build));

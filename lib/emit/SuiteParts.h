@@ -57,6 +57,9 @@ struct SuiteContext {
   std::string wrapperFile; ///< <stem>_wrapper.cpp or .c
   /// The wrapper's function that puts the unit's state back (Program::state).
   std::string restoreName;
+  /// How the project builds the unit; its include folders say how a test
+  /// file spells the unit's headers (Portable.h).
+  const UnitBuild &build;
 };
 
 /// Writes the test files of both kinds into `suite` (files, sites, tests,

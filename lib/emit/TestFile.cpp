@@ -1,6 +1,7 @@
 // The test files: the includes and declarations they start with, then
 // each test, the failing ones as death tests with how they failed in a
 // comment; split into files of at most WriteOptions::testsPerFile tests.
+#include "Portable.h"
 #include "SuiteParts.h"
 #include "mosaic/support/Text.h"
 #include "mosaic/testcase/Printer.h"
@@ -40,7 +41,15 @@ bool sanitizerHeadline(const std::string &l) {
 // outcome, its stack in the project (at most 8 frames), and its report, at
 // most 24 lines of it each cut at 160 characters (ours: the report's head,
 // where a sanitizer or an abort says what happened, kept to a screenful).
-void reportComment(Text &text, const SuiteTest &t) {
+// Paths under the project's folder are written relative to it: the suite
+// is committed and read on other machines.
+void reportComment(Text &text, const SuiteTest &t, const std::string &root) {
+  auto relative = [&](std::string l) {
+    if (root.empty()) return l;
+    const std::string prefix = root + "/";
+    for (size_t at = l.find(prefix); at != std::string::npos; at = l.find(prefix, at)) l.erase(at, prefix.size());
+    return l;
+  };
   if (!t.failureClass.empty()) text.line("  // " + commentText(t.failureClass + ": " + t.why));
   for (const std::string &l : t.origin) text.line("  // " + commentText(l));
   text.line("  // " + commentText(exec::describe(t.result)));
@@ -59,7 +68,7 @@ void reportComment(Text &text, const SuiteTest &t) {
     if (sanitized && !sanitizerHeadline(l)) continue; // its frames are the stack above
     if (l.size() > 160) l = l.substr(0, 160) + " ...";
     if (shown++ == 0) text.line("  // output:");
-    text.line("  //   " + commentText(l));
+    text.line("  //   " + commentText(relative(l)));
   }
   if (!t.sanitizerReport.empty() && !sanitized) {
     text.line("  // with ASan + UBSan (-DMOSAIC_SANITIZE=ON):");
@@ -67,7 +76,7 @@ void reportComment(Text &text, const SuiteTest &t) {
     for (std::string l; std::getline(more, l);) {
       if (!sanitizerHeadline(l)) continue;
       if (l.size() > 160) l = l.substr(0, 160) + " ...";
-      text.line("  //   " + commentText(l));
+      text.line("  //   " + commentText(relative(l)));
     }
   }
 }
@@ -145,11 +154,17 @@ void header(Text &text, const SuiteContext &context, const std::vector<Written> 
     if (!cxx) text.line("extern \"C\" {");
     for (size_t i = 0; i < includes.size(); ++i) {
       configurationBefore(text, p, i);
-      // Beside the main header: by name (its folder is an include path
-      // of the suite); elsewhere by its whole path.
+      // As the project's code spells it, through its include folders
+      // (<json/value.h>); else beside the main header, by name (its
+      // folder is an include folder of the suite); else relative to the
+      // project (Portable.h); else by its whole path.
       const std::string &h = includes[i];
       const bool beside = !p.mainHeader.empty() && fs::path(h).parent_path() == fs::path(p.mainHeader).parent_path();
-      text.line("#include \"" + (beside ? fs::path(h).filename().string() : h) + "\"");
+      std::string spelled = includeThroughFolders(h, context.build.flags);
+      if (spelled.empty() && beside) spelled = "\"" + fs::path(h).filename().string() + "\"";
+      if (spelled.empty()) spelled = ProjectPaths(context.build).includeFromProject(h);
+      if (spelled.empty()) spelled = "\"" + h + "\"";
+      text.line("#include " + spelled);
     }
     configurationAfter(text, p);
     if (!cxx) text.line("}");
@@ -236,7 +251,7 @@ void writeTest(Text &text, const SuiteContext &context, const Written &w, bool f
     text.line(covers + ".");
   }
   text.line((p.state.empty() ? "TEST(" : "TEST_F(") + testSuite + ", " + fullName + ") {", w.site);
-  if (failingSuite) reportComment(text, t);
+  if (failingSuite) reportComment(text, t, context.build.root);
   // A death test's statements go in a lambda: as a macro argument, the
   // commas of a braced initializer would split them.
   const std::string indent = failingSuite && !disabled ? "    " : "  ";

@@ -20,7 +20,9 @@ File writeWrapper(const SuiteContext &context, const std::set<model::CallableId>
   wrapper.line(std::string(cxx ? "//" : "/*") + " " + std::string(kGeneratedMarker) + ": compiles " + fs::path(p.unit).filename().string() +
                " with its project's flags and gives the tests a way to call its static functions." + (cxx ? "" : " */"));
   wrapper.line("#define main mosaic_unit_main");
-  wrapper.line("#include \"" + p.unit + "\"");
+  // The unit by the path CMakeLists.txt gives it (relative to the
+  // project's folder there: emit/Portable.h).
+  wrapper.line("#include MOSAIC_UNIT_SOURCE /* " + fs::path(p.unit).filename().string() + " */");
   wrapper.line("#undef main");
   // The unit's private macros end with it (a `#define state ...` would
   // rewrite the trampolines' names below).

@@ -327,7 +327,7 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
           programs.push_back(fs::path(job.file).filename().string());
         }
         built.push_back(job.object);
-        used.push_back({{"file", job.file}, {"flags", flags}});
+        used.push_back({{"file", job.file}, {"flags", flags}, {"member", fs::path(job.object).filename().string()}});
       }
       else notes.push_back("could not compile " + job.file + " for linking; left out");
     }
@@ -356,6 +356,55 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
 } // namespace
 
 namespace {
+
+// The archive members a link used, from GNU ld's map file: the lines of
+// its "Archive member included to satisfy reference by file (symbol)"
+// section that start with "<archive>(<member>)". Nothing when the map has
+// no such section (another linker's format).
+std::optional<std::set<std::string>> linkedMembers(const fs::path &map, const std::string &archiveName) {
+  std::ifstream in(map);
+  std::string line;
+  bool section = false;
+  std::set<std::string> members;
+  while (std::getline(in, line)) {
+    if (line.rfind("Archive member included", 0) == 0) {
+      section = true;
+      continue;
+    }
+    if (!section || line.empty() || line[0] == ' ') continue;
+    const size_t at = line.find(archiveName + "(");
+    if (at == std::string::npos) {
+      if (line.find('(') == std::string::npos) break; // the next section
+      continue;
+    }
+    const size_t open = at + archiveName.size() + 1, close = line.find(')', open);
+    if (close != std::string::npos) members.insert(line.substr(open, close - open));
+  }
+  if (!section) return std::nullopt;
+  return members;
+}
+
+// project.json lists only the project's translation units the link used:
+// a written suite builds and links those (emit/CMakeFile.cpp), not the
+// project's test programs, fuzz harnesses and tools that no call of the
+// unit reaches. Entries of an older format (no member) stay.
+void keepLinkedMembers(const fs::path &stage) {
+  const auto members = linkedMembers(stage / "link.map", "libproject.a");
+  std::error_code ec;
+  fs::remove(stage / "link.map", ec);
+  if (!members) return;
+  nlohmann::json all;
+  try {
+    std::ifstream in(stage / "project.json");
+    all = nlohmann::json::parse(in);
+  } catch (const std::exception &) {
+    return;
+  }
+  nlohmann::json kept = nlohmann::json::array();
+  for (const auto &u : all)
+    if (!u.contains("member") || members->count(u["member"].get<std::string>())) kept.push_back(u);
+  std::ofstream(stage / "project.json") << kept.dump(1);
+}
 
 // Compiles and links the harness in `stage`, the folder that becomes its
 // home once complete. Fills h.notes.
@@ -406,8 +455,9 @@ Expected<bool> buildIn(const model::Program &program, const Toolchain &tc, const
     if (!archive) return archive.takeError();
     std::vector<std::string> second = link;
     // The runtime again after the project: its throw wrapper for the
-    // project's throws (-Wl,--wrap=__cxa_throw).
-    second.insert(second.end(), {*archive, tc.runtime});
+    // project's throws (-Wl,--wrap=__cxa_throw). The link map says which
+    // of the archive's members the unit needed (keepLinkedMembers).
+    second.insert(second.end(), {*archive, tc.runtime, "-Wl,-Map=" + (stage / "link.map").string()});
     second.insert(second.end(), libs.begin(), libs.end());
     l = runProcess(second, {.directory = stage.string()});
     if (l && l->exitCode != 0 && l->output.find("multiple definition") != std::string::npos) {
@@ -422,6 +472,7 @@ Expected<bool> buildIn(const model::Program &program, const Toolchain &tc, const
       }
       return compileError("the harness of '" + program.unit + "' does not link", second, *l);
     }
+    keepLinkedMembers(stage);
   } else if (l->exitCode != 0) {
     if (failure) {
       failure->unlinked = unlinkedFunctions(l->output);

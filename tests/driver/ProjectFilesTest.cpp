@@ -94,10 +94,14 @@ TEST(ProjectReports, JUnitCarriesEveryVerifiedTestWithItsFailureOrSkip) {
   EXPECT_EQ(xml.find("lib/b.c"), std::string::npos) << xml; // not verified: no reports
 }
 
-TEST(ProjectReports, SarifPutsEachDefectAndRobustnessFailureAtItsInnermostProjectFrame) {
+namespace {
+
+// findings.sarif of a unit with a defect (three frames, one outside the
+// project), a robustness failure without a stack, and a misuse (not a
+// finding), in a fresh OUT; returns OUT.
+std::string sampleSarif(const std::string &root) {
   namespace fs = std::filesystem;
   const std::string out = mosaic::test::makeTempDir("mosaic-sarif");
-  const std::string root = mosaic::test::makeTempDir("mosaic-sarif-project");
   fs::create_directories(root + "/lib");
   std::ofstream(root + "/lib/util.h") << "\n";
   fs::create_directories(out + "/results");
@@ -108,6 +112,14 @@ TEST(ProjectReports, SarifPutsEachDefectAndRobustnessFailureAtItsInnermostProjec
      "stack": []},
     {"class": "misuse", "outcome": "crash", "site": "crash 11 at f:1", "why": "not a finding", "stack": ["f a.c:1"]}]})x";
   EXPECT_EQ(mosaic::driver::writeSarif(out, root, {{"lib_a_c", "lib/a.c"}}), 2u);
+  return out;
+}
+
+} // namespace
+
+TEST(ProjectReports, SarifPutsEachDefectAndRobustnessFailureAtItsInnermostProjectFrame) {
+  const std::string root = mosaic::test::makeTempDir("mosaic-sarif-project");
+  const std::string out = sampleSarif(root);
   const auto sarif = nlohmann::json::parse(mosaic::test::readFile(out + "/findings.sarif"));
   EXPECT_EQ(sarif["version"], "2.1.0");
   const auto &run = sarif["runs"][0];
@@ -130,4 +142,43 @@ TEST(ProjectReports, SarifPutsEachDefectAndRobustnessFailureAtItsInnermostProjec
   EXPECT_EQ(robustness["level"], "warning");
   EXPECT_EQ(robustness["locations"][0]["physicalLocation"]["artifactLocation"]["uri"], "lib/a.c");
   EXPECT_FALSE(robustness.contains("stacks"));
+}
+
+// The file code-scanning tools read is valid SARIF 2.1.0: checked against
+// the published JSON schema (schemastore's sarif-2.1.0-rtm.5.json, which
+// scripts/setup.sh installs from npm) with python3-jsonschema.
+TEST(ProjectReports, SarifIsValidAgainstTheSarif210Schema) {
+  const std::string schema = "/usr/local/share/mosaic/sarif-2.1.0-rtm.5.json";
+  if (!std::filesystem::exists(schema)) GTEST_SKIP() << "no " << schema << ": run scripts/setup.sh (it needs npm)";
+  const std::string root = mosaic::test::makeTempDir("mosaic-sarif-project");
+  const std::string out = sampleSarif(root);
+  const std::string check = "import json, sys, jsonschema\n"
+                            "schema = json.load(open(sys.argv[1]))\n"
+                            "validator = jsonschema.validators.validator_for(schema)(schema)\n"
+                            "errors = list(validator.iter_errors(json.load(open(sys.argv[2]))))\n"
+                            "for e in errors[:10]: print(list(e.path), e.message[:300])\n"
+                            "sys.exit(1 if errors else 0)\n";
+  auto probe = mosaic::test::runProcess({"python3", "-c", "import jsonschema"});
+  if (probe.exitCode != 0) GTEST_SKIP() << "python3 has no jsonschema (Debian: python3-jsonschema)";
+  auto r = mosaic::test::runProcess({"python3", "-c", check, schema, out + "/findings.sarif"});
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+}
+
+// The folder a written suite names the project's files relative to.
+TEST(Project, TheRootIsTheGitWorkTreeElseTheFolderOfTheFilesAndTheirIncludeFolders) {
+  namespace fs = std::filesystem;
+  const std::string top = fs::canonical(mosaic::test::makeTempDir("mosaic-root")).string();
+  fs::create_directories(top + "/calc/src");
+  fs::create_directories(top + "/calc/include");
+  fs::create_directories(top + "/calc-build");
+  const std::vector<std::string> files{top + "/calc/src/a.c", top + "/calc/src/b.c"};
+  // The include folder widens it; the build folder and system folders do not.
+  EXPECT_EQ(mosaic::driver::projectRoot(files, {"-I" + top + "/calc/include", "-I" + top + "/calc-build",
+                                               "-isystem/usr/include/libxml2", "-DX=1"},
+                                        top + "/calc-build"),
+            top + "/calc");
+  EXPECT_EQ(mosaic::driver::projectRoot(files, {}, top + "/calc-build"), top + "/calc/src");
+  // A git work tree holding the files is the project.
+  fs::create_directories(top + "/.git");
+  EXPECT_EQ(mosaic::driver::projectRoot(files, {}, top + "/calc-build"), top);
 }

@@ -23,6 +23,10 @@ struct ProjectOptions {
   std::vector<std::string> exclude;    ///< --exclude: globs over the same paths
   std::string allocation = "bads";     ///< --allocation: bads or even
   std::uint64_t seed = 1;              ///< --seed: every unit's search seed
+  /// --max-executions: each unit's search also ends after this many test
+  /// executions (0: no bound), so that a run repeats exactly whatever the
+  /// machine's speed (with --seed).
+  std::uint64_t maxExecutions = 0;
   bool includeTests = false;           ///< --include-tests: tests, fuzzers, examples and tools are units too
   bool verify = true;                  ///< --no-verify: the suites are written, not built and run
   bool progress = true;                ///< --no-progress

@@ -67,7 +67,18 @@ struct UnitBuild {
   std::vector<std::string> flags;          ///< the unit's compile flags (no -c, -o, file), paths absolute
   std::vector<ProjectSource> project;      ///< other translation units the unit calls into
   std::vector<std::string> linkLibraries;  ///< e.g. m
+  /// Where the suite finds the project once moved (emit/Portable.h): the
+  /// project's folder and its build folder (the compile database's), and
+  /// the folder the suite is written to, all absolute and canonical. An
+  /// empty root writes absolute paths.
+  std::string root, buildDir, suiteDir;
 };
+
+/// A suite's CMakeLists.txt (`cmakeText`), written in `fromDir`, with the
+/// default places of the project and its build folder written again for
+/// `toDir`, where the suite now is (`mosaic project --merge` copies
+/// suites): both absolute. The text as it was when it has none.
+std::string relocateSuite(const std::string &cmakeText, const std::string &fromDir, const std::string &toDir);
 
 /// Where each written test and assertion is, to repair what fails.
 struct Site {
