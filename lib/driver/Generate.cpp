@@ -182,8 +182,12 @@ void writeJson(const GenerateOptions &options, const Session &session, const Sea
     g[std::string(c.criterion->name())] = {{"total", c.total}, {"covered", c.covered},
                                            {"uncovered", nlohmann::json::array()}};
   // What the search did not reach, by the goals' labels: where to look next.
-  for (size_t k = 0; k < goals.size(); ++k)
+  // The covered lines too, for the source view of project mode's HTML
+  // report (HtmlReport.h).
+  for (size_t k = 0; k < goals.size(); ++k) {
     if (!archive.covered(k)) g[std::string(goals[k].criterion->name())]["uncovered"].push_back(goals[k].label);
+    else if (goals[k].criterion->name() == "line") g["line"]["covered_goals"].push_back(goals[k].label);
+  }
   j["goals"] = g;
   nlohmann::json samples = nlohmann::json::array();
   for (const auto &t : timeline.samples())

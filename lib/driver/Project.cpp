@@ -2,6 +2,7 @@
 // and the root CMakeLists.txt.
 #include "mosaic/driver/Project.h"
 
+#include "HtmlReport.h"
 #include "Interrupt.h"
 #include "ProjectFiles.h"
 #include "ProjectReports.h"
@@ -471,9 +472,12 @@ int mergeShards(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
   writeRootCMake(o.outDir, roots);
   writeJUnit(o.outDir, roots);
   writeSarif(o.outDir, root, roots);
+  writeHtmlReport(o.outDir);
   fmt::print(out, "merged       {} shards: {} units, {} finished, {} not\n", o.merge.size(), order.size(), finished,
              static_cast<int>(order.size()) - finished);
-  fmt::print(out, "written      {}/CMakeLists.txt over every suite; the state in {}/project.json\n", o.outDir, o.outDir);
+  fmt::print(out, "written      {}/CMakeLists.txt over every suite; the state in {}/project.json; the report in "
+                  "{}/report/index.html\n",
+             o.outDir, o.outDir, o.outDir);
   return findings ? kExitFindings : kExitOk;
 }
 
@@ -631,6 +635,7 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
   writeRootCMake(outDir, roots);
   const std::size_t junitCases = writeJUnit(outDir, roots);
   const std::size_t findingCount = writeSarif(outDir, root, roots);
+  writeHtmlReport(outDir);
 
   int findings = 0, failed = 0, interrupted = 0;
   for (const Unit &u : units) {
@@ -645,8 +650,8 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
              units.size() - static_cast<std::size_t>(failed + interrupted), unchanged, failed, interrupted,
              interrupted ? " (interrupted: run again to resume)" : "");
   fmt::print(out, "written      {}/CMakeLists.txt over every suite; the state in {}; junit.xml ({} tests of the "
-                  "verification runs); findings.sarif ({} findings)\n",
-             outDir, statePath, junitCases, findingCount);
+                  "verification runs); findings.sarif ({} findings); the report in {}/report/index.html\n",
+             outDir, statePath, junitCases, findingCount, outDir);
   return findings ? kExitFindings : kExitOk;
 }
 
