@@ -266,6 +266,10 @@ void suiteFlags(std::vector<Flag> &t) {
                       .help = "Also write the failures reached only by misusing the API (internal functions, "
                               "objects built by hand), in a suite of their own"},
                      [](CommandLine &c, Command k) { return &gen(c, k).misuseTests; }, true));
+  t.push_back(text({.names = "--function-weights", .value = "FILE", .commands = kGenerate,
+                    .help = "JSON of the unit's functions to defect-prediction scores: riskier functions are called "
+                            "more often (up to twice)"},
+                   [](CommandLine &c, Command k) { return &gen(c, k).functionWeights; }));
   t.push_back(toggle({.names = "--no-dynamic-pool", .commands = kGenerate,
                       .help = "Do not seed the search with comparison operands seen at run time"},
                      [](CommandLine &c, Command k) { return &gen(c, k).dynamicPool; }, false));

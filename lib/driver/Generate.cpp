@@ -4,6 +4,7 @@
 #include "Concolic.h"
 #include "Executors.h"
 #include "FailureStacks.h"
+#include "FunctionWeights.h"
 #include "Faults.h"
 #include "Interrupt.h"
 #include "MeasureCriteria.h"
@@ -417,6 +418,11 @@ std::optional<int> badOptions(const GenerateOptions &options, std::ostream &err)
     fmt::print(err, "mosaic: error: {}\n", criteria.error().message);
     return kExitUsage;
   }
+  if (!options.functionWeights.empty())
+    if (auto weights = readFunctionWeights(options.functionWeights); !weights) {
+      fmt::print(err, "mosaic: error: {}\n", weights.error().message);
+      return kExitUsage;
+    }
   if (!concolic::makeSelection(options.concolicSelection)) {
     fmt::print(err, "mosaic: error: unknown concolic selection '{}' (knn, fifo)\n", options.concolicSelection);
     return kExitUsage;
@@ -485,6 +491,13 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   if (auto *code = std::get_if<int>(&opened)) return *code;
   Session &session = *std::get<std::unique_ptr<Session>>(opened);
   faultPoint("session");
+  if (!options.functionWeights.empty())
+    if (auto scores = readFunctionWeights(options.functionWeights)) {
+      const std::vector<double> w = targetWeights(session.program, *scores);
+      fmt::print(err, "mosaic: note: defect prediction weights {} of the unit's callables (--function-weights {}): "
+                      "the riskiest is called twice as often as an unscored one\n",
+                 std::count_if(w.begin(), w.end(), [](double x) { return x > 1.0; }), options.functionWeights);
+    }
   // With concolic execution, the path conditions Z3 cannot decide become
   // goals of their own criterion as the search runs (SUSHI).
   auto undecided = std::make_shared<concolic::UndecidedPaths>();

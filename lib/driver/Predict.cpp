@@ -2,6 +2,7 @@
 // the front end, Schwa over the git history, a ranking with reasons.
 #include "mosaic/driver/Predict.h"
 
+#include "FunctionWeights.h"
 #include "ProjectFiles.h"
 #include "mosaic/analysis/FrontEnd.h"
 #include "mosaic/predict/History.h"
@@ -34,27 +35,6 @@ struct Unit {
   predict::Score score;
   std::vector<predict::Score> functionScores;
 };
-
-// The unit's functions defined in its own file, as the front end saw them
-// (those it skips for tests are functions all the same).
-std::vector<predict::FunctionSpan> spansOf(const model::Program &p) {
-  std::vector<predict::FunctionSpan> out;
-  std::error_code ec;
-  const fs::path unit = fs::weakly_canonical(p.unit, ec);
-  auto add = [&](const std::string &name, const model::SourceRange &r) {
-    if (r.beginLine == 0 || r.endLine < r.beginLine || fs::weakly_canonical(r.file, ec) != unit) return;
-    for (const auto &s : out)
-      if (s.begin == r.beginLine && s.end == r.endLine) return; // one definition, several callables (constructor variants)
-    out.push_back({name, r.beginLine, r.endLine});
-  };
-  for (const model::Callable &c : p.callables)
-    if (!c.isImplicit) add(c.qualifiedName.empty() ? c.name : c.qualifiedName, c.location);
-  for (const model::Skipped &s : p.skipped)
-    if (s.what == "function" || s.what == "method" || s.what == "constructor" || s.what == "destructor")
-      add(s.name, s.location);
-  std::sort(out.begin(), out.end(), [](const auto &a, const auto &b) { return a.begin < b.begin; });
-  return out;
-}
 
 std::string day(std::int64_t time) {
   const std::time_t t = static_cast<std::time_t>(time);
@@ -112,7 +92,7 @@ int predict(const PredictOptions &o, std::ostream &stdOut, std::ostream &err) {
         u.functionsError = program.error().message;
         continue;
       }
-      u.functions = spansOf(*program);
+      u.functions = functionSpans(*program);
       spans[u.path] = u.functions;
     }
   predict::HistoryOptions ho;

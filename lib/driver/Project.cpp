@@ -2,11 +2,13 @@
 // and the root CMakeLists.txt.
 #include "mosaic/driver/Project.h"
 
+#include "FunctionWeights.h"
 #include "HtmlReport.h"
 #include "Interrupt.h"
 #include "ProjectFiles.h"
 #include "ProjectReports.h"
 #include "Shards.h"
+#include "mosaic/analysis/FrontEnd.h"
 #include "mosaic/emit/Suite.h"
 #include "mosaic/predict/Bads.h"
 #include "mosaic/predict/History.h"
@@ -56,6 +58,7 @@ struct Fnv {
 struct Unit {
   std::string path, relative, id;
   double score = 0, budget = 0;
+  std::string functionWeights; ///< its functions' defect-prediction scores (a file), or ""
   std::string key;
   // What its run gave.
   std::optional<std::vector<std::string>> headers; ///< the project headers it depends on, once known
@@ -307,6 +310,7 @@ private:
                                   "--work-dir", (out / "work" / u.id).string()};
     if (!o_.verify) argv.push_back("--no-verify");
     if (o_.maxExecutions) argv.insert(argv.end(), {"--max-executions", std::to_string(o_.maxExecutions)});
+    if (!u.functionWeights.empty()) argv.insert(argv.end(), {"--function-weights", u.functionWeights});
     ProcessOptions po;
     po.ownGroup = true;
     po.stop = stop_;
@@ -543,18 +547,42 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
   std::vector<double> budgets;
   std::string allocationNote = o.allocation;
   if (o.allocation == "bads") {
-    auto history = predict::readHistory(root, {});
+    // Each unit's functions from the front end, for Schwa at function level
+    // (a unit that does not parse is scored as a file only).
+    std::map<std::string, std::vector<predict::FunctionSpan>> spans;
+    for (Unit &u : units) {
+      analysis::FrontEndOptions fe;
+      fe.buildDir = o.unit.buildDir;
+      fe.unit = u.path;
+      fe.projectSamples = false;
+      if (auto program = analysis::analyzeUnit(fe)) spans[u.path] = functionSpans(*program);
+    }
+    auto history = predict::readHistory(root, spans);
     if (!history) {
       allocationNote = "even (" + history.error().message + ")";
       budgets = predict::allocateEven(units.size(), total);
     } else {
-      const predict::Prediction p = predict::schwa(*history, {});
+      const predict::Prediction p = predict::schwa(*history, spans);
       std::vector<double> scores;
       const fs::path tree = fs::weakly_canonical(history->workTree, ec);
       for (Unit &u : units) {
-        const auto it = p.files.find(fs::path(u.path).lexically_relative(tree).generic_string());
+        const std::string relative = fs::path(u.path).lexically_relative(tree).generic_string();
+        const auto it = p.files.find(relative);
         u.score = it == p.files.end() ? 0 : it->second.score;
         scores.push_back(u.score);
+        // Its functions' scores, for the search to call the riskier ones
+        // more (generate's --function-weights).
+        const auto f = p.functions.find(relative);
+        const auto s = spans.find(u.path);
+        if (f == p.functions.end() || s == spans.end()) continue;
+        nlohmann::json weights = nlohmann::json::object();
+        for (std::size_t k = 0; k < f->second.size() && k < s->second.size(); ++k)
+          if (f->second[k].score > 0) weights[s->second[k].name] = f->second[k].score;
+        if (weights.empty()) continue;
+        const fs::path file = fs::path(outDir) / "work" / (u.id + ".functions.json");
+        fs::create_directories(file.parent_path(), ec);
+        std::ofstream(file) << weights.dump(1) << "\n";
+        u.functionWeights = file.string();
       }
       // Sharded, every shard must compute the same budgets: the
       // prediction's own time, which differs, is not taken off.

@@ -5,6 +5,7 @@
 #pragma once
 
 #include "Executors.h"
+#include "FunctionWeights.h"
 #include "Interrupt.h"
 #include "Progress.h"
 #include "Session.h"
@@ -40,7 +41,8 @@ public:
   UnitSearch(Session &session, const GenerateOptions &options, const search::Goals &goals,
              const search::SecondaryObjective &secondary, stages::Work &work, std::ostream &err)
       : options_(options), session_(session), limits_(testLimits(options.timeoutMs, options.memoryMb, options.isolate)),
-        rng_(options.seed), pool_(staticPool(session.program)), factory_(*session.catalog, pool_, rng_),
+        rng_(options.seed), pool_(staticPool(session.program)),
+        factory_(*session.catalog, pool_, rng_, factoryOptions(options, session.program)),
         archive_(goals.size(), secondary), executor_(*session.server, limits_, {.outputs = goals.needsOutputs()}),
         evaluator_(goals, archive_, executor_, budget(options, interrupt_)), feeder_(pool_),
         failures_(session.program, work.failures, session.catalog.get()), timeline_(goals.size()),
@@ -79,6 +81,13 @@ private:
     testcase::ConstantPool pool;
     pool.addStatic(p);
     return pool;
+  }
+  // --function-weights (read and checked by generate before the search).
+  static testcase::FactoryOptions factoryOptions(const GenerateOptions &options, const model::Program &p) {
+    testcase::FactoryOptions f;
+    if (!options.functionWeights.empty())
+      if (auto scores = readFunctionWeights(options.functionWeights)) f.targetWeights = targetWeights(p, *scores);
+    return f;
   }
   static search::Budget budget(const GenerateOptions &options, const InterruptGuard &interrupt) {
     search::Budget b;

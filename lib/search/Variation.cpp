@@ -57,7 +57,7 @@ bool Variation::mutate(TestCase &t, const Execution *last) {
   changed |= testcase::fitFormats(catalog_, t);
   if (!callsTarget(t) && !targets_.empty()) {
     for (int attempt = 0; attempt < 10; ++attempt)
-      if (factory_.appendCall(t, rng_.pick(targets_))) break;
+      if (factory_.appendCall(t, factory_.pickTarget(targets_))) break;
     changed = true;
   }
   return changed;
@@ -114,7 +114,7 @@ bool Variation::insertStep(TestCase &t) {
         done = factory_.appendCallOn(t, method, receiver);
       }
     }
-    if (!done && !targets_.empty()) done = factory_.appendCall(t, rng_.pick(targets_));
+    if (!done && !targets_.empty()) done = factory_.appendCall(t, factory_.pickTarget(targets_));
     changed |= done;
   } while (t.statements.size() < options_.maxLength && rng_.chance(std::pow(options_.insertionAlpha, count)));
   return changed;

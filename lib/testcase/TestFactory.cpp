@@ -25,6 +25,21 @@ Ref TestFactory::push(TestCase &t, Statement s) {
   return static_cast<Ref>(t.statements.size() - 1);
 }
 
+model::CallableId TestFactory::pickTarget(const std::vector<model::CallableId> &ids) {
+  const std::vector<double> &w = options_.targetWeights;
+  if (w.empty()) return rng_.pick(ids);
+  auto weight = [&](model::CallableId id) { return id < w.size() ? w[id] : 1.0; };
+  double total = 0;
+  for (model::CallableId id : ids) total += weight(id);
+  if (total <= 0) return rng_.pick(ids);
+  double at = rng_.uniform01() * total;
+  for (model::CallableId id : ids) {
+    at -= weight(id);
+    if (at < 0) return id;
+  }
+  return ids.back();
+}
+
 TestCase TestFactory::randomTest(const std::vector<model::CallableId> &targets) {
   std::vector<model::CallableId> usable;
   for (model::CallableId c : targets)
@@ -33,7 +48,7 @@ TestCase TestFactory::randomTest(const std::vector<model::CallableId> &targets) 
   if (usable.empty()) return t;
   const size_t length = static_cast<size_t>(rng_.uniform(1, static_cast<std::int64_t>(options_.maxLength) - 1));
   // At most 1000 attempts, as EvoSuite's RandomLengthTestFactory.
-  for (int attempt = 0; attempt < 1000 && t.statements.size() < length; ++attempt) appendCall(t, rng_.pick(usable));
+  for (int attempt = 0; attempt < 1000 && t.statements.size() < length; ++attempt) appendCall(t, pickTarget(usable));
   dropEarlyReleases(t, program_);
   catalog_.dropWritesThroughConst(t);
   return t;

@@ -48,6 +48,12 @@ TEST(ProjectCli, EveryLibraryUnitOnceThenOnlyWhatChangedAndOneBuildOverAll) {
   EXPECT_LE(parseBudget + utilBudget, 2.0);
   EXPECT_GT(parseBudget + utilBudget, 1.5);
   EXPECT_NE(first.out.find("bads over 3 commits"), std::string::npos) << first.out;
+  // parse(), fixed twice, is parse.c's riskier function: its search calls it more.
+  const auto weights = nlohmann::json::parse(readFile(out + "/work/lib_parse_c.functions.json"));
+  EXPECT_GT(weights.value("parse", 0.0), weights.value("count", 0.0)) << weights.dump();
+  EXPECT_NE(readFile(out + "/logs/lib_parse_c.log").find("defect prediction weights 2 of the unit's callables"),
+            std::string::npos)
+      << readFile(out + "/logs/lib_parse_c.log");
 
   // Nothing changed: nothing runs.
   auto second = runProcess(run);

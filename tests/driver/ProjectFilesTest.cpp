@@ -1,5 +1,6 @@
 // Which of a compile database's files are the project's library code.
 #include "ProjectFiles.h"
+#include "FunctionWeights.h"
 
 #include <gtest/gtest.h>
 
@@ -181,4 +182,27 @@ TEST(Project, TheRootIsTheGitWorkTreeElseTheFolderOfTheFilesAndTheirIncludeFolde
   // A git work tree holding the files is the project.
   fs::create_directories(top + "/.git");
   EXPECT_EQ(mosaic::driver::projectRoot(files, {}, top + "/calc-build"), top);
+}
+
+// generate's --function-weights: scores by name, the riskiest called twice
+// as often as an unscored function.
+TEST(FunctionWeights, ScoresBecomeTargetWeightsBetweenOneAndTwo) {
+  const std::string dir = mosaic::test::makeTempDir("mosaic-weights");
+  std::ofstream(dir + "/ok.json") << R"({"parse": 4.0, "count": 1.0, "elsewhere": 2.0})";
+  auto scores = mosaic::driver::readFunctionWeights(dir + "/ok.json");
+  ASSERT_TRUE(scores) << scores.error().message;
+  mosaic::model::Program p;
+  for (const char *name : {"parse", "count", "other"}) {
+    mosaic::model::Callable c;
+    c.id = static_cast<mosaic::model::CallableId>(p.callables.size());
+    c.name = name;
+    p.callables.push_back(c);
+  }
+  EXPECT_EQ(mosaic::driver::targetWeights(p, *scores), (std::vector<double>{2.0, 1.25, 1.0}));
+  EXPECT_TRUE(mosaic::driver::targetWeights(p, {{"nobody", 3.0}}).empty()); // none named: uniform
+  std::ofstream(dir + "/bad.json") << R"({"parse": -1})";
+  auto bad = mosaic::driver::readFunctionWeights(dir + "/bad.json");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("not a number >= 0"), std::string::npos);
+  EXPECT_FALSE(mosaic::driver::readFunctionWeights(dir + "/missing.json"));
 }

@@ -156,3 +156,26 @@ TEST(Factory, AnInitialiserMayTakeTheObjectAsAnotherParameterThanTheFirst) {
   // time (TestFactory::makeRecord; before, never: 0 of 40).
   EXPECT_GE(initialised, 4);
 }
+
+// Function-level defect prediction's weights: a callable weighted 9 is
+// chosen about nine times as often as one weighted 1; no weights, uniform.
+TEST(Factory, TargetsAreChosenInProportionToTheirWeights) {
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c");
+  ASSERT_GE(u->program.targets.size(), 2u);
+  const std::vector<model::CallableId> two{u->program.targets[0], u->program.targets[1]};
+  testcase::ConstantPool pool;
+  Rng rng(5);
+  testcase::FactoryOptions options;
+  options.targetWeights.assign(u->program.callables.size(), 1.0);
+  options.targetWeights[two[0]] = 9.0;
+  testcase::TestFactory weighted(*u->catalog, pool, rng, options);
+  int first = 0;
+  for (int k = 0; k < 2000; ++k) first += weighted.pickTarget(two) == two[0];
+  EXPECT_GT(first, 1700); // 90% expected
+  EXPECT_LT(first, 1900);
+  testcase::TestFactory uniform(*u->catalog, pool, rng);
+  first = 0;
+  for (int k = 0; k < 2000; ++k) first += uniform.pickTarget(two) == two[0];
+  EXPECT_GT(first, 850);
+  EXPECT_LT(first, 1150);
+}

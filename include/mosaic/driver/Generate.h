@@ -35,6 +35,12 @@ struct GenerateOptions : RunOptions {
   /// Comparison operands seen at run time join the constant pool
   /// (--no-dynamic-pool turns it off, to measure what it brings).
   bool dynamicPool = true;
+  /// --function-weights FILE: a JSON object of the unit's functions (by
+  /// name or qualified name) to a defect-prediction score >= 0 (`mosaic
+  /// project` writes it from Schwa at function level); the search calls a
+  /// function with the highest score twice as often as one without a score
+  /// (1 + score / the highest), so its goals are worked on first and most.
+  std::string functionWeights;
   /// Re-run the failures kept and the regression suite once in an ASan +
   /// UBSan harness (--no-sanitizer-check turns it off; moot with --sanitize).
   bool sanitizerCheck = true;

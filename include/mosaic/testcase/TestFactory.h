@@ -35,11 +35,20 @@ struct FactoryOptions {
   double tokenSentence = 1.0 / 3;   ///< a random string not from the pools is a sentence of tokens; ours
   size_t maxSentenceLength = 256;   ///< such sentences are cut here; ours
   int maxDepth = 4;                 ///< nesting of arguments built for arguments; ours
+  /// Per callable (indexed by CallableId), how likely the search is to call
+  /// it when it chooses a target, relative to the others: empty (or a
+  /// callable past its end) is 1, uniform. Function-level defect prediction
+  /// sets it (generate's --function-weights), so that the riskier functions'
+  /// goals are worked on first and most.
+  std::vector<double> targetWeights;
 };
 
 class TestFactory {
 public:
   TestFactory(const Catalog &catalog, const ConstantPool &pool, Rng &rng, FactoryOptions options = {});
+
+  /// One of `ids` (not empty), chosen with FactoryOptions::targetWeights.
+  model::CallableId pickTarget(const std::vector<model::CallableId> &ids);
 
   /// A random test: a length uniform in [1, maxLength), filled with calls to
   /// randomly chosen `targets` (callable ones) and what their arguments need.
