@@ -475,6 +475,10 @@ void projectFlags(std::vector<Flag> &t) {
                                             "repeats exactly, with --seed)"},
                                    [of](CommandLine &c, Command) { return &of(c).maxExecutions; }, 0,
                                    std::numeric_limits<std::uint64_t>::max()));
+  t.push_back(toggle({.names = "--function-weights", .commands = kProject,
+                      .help = "Pass each unit's function-level defect prediction to its search (riskier functions "
+                              "called more; measured without a gain so far)"},
+                     [of](CommandLine &c, Command) { return &of(c).functionWeights; }, true));
   t.push_back(toggle({.names = "--no-verify", .commands = kProject,
                       .help = "Write each suite without building, running and measuring it"},
                      [of](CommandLine &c, Command) { return &of(c).verify; }, false));

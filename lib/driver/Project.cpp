@@ -551,6 +551,7 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
     // (a unit that does not parse is scored as a file only).
     std::map<std::string, std::vector<predict::FunctionSpan>> spans;
     for (Unit &u : units) {
+      if (!o.functionWeights) break;
       analysis::FrontEndOptions fe;
       fe.buildDir = o.unit.buildDir;
       fe.unit = u.path;

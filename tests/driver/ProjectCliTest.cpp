@@ -32,7 +32,8 @@ TEST(ProjectCli, EveryLibraryUnitOnceThenOnlyWhatChangedAndOneBuildOverAll) {
   // --no-verify: the suites are written, not built by each unit; the one
   // build below builds them all.
   const std::vector<std::string> run{MOSAIC_EXE, "project", "-p", dir + "/build", "-o", out,
-                                     "--budget-per-unit", "1s", "-j", "2", "--no-verify", "--no-progress"};
+                                     "--budget-per-unit", "1s", "-j", "2", "--no-verify", "--no-progress",
+                                     "--function-weights"};
   auto first = runProcess(run);
   ASSERT_LE(first.exitCode, 1) << first.err << first.out;
   nlohmann::json state = stateOf(out);

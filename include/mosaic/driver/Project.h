@@ -28,6 +28,10 @@ struct ProjectOptions {
   /// machine's speed (with --seed).
   std::uint64_t maxExecutions = 0;
   bool includeTests = false;           ///< --include-tests: tests, fuzzers, examples and tools are units too
+  /// --function-weights: Schwa at function level passed to each unit's
+  /// search (generate --function-weights). Off by default: measured without
+  /// a gain on cJSON.c (bench/results/function-weights-2026-11-27).
+  bool functionWeights = false;
   bool verify = true;                  ///< --no-verify: the suites are written, not built and run
   bool progress = true;                ///< --no-progress
   /// --shard I/N: only this process's part of the units (Shards.h; also
