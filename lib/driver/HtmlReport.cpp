@@ -1,5 +1,6 @@
 // The HTML report of `mosaic project` (HtmlReport.h).
 #include "HtmlReport.h"
+#include "ProjectReports.h"
 
 #include "mosaic/support/Text.h"
 
@@ -18,22 +19,6 @@ namespace mosaic::driver {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-
-std::string htmlEscape(const std::string &text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-    case '&': out += "&amp;"; break;
-    case '<': out += "&lt;"; break;
-    case '>': out += "&gt;"; break;
-    case '"': out += "&quot;"; break;
-    case '\'': out += "&#39;"; break;
-    default: out.push_back(c);
-    }
-  }
-  return out;
-}
 
 namespace {
 
@@ -56,7 +41,7 @@ code { background: #f6f6f6; padding: 0 .2em; }
 </style>)";
 
 std::string page(const std::string &title, const std::string &body) {
-  return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + htmlEscape(title) +
+  return "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + xmlEscape(title) +
          "</title>\n" + kStyle + "</head>\n<body>\n" + body + "</body></html>\n";
 }
 
@@ -126,12 +111,12 @@ std::string failuresTable(json failures) {
   o << "<table><tr><th>class</th><th>outcome</th><th>where</th><th>why</th><th>stack in the project</th></tr>\n";
   for (const auto &f : failures) {
     const std::string cls = f.value("class", "");
-    o << "<tr><td class=\"" << htmlEscape(cls) << "\">" << htmlEscape(cls) << "</td><td>"
-      << htmlEscape(f.value("outcome", "")) << "</td><td>" << htmlEscape(f.value("site", "")) << "</td><td>"
-      << htmlEscape(f.value("why", "")) << "</td><td>";
+    o << "<tr><td class=\"" << xmlEscape(cls) << "\">" << xmlEscape(cls) << "</td><td>"
+      << xmlEscape(f.value("outcome", "")) << "</td><td>" << xmlEscape(f.value("site", "")) << "</td><td>"
+      << xmlEscape(f.value("why", "")) << "</td><td>";
     const json stack = f.value("stack", json::array());
     for (size_t k = 0; k < stack.size(); ++k)
-      o << (k ? "<br>" : "") << "#" << k << " <code>" << htmlEscape(stack[k].get<std::string>()) << "</code>";
+      o << (k ? "<br>" : "") << "#" << k << " <code>" << xmlEscape(stack[k].get<std::string>()) << "</code>";
     o << "</td></tr>\n";
   }
   return o.str() + "</table>\n";
@@ -167,21 +152,21 @@ std::string unitPage(const json &unit, const std::string &root) {
   const std::string file = unit.value("file", "");
   const std::string fileName = fs::path(file).filename().string();
   std::ostringstream o;
-  o << "<p><a href=\"index.html\">&larr; the project</a></p>\n<h1>" << htmlEscape(file) << "</h1>\n";
-  o << "<table><tr><th>status</th><td>" << htmlEscape(unit.value("status", "")) << "</td></tr>"
+  o << "<p><a href=\"index.html\">&larr; the project</a></p>\n<h1>" << xmlEscape(file) << "</h1>\n";
+  o << "<table><tr><th>status</th><td>" << xmlEscape(unit.value("status", "")) << "</td></tr>"
     << "<tr><th>defect prediction (Schwa)</th><td class=\"n\">" << fmt::format("{:.3f}", unit.value("score", 0.0))
     << "</td></tr><tr><th>budget</th><td class=\"n\">" << fmt::format("{:.1f} s", unit.value("budget_seconds", 0.0))
-    << "</td></tr><tr><th>search</th><td>" << htmlEscape(stats.value("algorithm", "")) << ", seed "
+    << "</td></tr><tr><th>search</th><td>" << xmlEscape(stats.value("algorithm", "")) << ", seed "
     << stats.value("seed", 0) << ", " << stats.value("executions", 0) << " executions ("
     << fmt::format("{:.0f}", stats.value("executions_per_second", 0.0)) << "/s)</td></tr>";
   if (!unit.value("error", "").empty())
-    o << "<tr><th>error</th><td>" << htmlEscape(unit.value("error", "")) << "</td></tr>";
+    o << "<tr><th>error</th><td>" << xmlEscape(unit.value("error", "")) << "</td></tr>";
   o << "</table>\n";
 
   const json goals = stats.value("goals", json::object());
   o << "<h2>Coverage per criterion</h2>\n<table><tr><th>criterion</th><th>goals covered (mosaic's own)</th></tr>\n";
   for (const auto &[criterion, g] : goals.items())
-    o << "<tr><td>" << htmlEscape(criterion) << "</td><td>" << percent(g.value("covered", 0.0), g.value("total", 0.0))
+    o << "<tr><td>" << xmlEscape(criterion) << "</td><td>" << percent(g.value("covered", 0.0), g.value("total", 0.0))
       << "</td></tr>\n";
   o << "</table>\n";
   if (stats.contains("llvm_cov")) {
@@ -201,8 +186,8 @@ std::string unitPage(const json &unit, const std::string &root) {
   else {
     o << "<table><tr><th>callable</th><th>why</th></tr>\n";
     for (const auto &n : notCallable)
-      o << "<tr><td><code>" << htmlEscape(n.value("callable", "")) << "</code></td><td>"
-        << htmlEscape(n.value("reason", "")) << "</td></tr>\n";
+      o << "<tr><td><code>" << xmlEscape(n.value("callable", "")) << "</code></td><td>"
+        << xmlEscape(n.value("reason", "")) << "</td></tr>\n";
     o << "</table>\n";
   }
 
@@ -219,8 +204,8 @@ std::string unitPage(const json &unit, const std::string &root) {
     for (const auto &l : g.value("uncovered", json::array())) {
       const std::string label = l.get<std::string>();
       if (uncoveredCount++ < kListed)
-        list << "<tr><td>" << htmlEscape(criterion) << "</td><td><code>" << htmlEscape(label) << "</code></td><td>"
-             << htmlEscape(whyUncovered(label, criterion, stats, unentered)) << "</td></tr>\n";
+        list << "<tr><td>" << xmlEscape(criterion) << "</td><td><code>" << xmlEscape(label) << "</code></td><td>"
+             << xmlEscape(whyUncovered(label, criterion, stats, unentered)) << "</td></tr>\n";
       if (const int line = lineOf(label, fileName)) {
         if (criterion == "line") missed.insert(line);
         else if (criterion == "branch") partial[line].push_back(label.substr(label.find(' ') + 1));
@@ -241,7 +226,7 @@ std::string unitPage(const json &unit, const std::string &root) {
        "<span style=\"background:#fdd\">line never reached</span></p>\n";
   std::ifstream in(fs::path(root) / file);
   if (!in) {
-    o << "<p>The source is not readable at " << htmlEscape((fs::path(root) / file).string()) << ".</p>\n";
+    o << "<p>The source is not readable at " << xmlEscape((fs::path(root) / file).string()) << ".</p>\n";
   } else {
     o << "<pre class=\"src\">";
     std::string text;
@@ -253,8 +238,8 @@ std::string unitPage(const json &unit, const std::string &root) {
         for (const std::string &side : partial[n]) title += (title.empty() ? "not taken: " : "; ") + side;
       } else if (hit.count(n)) cls = "hit";
       o << "<span" << (cls.empty() ? "" : " class=\"" + cls + "\"")
-        << (title.empty() ? "" : " title=\"" + htmlEscape(title) + "\"") << " id=\"L" << n << "\"><i>" << n
-        << "</i>" << htmlEscape(text) << "</span>";
+        << (title.empty() ? "" : " title=\"" + xmlEscape(title) + "\"") << " id=\"L" << n << "\"><i>" << n
+        << "</i>" << xmlEscape(text) << "</span>";
     }
     o << "</pre>\n";
   }
@@ -263,7 +248,7 @@ std::string unitPage(const json &unit, const std::string &root) {
 
 std::string projectPage(const json &state, const std::vector<json> &units) {
   std::ostringstream o;
-  o << "<h1>mosaic: project report</h1>\n<p>Project <code>" << htmlEscape(state.value("root", ""))
+  o << "<h1>mosaic: project report</h1>\n<p>Project <code>" << xmlEscape(state.value("root", ""))
     << "</code>: " << units.size() << " units.</p>\n";
   double branches = 0, branchesCovered = 0, lines = 0, linesCovered = 0, seconds = 0;
   std::map<std::string, int> classes;
@@ -289,17 +274,17 @@ std::string projectPage(const json &state, const std::vector<json> &units) {
   for (const json &u : units)
     for (const auto &[criterion, g] : u.value("stats", json::object()).value("goals", json::object()).items())
       criteria.insert(criterion);
-  for (const std::string &c : criteria) o << "<th>" << htmlEscape(c) << " goals</th>";
+  for (const std::string &c : criteria) o << "<th>" << xmlEscape(c) << " goals</th>";
   o << "<th>failures</th></tr>\n";
   int rank = 0;
   for (const json &u : units) {
     const json stats = u.value("stats", json::object());
     const json c = stats.value("llvm_cov", json::object());
     const json goals = stats.value("goals", json::object());
-    o << "<tr><td class=\"n\">" << ++rank << "</td><td><a href=\"" << htmlEscape(u.value("id", "")) << ".html\">"
-      << htmlEscape(u.value("file", "")) << "</a></td><td class=\"n\">" << fmt::format("{:.3f}", u.value("score", 0.0))
+    o << "<tr><td class=\"n\">" << ++rank << "</td><td><a href=\"" << xmlEscape(u.value("id", "")) << ".html\">"
+      << xmlEscape(u.value("file", "")) << "</a></td><td class=\"n\">" << fmt::format("{:.3f}", u.value("score", 0.0))
       << "</td><td class=\"n\">" << fmt::format("{:.1f} s", u.value("budget_seconds", 0.0)) << "</td><td>"
-      << htmlEscape(u.value("status", "")) << "</td><td>"
+      << xmlEscape(u.value("status", "")) << "</td><td>"
       << percent(c.value("branches_covered", 0.0), c.value("branches", 0.0)) << "</td><td>"
       << percent(c.value("lines_covered", 0.0), c.value("lines", 0.0)) << "</td>";
     for (const std::string &criterion : criteria) {

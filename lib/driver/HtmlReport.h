@@ -22,7 +22,4 @@ namespace mosaic::driver {
 /// Returns the pages written (0 when project.json cannot be read).
 std::size_t writeHtmlReport(const std::string &outDir);
 
-/// `text` with HTML's special characters escaped.
-std::string htmlEscape(const std::string &text);
-
 } // namespace mosaic::driver

@@ -56,4 +56,13 @@ inline std::string makeGitProject(bool withGit) {
 }
 
 
+// Configures `source` with CMake (Ninja) into `build` and builds it; a
+// fatal failure when either fails (callers wrap it in ASSERT_NO_FATAL_FAILURE).
+inline void buildWithCMake(const std::string &source, const std::string &build) {
+  auto configure = runProcess({"cmake", "-S", source, "-B", build, "-G", "Ninja"});
+  ASSERT_EQ(configure.exitCode, 0) << configure.out << configure.err;
+  auto made = runProcess({"cmake", "--build", build});
+  ASSERT_EQ(made.exitCode, 0) << made.out << made.err;
+}
+
 } // namespace mosaic::test

@@ -83,10 +83,7 @@ TEST(PortableSuiteCli, BuildsAndPassesAfterTheProjectAndTheSuiteMoved) {
   const std::string moved = top + "-moved";
   fs::rename(top, moved);
   const std::string there = moved + "/calc/mosaic-tests";
-  auto configure = runProcess({"cmake", "-S", there, "-B", there + "/build", "-G", "Ninja"});
-  ASSERT_EQ(configure.exitCode, 0) << configure.out << configure.err;
-  auto build = runProcess({"cmake", "--build", there + "/build"});
-  ASSERT_EQ(build.exitCode, 0) << build.out << build.err;
+  ASSERT_NO_FATAL_FAILURE(buildWithCMake(there, there + "/build"));
   auto ctest = runProcess({"ctest", "--test-dir", there + "/build", "--output-on-failure"});
   EXPECT_EQ(ctest.exitCode, 0) << ctest.out;
   EXPECT_NE(ctest.out.find("100% tests passed"), std::string::npos) << ctest.out;

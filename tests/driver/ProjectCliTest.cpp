@@ -85,10 +85,7 @@ TEST(ProjectCli, EveryLibraryUnitOnceThenOnlyWhatChangedAndOneBuildOverAll) {
   const std::string root = readFile(out + "/CMakeLists.txt");
   EXPECT_NE(root.find("add_subdirectory(units/lib_parse_c)"), std::string::npos) << root;
   EXPECT_NE(root.find("add_subdirectory(units/lib_util_c)"), std::string::npos) << root;
-  auto configure = runProcess({"cmake", "-S", out, "-B", out + "/build", "-G", "Ninja"});
-  ASSERT_EQ(configure.exitCode, 0) << configure.out << configure.err;
-  auto build = runProcess({"cmake", "--build", out + "/build"});
-  ASSERT_EQ(build.exitCode, 0) << build.out << build.err;
+  ASSERT_NO_FATAL_FAILURE(buildWithCMake(out, out + "/build"));
   auto ctest = runProcess({"ctest", "--test-dir", out + "/build", "-N"});
   ASSERT_EQ(ctest.exitCode, 0) << ctest.out;
   EXPECT_NE(ctest.out.find("parseTest."), std::string::npos) << ctest.out;
