@@ -83,7 +83,8 @@ std::string whyUncovered(const std::string &label, const std::string &criterion,
                          const std::set<std::string> &unenteredFunctions) {
   const std::string function = functionOf(label);
   if (!function.empty()) {
-    for (const auto &n : stats["callables"].value("not_callable", json::array())) {
+    const json notCallable = stats.value("callables", json::object()).value("not_callable", json::array());
+    for (const auto &n : notCallable) {
       const std::string callable = n.value("callable", "");
       if (callable.find(function + "(") != std::string::npos)
         return "its callable cannot be called: " + n.value("reason", "");
@@ -170,7 +171,7 @@ std::string unitPage(const json &unit, const std::string &root) {
       << "</td></tr>\n";
   o << "</table>\n";
   if (stats.contains("llvm_cov")) {
-    const json c = stats["llvm_cov"];
+    const json c = stats.value("llvm_cov", json::object());
     o << "<p>Measured apart, on the written suite with clang's source-based coverage (llvm-cov):</p>\n<table>"
       << "<tr><td>branches</td><td>" << percent(c.value("branches_covered", 0.0), c.value("branches", 0.0))
       << "</td></tr><tr><td>lines</td><td>" << percent(c.value("lines_covered", 0.0), c.value("lines", 0.0))
@@ -271,9 +272,12 @@ std::string projectPage(const json &state, const std::vector<json> &units) {
     << "<table><tr><th>#</th><th>unit</th><th>Schwa score</th><th>budget</th><th>status</th><th>branches "
        "(llvm-cov)</th><th>lines (llvm-cov)</th>";
   std::set<std::string> criteria;
-  for (const json &u : units)
-    for (const auto &[criterion, g] : u.value("stats", json::object()).value("goals", json::object()).items())
-      criteria.insert(criterion);
+  for (const json &u : units) {
+    // A named copy: items() refers to the object it iterates, and a
+    // temporary would end before the loop (ASan's stack-use-after-scope).
+    const json goals = u.value("stats", json::object()).value("goals", json::object());
+    for (const auto &[criterion, g] : goals.items()) criteria.insert(criterion);
+  }
   for (const std::string &c : criteria) o << "<th>" << xmlEscape(c) << " goals</th>";
   o << "<th>failures</th></tr>\n";
   int rank = 0;
