@@ -93,7 +93,7 @@ fi
 SARIF_SCHEMA=/usr/local/share/mosaic/sarif-2.1.0-rtm.5.json
 if [ ! -s "$SARIF_SCHEMA" ] && command -v npm >/dev/null 2>&1; then
   tmp=$(mktemp -d)
-  if (cd "$tmp" && npm pack -q @microsoft/jest-sarif@1.0.0-beta.0 >/dev/null 2>&1 &&
+  if (cd "$tmp" && timeout 120 npm pack -q @microsoft/jest-sarif@1.0.0-beta.0 >/dev/null 2>&1 &&
       tar xzf microsoft-jest-sarif-1.0.0-beta.0.tgz package/lib/schemas/sarif-2.1.0-rtm.5.json); then
     as_root mkdir -p "$(dirname "$SARIF_SCHEMA")"
     as_root cp "$tmp/package/lib/schemas/sarif-2.1.0-rtm.5.json" "$SARIF_SCHEMA"
