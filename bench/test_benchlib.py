@@ -105,6 +105,32 @@ class Claims(unittest.TestCase):
         self.assertEqual(bugs.claim("xmlparseTest.XML_StopParser_ReturnsOk (generated on buggy)"), "regression")
 
 
+class Rebase(unittest.TestCase):
+    def test_a_portable_suite_copied_elsewhere_points_at_the_other_version(self):
+        # A suite written in <buggy>/suites/u beside the project: its
+        # folders are relative to it (emit/Portable.cpp); the copy lives
+        # somewhere else and builds against <fixed>.
+        with tempfile.TemporaryDirectory() as d:
+            buggy, fixed = os.path.join(d, "buggy"), os.path.join(d, "fixed")
+            suite = os.path.join(buggy, "suites", "u")
+            os.makedirs(suite)
+            with open(os.path.join(suite, "CMakeLists.txt"), "w") as f:
+                f.write('if(NOT DEFINED MOSAIC_PROJECT_ROOT)\n'
+                        '  set(MOSAIC_PROJECT_ROOT "${CMAKE_CURRENT_SOURCE_DIR}/../..")\nendif()\n'
+                        'if(NOT DEFINED MOSAIC_BUILD_DIR)\n'
+                        '  set(MOSAIC_BUILD_DIR "${CMAKE_CURRENT_SOURCE_DIR}/../../build")\nendif()\n'
+                        f'include_directories({buggy}/include)\n')
+            with open(os.path.join(suite, "u_test.cpp"), "w") as f:
+                f.write(f'#include "{buggy}/u.h"\n')
+            copy = bugs._rebase(suite, os.path.join(d, "elsewhere", "copy"), buggy, fixed)
+            cmake = open(os.path.join(copy, "CMakeLists.txt")).read()
+            real = os.path.realpath(fixed)
+            self.assertIn(f'set(MOSAIC_PROJECT_ROOT "{real}")', cmake)
+            self.assertIn(f'set(MOSAIC_BUILD_DIR "{real}/build")', cmake)
+            self.assertIn(f"include_directories({fixed}/include)", cmake)
+            self.assertEqual(open(os.path.join(copy, "u_test.cpp")).read(), f'#include "{fixed}/u.h"\n')
+
+
 class SweepRecords(unittest.TestCase):
     def test_a_reason_loses_the_names_in_it(self):
         self.assertEqual(sweep.reason_class("parameter 2 (va_list): unsupported type"), "parameter: unsupported type")

@@ -88,16 +88,33 @@ def versions(subject, cache, patch):
     return buggy, fixed
 
 
+# A portable suite's default project folders (emit/Portable.cpp,
+# cmakeDefaults): relative to the suite's own folder.
+PORTABLE_DEFAULT = re.compile(r'set\((MOSAIC_PROJECT_ROOT|MOSAIC_BUILD_DIR) "\$\{CMAKE_CURRENT_SOURCE_DIR\}/([^"]*)"\)')
+
+
+def _absolute_defaults(text, suite):
+    """`text` of a suite's CMake file with its portable defaults (relative
+    to `suite`) made absolute, so that a copy elsewhere still finds them."""
+    return PORTABLE_DEFAULT.sub(
+        lambda m: f'set({m.group(1)} "{os.path.realpath(os.path.join(suite, m.group(2)))}")', text)
+
+
 def _rebase(suite, out, old_root, new_root):
     """A copy of a generated suite that builds against the other version:
-    every path under `old_root` now points under `new_root`."""
+    every path under `old_root` now points under `new_root` (absolute ones,
+    and a portable suite's project folders, which are relative to it)."""
     shutil.rmtree(out, ignore_errors=True)
     os.makedirs(out)
+    new = new_root.rstrip("/")
     for name in os.listdir(suite):
         path = os.path.join(suite, name)
         if os.path.isfile(path):
-            text = open(path, errors="surrogateescape").read().replace(old_root.rstrip("/") + "/",
-                                                                        new_root.rstrip("/") + "/")
+            text = open(path, errors="surrogateescape").read()
+            if name == "CMakeLists.txt":
+                text = _absolute_defaults(text, suite)
+            for old in {old_root.rstrip("/"), os.path.realpath(old_root)}:
+                text = text.replace(old + "/", new + "/").replace(f'"{old}"', f'"{new}"')
             with open(os.path.join(out, name), "w", errors="surrogateescape") as f:
                 f.write(text)
     return out
