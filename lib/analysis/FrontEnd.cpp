@@ -260,10 +260,23 @@ std::set<std::string> callNames(const model::Program &program) {
   return names;
 }
 
+// The keys of the unit's literals (model::integerLiteralKey & co).
+std::set<std::string> literalKeys(const model::Program &program) {
+  std::set<std::string> keys;
+  for (const model::Callable &c : program.callables) {
+    for (std::int64_t v : c.constants.integers) keys.insert(model::integerLiteralKey(v));
+    for (std::int64_t v : c.constants.chars) keys.insert(model::integerLiteralKey(v));
+    for (double v : c.constants.floats) keys.insert(model::floatLiteralKey(v));
+    for (const std::string &v : c.constants.strings) keys.insert(model::stringLiteralKey(v));
+  }
+  return keys;
+}
+
 void addProjectSamples(model::Program &program, const std::vector<std::string> &databaseFiles) {
   const std::string root = projectRoot(program.unit, databaseFiles);
-  ProjectSamples found = mineProjectSamples(root, program.unit, callNames(program));
+  ProjectSamples found = mineProjectSamples(root, program.unit, callNames(program), literalKeys(program));
   program.samples = std::move(found.samples);
+  program.literalDocuments = std::move(found.literalDocuments);
   program.notes.push_back(std::to_string(program.samples.size()) + " input samples from the string literals of " +
                           std::to_string(found.filesCalling) + " of " + std::to_string(found.filesLexed) +
                           " project source files under '" + root + "' that call the unit");

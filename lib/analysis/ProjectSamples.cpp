@@ -16,6 +16,8 @@
 #include <llvm/TargetParser/Host.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 
 namespace mosaic::analysis {
@@ -40,8 +42,11 @@ public:
     target_ = clang::TargetInfo::CreateTargetInfo(diags_, target);
   }
 
+  /// `present`, when given, receives the keys (model::integerLiteralKey &
+  /// co) of the file's literals that are among `keys`.
   bool lex(const std::string &text, const std::set<std::string> &names, size_t maxSampleBytes,
-           std::vector<std::string> (&ranks)[3]);
+           std::vector<std::string> (&ranks)[3], const std::set<std::string> *keys = nullptr,
+           std::set<std::string> *present = nullptr);
 
 private:
   clang::DiagnosticsEngine diags_;
@@ -67,8 +72,34 @@ bool isKeywordBeforeParen(llvm::StringRef word) {
   return keywords.count(word) != 0;
 }
 
+// The key of a numeric or character literal's value (model::integerLiteralKey,
+// floatLiteralKey), as the front end folds the unit's own; "" when it is
+// neither (a suffix or form this reading does not know).
+std::string numericKey(const clang::Token &tok, llvm::StringRef spelling) {
+  std::string text = spelling.str();
+  if (tok.is(clang::tok::char_constant)) {
+    if (text.size() == 3 && text[0] == '\'' && text[2] == '\'') return model::integerLiteralKey(static_cast<unsigned char>(text[1]));
+    return "";
+  }
+  text.erase(std::remove(text.begin(), text.end(), '\''), text.end()); // C++14 digit separators
+  const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+  const bool floating = hex ? text.find_first_of("pP") != std::string::npos
+                            : text.find_first_of(".eE") != std::string::npos;
+  while (!text.empty() && std::strchr(floating ? "fFlL" : "uUlLzZ", text.back())) text.pop_back();
+  errno = 0;
+  char *end = nullptr;
+  if (floating) {
+    const double v = std::strtod(text.c_str(), &end);
+    return end && *end == 0 && errno == 0 ? model::floatLiteralKey(v) : "";
+  }
+  const bool binary = text.size() > 2 && text[0] == '0' && (text[1] == 'b' || text[1] == 'B');
+  const unsigned long long v = std::strtoull(binary ? text.c_str() + 2 : text.c_str(), &end, binary ? 2 : 0);
+  return end && *end == 0 && errno == 0 ? model::integerLiteralKey(static_cast<std::int64_t>(v)) : "";
+}
+
 bool LexContext::lex(const std::string &text, const std::set<std::string> &names, size_t maxSampleBytes,
-                     std::vector<std::string> (&ranks)[3]) {
+                     std::vector<std::string> (&ranks)[3], const std::set<std::string> *keys,
+                     std::set<std::string> *present) {
   // A source manager per file: it keeps every buffer it was given.
   clang::SourceManager sources(diags_, files_);
   const clang::FileID file = sources.createFileID(llvm::MemoryBuffer::getMemBuffer(text, "<project file>"));
@@ -94,6 +125,9 @@ bool LexContext::lex(const std::string &text, const std::set<std::string> &names
     });
     if (narrow && !inDirective) {
       clang::StringLiteralParser literal(pending, sources, lang_, *target_, &diags_);
+      if (present && !literal.hadError)
+        if (std::string key = model::stringLiteralKey(literal.GetString().str()); keys->count(key))
+          present->insert(std::move(key));
       if (!literal.hadError && literal.GetStringLength() >= 2 && literal.GetStringLength() <= maxSampleBytes) {
         const bool inUnitCall = std::any_of(frames.begin(), frames.end(), [](const Frame &f) { return f.unitCall; });
         const bool inCall = std::any_of(frames.begin(), frames.end(), [](const Frame &f) { return f.call; });
@@ -121,6 +155,10 @@ bool LexContext::lex(const std::string &text, const std::set<std::string> &names
       previous = tok;
       continue;
     }
+    if (present && tok.isOneOf(clang::tok::numeric_constant, clang::tok::char_constant))
+      if (std::string key = numericKey(tok, llvm::StringRef(tok.getLiteralData(), tok.getLength()));
+          !key.empty() && keys->count(key))
+        present->insert(std::move(key));
     if (tok.is(clang::tok::l_paren)) {
       Frame f{false, false};
       if (previous.is(clang::tok::raw_identifier) && !isKeywordBeforeParen(previous.getRawIdentifier())) {
@@ -196,9 +234,10 @@ std::string projectRoot(const std::string &unit, const std::vector<std::string> 
 }
 
 ProjectSamples mineProjectSamples(const std::string &root, const std::string &unit,
-                                  const std::set<std::string> &names, const SampleLimits &limits) {
+                                  const std::set<std::string> &names, const std::set<std::string> &literalKeys,
+                                  const SampleLimits &limits) {
   ProjectSamples result;
-  if (names.empty()) return result;
+  if (names.empty() && literalKeys.empty()) return result;
   std::vector<fs::path> paths;
   std::error_code ec;
   const fs::path self = fs::weakly_canonical(unit, ec);
@@ -227,8 +266,11 @@ ProjectSamples mineProjectSamples(const std::string &root, const std::string &un
     // from an earlier run, and would make the same seed give another suite.
     if (generatedByMosaic(text)) continue;
     ++result.filesLexed;
-    if (context.lex(text, names, limits.maxSampleBytes, ranks)) ++result.filesCalling;
+    std::set<std::string> present;
+    if (context.lex(text, names, limits.maxSampleBytes, ranks, &literalKeys, &present)) ++result.filesCalling;
+    for (const std::string &key : present) ++result.literalDocuments.holding[key];
   }
+  result.literalDocuments.files = static_cast<std::uint32_t>(result.filesLexed);
 
   // Distinct, best rank first, then thinned evenly within the last rank
   // that fits only in part.

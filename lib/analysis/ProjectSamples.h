@@ -11,6 +11,8 @@
 // command for them.
 #pragma once
 
+#include "mosaic/model/Program.h"
+
 #include <cstddef>
 #include <set>
 #include <string>
@@ -35,6 +37,9 @@ struct ProjectSamples {
   std::vector<std::string> samples;
   std::size_t filesLexed = 0;   ///< source files read
   std::size_t filesCalling = 0; ///< of those, files that call one of `names`
+  /// Of the literal keys asked for, in how many of the files lexed each
+  /// appears (GRT's constant mining weighs the unit's literals by it).
+  model::LiteralDocuments literalDocuments;
 };
 
 /// The folder the project's sources are searched in: the deepest folder
@@ -48,9 +53,11 @@ std::string projectRoot(const std::string &unit, const std::vector<std::string> 
 /// Lexes the C and C++ source files under `root` in path order (hidden
 /// folders and CMake build trees skipped, `unit` itself skipped: its
 /// literals are mined from its AST), and keeps the narrow string literals
-/// of the files that call a function named in `names`.
+/// of the files that call a function named in `names`; counts the files
+/// holding each of `literalKeys` (model::integerLiteralKey & co).
 ProjectSamples mineProjectSamples(const std::string &root, const std::string &unit,
-                                  const std::set<std::string> &names, const SampleLimits &limits = {});
+                                  const std::set<std::string> &names, const std::set<std::string> &literalKeys = {},
+                                  const SampleLimits &limits = {});
 
 /// The same on one file's text (exposed for tests): appends its literals to
 /// the three ranks (in calls to `names`, in no call, in other calls) and

@@ -175,8 +175,13 @@ void searchFlags(std::vector<Flag> &t) {
                .set = [](CommandLine &, Command, const std::string &) -> Error { return std::nullopt; },
                .show = [](const CommandLine &, Command) { return std::string(); }});
   t.push_back(text({.names = "--algorithm", .value = "NAME", .commands = kGenerate | kCrash,
-                    .help = "The search: dynamosa, mosa, ws (whole suite), mio or random"},
+                    .help = "The search: dynamosa, mosa, ws (whole suite), mio, random or grt (guided random testing)"},
                    [](CommandLine &c, Command k) { return &gen(c, k).algorithm; }));
+  t.push_back(text({.names = "--grt-components", .value = "LIST", .commands = kGenerate | kCrash,
+                    .help = "With --algorithm grt: the components on, all (the default), none (plain "
+                            "feedback-directed random testing) or some of constant-mining, impurity, elephant-brain, "
+                            "detective, orienteering, bloodhound"},
+                   [](CommandLine &c, Command k) { return &gen(c, k).grtComponents; }));
   t.push_back(list({.names = "--criteria", .value = "LIST", .commands = kGenerate,
                     .help = "Coverage criteria whose goals the search works on: function, branch, direct-branch, line, wm (weak mutation), top-level, no-exception, exception, output; or all, or smart (seed 001's selection) (docs/CLI.md)"},
                    [](CommandLine &c, Command k) { return &gen(c, k).criteria; }));
@@ -489,6 +494,10 @@ void projectFlags(std::vector<Flag> &t) {
   t.push_back(list({.names = "--merge", .value = "DIR,...", .commands = kProject,
                     .help = "Combine these shards' outputs into -o (one state, one CMakeLists.txt) instead of running"},
                    [of](CommandLine &c, Command) { return &of(c).merge; }));
+  t.push_back(toggle({.names = "--dry-run", .commands = kProject,
+                      .help = "Print each unit's defect-prediction score and budget (also to OUT/plan.json) and run "
+                              "nothing"},
+                     [of](CommandLine &c, Command) { return &of(c).dryRun; }, true));
   t.push_back(toggle({.names = "--no-progress", .commands = kProject,
                       .help = "No progress line every 10 s, only a line per finished unit"},
                      [of](CommandLine &c, Command) { return &of(c).progress; }, false));

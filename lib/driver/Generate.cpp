@@ -411,7 +411,12 @@ void runStages(Session &session, const GenerateOptions &options, const search::G
 // Options that are wrong whatever the unit: the exit code, or nullopt.
 std::optional<int> badOptions(const GenerateOptions &options, std::ostream &err) {
   if (!search::parseAlgorithm(options.algorithm)) {
-    fmt::print(err, "mosaic: error: unknown algorithm '{}' (dynamosa, mosa, ws, mio, random)\n", options.algorithm);
+    fmt::print(err, "mosaic: error: unknown algorithm '{}' (dynamosa, mosa, ws, mio, random, grt)\n",
+               options.algorithm);
+    return kExitUsage;
+  }
+  if (auto grt = search::parseGrtComponents(options.grtComponents); !grt) {
+    fmt::print(err, "mosaic: error: {}\n", grt.error().message);
     return kExitUsage;
   }
   if (auto criteria = search::makeCriteria(options.criteria); !criteria) {

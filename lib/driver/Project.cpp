@@ -485,6 +485,33 @@ int mergeShards(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
   return findings ? kExitFindings : kExitOk;
 }
 
+/// --dry-run: the units as this run would take them (the riskiest first),
+/// printed and in OUT/plan.json.
+int writePlan(const std::string &outDir, const std::vector<Unit> &units, double total, const std::string &allocation,
+              std::ostream &out, std::ostream &err) {
+  nlohmann::json list = nlohmann::json::array();
+  fmt::print(out, "\n{:>5}  {:>9}  {:>8}  {:<9}  {}\n", "rank", "score", "budget", "state", "unit");
+  std::size_t rank = 0;
+  for (const Unit &u : units) {
+    const std::string state = u.status == "unchanged" ? "unchanged" : "to run";
+    fmt::print(out, "{:>5}  {:>9.3f}  {:>7.1f}s  {:<9}  {}\n", ++rank, u.score, u.budget, state, u.relative);
+    list.push_back({{"id", u.id}, {"path", u.relative}, {"score", u.score}, {"budget_seconds", u.budget},
+                    {"state", state}});
+  }
+  const nlohmann::json plan = {{"total_seconds", total}, {"allocation", allocation}, {"units", list}};
+  const fs::path file = fs::path(outDir) / "plan.json";
+  std::error_code ec;
+  fs::create_directories(file.parent_path(), ec);
+  std::ofstream f(file);
+  f << plan.dump(1) << "\n";
+  if (!f) {
+    fmt::print(err, "mosaic: error: cannot write {}\n", file.string());
+    return kExitInternal;
+  }
+  fmt::print(out, "\nplan         {} (--dry-run: no unit was run)\n", file.string());
+  return kExitOk;
+}
+
 } // namespace
 
 int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
@@ -649,6 +676,7 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
   fmt::print(out, "budget       {:.0f} s of search, {}, {} at once\n", total, allocationNote, o.jobs);
   if (!shardNote.empty()) fmt::print(out, "shard        {}\n", shardNote);
   if (unchanged) fmt::print(out, "resumed      {} units unchanged since the last run, kept\n", unchanged);
+  if (o.dryRun) return writePlan(outDir, units, total, allocationNote, out, err);
 
   InterruptGuard guard;
   // After a unit's run: the headers its harness was built with, and its key

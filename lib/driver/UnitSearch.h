@@ -43,7 +43,10 @@ public:
       : options_(options), session_(session), limits_(testLimits(options.timeoutMs, options.memoryMb, options.isolate)),
         rng_(options.seed), pool_(staticPool(session.program)),
         factory_(*session.catalog, pool_, rng_, factoryOptions(options, session.program)),
-        archive_(goals.size(), secondary), executor_(*session.server, limits_, {.outputs = goals.needsOutputs()}),
+        archive_(goals.size(), secondary), executor_(*session.server, limits_,
+                                                   // GRT pools no null result: it reads them.
+                                                   {.observations = options.algorithm == "grt",
+                                                    .outputs = goals.needsOutputs()}),
         evaluator_(goals, archive_, executor_, budget(options, interrupt_)), feeder_(pool_),
         failures_(session.program, work.failures, session.catalog.get()), timeline_(goals.size()),
         progress_(err, options.progress && isatty(STDERR_FILENO), options.budgetSeconds,
@@ -58,7 +61,9 @@ public:
   /// the stages short, until release()).
   SearchSummary run(search::AlgorithmKind algorithm, std::ostream &err) {
     search::Variation variation(*session_.catalog, factory_, rng_, session_.targets, options_.variation);
-    search::makeAlgorithm(algorithm, evaluator_, variation, rng_, options_.search)->run();
+    search::SearchOptions parameters = options_.search;
+    if (auto grt = search::parseGrtComponents(options_.grtComponents, parameters.grt)) parameters.grt = *grt;
+    search::makeAlgorithm(algorithm, evaluator_, variation, rng_, parameters)->run();
     evaluator_.finish();
     SearchSummary summary{algorithm, evaluator_.budget().elapsed(), evaluator_.executions(), interrupt_.raised(),
                           archive_.solutions().size()};

@@ -393,6 +393,11 @@ std::string toJson(const Program &p) {
          {"completing_headers", p.completingHeaders},
          {"excluded_headers", p.excludedHeaders},
          {"samples", bytesToJson(p.samples)}};
+  // The literal keys hold a literal's bytes: stored as the samples are.
+  std::vector<std::string> keys;
+  std::vector<std::uint32_t> holding;
+  for (const auto &[key, files] : p.literalDocuments.holding) keys.push_back(key), holding.push_back(files);
+  j["literal_documents"] = {{"files", p.literalDocuments.files}, {"keys", bytesToJson(keys)}, {"holding", holding}};
   // Invalid UTF-8 can only come from names and paths here (literals were
   // handled above); replace rather than throw.
   return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
@@ -426,6 +431,12 @@ Expected<Program> programFromJson(const std::string &text) {
     getOr(j, "completing_headers", p.completingHeaders);
     getOr(j, "excluded_headers", p.excludedHeaders);
     if (auto it = j.find("samples"); it != j.end()) p.samples = bytesFromJson(*it);
+    if (auto it = j.find("literal_documents"); it != j.end()) {
+      p.literalDocuments.files = it->value("files", 0u);
+      const std::vector<std::string> keys = bytesFromJson(it->at("keys"));
+      const auto holding = it->at("holding").get<std::vector<std::uint32_t>>();
+      for (size_t k = 0; k < keys.size() && k < holding.size(); ++k) p.literalDocuments.holding[keys[k]] = holding[k];
+    }
     return p;
   } catch (const std::exception &e) {
     return Error::input(std::string("malformed model JSON: ") + e.what());

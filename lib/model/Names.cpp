@@ -2,6 +2,7 @@
 #include "mosaic/model/Program.h"
 
 #include <array>
+#include <cstdio>
 #include <utility>
 
 namespace mosaic::model {
@@ -107,5 +108,19 @@ std::string memberName(const Program &program, const Callable &member) {
   if (member.qualifiedName.rfind(prefix, 0) == 0) return member.qualifiedName.substr(prefix.size());
   return member.name;
 }
+
+} // namespace mosaic::model
+
+namespace mosaic::model {
+
+std::string integerLiteralKey(std::int64_t value) { return "i:" + std::to_string(value); }
+
+std::string floatLiteralKey(double value) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "f:%.17g", value);
+  return buf;
+}
+
+std::string stringLiteralKey(const std::string &bytes) { return "s:" + bytes; }
 
 } // namespace mosaic::model

@@ -17,5 +17,6 @@ std::unique_ptr<Algorithm> makeWholeSuite(Evaluator &evaluator, Variation &varia
                                           const SearchOptions &options);
 std::unique_ptr<Algorithm> makeMio(Evaluator &evaluator, Variation &variation, Rng &rng, const SearchOptions &options);
 std::unique_ptr<Algorithm> makeRandom(Evaluator &evaluator, Variation &variation);
+std::unique_ptr<Algorithm> makeGrt(Evaluator &evaluator, Variation &variation, Rng &rng, const SearchOptions &options);
 
 } // namespace mosaic::search

@@ -14,13 +14,14 @@ const char *toString(AlgorithmKind kind) {
   case AlgorithmKind::WholeSuite: return "ws";
   case AlgorithmKind::Mio: return "mio";
   case AlgorithmKind::Random: return "random";
+  case AlgorithmKind::Grt: return "grt";
   }
   return "?";
 }
 
 std::optional<AlgorithmKind> parseAlgorithm(const std::string &name) {
   for (AlgorithmKind k : {AlgorithmKind::DynaMosa, AlgorithmKind::Mosa, AlgorithmKind::WholeSuite, AlgorithmKind::Mio,
-                          AlgorithmKind::Random})
+                          AlgorithmKind::Random, AlgorithmKind::Grt})
     if (name == toString(k)) return k;
   if (name == "wholesuite" || name == "whole-suite") return AlgorithmKind::WholeSuite;
   return std::nullopt;
@@ -128,6 +129,7 @@ std::unique_ptr<Algorithm> makeAlgorithm(AlgorithmKind kind, Evaluator &evaluato
   case AlgorithmKind::WholeSuite: return makeWholeSuite(evaluator, variation, rng, options);
   case AlgorithmKind::Mio: return makeMio(evaluator, variation, rng, options);
   case AlgorithmKind::Random: return makeRandom(evaluator, variation);
+  case AlgorithmKind::Grt: return makeGrt(evaluator, variation, rng, options);
   }
   return nullptr;
 }

@@ -16,11 +16,30 @@ template <class T> void ConstantPool::add(std::vector<T> &list, std::set<T> &see
 }
 
 template <class T>
-std::optional<T> ConstantPool::draw(const std::vector<T> (&lists)[2], Rng &rng, double dynamicShare) {
+std::optional<T> ConstantPool::draw(const std::vector<T> (&lists)[2], const std::vector<double> &weights, Rng &rng,
+                                    double dynamicShare) {
   const bool useDynamic = !lists[1].empty() && (lists[0].empty() || rng.chance(dynamicShare));
   const std::vector<T> &list = lists[useDynamic ? 1 : 0];
   if (list.empty()) return std::nullopt;
-  return rng.pick(list);
+  if (useDynamic || weights.empty()) return rng.pick(list);
+  // In proportion to the weights; values added after weighStatic weigh as
+  // the least weighted one.
+  const double least = *std::min_element(weights.begin(), weights.end());
+  auto weightOf = [&](size_t k) { return k < weights.size() ? weights[k] : least; };
+  double total = 0;
+  for (size_t k = 0; k < list.size(); ++k) total += weightOf(k);
+  if (!(total > 0)) return rng.pick(list);
+  double at = rng.uniform01() * total;
+  for (size_t k = 0; k < list.size(); ++k)
+    if ((at -= weightOf(k)) < 0) return list[k];
+  return list.back();
+}
+
+void ConstantPool::weighStatic(const std::function<double(const std::string &key)> &weight) {
+  intWeights_.clear(), floatWeights_.clear(), stringWeights_.clear();
+  for (std::int64_t v : ints_[0]) intWeights_.push_back(weight(model::integerLiteralKey(v)));
+  for (double v : floats_[0]) floatWeights_.push_back(weight(model::floatLiteralKey(v)));
+  for (const std::string &v : strings_[0]) stringWeights_.push_back(weight(model::stringLiteralKey(v)));
 }
 
 void ConstantPool::addStatic(const model::Program &program) {
@@ -53,9 +72,9 @@ void ConstantPool::addFloat(double v, bool dynamic) {
 
 void ConstantPool::addString(const std::string &s, bool dynamic) { add(strings_[dynamic], stringSeen_[dynamic], s, dynamic); }
 
-std::optional<std::int64_t> ConstantPool::integer(Rng &rng, double share) const { return draw(ints_, rng, share); }
-std::optional<double> ConstantPool::floating(Rng &rng, double share) const { return draw(floats_, rng, share); }
-std::optional<std::string> ConstantPool::string(Rng &rng, double share) const { return draw(strings_, rng, share); }
+std::optional<std::int64_t> ConstantPool::integer(Rng &rng, double share) const { return draw(ints_, intWeights_, rng, share); }
+std::optional<double> ConstantPool::floating(Rng &rng, double share) const { return draw(floats_, floatWeights_, rng, share); }
+std::optional<std::string> ConstantPool::string(Rng &rng, double share) const { return draw(strings_, stringWeights_, rng, share); }
 
 std::optional<std::int64_t> ConstantPool::character(Rng &rng) const {
   if (chars_.empty()) return std::nullopt;

@@ -72,6 +72,19 @@ bool TestFactory::appendCallOn(TestCase &t, model::CallableId id, Ref receiver) 
   return true;
 }
 
+bool TestFactory::appendCallWith(TestCase &t, model::CallableId id, size_t param, Ref ref) {
+  const size_t before = t.statements.size();
+  const model::Callable &c = program_.callable(id);
+  const bool function = c.kind != model::CallableKind::Constructor &&
+                        !(c.parent && (c.kind == model::CallableKind::Method || c.kind == model::CallableKind::Operator));
+  if (!catalog_.callable(id) || !function || param >= c.params.size() ||
+      !call(t, id, 0, std::nullopt, GivenArg{param, ref})) {
+    t.statements.resize(before);
+    return false;
+  }
+  return true;
+}
+
 std::optional<Ref> TestFactory::appendValue(TestCase &t, model::TypeId type, const model::Param *param) {
   const size_t before = t.statements.size();
   auto r = value(t, {type, param, true}, 1);

@@ -105,6 +105,33 @@ TEST(MineProjectSamples, ThinsTheLastRankEvenlyToTheLimit) {
   write(root / "t.c", text);
   SampleLimits limits;
   limits.maxSamples = 4;
-  const auto found = mineProjectSamples(root.string(), (root / "unit.c").string(), {"parse"}, limits);
+  const auto found = mineProjectSamples(root.string(), (root / "unit.c").string(), {"parse"}, {}, limits);
   EXPECT_EQ(found.samples, (std::vector<std::string>{"first", "doc0", "doc3", "doc6"}));
+}
+
+TEST(MineProjectSamples, CountsTheFilesThatHoldEachOfTheUnitsLiterals) {
+  // GRT's constant mining weighs the unit's literals by the project's
+  // files that hold them (TF-IDF): every source file lexed counts, whether
+  // or not it calls the unit; a literal in a directive does not.
+  const fs::path root = makeTempDir("mosaic-literals");
+  write(root / "lib/unit.c", "int parse(int v) { return v == 42 || v == 0x10; }");
+  write(root / "a.c", "int a(void) { return 42 + 1'000 + 16; } const char *s = \"key\";");
+  write(root / "b.c", "#define LIMIT 42\nint b(void) { return 'A' + 0x2aUL + 1.5f; }");
+  write(root / "c.c", "int c(void) { return 7; }");
+  const std::set<std::string> keys = {
+      mosaic::model::integerLiteralKey(42), mosaic::model::integerLiteralKey(16), mosaic::model::integerLiteralKey(65),
+      mosaic::model::floatLiteralKey(1.5), mosaic::model::stringLiteralKey("key"),
+      mosaic::model::integerLiteralKey(1000), mosaic::model::integerLiteralKey(99)};
+  const auto found = mineProjectSamples(root.string(), (root / "lib/unit.c").string(), {"parse"}, keys);
+  EXPECT_EQ(found.literalDocuments.files, 3u);
+  const auto &holding = found.literalDocuments.holding;
+  auto count = [&](const std::string &key) { return holding.count(key) ? holding.at(key) : 0u; };
+  EXPECT_EQ(count(mosaic::model::integerLiteralKey(42)), 2u); // a.c's 42, b.c's 0x2aUL (not its #define)
+  EXPECT_EQ(count(mosaic::model::integerLiteralKey(16)), 1u);
+  EXPECT_EQ(count(mosaic::model::integerLiteralKey(65)), 1u); // 'A'
+  EXPECT_EQ(count(mosaic::model::floatLiteralKey(1.5)), 1u);
+  EXPECT_EQ(count(mosaic::model::stringLiteralKey("key")), 1u);
+  EXPECT_EQ(count(mosaic::model::integerLiteralKey(1000)), 1u); // 1'000
+  EXPECT_EQ(count(mosaic::model::integerLiteralKey(99)), 0u);
+  EXPECT_EQ(holding.count(mosaic::model::integerLiteralKey(7)), 0u); // not asked for
 }

@@ -92,6 +92,30 @@ TEST(ProjectCli, EveryLibraryUnitOnceThenOnlyWhatChangedAndOneBuildOverAll) {
   EXPECT_NE(ctest.out.find("utilTest."), std::string::npos) << ctest.out;
 }
 
+TEST(ProjectCli, ADryRunPrintsThePlanAndRunsNothing) {
+  const std::string dir = makeGitProject(true);
+  const std::string out = dir + "/out";
+  auto r = runProcess({MOSAIC_EXE, "project", "-p", dir + "/build", "-o", out, "--budget", "100s", "--dry-run"});
+  ASSERT_EQ(r.exitCode, 0) << r.err << r.out;
+  EXPECT_NE(r.out.find("no unit was run"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(out + "/project.json"));
+  EXPECT_FALSE(fs::exists(out + "/units"));
+  const auto plan = nlohmann::json::parse(readFile(out + "/plan.json"));
+  ASSERT_EQ(plan["units"].size(), 2u) << plan.dump(1);
+  // The riskier parse.c (fixed twice) first, with the larger budget.
+  EXPECT_EQ(plan["units"][0]["path"], "lib/parse.c") << plan.dump(1);
+  EXPECT_GT(plan["units"][0]["budget_seconds"].get<double>(), plan["units"][1]["budget_seconds"].get<double>());
+  EXPECT_GT(plan["units"][0]["score"].get<double>(), plan["units"][1]["score"].get<double>());
+  EXPECT_EQ(plan["units"][0]["state"], "to run");
+  // Even: the same budget each.
+  auto even = runProcess({MOSAIC_EXE, "project", "-p", dir + "/build", "-o", out, "--budget", "100s", "--dry-run",
+                          "--allocation", "even"});
+  ASSERT_EQ(even.exitCode, 0) << even.err;
+  const auto evenPlan = nlohmann::json::parse(readFile(out + "/plan.json"));
+  EXPECT_DOUBLE_EQ(evenPlan["units"][0]["budget_seconds"].get<double>(), 50.0) << evenPlan.dump(1);
+  EXPECT_DOUBLE_EQ(evenPlan["units"][1]["budget_seconds"].get<double>(), 50.0) << evenPlan.dump(1);
+}
+
 TEST(ProjectCli, BadAllocationAndNoUnitAreUsageErrors) {
   const std::string dir = makeGitProject(false);
   auto bad = runProcess({MOSAIC_EXE, "project", "-p", dir + "/build", "-o", dir + "/out", "--allocation", "lucky"});

@@ -34,6 +34,9 @@ struct ProjectOptions {
   bool functionWeights = false;
   bool verify = true;                  ///< --no-verify: the suites are written, not built and run
   bool progress = true;                ///< --no-progress
+  /// --dry-run: print each unit's score and budget and write them to
+  /// OUT/plan.json, without running any unit.
+  bool dryRun = false;
   /// --shard I/N: only this process's part of the units (Shards.h; also
   /// from a Slurm job array's or a Kubernetes Indexed Job's environment).
   std::string shard;

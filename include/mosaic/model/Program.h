@@ -8,6 +8,7 @@
 #include "mosaic/model/Type.h"
 
 #include <cstdint>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -161,6 +162,21 @@ struct Constants {
   bool empty() const { return integers.empty() && floats.empty() && chars.empty() && strings.empty(); }
 };
 
+/// How a literal is named across files, for counting the files that hold
+/// it (Program::literalDocuments): "i:42" (integers and characters by
+/// value), "f:0.5", "s:" + bytes.
+std::string integerLiteralKey(std::int64_t value);
+std::string floatLiteralKey(double value);
+std::string stringLiteralKey(const std::string &bytes);
+
+/// In how many of the project's other source files each of the unit's
+/// literals appears: the document frequencies of GRT's constant mining
+/// (TF-IDF over the project's files, search/Grt.h).
+struct LiteralDocuments {
+  std::uint32_t files = 0;                     ///< source files lexed besides the unit
+  std::map<std::string, std::uint32_t> holding; ///< literal key -> files holding it (absent: none)
+};
+
 struct Callable {
   CallableId id = 0;
   CallableKind kind = CallableKind::Function;
@@ -309,6 +325,7 @@ struct Program {
   /// other source files that call the unit (analysis/ProjectSamples.h),
   /// best first. Seeds for strings and buffers beside the unit's literals.
   std::vector<std::string> samples;
+  LiteralDocuments literalDocuments;
   /// The callables the user asked to test (--function, --class, or by default
   /// every callable the unit owns). Others are helpers: they build arguments.
   std::vector<CallableId> targets;

@@ -6,6 +6,7 @@
 
 #include "mosaic/search/Archive.h"
 #include "mosaic/search/Goals.h"
+#include "mosaic/search/Grt.h"
 #include "mosaic/search/Variation.h"
 
 #include <chrono>
@@ -18,7 +19,7 @@
 
 namespace mosaic::search {
 
-enum class AlgorithmKind { DynaMosa, Mosa, WholeSuite, Mio, Random };
+enum class AlgorithmKind { DynaMosa, Mosa, WholeSuite, Mio, Random, Grt };
 const char *toString(AlgorithmKind kind);
 std::optional<AlgorithmKind> parseAlgorithm(const std::string &name);
 
@@ -175,6 +176,7 @@ struct SearchOptions {
   size_t mioSizeStart = 10, mioSizeFocus = 1;
   size_t mioMutationsStart = 1, mioMutationsFocus = 10;
   double mioFocus = 0.5;
+  GrtOptions grt; ///< --algorithm grt (Grt.h)
 };
 
 class Algorithm {

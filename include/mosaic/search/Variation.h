@@ -66,6 +66,8 @@ public:
   bool changeVarargs(testcase::TestCase &test, size_t index);
 
   const std::vector<model::CallableId> &targets() const { return targets_; }
+  const testcase::Catalog &catalog() const { return catalog_; }
+  testcase::TestFactory &factory() { return factory_; }
 
 private:
   bool changePrimitive(testcase::Statement &s);

@@ -7,6 +7,7 @@
 #include "mosaic/support/Random.h"
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -25,6 +26,12 @@ public:
   void addInteger(std::int64_t v, bool dynamic);
   void addFloat(double v, bool dynamic);
   void addString(const std::string &s, bool dynamic);
+
+  /// Weighs the static integers, floats and strings by `weight` of their
+  /// keys (model::integerLiteralKey & co): a draw from the static part then
+  /// picks in proportion (GRT's constant mining, TF-IDF); uniformly without.
+  /// Values added later weigh as the least weighted one.
+  void weighStatic(const std::function<double(const std::string &key)> &weight);
 
   /// A value from the dynamic pool with probability `dynamicShare` when it
   /// has one, else from the static pool; nullopt when both are empty.
@@ -55,7 +62,8 @@ public:
 private:
   template <class T> static void add(std::vector<T> &list, std::set<T> &seen, const T &v, bool dynamic);
   template <class T>
-  static std::optional<T> draw(const std::vector<T> (&lists)[2], Rng &rng, double dynamicShare);
+  static std::optional<T> draw(const std::vector<T> (&lists)[2], const std::vector<double> &weights, Rng &rng,
+                               double dynamicShare);
 
   // [0] static, [1] dynamic.
   std::vector<std::int64_t> ints_[2];
@@ -70,6 +78,8 @@ private:
   std::vector<std::string> tokens_[2];
   std::set<std::string> tokenSeen_[2];
   std::vector<std::string> samples_;
+  // weighStatic's weights of ints_[0], floats_[0], strings_[0] (empty: uniform).
+  std::vector<double> intWeights_, floatWeights_, stringWeights_;
 };
 
 } // namespace mosaic::testcase

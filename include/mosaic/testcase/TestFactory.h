@@ -63,6 +63,12 @@ public:
   /// when the arguments cannot be built.
   bool appendCallOn(TestCase &test, model::CallableId callable, Ref receiver);
 
+  /// Appends a call to function `callable` with the existing variable
+  /// `ref` as its parameter `param` (which it must fit), the other
+  /// arguments built or reused. False, with `test` unchanged, when they
+  /// cannot be built or `callable` is no free function.
+  bool appendCallWith(TestCase &test, model::CallableId callable, size_t param, Ref ref);
+
   /// Appends what a value of `type` needs (reusing variables or not) and
   /// returns the variable holding it; `param` gives its roles when it is one.
   std::optional<Ref> appendValue(TestCase &test, model::TypeId type, const model::Param *param);

@@ -1,0 +1,240 @@
+// GRT's parts (search/Grt.h): component names, bloodhound's and
+// orienteering's weights, impurity's fuzzing, TF-IDF, and the weighted
+// constant pool constant mining draws from.
+#include "common/UnitModel.h"
+#include "mosaic/search/Grt.h"
+#include "mosaic/search/Search.h"
+#include "mosaic/search/Secondary.h"
+#include "mosaic/testcase/ConstantPool.h"
+#include "mosaic/testcase/TestFactory.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <map>
+
+using namespace mosaic;
+using namespace mosaic::search;
+using namespace mosaic::test;
+
+namespace {
+
+const std::string kHandles = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/handles.c";
+
+// GRT on the handles fixture for `executions` runs the fake world decides
+// (`decide`: a run of a test), with the components `components`.
+void runGrt(const UnitModel &m, FakeExecutor &executor, const std::string &components, std::uint64_t executions) {
+  const auto description = fourBlocks(); // no function of the fixture: bloodhound's ratio is 0.5 for all
+  const Goals goals(description);
+  const auto shorter = shorterTest();
+  Archive archive(goals.size(), *shorter);
+  Budget budget;
+  budget.maxExecutions = executions;
+  Evaluator evaluator(goals, archive, executor, budget);
+  Rng rng(5);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*m.catalog, pool, rng);
+  Variation variation(*m.catalog, factory, rng, m.program.targets);
+  SearchOptions options;
+  options.grt = *parseGrtComponents(components);
+  makeAlgorithm(AlgorithmKind::Grt, evaluator, variation, rng, options)->run();
+}
+
+// The callable of statement `ref`'s call, or "" when it is no call.
+std::string maker(const model::Program &p, const testcase::TestCase &t, testcase::Ref ref) {
+  const testcase::Statement &s = t.statements[ref];
+  return s.op == testcase::Op::Call ? p.callable(s.callable).name : "";
+}
+
+// A run in which every statement ran, each taking `nanos(statement)`.
+Execution normalRun(const testcase::TestCase &t, const std::function<std::uint32_t(const testcase::Statement &)> &nanos) {
+  Execution e = fourBlocksRun(false, false);
+  for (const testcase::Statement &s : t.statements) e.statements.push_back({MOSAIC_STMT_OK, nanos(s)});
+  return e;
+}
+
+} // namespace
+
+TEST(Grt, ComponentsAreNamedOnAndOff) {
+  auto none = parseGrtComponents("none");
+  ASSERT_TRUE(none);
+  EXPECT_EQ(grtComponentNames(*none), "none");
+  auto two = parseGrtComponents("detective,bloodhound");
+  ASSERT_TRUE(two);
+  EXPECT_TRUE(two->detective && two->bloodhound);
+  EXPECT_FALSE(two->impurity || two->orienteering || two->constantMining || two->elephantBrain);
+  EXPECT_EQ(grtComponentNames(*two), "detective,bloodhound");
+  EXPECT_EQ(grtComponentNames(*parseGrtComponents("all")),
+            "constant-mining,impurity,elephant-brain,detective,orienteering,bloodhound");
+  auto bad = parseGrtComponents("detective,telepathy");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.error().message.find("telepathy"), std::string::npos);
+}
+
+TEST(Grt, BloodhoundPrefersUncoveredAndRarelySucceedingCallablesAndDecaysWithSelections) {
+  // w(m, 0) = α·uncov + (1−α)(1 − succ/maxSucc).
+  EXPECT_DOUBLE_EQ(bloodhoundWeight(1.0, 0, 10, 0, 5, 0.9, 0.99), 1.0);
+  EXPECT_DOUBLE_EQ(bloodhoundWeight(0.0, 10, 10, 0, 5, 0.9, 0.99), 0.0);
+  EXPECT_NEAR(bloodhoundWeight(0.5, 5, 10, 0, 5, 0.9, 0.99), 0.9 * 0.5 + 0.1 * 0.5, 1e-12);
+  EXPECT_GT(bloodhoundWeight(0.8, 0, 10, 0, 5, 0.9, 0.99), bloodhoundWeight(0.2, 0, 10, 0, 5, 0.9, 0.99));
+  // Selected k times since the last update: the weight falls, to a floor
+  // of 1/ln(|M|+3) of w(m, 0).
+  const double w0 = bloodhoundWeight(0.5, 0, 0, 0, 5, 0.9, 0.99);
+  const double w1 = bloodhoundWeight(0.5, 0, 0, 1, 5, 0.9, 0.99);
+  const double w100 = bloodhoundWeight(0.5, 0, 0, 100, 5, 0.9, 0.99);
+  const double w10000 = bloodhoundWeight(0.5, 0, 0, 10000, 5, 0.9, 0.99);
+  EXPECT_NEAR(w1, (-3.0 / std::log(0.01)) * 0.99 * w0, 1e-12);
+  EXPECT_GT(w1, w100);
+  EXPECT_NEAR(w10000, w0 / std::log(8.0), 1e-12);
+}
+
+TEST(Grt, OrienteeringPrefersFastShortSequences) {
+  Execution fast, slow;
+  fast.statements = {{MOSAIC_STMT_OK, 2000}, {MOSAIC_STMT_OK, 2000}};  // 4 µs
+  slow.statements = {{MOSAIC_STMT_OK, 400000}, {MOSAIC_STMT_OK, 2000}}; // 402 µs
+  EXPECT_NEAR(orienteeringWeight(fast, 4), 1.0 / (4 * 2), 1e-12);
+  EXPECT_GT(orienteeringWeight(fast, 4), orienteeringWeight(slow, 4));
+  EXPECT_GT(orienteeringWeight(fast, 4), orienteeringWeight(fast, 16));
+  // Too fast to measure: 1 µs, not an infinite weight.
+  Execution instant;
+  instant.statements = {{MOSAIC_STMT_OK, 0}};
+  EXPECT_DOUBLE_EQ(orienteeringWeight(instant, 1), 1.0);
+}
+
+TEST(Grt, ImpurityMovesNumbersByAGaussianAndWrapsThemToTheirType) {
+  Rng rng(7);
+  double sum = 0, sumSquares = 0;
+  const int n = 4000;
+  for (int i = 0; i < n; ++i) {
+    const auto v = static_cast<std::int64_t>(fuzzNumber(1000, 32, true, false, 30, rng));
+    sum += static_cast<double>(v - 1000);
+    sumSquares += static_cast<double>(v - 1000) * static_cast<double>(v - 1000);
+  }
+  EXPECT_NEAR(sum / n, 0, 2.0);
+  EXPECT_NEAR(std::sqrt(sumSquares / n), 30, 2.0); // σ = 30
+  // A signed 8-bit 127 moved up wraps to a negative value, held sign-extended.
+  bool wrapped = false;
+  for (int i = 0; i < 100 && !wrapped; ++i) {
+    const auto v = static_cast<std::int64_t>(fuzzNumber(127, 8, true, false, 30, rng));
+    EXPECT_GE(v, -128);
+    EXPECT_LE(v, 127);
+    wrapped = v < 0;
+  }
+  EXPECT_TRUE(wrapped);
+  // An unsigned 16-bit value stays in range.
+  for (int i = 0; i < 100; ++i) EXPECT_LE(fuzzNumber(3, 16, false, false, 30, rng), 0xffffu);
+  // A double stays a double.
+  const std::uint64_t half = testcase::bitsOf(0.5);
+  EXPECT_NE(testcase::doubleOf(fuzzNumber(half, 64, true, true, 30, rng)), 0.5);
+}
+
+TEST(Grt, ImpurityEditsAStringByOneOperation) {
+  Rng rng(3);
+  std::map<int, int> lengthChange;
+  for (int i = 0; i < 400; ++i) {
+    const std::string out = fuzzString("abcdef", rng);
+    const int delta = static_cast<int>(out.size()) - 6;
+    ++lengthChange[delta > 0 ? 1 : delta == 0 ? 0 : -1];
+    for (char c : out) {
+      EXPECT_GE(c, 32);
+      EXPECT_LE(c, 126);
+    }
+  }
+  EXPECT_GT(lengthChange[1], 0);  // insert
+  EXPECT_GT(lengthChange[0], 0);  // replace (or a whole substring)
+  EXPECT_GT(lengthChange[-1], 0); // remove, substring
+  EXPECT_EQ(fuzzString("", rng).size(), 1u); // only an insert fits the empty string
+}
+
+TEST(Grt, TfIdfIsRandoopsFormula) {
+  // tf·log((|D|+1)/(|D|+1−|{d: t∈d}|)).
+  EXPECT_NEAR(tfIdf(2, 9, 1), 2 * std::log(10.0 / 9.0), 1e-12);
+  EXPECT_NEAR(tfIdf(1, 9, 9), std::log(10.0), 1e-12);
+  EXPECT_GT(tfIdf(3, 9, 1), tfIdf(1, 9, 1));
+}
+
+TEST(Grt, AWeightedConstantPoolDrawsInProportion) {
+  testcase::ConstantPool pool;
+  pool.addInteger(1, false);
+  pool.addInteger(2, false);
+  pool.addString("rare", false);
+  pool.addString("common", false);
+  pool.weighStatic([](const std::string &key) {
+    return key == model::integerLiteralKey(2) || key == model::stringLiteralKey("common") ? 9.0 : 1.0;
+  });
+  Rng rng(11);
+  std::map<std::int64_t, int> ints;
+  std::map<std::string, int> strings;
+  for (int i = 0; i < 2000; ++i) ++ints[*pool.integer(rng, 0)], ++strings[*pool.string(rng, 0)];
+  EXPECT_NEAR(ints[2] / 2000.0, 0.9, 0.03);
+  EXPECT_NEAR(strings["common"] / 2000.0, 0.9, 0.03);
+  // A value added afterwards weighs as the least weighted one.
+  pool.addInteger(3, false);
+  ints.clear();
+  for (int i = 0; i < 2200; ++i) ++ints[*pool.integer(rng, 0)];
+  EXPECT_NEAR(ints[3] / 2200.0, 1.0 / 11, 0.03);
+}
+
+TEST(GrtEffect, TheElephantBrainGivesEachMakersHandlesAnEvenShareOfTheCalls) {
+  // Two makers of one handle type. The pool fills unevenly: handle_keyed
+  // fails (crashes) unless its key is a multiple of 8, and handle_plain(),
+  // without arguments, makes the same sequence again and again (redundant:
+  // neither run nor pooled again), while each key makes a new one. Without
+  // the elephant brain handle_use is given what the pool holds most of;
+  // with it a maker is chosen first, and each gets about half the calls.
+  auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kHandles);
+  auto share = [&](const std::string &components) {
+    int keyed = 0, uses = 0;
+    FakeExecutor executor([&](const testcase::TestCase &t) -> std::optional<Execution> {
+      Execution e = normalRun(t, [](const testcase::Statement &) { return 1000u; });
+      for (size_t i = 0; i < t.statements.size(); ++i) {
+        const testcase::Statement &s = t.statements[i];
+        if (s.op != testcase::Op::Call) continue;
+        const std::string name = m->program.callable(s.callable).name;
+        if (name == "handle_keyed" && t.statements[s.refs[0]].bits % 8 != 0) {
+          e.result.outcome = exec::Outcome::Crash;
+          e.stoppedAt = static_cast<int>(i);
+          return e;
+        }
+        if (name == "handle_use" && i + 1 == t.statements.size()) {
+          ++uses;
+          keyed += maker(m->program, t, s.refs[0]) == "handle_keyed";
+        }
+      }
+      return e;
+    });
+    runGrt(*m, executor, components, 3000);
+    EXPECT_GT(uses, 100) << components;
+    return static_cast<double>(keyed) / std::max(1, uses);
+  };
+  const double with = share("elephant-brain,detective");
+  const double without = share("detective");
+  EXPECT_NEAR(with, 0.5, 0.1) << "without " << without;
+  EXPECT_GT(std::abs(without - 0.5), std::abs(with - 0.5) + 0.15) << "with " << with << ", without " << without;
+}
+
+TEST(GrtEffect, OrienteeringReusesCheapSequencesMoreThanSlowOnes) {
+  // handle_slow takes 5 ms, every other call 1 µs: with orienteering, new
+  // sequences are built on pooled ones that called it less often.
+  auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kHandles);
+  auto slowPrefixes = [&](const std::string &components) {
+    int slow = 0, runs = 0;
+    FakeExecutor executor([&](const testcase::TestCase &t) -> std::optional<Execution> {
+      ++runs;
+      for (size_t i = 0; i + 1 < t.statements.size(); ++i)
+        if (t.statements[i].op == testcase::Op::Call &&
+            m->program.callable(t.statements[i].callable).name == "handle_slow") {
+          ++slow;
+          break;
+        }
+      return normalRun(t, [&](const testcase::Statement &s) {
+        return s.op == testcase::Op::Call && m->program.callable(s.callable).name == "handle_slow" ? 5000000u : 1000u;
+      });
+    });
+    runGrt(*m, executor, components, 3000);
+    return static_cast<double>(slow) / std::max(1, runs);
+  };
+  const double with = slowPrefixes("orienteering,detective");
+  const double without = slowPrefixes("detective");
+  EXPECT_LT(with, without * 0.7) << "with " << with << ", without " << without;
+}
