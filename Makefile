@@ -47,7 +47,8 @@ test: build
 # programs: 760 of the 900 s of test time here) run by a few representative
 # tests, one C unit, one C++ unit, every algorithm, a reproduction, the
 # concolic side and a hostile program; `make test` runs them all unsanitized.
-SANITIZED_SKIP := ^(GenerateCli|HostileCli|ConcolicCli|ReproduceCli)[.]
+# GRT's own code runs sanitized in search_tests (GrtEffect, a fake executor).
+SANITIZED_SKIP := ^(GenerateCli|HostileCli|ConcolicCli|ReproduceCli|GrtCli)[.]
 SANITIZED_KEEP := ^(GenerateCli[.](ReachesMagicNumbersStringsAndNestedStructState|CallsAConstMethodBesideItsNonConstTwinThroughAConstView|EveryAlgorithmRunsAndTheSameSeedGivesTheSameSuite)|ReproduceCli[.]AnUncaughtExceptionIsReproducedAtItsThrowAndWrittenAsExpectThrow|ConcolicCli[.]WithTheConcolicSideEveryBranchIsCoveredAndTheSuitePasses|HostileCli[.]VerificationKillsWhatATestLeavesRunningAndStopsOnASignal)$$
 
 test-sanitized: setup
