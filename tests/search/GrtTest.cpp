@@ -12,6 +12,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 
 using namespace mosaic;
 using namespace mosaic::search;
@@ -23,8 +24,9 @@ const std::string kHandles = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/s
 
 // GRT on the handles fixture for `executions` runs the fake world decides
 // (`decide`: a run of a test), with the components `components`.
-void runGrt(const UnitModel &m, FakeExecutor &executor, const std::string &components, std::uint64_t executions) {
-  const auto description = fourBlocks(); // no function of the fixture: bloodhound's ratio is 0.5 for all
+void runGrt(const UnitModel &m, FakeExecutor &executor, const std::string &components, std::uint64_t executions,
+            const model::UnitDescription &description = fourBlocks()) {
+  // fourBlocks() has no function of the fixture: bloodhound's ratio is 0.5 for all.
   const Goals goals(description);
   const auto shorter = shorterTest();
   Archive archive(goals.size(), *shorter);
@@ -50,6 +52,52 @@ std::string maker(const model::Program &p, const testcase::TestCase &t, testcase
 Execution normalRun(const testcase::TestCase &t, const std::function<std::uint32_t(const testcase::Statement &)> &nanos) {
   Execution e = fourBlocksRun(false, false);
   for (const testcase::Statement &s : t.statements) e.statements.push_back({MOSAIC_STMT_OK, nanos(s)});
+  return e;
+}
+
+// A description of the handles fixture: each of its four functions one
+// branch, its true side (blocks 3k -> 3k+1 -> 3k+2), its false side
+// (3k -> 3k+2); sides 2k (true) and 2k+1 (false).
+model::UnitDescription handlesDescription(const model::Program &p) {
+  model::UnitDescription d;
+  d.unit = kHandles;
+  for (const char *name : {"handle_plain", "handle_keyed", "handle_use", "handle_slow"}) {
+    const std::uint32_t k = static_cast<std::uint32_t>(d.functions.size()), b = 3 * k, side = 2 * k, line = 10 * (k + 1);
+    model::FunctionInfo f;
+    f.name = name;
+    for (const auto &c : p.callables)
+      if (c.name == name) f.linkageName = c.linkageNames.empty() ? name : c.linkageNames[0];
+    f.entry = b;
+    f.diameter = 2;
+    f.blocks = {{b, {line}, {b + 1, b + 2}, {}}, {b + 1, {line + 1}, {b + 2}, {side}}, {b + 2, {line + 2}, {}, {}}};
+    f.branches = {{b, false, line, 5, {{side, b + 1, std::nullopt, false}, {side + 1, b + 2, std::nullopt, false}}}};
+    d.functions.push_back(f);
+  }
+  d.blocks = 12;
+  d.sides = 8;
+  return d;
+}
+
+// A run of the handles world: each function the test calls runs; its
+// branch's true side is taken when `trueSide(name)`.
+Execution handlesRun(const model::Program &p, const testcase::TestCase &t,
+                     const std::function<bool(const std::string &)> &trueSide) {
+  Execution e;
+  e.blocks.assign(12, 0);
+  e.sides.assign(8, 0.0);
+  const char *names[] = {"handle_plain", "handle_keyed", "handle_use", "handle_slow"};
+  for (const testcase::Statement &s : t.statements) {
+    e.statements.push_back({MOSAIC_STMT_OK, 1000});
+    if (s.op != testcase::Op::Call) continue;
+    for (std::uint32_t k = 0; k < 4; ++k)
+      if (p.callable(s.callable).name == names[k]) {
+        const bool taken = trueSide(names[k]);
+        e.blocks[3 * k] = e.blocks[3 * k + 2] = 1;
+        if (taken) e.blocks[3 * k + 1] = 1;
+        e.sides[2 * k] = taken ? 1.0 : std::max(e.sides[2 * k], 2.0);
+        e.sides[2 * k + 1] = taken ? std::max(e.sides[2 * k + 1], 2.0) : 1.0;
+      }
+  }
   return e;
 }
 
@@ -237,4 +285,91 @@ TEST(GrtEffect, OrienteeringReusesCheapSequencesMoreThanSlowOnes) {
   const double with = slowPrefixes("orienteering,detective");
   const double without = slowPrefixes("detective");
   EXPECT_LT(with, without * 0.7) << "with " << with << ", without " << without;
+}
+
+TEST(GrtEffect, BloodhoundCallsWhatStillHasUncoveredGoalsMoreOften) {
+  // handle_slow's true side is never taken; every other function's sides
+  // both are, soon. Bloodhound then calls handle_slow far more than the
+  // uniform quarter of the calls.
+  auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kHandles);
+  const auto description = handlesDescription(m->program);
+  auto slowShare = [&](const std::string &components) {
+    int slow = 0, runs = 0;
+    bool flip = false;
+    FakeExecutor executor([&](const testcase::TestCase &t) -> std::optional<Execution> {
+      ++runs;
+      const testcase::Statement &last = t.statements.back();
+      slow += last.op == testcase::Op::Call && m->program.callable(last.callable).name == "handle_slow";
+      flip = !flip;
+      return handlesRun(m->program, t, [&](const std::string &name) { return name != "handle_slow" && flip; });
+    });
+    runGrt(*m, executor, components, 3000, description);
+    return static_cast<double>(slow) / std::max(1, runs);
+  };
+  const double with = slowShare("bloodhound,detective");
+  const double without = slowShare("detective");
+  EXPECT_NEAR(without, 0.25, 0.08);
+  EXPECT_GT(with, without + 0.15) << "with " << with << ", without " << without;
+}
+
+TEST(GrtEffect, ConstantMiningGivesTheUnitsLiteralsAsInputs) {
+  // depot_open(capacity) checks 1 and 8: with constant mining, depots of
+  // those capacities are made and then built on; without, random numbers
+  // seldom hit them. The share of runs that hold such a depot.
+  const std::string depot = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/depot.c";
+  auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, depot);
+  auto literalShare = [&](const std::string &components) {
+    int literal = 0, runs = 0;
+    FakeExecutor executor([&](const testcase::TestCase &t) -> std::optional<Execution> {
+      ++runs;
+      for (const testcase::Statement &s : t.statements)
+        if (s.op == testcase::Op::Call && m->program.callable(s.callable).name == "depot_open") {
+          const auto capacity = static_cast<std::int64_t>(t.statements[s.refs[0]].bits);
+          if (capacity == 1 || capacity == 8) {
+            ++literal;
+            break;
+          }
+        }
+      return normalRun(t, [](const testcase::Statement &) { return 1000u; });
+    });
+    runGrt(*m, executor, components, 2000);
+    return static_cast<double>(literal) / std::max(1, runs);
+  };
+  const double with = literalShare("constant-mining,detective");
+  const double without = literalShare("detective");
+  EXPECT_GT(with, 3 * without + 0.1) << "with " << with << ", without " << without;
+}
+
+TEST(GrtEffect, ImpurityFuzzesTheInputsOfReusedSequences) {
+  // Without impurity every statement a new sequence takes from the pool
+  // ran before as it is; with it, reused numbers move: a depot of a
+  // capacity never seen before appears in a reused prefix.
+  const std::string depot = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/depot.c";
+  auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, depot);
+  auto fuzzedPrefixes = [&](const std::string &components) {
+    std::set<std::int64_t> seen;
+    int fresh = 0;
+    FakeExecutor executor([&](const testcase::TestCase &t) -> std::optional<Execution> {
+      std::set<std::int64_t> here;
+      for (size_t i = 0; i < t.statements.size(); ++i) {
+        const testcase::Statement &s = t.statements[i];
+        if (s.op != testcase::Op::Call || m->program.callable(s.callable).name != "depot_open") continue;
+        const auto capacity = static_cast<std::int64_t>(t.statements[s.refs[0]].bits);
+        // A reused prefix's open (not the last call) with a capacity no
+        // earlier run had.
+        if (i + 1 < t.statements.size() && !seen.count(capacity)) ++fresh;
+        here.insert(capacity);
+      }
+      seen.insert(here.begin(), here.end());
+      return normalRun(t, [](const testcase::Statement &) { return 1000u; });
+    });
+    runGrt(*m, executor, components, 2000);
+    return fresh;
+  };
+  // Without impurity only the detective's depots, built before the pool
+  // has one, are new in a prefix.
+  const int without = fuzzedPrefixes("detective");
+  const int with = fuzzedPrefixes("impurity,detective");
+  EXPECT_LE(without, 3);
+  EXPECT_GT(with, without + 20) << "with " << with << ", without " << without;
 }
