@@ -252,6 +252,28 @@ bool takesOver(const model::Callable &callable) {
   return false;
 }
 
+// The object statement `v` is a part of, when it is one: the result of a
+// call that took an object of its own record type and names no copy,
+// duplicate or detach (cJSON_AddStringToObject(object, ...) returns the
+// item it added, which `object` owns now; cJSON_GetArrayItem(array, 0)
+// one it holds). An index into the test, or nullopt.
+std::optional<Ref> ownerOf(const model::Program &p, const TestCase &t, Ref v) {
+  const Statement &made = t.statements[v];
+  if (made.op != Op::Call && made.op != Op::MethodCall) return std::nullopt;
+  const model::Callable &c = p.callable(made.callable);
+  for (const std::string &word : words(c.name))
+    if (word == "copy" || word == "dup" || word == "duplicate" || word == "clone" || word == "new" ||
+        word == "create" || word == "alloc" || word == "detach" || word == "take" || word == "steal" ||
+        word == "parse" || word == "read" || word == "load")
+      return std::nullopt;
+  const auto part = recordOf(p, c.result);
+  if (!part) return std::nullopt;
+  for (Ref r : made.refs)
+    if (r < v && isCall(t.statements[r].op))
+      if (const auto type = testcase::variableType(p, t, r); type && recordOf(p, *type) == part) return r;
+  return std::nullopt;
+}
+
 // The functions named like an initialiser (testcase::isInitialiserName)
 // with a non-const pointer parameter to `record` anywhere in their list,
 // callable or not (Catalog::initialisers: the callable ones).
@@ -464,6 +486,31 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
       if (gone && *gone < bargs.size() && bargs[*gone].ref == a.ref)
         return fmt::format("gives {} what {} already released", callName(p, call), callName(p, before));
     }
+    // A part released with its owner, then used or released again
+    // (cJSON_Delete(object); cJSON_Delete(item) of the item
+    // cJSON_AddStringToObject(object, ...) returned); or an owner released
+    // after the test released a part of it, which it still holds.
+    const auto releases = [&](size_t j, Ref r) {
+      const Statement &before = t.statements[j];
+      if (!isCall(before.op)) return false;
+      const auto gone = testcase::releasedParam(p, p.callable(before.callable));
+      const auto bargs = argumentsOf(p, before);
+      return gone && *gone < bargs.size() && bargs[*gone].ref == r;
+    };
+    if (const auto owner = ownerOf(p, t, a.ref))
+      for (size_t j = *owner + 1; j < i; ++j)
+        if (releases(j, *owner))
+          return fmt::format("gives {} what {} returned, a part of the object {} released with it",
+                             callName(p, call), callName(p, v), callName(p, t.statements[j]));
+    if (testcase::releasedParam(p, c) == k)
+      for (size_t j = 0; j < i; ++j) {
+        const Statement &before = t.statements[j];
+        const auto gone = isCall(before.op) ? testcase::releasedParam(p, p.callable(before.callable)) : std::nullopt;
+        const auto bargs = gone ? argumentsOf(p, before) : std::vector<Argument>{};
+        if (gone && *gone < bargs.size() && ownerOf(p, t, bargs[*gone].ref) == a.ref)
+          return fmt::format("releases with {} an object whose part (from {}) {} already released",
+                             callName(p, call), callName(p, t.statements[bargs[*gone].ref]), callName(p, before));
+      }
     // Memory of the test's own given to a function that takes the buffer
     // over and frees it later (pugixml's load_buffer_inplace_own; a name
     // with the word own, adopt, steal or take): as a release of it. A

@@ -382,6 +382,33 @@ TEST_F(Claims, AReleaseOfWhatAGetterLentIsMisuse) {
       << c.why;
 }
 
+TEST_F(Claims, APartReleasedWithItsOwnerAndThenAgainIsMisuse) {
+  // claims_tree_add returns the node it added, which the tree owns:
+  // releasing the tree releases it (cJSON_Delete(object) and the item
+  // cJSON_AddStringToObject(object, ...) returned). Releasing it after,
+  // or the tree after releasing it, is the test's double free.
+  testcase::TestCase t;
+  const Ref tree = call(t, "claims_tree_new", {});
+  const Ref node = call(t, "claims_tree_add", {tree, integer(t, "int", 1)});
+  call(t, "claims_tree_free", {tree});
+  call(t, "claims_tree_free", {node});
+  const auto after = classify(t, exec::Outcome::Abort);
+  EXPECT_EQ(after.kind, stages::FailureClass::Misuse) << after.why;
+  EXPECT_NE(after.why.find("gives claims_tree_free() what claims_tree_add() returned, a part of the object "
+                           "claims_tree_free() released with it"),
+            std::string::npos)
+      << after.why;
+  std::swap(t.statements[3], t.statements[4]); // the node first, then its tree
+  t.statements[3].refs = {node};
+  t.statements[4].refs = {tree};
+  const auto before = classify(t, exec::Outcome::Abort);
+  EXPECT_EQ(before.kind, stages::FailureClass::Misuse) << before.why;
+  EXPECT_NE(before.why.find("releases with claims_tree_free() an object whose part (from claims_tree_add()) "
+                            "claims_tree_free() already released"),
+            std::string::npos)
+      << before.why;
+}
+
 TEST_F(Claims, AReleaseOfWhatAnEarlierCallReleasedIsMisuse) {
   // claims_get_text(d) hands over a copy, which claims_free_text frees (the
   // two names share "text", as yajl_get_error and yajl_free_error share
