@@ -9,6 +9,7 @@
 #include "Algorithms.h"
 #include "mosaic/search/Grt.h"
 
+#include "mosaic/search/Observers.h"
 #include "mosaic/testcase/ConstantPool.h"
 #include "mosaic/testcase/Lifetime.h"
 
@@ -56,7 +57,12 @@ public:
       : e_(e), rng_(rng), o_(o.grt), catalog_(v.catalog()), program_(catalog_.program()),
         factory_(catalog_, pool_, rng_, factoryOptions(v.factory().options(), o.grt)) {
     pool_.addStatic(program_);
-    if (o_.constantMining) weighLiterals();
+    if (o_.constantMining) {
+      weighLiterals();
+      // Ours beside the paper's: the operands the unit compared inputs
+      // with at run time join the mined literals (mosaic's dynamic pool).
+      e_.addObserver(feeder_);
+    }
     for (model::CallableId c : v.targets())
       if (catalog_.callable(c)) callables_.push_back(c);
     successes_.assign(program_.callables.size(), 0);
@@ -65,6 +71,8 @@ public:
     indexMutators();
     updateCoverage();
   }
+
+  ~Grt() override { e_.removeObserver(feeder_); }
 
   void run() override {
     if (callables_.empty()) return;
@@ -118,12 +126,12 @@ private:
     // Objects come from the pool: a fitting variable in the sequence is
     // always taken (the pool put it there for this call).
     f.objectReuse = 1.0;
-    f.dynamicShare = 0; // GRT has no run-time pool of comparison operands
     if (!o.constantMining) {
       // Plain feedback-directed random testing: no literal of the code.
       f.constantProbability = 0;
       f.projectSample = 0;
       f.tokenSentence = 0;
+      f.dynamicShare = 0;
     } else {
       f.constantProbability = o.minedShare;
     }
@@ -457,6 +465,7 @@ private:
   const testcase::Catalog &catalog_;
   const model::Program &program_;
   testcase::ConstantPool pool_;
+  DynamicPoolFeeder feeder_{pool_};
   testcase::TestFactory factory_;
   std::vector<model::CallableId> callables_;
   std::map<model::TypeId, std::vector<Provider>> providers_;

@@ -97,6 +97,8 @@ public:
   /// Tells the observers the search has ended.
   void finish();
   void addObserver(EvaluationObserver &observer) { observers_.push_back(&observer); }
+  /// An observer that goes before the evaluator does (an algorithm's own).
+  void removeObserver(EvaluationObserver &observer) { std::erase(observers_, &observer); }
   /// Before each evaluate() of the search, a due task runs (never from
   /// within a task's own evaluations).
   void addSideTask(SideTask &task) { sideTasks_.push_back(&task); }
