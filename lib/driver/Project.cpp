@@ -495,8 +495,8 @@ int writePlan(const std::string &outDir, const std::vector<Unit> &units, double 
   for (const Unit &u : units) {
     const std::string state = u.status == "unchanged" ? "unchanged" : "to run";
     fmt::print(out, "{:>5}  {:>9.3f}  {:>7.1f}s  {:<9}  {}\n", ++rank, u.score, u.budget, state, u.relative);
-    list.push_back({{"id", u.id}, {"path", u.relative}, {"score", u.score}, {"budget_seconds", u.budget},
-                    {"state", state}});
+    list.push_back({{"id", u.id}, {"path", u.relative}, {"file", u.path}, {"score", u.score},
+                    {"budget_seconds", u.budget}, {"state", state}});
   }
   const nlohmann::json plan = {{"total_seconds", total}, {"allocation", allocation}, {"units", list}};
   const fs::path file = fs::path(outDir) / "plan.json";
