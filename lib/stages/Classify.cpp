@@ -490,27 +490,25 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
     // (cJSON_Delete(object); cJSON_Delete(item) of the item
     // cJSON_AddStringToObject(object, ...) returned); or an owner released
     // after the test released a part of it, which it still holds.
-    const auto releases = [&](size_t j, Ref r) {
+    // What call `j` released, when it is a release.
+    const auto releasedBy = [&](size_t j) -> std::optional<Ref> {
       const Statement &before = t.statements[j];
-      if (!isCall(before.op)) return false;
+      if (!isCall(before.op)) return std::nullopt;
       const auto gone = testcase::releasedParam(p, p.callable(before.callable));
       const auto bargs = argumentsOf(p, before);
-      return gone && *gone < bargs.size() && bargs[*gone].ref == r;
+      if (!gone || *gone >= bargs.size()) return std::nullopt;
+      return bargs[*gone].ref;
     };
     if (const auto owner = ownerOf(p, t, a.ref))
       for (size_t j = *owner + 1; j < i; ++j)
-        if (releases(j, *owner))
+        if (releasedBy(j) == owner)
           return fmt::format("gives {} what {} returned, a part of the object {} released with it",
                              callName(p, call), callName(p, v), callName(p, t.statements[j]));
     if (testcase::releasedParam(p, c) == k)
-      for (size_t j = 0; j < i; ++j) {
-        const Statement &before = t.statements[j];
-        const auto gone = isCall(before.op) ? testcase::releasedParam(p, p.callable(before.callable)) : std::nullopt;
-        const auto bargs = gone ? argumentsOf(p, before) : std::vector<Argument>{};
-        if (gone && *gone < bargs.size() && ownerOf(p, t, bargs[*gone].ref) == a.ref)
+      for (size_t j = 0; j < i; ++j)
+        if (const auto part = releasedBy(j); part && ownerOf(p, t, *part) == a.ref)
           return fmt::format("releases with {} an object whose part (from {}) {} already released",
-                             callName(p, call), callName(p, t.statements[bargs[*gone].ref]), callName(p, before));
-      }
+                             callName(p, call), callName(p, t.statements[*part]), callName(p, t.statements[j]));
     // Memory of the test's own given to a function that takes the buffer
     // over and frees it later (pugixml's load_buffer_inplace_own; a name
     // with the word own, adopt, steal or take): as a release of it. A
