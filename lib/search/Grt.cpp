@@ -174,7 +174,10 @@ private:
   // functions that take a non-const pointer to it (with which parameter).
   void indexMutators() {
     for (const model::Callable &c : program_.callables) {
-      if (!catalog_.callable(c.id) || c.kind == model::CallableKind::Constructor) continue;
+      // A release is no change to build on (dropEarlyReleases would take it out again).
+      if (!catalog_.callable(c.id) || c.kind == model::CallableKind::Constructor ||
+          testcase::releasesItsArgument(program_, c))
+        continue;
       if (c.parent && c.kind == model::CallableKind::Method) {
         if (!c.isConst) mutators_[*c.parent].push_back({c.id, SIZE_MAX});
         continue;
