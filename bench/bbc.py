@@ -15,12 +15,11 @@ Units are SUBJECT:PATH, PATH relative to the subject's source in CACHE
 statistics exist is read back. Writes OUT/results.json and OUT/results.md.
 """
 import argparse
-import json
 import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from benchlib.generate import branch_coverage, generate_once, run_all  # noqa: E402
+from benchlib.generate import branch_coverage, condition_jobs, generate_once, run_all, save_results  # noqa: E402
 from criteria import a12, mann_whitney_p  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -46,22 +45,8 @@ def main():
     ap.add_argument("-j", type=int, default=1, help="runs at once")
     ap.add_argument("--out", required=True)
     a = ap.parse_args()
-    jobs = []
-    for spec in a.units.split(","):
-        subject, path = spec.split(":", 1)
-        db, unit = os.path.join(a.cache, subject, "build"), os.path.join(a.cache, subject, "src", path)
-        if not os.path.exists(unit):
-            print(f"skipped {spec}: {unit} does not exist", file=sys.stderr)
-            continue
-        for seed in (int(s) for s in a.seeds.split(",")):
-            for c in CONDITIONS:  # side by side: a shared machine's load falls on both alike
-                out = os.path.join(a.out, "runs", subject, os.path.basename(path), c, str(seed))
-                jobs.append(((spec, c, seed), (a.mosaic, db, unit, c, seed, a.budget, out,
-                                               os.path.join(a.out, "work", subject))))
-    results = run_all(run_one, jobs, a.j)
-    os.makedirs(a.out, exist_ok=True)
-    with open(os.path.join(a.out, "results.json"), "w") as f:
-        json.dump(results, f, indent=2)
+    results = run_all(run_one, condition_jobs(a, CONDITIONS), a.j)
+    save_results(a.out, results)
     write_table(a, results)
 
 

@@ -1,10 +1,11 @@
 """`mosaic generate` runs of the by-hand experiments (bench/bbc.py,
-bench/concolic.py): one run into its folder, read back when it already
+bench/concolic.py, bench/grt.py): one run into its folder, read back when it already
 ran, and a pool that runs many side by side."""
 import concurrent.futures
 import json
 import os
 import subprocess
+import sys
 
 
 def generate_once(mosaic, db, unit, seed, budget, out, work, extra=()):
@@ -45,3 +46,32 @@ def run_all(run, jobs, workers):
             results["|".join(map(str, key))] = r = f.result()
             print(f"{key}: {r}", flush=True)
     return results
+
+
+def condition_jobs(a, conditions):
+    """Jobs for run_all: every unit of a.units (SUBJECT:PATH, PATH in the
+    subject's source under a.cache; a missing one skipped with a line) ×
+    seed of a.seeds × condition, the conditions of a unit and seed side by
+    side (a shared machine's load falls on them alike). Key (spec,
+    condition, seed); args (mosaic, db, unit, condition, seed, budget,
+    out, work), one work folder a subject."""
+    jobs = []
+    for spec in a.units.split(","):
+        subject, path = spec.split(":", 1)
+        db, unit = os.path.join(a.cache, subject, "build"), os.path.join(a.cache, subject, "src", path)
+        if not os.path.exists(unit):
+            print(f"skipped {spec}: {unit} does not exist", file=sys.stderr)
+            continue
+        for seed in (int(s) for s in a.seeds.split(",")):
+            for c in conditions:
+                out = os.path.join(a.out, "runs", subject, os.path.basename(path), c, str(seed))
+                jobs.append(((spec, c, seed), (a.mosaic, db, unit, c, seed, a.budget, out,
+                                               os.path.join(a.out, "work", subject))))
+    return jobs
+
+
+def save_results(out, results):
+    """OUT/results.json."""
+    os.makedirs(out, exist_ok=True)
+    with open(os.path.join(out, "results.json"), "w") as f:
+        json.dump(results, f, indent=2)
