@@ -251,16 +251,68 @@ static int ready_child(server *s, const mosaic_request *req, int persistent, uin
   return 0;
 }
 
+/* Whether process `pid` can never run again by itself: its only thread
+ * waits on a private futex with no timeout (glibc's malloc lock after the
+ * test corrupted the heap, a mutex locked twice). No other thread can wake
+ * it, and a private futex is not shared with another process, so waiting
+ * out the wall-clock limit would only cost time: it counts as hung now.
+ * Read from /proc (the server's PID namespace mounts its own); 0 when
+ * anything is unreadable, or on an architecture named below by none. */
+static int stuck(pid_t pid) {
+#if defined(__x86_64__)
+  const long futex_nr = 202; /* asm/unistd_64.h */
+#elif defined(__aarch64__)
+  const long futex_nr = 98; /* asm-generic/unistd.h */
+#else
+  const long futex_nr = -1;
+#endif
+  char path[64], buf[512];
+  long nr = -1;
+  unsigned long long uaddr = 0, op = 0, val = 0, timeout = 1;
+  int fd, field, threads = 0;
+  ssize_t n;
+  const char *p;
+  if (futex_nr < 0) return 0;
+  snprintf(path, sizeof path, "/proc/%d/syscall", (int)pid);
+  if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) return 0;
+  n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  buf[n] = '\0';
+  if (sscanf(buf, "%ld %llx %llx %llx %llx", &nr, &uaddr, &op, &val, &timeout) != 5 || nr != futex_nr ||
+      timeout != 0 || !(op & 128u /* FUTEX_PRIVATE_FLAG */))
+    return 0;
+  op &= 127u;
+  if (op != 0u /* FUTEX_WAIT */ && op != 9u /* FUTEX_WAIT_BITSET */) return 0;
+  /* num_threads: the 20th field of stat, the 18th past the command's ')'
+   * (proc(5)). */
+  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+  if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) return 0;
+  n = read(fd, buf, sizeof buf - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  buf[n] = '\0';
+  if (!(p = strrchr(buf, ')'))) return 0;
+  for (field = 2; field < 20 && p; ++field) p = strchr(p + 1, ' ');
+  if (!p || sscanf(p + 1, "%d", &threads) != 1) return 0;
+  return threads == 1;
+}
+
+/* How often a test that outlives its first look is looked at again for
+ * stuck() (ours: a fiftieth of a second, far below the one-second wall
+ * limit it saves, and a /proc read per look). */
+#define STUCK_LOOK_US 20000u
+
 /* Waits until the child finishes the test (a persistent one reports on
  * `done`: *done_rc), ends (*status, or c->pid negated when reaped here), or
  * uses up its CPU time (`cpu_limit` microseconds from `cpu_start`) or its
  * wall-clock time (until `wall_end`), pumping its output meanwhile. Returns
- * 1 when it timed out. */
+ * 1 when it timed out, 2 when it was stuck() (a timeout too), else 0. */
 static int wait_child(server *s, uint64_t start, int64_t cpu_start, int64_t cpu_limit, uint64_t wall_end, int *status,
                       int *done_rc) {
   child_proc *c = &s->child;
   int open_out = 1;
-  uint64_t deadline = start + (uint64_t)cpu_limit;
+  uint64_t deadline = start + ((uint64_t)cpu_limit < STUCK_LOOK_US ? (uint64_t)cpu_limit : STUCK_LOOK_US);
   for (;;) {
     struct pollfd fds[3];
     int nfds = 0, wait_ms, i_done = -1, i_pid = -1, i_out = -1;
@@ -269,8 +321,10 @@ static int wait_child(server *s, uint64_t start, int64_t cpu_start, int64_t cpu_
       const int64_t cpu = cpu_us(c->pid);
       const int64_t used = cpu - cpu_start;
       if (cpu < 0 || cpu_start < 0 || used >= cpu_limit || now >= wall_end) return 1;
-      /* Look again when the rest of its CPU time could have been used. */
-      deadline = now + (uint64_t)(cpu_limit - used);
+      if (stuck(c->pid)) return 2;
+      /* Look again when the rest of its CPU time could have been used, or
+       * sooner for stuck(). */
+      deadline = now + ((uint64_t)(cpu_limit - used) < STUCK_LOOK_US ? (uint64_t)(cpu_limit - used) : STUCK_LOOK_US);
       if (deadline > wall_end) deadline = wall_end;
     }
     wait_ms = (int)((deadline - now + 999u) / 1000u); /* microseconds, rounded up to milliseconds */
@@ -324,11 +378,13 @@ static mosaic_reply run_one(server *s, const mosaic_request *req) {
   }
   /* A child that was already running counts its CPU time from here; a
    * fresh one from its fork. The first look is when the limit has passed
-   * in wall-clock time, which it cannot have passed in CPU time before. */
+   * in wall-clock time (it cannot have passed in CPU time before), or
+   * sooner to see whether it is stuck(). */
   if (!reply.fresh) cpu_start = cpu_us(c->pid);
   timed_out = wait_child(s, start, cpu_start, (int64_t)timeout_ms * 1000, start + MOSAIC_WALL_LIMIT_MS(timeout_ms) * 1000u,
                          &status, &done_rc);
   reply.statement = t->current_stmt;
+  reply.stuck = timed_out == 2;
 
   if (done_rc >= 0) {
     /* A persistent child finished the test and waits for the next. */

@@ -253,15 +253,17 @@ def _flags_of(args, directory):
 
 
 def build_fuzzer(subject, fuzzer, root, kind):
-    """ROOT/fuzz/<name>-<kind>: `kind` "fuzz" (libFuzzer + ASan, -O1) or
+    """ROOT/fuzz/<name>-<kind>: `kind` "fuzz" (libFuzzer + ASan, -O1),
+    "plain" (libFuzzer alone, the library at its compile-database
+    optimisation: as mosaic's search harness builds it, bench/speed) or
     "cov" (libFuzzer's driver + coverage, -O0) over the harness and the
     library files it needs, each with its compile-database flags."""
     src = os.path.join(root, "src")
     out_dir = os.path.join(root, "fuzz")
     os.makedirs(out_dir, exist_ok=True)
     binary = os.path.join(out_dir, f"{fuzzer.name}-{kind}")
-    extra = (["-O1", "-g", "-fsanitize=fuzzer,address"] if kind == "fuzz"
-             else COVERAGE_FLAGS.split() + ["-fsanitize=fuzzer"])
+    extra = {"fuzz": ["-O1", "-g", "-fsanitize=fuzzer,address"], "plain": ["-g", "-fsanitize=fuzzer"],
+             "cov": COVERAGE_FLAGS.split() + ["-fsanitize=fuzzer"]}[kind]
     def step():
         entries = _compile_entries(os.path.join(root, "build", "compile_commands.json"))
         log = os.path.join(out_dir, f"{fuzzer.name}-{kind}.log")

@@ -104,6 +104,21 @@ TEST_P(Hostile, BlockingForeverEndsAtTheWallClockBound) {
   stillFine(c());
 }
 
+// One that can never wake (its only thread waits on a mutex it holds, as
+// malloc's lock after a heap corruption) is a timeout as soon as the server
+// sees it, not at the wall-clock bound; a blocked one that a signal could
+// still wake is not stuck.
+TEST_P(Hostile, ADeadlockedTestIsATimeoutWithoutWaitingForTheWallClockBound) {
+  const exec::RunResult r = c().run(c().call("lock_twice", {}), limits(1000));
+  EXPECT_EQ(r.outcome, exec::Outcome::Timeout) << exec::describe(r);
+  EXPECT_TRUE(r.stuck);
+  EXPECT_EQ(r.statement, 0);
+  const exec::RunResult blocked = c().run(c().call("block", {}), limits(100));
+  EXPECT_EQ(blocked.outcome, exec::Outcome::Timeout);
+  EXPECT_FALSE(blocked.stuck);
+  stillFine(c());
+}
+
 TEST_P(Hostile, UnboundedRecursionOverflowsTheStack) {
   const exec::RunResult r = c().run(c().call("recurse", {std::int64_t{0}}), limits());
   EXPECT_EQ(r.outcome, exec::Outcome::Crash);
@@ -343,14 +358,14 @@ TEST_P(Hostile, ACrashRecordsItsStackInnermostFirst) {
   ASSERT_FALSE(r.stack.empty());
   const auto frames = fixtureFrames(c(), r.stack);
   ASSERT_FALSE(frames.empty());
-  EXPECT_EQ(frames[0], "segfault:16"); // `return *p;`
+  EXPECT_EQ(frames[0], "segfault:17"); // `return *p;`
   // An abort's stack goes through libc (abort, raise): its first frame in
   // the unit is the caller.
   const exec::RunResult a = c().run(c().call("do_abort", {}), limits());
   ASSERT_EQ(a.outcome, exec::Outcome::Abort);
   const auto aborted = fixtureFrames(c(), a.stack);
   ASSERT_FALSE(aborted.empty());
-  EXPECT_EQ(aborted[0], "do_abort:19");
+  EXPECT_EQ(aborted[0], "do_abort:20");
   // A test that ends well leaves no stack.
   const exec::RunResult ok = c().run(c().call("fine", {std::int64_t{1}}), limits());
   EXPECT_TRUE(ok.stack.empty());

@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 #define MOSAIC_PROTOCOL_MAGIC 0x4d4f5350u /* "MOSP" */
-#define MOSAIC_PROTOCOL_VERSION 3u /* 2: the file-system sandbox, the server's PID namespace, server_id; 3: unit_mutants */
+#define MOSAIC_PROTOCOL_VERSION 4u /* 2: the file-system sandbox, the server's PID namespace, server_id; 3: unit_mutants; 4: reply.stuck */
 
 #define MOSAIC_ENV_SHM_FD "MOSAIC_SHM_FD"
 #define MOSAIC_ENV_CTL_FD "MOSAIC_CTL_FD"
@@ -67,7 +67,10 @@ typedef struct mosaic_hello {
  * keeps the outcome independent of how busy the machine is, so the same
  * seed gives the same suite under load; the wall-clock bound (ours: ten
  * times the limit, at least one second) leaves a test ten times the CPU
- * share it has on an idle machine before it is called hung. */
+ * share it has on an idle machine before it is called hung. One that can
+ * never wake (its only thread waits on a private futex with no timeout, as
+ * after a heap corruption) is a timeout as soon as the server sees it
+ * (runtime/server.c: stuck). */
 #define MOSAIC_WALL_LIMIT_MS(timeout_ms) \
   ((uint64_t)(timeout_ms) * 10u > 1000u ? (uint64_t)(timeout_ms) * 10u : (uint64_t)1000u)
 
@@ -116,7 +119,7 @@ typedef struct mosaic_reply {
   int32_t statement;    /* the statement running when it ended; -1 if none */
   uint32_t duration_us;
   uint32_t fresh;       /* 1 when the test ran in a newly forked child */
-  uint32_t reserved;
+  uint32_t stuck;       /* TIMEOUT: 1 when the child could never wake (MOSAIC_WALL_LIMIT_MS) */
 } mosaic_reply;
 
 /* Exit codes the harness child uses among themselves (never the unit's). */

@@ -29,6 +29,9 @@ struct RunResult {
   int statement = -1;     ///< where it ended; -1 when outside statements
   std::uint32_t durationUs = 0;
   bool fresh = false;     ///< ran in a newly forked child
+  /// Timeout: the child could never wake (its only thread waited on a
+  /// private futex with no timeout), so it ended before the wall-clock bound.
+  bool stuck = false;
   /// The test ended the fork server itself (a signal to its parent, where
   /// the server has no PID namespace): outcome Crash with that signal.
   bool killedServer = false;
