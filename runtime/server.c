@@ -385,6 +385,11 @@ static mosaic_reply run_one(server *s, const mosaic_request *req) {
                          &status, &done_rc);
   reply.statement = t->current_stmt;
   reply.stuck = timed_out == 2;
+  {
+    /* Read before the child is reaped (a zombie still has its clock). */
+    const int64_t cpu = c->pid > 0 ? cpu_us(c->pid) : -1;
+    if (cpu >= cpu_start && cpu_start >= 0) reply.cpu_us = (uint32_t)(cpu - cpu_start);
+  }
 
   if (done_rc >= 0) {
     /* A persistent child finished the test and waits for the next. */

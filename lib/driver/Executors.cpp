@@ -3,14 +3,31 @@
 
 #include "mosaic/testcase/TestCase.h"
 
+#include <algorithm>
+
 namespace mosaic::driver {
 
+std::uint32_t SearchTimeout::limitMs() const {
+  if (normal_ < kWarmup) return ceilingMs_;
+  const std::uint64_t ms = (static_cast<std::uint64_t>(slowestUs_) * kFactor + 999) / 1000;
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(ceilingMs_, std::max<std::uint64_t>(kFloorMs, ms)));
+}
+
+void SearchTimeout::observe(const exec::RunResult &r) {
+  if (r.outcome != exec::Outcome::Ok || r.cpuUs == 0) return;
+  ++normal_;
+  slowestUs_ = std::max(slowestUs_, r.cpuUs);
+}
+
 std::optional<search::Execution> ServerExecutor::run(const testcase::TestCase &test) {
-  auto r = server_.run(testcase::encode(test), limits_);
+  exec::Limits limits = limits_;
+  if (timeout_) limits.timeoutMs = timeout_->limitMs();
+  auto r = server_.run(testcase::encode(test), limits);
   if (!r) {
     lastError_ = r.error().message;
     return std::nullopt;
   }
+  if (timeout_) timeout_->observe(*r);
   search::Execution e = search::toExecution(*r, server_.trace(), options_);
   search::noteStoppedCallable(e, test);
   if (options_.outputs)

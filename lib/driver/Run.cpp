@@ -79,7 +79,7 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
   const search::Goals goals(session.description, {}, {&session.program, session.targets});
   const auto shorter = search::shorterTest();
   search::Archive archive(goals.size(), *shorter);
-  ServerExecutor executor(*session.server, limits);
+  ServerExecutor executor(*session.server, limits, {}, /*calibrated=*/true);
   stages::Work work;
   InterruptGuard interrupt;
   search::Budget budget;

@@ -332,6 +332,7 @@ Expected<RunResult> ForkServer::runOnce(std::span<const std::uint8_t> input, con
   r.durationUs = reply.duration_us;
   r.fresh = reply.fresh != 0;
   r.stuck = reply.stuck != 0;
+  r.cpuUs = reply.cpu_us;
   // The stack at a crash or abort, or at the throw of an exception that
   // left the unit (the runtime records it then only).
   if (r.outcome == Outcome::Crash || r.outcome == Outcome::Abort || r.outcome == Outcome::Ok)

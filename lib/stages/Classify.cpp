@@ -274,6 +274,100 @@ std::optional<Ref> ownerOf(const model::Program &p, const TestCase &t, Ref v) {
   return std::nullopt;
 }
 
+// The argument a C function takes into an object of its own record type,
+// which then owns it: a name that adds (add, insert, append, prepend, push,
+// replace, attach, adopt) and names no reference, copy or duplicate, a
+// first parameter that is a non-const pointer to a record (the container),
+// and a later one to the same record, the last such (the item:
+// cJSON_AddItemToArray(array, item); cJSON_ReplaceItemViaPointer(parent,
+// item, replacement) takes `replacement`). Its index, or nullopt.
+std::optional<size_t> adoptedArgument(const model::Program &p, const Statement &s) {
+  if (s.op != Op::Call) return std::nullopt;
+  const model::Callable &c = p.callable(s.callable);
+  bool adds = false;
+  for (const std::string &word : words(c.name)) {
+    if (word == "add" || word == "insert" || word == "append" || word == "prepend" || word == "push" ||
+        word == "replace" || word == "attach" || word == "adopt")
+      adds = true;
+    if (word == "reference" || word == "ref" || word == "copy" || word == "dup" || word == "duplicate" ||
+        word == "clone" || word == "detach" || word == "remove")
+      return std::nullopt;
+  }
+  const auto recordPointer = [&](const model::Param &param) -> std::optional<model::RecordId> {
+    const model::Type &t = p.type(p.type(param.type).value);
+    if (t.kind != model::TypeKind::Pointer || t.pointeeConst) return std::nullopt;
+    return recordOf(p, param.type);
+  };
+  if (!adds || c.params.size() < 2) return std::nullopt;
+  const auto container = recordPointer(c.params[0]);
+  if (!container) return std::nullopt;
+  for (size_t k = c.params.size(); k-- > 1;)
+    if (recordPointer(c.params[k]) == container) return k;
+  return std::nullopt;
+}
+
+// Whether a call between `from` and `to` (exclusive) takes `item` out of
+// what holds it (a detach, remove or take given the item itself:
+// cJSON_DetachItemViaPointer(parent, item)), so that it may go elsewhere.
+bool detachedBetween(const model::Program &p, const TestCase &t, Ref item, size_t from, size_t to) {
+  for (size_t j = from + 1; j < to; ++j) {
+    const Statement &u = t.statements[j];
+    if (!isCall(u.op) || std::find(u.refs.begin(), u.refs.end(), item) == u.refs.end()) continue;
+    for (const std::string &word : words(p.callable(u.callable).name))
+      if (word == "detach" || word == "remove" || word == "take" || word == "steal") return true;
+  }
+  return false;
+}
+
+// One object owned twice, up to statement `i`: an item given to a second
+// owner (adoptedArgument) while the first still holds it (given earlier to
+// another container, or to the same one; or a part of an object already,
+// ownerOf: cJSON_GetArrayItem(a, 0) added to b), or an item the test
+// released itself after handing it over. Each container then frees or
+// links it as its own: the crash that follows, in any call on these
+// objects, is the test's doing. "" when there is none, else what happened;
+// `involved` gets the objects concerned.
+std::string sharedOwnership(const model::Program &p, const TestCase &t, size_t i, std::set<size_t> &involved) {
+  struct Adoption {
+    size_t at;
+    Ref item, container;
+  };
+  std::vector<Adoption> adoptions;
+  for (size_t j = 0; j <= i && j < t.statements.size(); ++j) {
+    const Statement &u = t.statements[j];
+    if (const auto k = adoptedArgument(p, u)) {
+      const auto args = argumentsOf(p, u);
+      if (*k >= args.size() || args[0].ref >= t.statements.size() || args[*k].ref >= t.statements.size()) continue;
+      const Adoption now{j, args[*k].ref, args[0].ref};
+      for (const Adoption &before : adoptions)
+        if (before.item == now.item && !detachedBetween(p, t, now.item, before.at, j)) {
+          involved = {now.item, now.container, before.container};
+          return fmt::format("{} gives an object a second owner: {} had given it to {}", callName(p, u),
+                             callName(p, t.statements[before.at]),
+                             before.container == now.container ? "the same one" : "another");
+        }
+      if (const auto owner = ownerOf(p, t, now.item); owner && !detachedBetween(p, t, now.item, now.item, j)) {
+        involved = {now.item, now.container, *owner};
+        return fmt::format("{} gives an object a second owner: it is a part of what {} was given", callName(p, u),
+                           callName(p, t.statements[now.item]));
+      }
+      adoptions.push_back(now);
+      continue;
+    }
+    if (!isCall(u.op)) continue;
+    const auto gone = testcase::releasedParam(p, p.callable(u.callable));
+    const auto uargs = argumentsOf(p, u);
+    if (!gone || *gone >= uargs.size()) continue;
+    for (const Adoption &before : adoptions)
+      if (before.item == uargs[*gone].ref && !detachedBetween(p, t, before.item, before.at, j)) {
+        involved = {before.item, before.container};
+        return fmt::format("{} releases an object that {} had given to another, which still holds it",
+                           callName(p, u), callName(p, t.statements[before.at]));
+      }
+  }
+  return "";
+}
+
 // The functions named like an initialiser (testcase::isInitialiserName)
 // with a non-const pointer parameter to `record` anywhere in their list,
 // callable or not (Catalog::initialisers: the callable ones).
@@ -567,6 +661,16 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
     if (j != i && isCall(t.statements[j].op) && internal(catalog, p.callable(t.statements[j].callable)))
       return fmt::format("its arguments come from {}, {}", callName(p, t.statements[j]),
                          insideOf(catalog, p.callable(t.statements[j].callable)));
+  // An object owned twice, by two containers or by a container and the
+  // test, and the failing call on one of them (or what it was handed on
+  // into, handedOn).
+  if (std::set<size_t> involved; isCall(call.op)) {
+    const std::string shared = sharedOwnership(p, t, i, involved);
+    if (!shared.empty()) {
+      const auto reach = handedOn(p, t, i, inCone);
+      if (std::any_of(involved.begin(), involved.end(), [&](size_t o) { return oneOf(t, reach, o); })) return shared;
+    }
+  }
   for (size_t j = 0; j < i; ++j) {
     const Statement &u = t.statements[j];
     // On the same objects: it takes one the failing call depends on, or

@@ -83,6 +83,7 @@ TEST_P(Hostile, InfiniteLoopTimesOut) {
   EXPECT_EQ(r.outcome, exec::Outcome::Timeout);
   EXPECT_EQ(r.statement, 0);
   EXPECT_GE(r.durationUs, 200'000u);
+  EXPECT_GE(r.cpuUs, 200'000u); // the CPU time it used, read before it was reaped
   stillFine(c());
 }
 

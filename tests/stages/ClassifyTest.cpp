@@ -409,6 +409,49 @@ TEST_F(Claims, APartReleasedWithItsOwnerAndThenAgainIsMisuse) {
       << before.why;
 }
 
+TEST_F(Claims, AnObjectGivenToASecondOwnerIsMisuse) {
+  // claims_tree_append(tree, child) makes the tree own the child
+  // (cJSON_AddItemToArray's way): given to two trees, each frees it; given
+  // and then freed by the test, its tree frees it again. The crash in the
+  // second release is the test's doing.
+  testcase::TestCase t;
+  const Ref first = call(t, "claims_tree_new", {});
+  const Ref second = call(t, "claims_tree_new", {});
+  const Ref child = call(t, "claims_tree_new", {});
+  call(t, "claims_tree_append", {first, child});
+  call(t, "claims_tree_free", {first});
+  EXPECT_EQ(classify(t, exec::Outcome::Abort).kind, stages::FailureClass::Defect); // owned once: the library's
+  const Ref twice = call(t, "claims_tree_append", {second, child});
+  call(t, "claims_tree_free", {second});
+  const auto shared = classify(t, exec::Outcome::Abort);
+  EXPECT_EQ(shared.kind, stages::FailureClass::Misuse) << shared.why;
+  EXPECT_NE(shared.why.find("claims_tree_append() gives an object a second owner: claims_tree_append() had given it "
+                            "to another"),
+            std::string::npos)
+      << shared.why;
+  // Freed by the test once its tree owns it.
+  t.statements.resize(twice);
+  call(t, "claims_tree_free", {child});
+  const auto released = classify(t, exec::Outcome::Abort);
+  EXPECT_EQ(released.kind, stages::FailureClass::Misuse) << released.why;
+  EXPECT_NE(released.why.find("claims_tree_free() releases an object that claims_tree_append() had given to "
+                              "another, which still holds it"),
+            std::string::npos)
+      << released.why;
+  // A part of one tree (what claims_tree_add returned) given to another.
+  testcase::TestCase u;
+  const Ref a = call(u, "claims_tree_new", {});
+  const Ref b = call(u, "claims_tree_new", {});
+  const Ref node = call(u, "claims_tree_add", {a, integer(u, "int", 1)});
+  call(u, "claims_tree_append", {b, node});
+  call(u, "claims_tree_free", {b});
+  const auto part = classify(u, exec::Outcome::Abort);
+  EXPECT_EQ(part.kind, stages::FailureClass::Misuse) << part.why;
+  EXPECT_NE(part.why.find("gives an object a second owner: it is a part of what claims_tree_add() was given"),
+            std::string::npos)
+      << part.why;
+}
+
 TEST_F(Claims, AReleaseOfWhatAnEarlierCallReleasedIsMisuse) {
   // claims_get_text(d) hands over a copy, which claims_free_text frees (the
   // two names share "text", as yajl_get_error and yajl_free_error share

@@ -28,6 +28,7 @@ struct RunResult {
   int exitCode = 0;       ///< Exit
   int statement = -1;     ///< where it ended; -1 when outside statements
   std::uint32_t durationUs = 0;
+  std::uint32_t cpuUs = 0; ///< CPU time of the test's process; 0 when unknown
   bool fresh = false;     ///< ran in a newly forked child
   /// Timeout: the child could never wake (its only thread waited on a
   /// private futex with no timeout), so it ended before the wall-clock bound.
