@@ -319,51 +319,159 @@ bool detachedBetween(const model::Program &p, const TestCase &t, Ref item, size_
   return false;
 }
 
-// One object owned twice, up to statement `i`: an item given to a second
-// owner (adoptedArgument) while the first still holds it (given earlier to
-// another container, or to the same one; or a part of an object already,
-// ownerOf: cJSON_GetArrayItem(a, 0) added to b), or an item the test
-// released itself after handing it over. Each container then frees or
-// links it as its own: the crash that follows, in any call on these
-// objects, is the test's doing. "" when there is none, else what happened;
-// `involved` gets the objects concerned.
-std::string sharedOwnership(const model::Program &p, const TestCase &t, size_t i, std::set<size_t> &involved) {
+// The object a call's result refers to without owning it: a call whose
+// name says reference (cJSON_CreateObjectReference(child)) given an object
+// of the result's own record type. An index into the test, or nullopt.
+std::optional<Ref> referentOf(const model::Program &p, const TestCase &t, Ref v) {
+  const Statement &made = t.statements[v];
+  if (made.op != Op::Call) return std::nullopt;
+  const model::Callable &c = p.callable(made.callable);
+  const auto ws = words(c.name);
+  if (std::find(ws.begin(), ws.end(), "reference") == ws.end()) return std::nullopt;
+  const auto record = recordOf(p, c.result);
+  if (!record) return std::nullopt;
+  for (Ref r : made.refs)
+    if (r < v && isCall(t.statements[r].op))
+      if (const auto type = testcase::variableType(p, t, r); type && recordOf(p, *type) == record) return r;
+  return std::nullopt;
+}
+
+// Ownership gone wrong, up to statement `i`, as a C programmer reads the
+// calls: an item given to a second owner (adoptedArgument) while the first
+// still holds it (given earlier to another container, or to the same one;
+// or a part of an object already, ownerOf: cJSON_GetArrayItem(a, 0) added
+// to b); an object made a part of itself (given to its own part:
+// cJSON_InsertItemInArray(cJSON_AddObjectToObject(o, "k"), 0, o)); a
+// detach, remove or replace of an item its parent does not hold, or of
+// what holds the parent; an item released by the test while what it was
+// given to, or what it is a part of, still holds it (cJSON_Delete of what
+// cJSON_AddNullToObject(o, "k") returned, then o used); an item, or a
+// reference to one (referentOf), used after what held it, or what it
+// refers to, was released. Each holder then frees or walks it as its own:
+// the crash that follows is the test's doing, when the failing call works
+// on one of the objects concerned (`relevant`, given them and what holds
+// each, at any depth). "" when there is none, else what happened.
+std::string sharedOwnership(const model::Program &p, const TestCase &t, size_t i,
+                            const std::function<bool(const std::set<size_t> &)> &relevant) {
   struct Adoption {
     size_t at;
     Ref item, container;
   };
   std::vector<Adoption> adoptions;
+  // Whether a call between `from` and `to` (exclusive) released `x`.
+  const auto releasedBetween = [&](Ref x, size_t from, size_t to) {
+    for (size_t j = from + 1; j < to; ++j) {
+      const Statement &u = t.statements[j];
+      if (!isCall(u.op)) continue;
+      const auto gone = testcase::releasedParam(p, p.callable(u.callable));
+      const auto uargs = argumentsOf(p, u);
+      if (gone && *gone < uargs.size() && uargs[*gone].ref == x) return true;
+    }
+    return false;
+  };
+  // What held `x` at statement `at`, and since when: its last adoption not
+  // undone by a detach since, else the object it is a part of.
+  const auto heldBy = [&](Ref x, size_t at) -> std::optional<std::pair<Ref, size_t>> {
+    for (auto a = adoptions.rbegin(); a != adoptions.rend(); ++a)
+      if (a->item == x) {
+        if (detachedBetween(p, t, x, a->at, at)) return std::nullopt;
+        return std::pair{a->container, a->at};
+      }
+    if (const auto owner = ownerOf(p, t, x); owner && !detachedBetween(p, t, x, x, at)) return std::pair{*owner, x};
+    return std::nullopt;
+  };
+  // ... and still holds it: nothing once that holder was released (what
+  // follows is argumentMisuse's).
+  const auto holder = [&](Ref x, size_t at) -> std::optional<std::pair<Ref, size_t>> {
+    const auto h = heldBy(x, at);
+    if (h && releasedBetween(h->first, h->second, at)) return std::nullopt;
+    return h;
+  };
+  // `x` and what holds it, at any depth (chains of at most 64: ours).
+  const auto withHolders = [&](Ref x, size_t at) {
+    std::vector<Ref> chain{x};
+    for (int depth = 0; depth < 64; ++depth) {
+      const auto h = heldBy(chain.back(), at);
+      if (!h || std::find(chain.begin(), chain.end(), h->first) != chain.end()) break;
+      chain.push_back(h->first);
+    }
+    return chain;
+  };
+  const auto holds = [&](Ref x, Ref y, size_t at) {
+    const auto chain = withHolders(y, at);
+    return std::find(chain.begin() + 1, chain.end(), x) != chain.end();
+  };
+  const auto concerned = [&](std::initializer_list<Ref> objects, size_t at) {
+    std::set<size_t> all;
+    for (Ref o : objects)
+      for (Ref h : withHolders(o, at)) all.insert(h);
+    return relevant(all);
+  };
   for (size_t j = 0; j <= i && j < t.statements.size(); ++j) {
     const Statement &u = t.statements[j];
-    if (const auto k = adoptedArgument(p, u)) {
-      const auto args = argumentsOf(p, u);
-      if (*k >= args.size() || args[0].ref >= t.statements.size() || args[*k].ref >= t.statements.size()) continue;
-      const Adoption now{j, args[*k].ref, args[0].ref};
-      for (const Adoption &before : adoptions)
-        if (before.item == now.item && !detachedBetween(p, t, now.item, before.at, j)) {
-          involved = {now.item, now.container, before.container};
-          return fmt::format("{} gives an object a second owner: {} had given it to {}", callName(p, u),
-                             callName(p, t.statements[before.at]),
-                             before.container == now.container ? "the same one" : "another");
-        }
-      if (const auto owner = ownerOf(p, t, now.item); owner && !detachedBetween(p, t, now.item, now.item, j)) {
-        involved = {now.item, now.container, *owner};
-        return fmt::format("{} gives an object a second owner: it is a part of what {} was given", callName(p, u),
-                           callName(p, t.statements[now.item]));
+    if (!isCall(u.op)) continue;
+    const auto uargs = argumentsOf(p, u);
+    const auto valid = [&](size_t k) { return k < uargs.size() && uargs[k].ref < t.statements.size(); };
+    for (size_t k = 0; k < uargs.size(); ++k) {
+      if (!valid(k)) continue;
+      const Ref x = uargs[k].ref;
+      // An item used after what held it, at any depth, was released.
+      const auto chain = withHolders(x, j);
+      for (size_t h = 1; h < chain.size(); ++h)
+        if (releasedBetween(chain[h], chain[h - 1] < chain[h] ? chain[h] : chain[h - 1], j) &&
+            concerned({x}, j))
+          return fmt::format("{} uses an object released with what held it (made by {})", callName(p, u),
+                             callName(p, t.statements[chain[h]]));
+      // A reference used after what it refers to was released.
+      if (const auto r = referentOf(p, t, x))
+        for (Ref h : withHolders(*r, j))
+          if (releasedBetween(h, std::max(h, x), j) && concerned({x, *r}, j))
+            return fmt::format("{} uses a reference ({}) to an object released since", callName(p, u),
+                               callName(p, t.statements[x]));
+    }
+    if (const auto k = adoptedArgument(p, u); k && valid(*k) && valid(0)) {
+      const Adoption now{j, uargs[*k].ref, uargs[0].ref};
+      if ((now.item == now.container || holds(now.item, now.container, j)) && concerned({now.item, now.container}, j))
+        return fmt::format("{} makes an object a part of itself: it gives it to one of its own parts",
+                           callName(p, u));
+      if (const auto before = holder(now.item, j); before && concerned({now.item, now.container, before->first}, j)) {
+        if (before->second == now.item)
+          return fmt::format("{} gives an object a second owner: it is a part of what {} was given", callName(p, u),
+                             callName(p, t.statements[now.item]));
+        return fmt::format("{} gives an object a second owner: {} had given it to {}", callName(p, u),
+                           callName(p, t.statements[before->second]),
+                           before->first == now.container ? "the same one" : "another");
       }
       adoptions.push_back(now);
-      continue;
     }
-    if (!isCall(u.op)) continue;
-    const auto gone = testcase::releasedParam(p, p.callable(u.callable));
-    const auto uargs = argumentsOf(p, u);
-    if (!gone || *gone >= uargs.size()) continue;
-    for (const Adoption &before : adoptions)
-      if (before.item == uargs[*gone].ref && !detachedBetween(p, t, before.item, before.at, j)) {
-        involved = {before.item, before.container};
-        return fmt::format("{} releases an object that {} had given to another, which still holds it",
-                           callName(p, u), callName(p, t.statements[before.at]));
+    // A detach, remove or replace given an item its parent does not hold
+    // (it is held by nothing, or by another), or what holds the parent
+    // (cJSON_DetachItemViaPointer(part, whole)).
+    bool takesOut = false;
+    for (const std::string &word : words(p.callable(u.callable).name))
+      takesOut |= word == "detach" || word == "remove" || word == "replace";
+    const auto adopted = adoptedArgument(p, u);
+    if (takesOut && valid(0) && u.op == Op::Call && p.callable(u.callable).params.size() == uargs.size()) {
+      const auto parentRecord = recordOf(p, p.callable(u.callable).params[0].type);
+      for (size_t k = 1; parentRecord && k < uargs.size(); ++k) {
+        if (!valid(k) || adopted == k || recordOf(p, p.callable(u.callable).params[k].type) != parentRecord) continue;
+        const Ref parent = uargs[0].ref, item = uargs[k].ref;
+        if (item == parent || !concerned({parent, item}, j)) continue;
+        if (holds(item, parent, j))
+          return fmt::format("{} takes out of an object what holds that object", callName(p, u));
+        if (!holds(parent, item, j))
+          return fmt::format("{} takes out of an object an item it does not hold", callName(p, u));
       }
+    }
+    const auto gone = testcase::releasedParam(p, p.callable(u.callable));
+    if (!gone || !valid(*gone)) continue;
+    if (const auto h = holder(uargs[*gone].ref, j); h && concerned({uargs[*gone].ref, h->first}, j)) {
+      if (h->second == uargs[*gone].ref)
+        return fmt::format("{} releases a part of the object {} was given, which still holds it", callName(p, u),
+                           callName(p, t.statements[uargs[*gone].ref]));
+      return fmt::format("{} releases an object that {} had given to another, which still holds it", callName(p, u),
+                         callName(p, t.statements[h->second]));
+    }
   }
   return "";
 }
@@ -664,12 +772,12 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
   // An object owned twice, by two containers or by a container and the
   // test, and the failing call on one of them (or what it was handed on
   // into, handedOn).
-  if (std::set<size_t> involved; isCall(call.op)) {
-    const std::string shared = sharedOwnership(p, t, i, involved);
-    if (!shared.empty()) {
-      const auto reach = handedOn(p, t, i, inCone);
-      if (std::any_of(involved.begin(), involved.end(), [&](size_t o) { return oneOf(t, reach, o); })) return shared;
-    }
+  if (isCall(call.op)) {
+    const auto reach = handedOn(p, t, i, inCone);
+    const std::string shared = sharedOwnership(p, t, i, [&](const std::set<size_t> &objects) {
+      return std::any_of(objects.begin(), objects.end(), [&](size_t o) { return oneOf(t, reach, o); });
+    });
+    if (!shared.empty()) return shared;
   }
   for (size_t j = 0; j < i; ++j) {
     const Statement &u = t.statements[j];

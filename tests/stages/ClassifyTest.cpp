@@ -394,8 +394,8 @@ TEST_F(Claims, APartReleasedWithItsOwnerAndThenAgainIsMisuse) {
   call(t, "claims_tree_free", {node});
   const auto after = classify(t, exec::Outcome::Abort);
   EXPECT_EQ(after.kind, stages::FailureClass::Misuse) << after.why;
-  EXPECT_NE(after.why.find("gives claims_tree_free() what claims_tree_add() returned, a part of the object "
-                           "claims_tree_free() released with it"),
+  EXPECT_NE(after.why.find("claims_tree_free() uses an object released with what held it (made by "
+                           "claims_tree_new())"),
             std::string::npos)
       << after.why;
   std::swap(t.statements[3], t.statements[4]); // the node first, then its tree
@@ -403,8 +403,8 @@ TEST_F(Claims, APartReleasedWithItsOwnerAndThenAgainIsMisuse) {
   t.statements[4].refs = {tree};
   const auto before = classify(t, exec::Outcome::Abort);
   EXPECT_EQ(before.kind, stages::FailureClass::Misuse) << before.why;
-  EXPECT_NE(before.why.find("releases with claims_tree_free() an object whose part (from claims_tree_add()) "
-                            "claims_tree_free() already released"),
+  EXPECT_NE(before.why.find("claims_tree_free() releases a part of the object claims_tree_add() was given, which "
+                            "still holds it"),
             std::string::npos)
       << before.why;
 }
@@ -418,9 +418,10 @@ TEST_F(Claims, AnObjectGivenToASecondOwnerIsMisuse) {
   const Ref first = call(t, "claims_tree_new", {});
   const Ref second = call(t, "claims_tree_new", {});
   const Ref child = call(t, "claims_tree_new", {});
-  call(t, "claims_tree_append", {first, child});
+  const Ref once = call(t, "claims_tree_append", {first, child});
   call(t, "claims_tree_free", {first});
   EXPECT_EQ(classify(t, exec::Outcome::Abort).kind, stages::FailureClass::Defect); // owned once: the library's
+  t.statements.resize(once + 1);
   const Ref twice = call(t, "claims_tree_append", {second, child});
   call(t, "claims_tree_free", {second});
   const auto shared = classify(t, exec::Outcome::Abort);
@@ -438,6 +439,15 @@ TEST_F(Claims, AnObjectGivenToASecondOwnerIsMisuse) {
                               "another, which still holds it"),
             std::string::npos)
       << released.why;
+  // Used after its tree was released, which released it too.
+  t.statements.resize(twice);
+  call(t, "claims_tree_free", {first});
+  call(t, "claims_tree_add", {child, integer(t, "int", 2)});
+  const auto used = classify(t);
+  EXPECT_EQ(used.kind, stages::FailureClass::Misuse) << used.why;
+  EXPECT_NE(used.why.find("claims_tree_add() uses an object released with what held it"),
+            std::string::npos)
+      << used.why;
   // A part of one tree (what claims_tree_add returned) given to another.
   testcase::TestCase u;
   const Ref a = call(u, "claims_tree_new", {});
@@ -450,6 +460,15 @@ TEST_F(Claims, AnObjectGivenToASecondOwnerIsMisuse) {
   EXPECT_NE(part.why.find("gives an object a second owner: it is a part of what claims_tree_add() was given"),
             std::string::npos)
       << part.why;
+  // A tree given to its own node: a cycle, which claims_tree_free walks forever.
+  testcase::TestCase v;
+  const Ref tree = call(v, "claims_tree_new", {});
+  const Ref own = call(v, "claims_tree_add", {tree, integer(v, "int", 1)});
+  call(v, "claims_tree_append", {own, tree});
+  call(v, "claims_tree_free", {tree});
+  const auto cycle = classify(v, exec::Outcome::Timeout);
+  EXPECT_EQ(cycle.kind, stages::FailureClass::Misuse) << cycle.why;
+  EXPECT_NE(cycle.why.find("claims_tree_append() makes an object a part of itself"), std::string::npos) << cycle.why;
 }
 
 TEST_F(Claims, AReleaseOfWhatAnEarlierCallReleasedIsMisuse) {
