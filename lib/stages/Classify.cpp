@@ -401,10 +401,17 @@ std::string sharedOwnership(const model::Program &p, const TestCase &t, size_t i
     const auto chain = withHolders(y, at);
     return std::find(chain.begin() + 1, chain.end(), x) != chain.end();
   };
+  // The objects concerned: each, what holds it, and what a reference among
+  // them refers to (cJSON_ReplaceItemInArray(ref, 0, ref) of a reference
+  // to o breaks o).
   const auto concerned = [&](std::initializer_list<Ref> objects, size_t at) {
     std::set<size_t> all;
     for (Ref o : objects)
-      for (Ref h : withHolders(o, at)) all.insert(h);
+      for (Ref h : withHolders(o, at)) {
+        all.insert(h);
+        if (const auto r = referentOf(p, t, h))
+          for (Ref rh : withHolders(*r, at)) all.insert(rh);
+      }
     return relevant(all);
   };
   for (size_t j = 0; j <= i && j < t.statements.size(); ++j) {

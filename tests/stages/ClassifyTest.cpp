@@ -460,6 +460,21 @@ TEST_F(Claims, AnObjectGivenToASecondOwnerIsMisuse) {
   EXPECT_NE(part.why.find("gives an object a second owner: it is a part of what claims_tree_add() was given"),
             std::string::npos)
       << part.why;
+  // An item taken out of a tree that does not hold it (a node of a node of
+  // another tree), the whole tree then released.
+  testcase::TestCase w;
+  const Ref whole = call(w, "claims_tree_new", {});
+  const Ref node1 = call(w, "claims_tree_add", {whole, integer(w, "int", 1)});
+  const Ref node2 = call(w, "claims_tree_add", {node1, integer(w, "int", 2)});
+  const Ref other = call(w, "claims_tree_new", {});
+  const Ref fresh = call(w, "claims_tree_new", {});
+  call(w, "claims_tree_replace", {other, node2, fresh});
+  call(w, "claims_tree_free", {whole});
+  const auto notHeld = classify(w, exec::Outcome::Abort);
+  EXPECT_EQ(notHeld.kind, stages::FailureClass::Misuse) << notHeld.why;
+  EXPECT_NE(notHeld.why.find("claims_tree_replace() takes out of an object an item it does not hold"),
+            std::string::npos)
+      << notHeld.why;
   // A tree given to its own node: a cycle, which claims_tree_free walks forever.
   testcase::TestCase v;
   const Ref tree = call(v, "claims_tree_new", {});
