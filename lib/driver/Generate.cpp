@@ -343,6 +343,9 @@ void runStages(Session &session, const GenerateOptions &options, const search::G
   exec::Limits alone = search.limits();
   alone.persistent = false;
   ServerExecutor isolated(*session.server, alone, {.observations = true, .outputs = goals.needsOutputs()});
+  exec::Limits tight = alone;
+  tight.timeoutMs = search.searchTimeoutMs();
+  ServerExecutor candidates(*session.server, tight, {.observations = true, .outputs = goals.needsOutputs()});
   exec::ServerOptions freshOptions;
   freshOptions.harness = session.harness.binary;
   freshOptions.env = exec::sanitizerEnvironment(options.memoryMb);
@@ -370,6 +373,7 @@ void runStages(Session &session, const GenerateOptions &options, const search::G
   stages::Context context{session.program, *session.catalog, goals, searchRuns, isolated, fresh ? &*fresh : nullptr,
                           stages::Deadline::in(postBudget, search.stopFlag()),
                           stages::Deadline::in(std::numeric_limits<double>::infinity(), search.stopFlag()), nullptr, {}, {}};
+  context.candidates = &candidates;
   std::optional<ServerExecutor> sanitizedRuns;
   if (sanitized.server) {
     exec::Limits limits = search.limits();

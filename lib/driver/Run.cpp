@@ -109,8 +109,12 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
   exec::Limits alone = limits;
   alone.persistent = false;
   ServerExecutor isolated(*session.server, alone);
+  exec::Limits tight = alone;
+  tight.timeoutMs = executor.timeoutMs();
+  ServerExecutor candidates(*session.server, tight);
   stages::Context context{p, *session.catalog, goals, executor, isolated, nullptr, {},
                           stages::Deadline::in(options.budgetSeconds - budget.elapsed(), interrupt.flag()), nullptr, {}, {}};
+  context.candidates = &candidates;
   faultPoint("minimise-failures");
   stages::minimiseFailures()->run(work, context);
   faultPoint("report");

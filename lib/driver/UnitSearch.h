@@ -81,6 +81,8 @@ public:
   const search::CoverageTimeline &timeline() const { return timeline_; }
   const search::OutcomeCounter &outcomes() const { return outcomes_; }
   const exec::Limits &limits() const { return limits_; }
+  /// The search's calibrated CPU-time limit as it ended (SearchTimeout).
+  std::uint32_t searchTimeoutMs() const { return executor_.timeoutMs(); }
 
 private:
   static testcase::ConstantPool staticPool(const model::Program &p) {

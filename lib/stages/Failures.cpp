@@ -63,10 +63,12 @@ private:
     // what the API made for an argument would turn a likely defect into
     // misuse.
     std::optional<FailureClass> claim;
+    bool confirmed = false;
     auto same = [&](const testcase::TestCase &t) {
       ++used;
       ++runs;
-      auto r = c.isolated.run(t);
+      auto r = (confirmed && c.candidates ? *c.candidates : c.isolated).run(t);
+      confirmed = true;
       if (!r || failureKey(r->result, whereOf(c.program, t, r->result.statement)) != key) return false;
       const FailureClass k = classify(c.catalog, t, r->result, r->observations).kind;
       if (!claim) claim = k;

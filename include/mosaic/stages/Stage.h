@@ -156,6 +156,12 @@ struct Context {
   /// The mutant schemata harness, for FilterAssertions; null: it keeps
   /// every assertion.
   MutantRunner *mutants = nullptr;
+  /// Runs of the smaller tests minimise-failures tries, alone as
+  /// `isolated`'s but under the search's calibrated CPU-time limit (a
+  /// candidate that spins longer is not the failure it minimises; a
+  /// test's own run, which confirms it, keeps the full limit). Null:
+  /// `isolated`.
+  search::Executor *candidates = nullptr;
 };
 
 class Stage {
