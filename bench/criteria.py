@@ -24,7 +24,8 @@ import itertools
 import json
 import os
 import subprocess
-import sys
+
+from benchlib.generate import units_of
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SELECTIONS = {"branch": ["--criteria", "branch"], "all": ["--criteria", "all"], "smart": ["--criteria", "smart"]}
@@ -101,12 +102,7 @@ def main():
     # selections of a unit and seed one after another (a shared machine's
     # changing load falls on them alike).
     for algorithm in a.algorithms.split(","):
-        for spec in a.units.split(","):
-            subject, path = spec.split(":", 1)
-            db, unit = os.path.join(a.cache, subject, "build"), os.path.join(a.cache, subject, "src", path)
-            if not os.path.exists(unit):
-                print(f"skipped {spec}: {unit} does not exist", file=sys.stderr)
-                continue
+        for spec, subject, path, db, unit in units_of(a):
             for seed in (int(s) for s in a.seeds.split(",")):
                 for selection in a.selections.split(","):
                     out = os.path.join(a.out, "runs", subject, os.path.basename(path), algorithm, selection, str(seed))

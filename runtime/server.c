@@ -251,6 +251,21 @@ static int ready_child(server *s, const mosaic_request *req, int persistent, uin
   return 0;
 }
 
+/* /proc/PID/NAME into `buf` (NUL-terminated, at most `size` - 1 bytes);
+ * 0 when it cannot be read. */
+static int read_proc(pid_t pid, const char *name, char *buf, size_t size) {
+  char path[64];
+  ssize_t n;
+  int fd;
+  snprintf(path, sizeof path, "/proc/%d/%s", (int)pid, name);
+  if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) return 0;
+  n = read(fd, buf, size - 1);
+  close(fd);
+  if (n <= 0) return 0;
+  buf[n] = '\0';
+  return 1;
+}
+
 /* Whether process `pid` can never run again by itself: its only thread
  * waits on a private futex with no timeout (glibc's malloc lock after the
  * test corrupted the heap, a mutex locked twice). No other thread can wake
@@ -266,19 +281,12 @@ static int stuck(pid_t pid) {
 #else
   const long futex_nr = -1;
 #endif
-  char path[64], buf[512];
+  char buf[512];
   long nr = -1;
   unsigned long long uaddr = 0, op = 0, val = 0, timeout = 1;
-  int fd, field, threads = 0;
-  ssize_t n;
+  int field, threads = 0;
   const char *p;
-  if (futex_nr < 0) return 0;
-  snprintf(path, sizeof path, "/proc/%d/syscall", (int)pid);
-  if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) return 0;
-  n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0) return 0;
-  buf[n] = '\0';
+  if (futex_nr < 0 || !read_proc(pid, "syscall", buf, sizeof buf)) return 0;
   if (sscanf(buf, "%ld %llx %llx %llx %llx", &nr, &uaddr, &op, &val, &timeout) != 5 || nr != futex_nr ||
       timeout != 0 || !(op & 128u /* FUTEX_PRIVATE_FLAG */))
     return 0;
@@ -286,13 +294,7 @@ static int stuck(pid_t pid) {
   if (op != 0u /* FUTEX_WAIT */ && op != 9u /* FUTEX_WAIT_BITSET */) return 0;
   /* num_threads: the 20th field of stat, the 18th past the command's ')'
    * (proc(5)). */
-  snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-  if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0) return 0;
-  n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0) return 0;
-  buf[n] = '\0';
-  if (!(p = strrchr(buf, ')'))) return 0;
+  if (!read_proc(pid, "stat", buf, sizeof buf) || !(p = strrchr(buf, ')'))) return 0;
   for (field = 2; field < 20 && p; ++field) p = strchr(p + 1, ' ');
   if (!p || sscanf(p + 1, "%d", &threads) != 1) return 0;
   return threads == 1;

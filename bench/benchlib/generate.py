@@ -48,6 +48,19 @@ def run_all(run, jobs, workers):
     return results
 
 
+def units_of(a):
+    """(spec, subject, path, db, unit) for each SUBJECT:PATH of a.units, PATH
+    in the subject's source under a.cache; a missing one skipped with a
+    line."""
+    for spec in a.units.split(","):
+        subject, path = spec.split(":", 1)
+        db, unit = os.path.join(a.cache, subject, "build"), os.path.join(a.cache, subject, "src", path)
+        if not os.path.exists(unit):
+            print(f"skipped {spec}: {unit} does not exist", file=sys.stderr)
+            continue
+        yield spec, subject, path, db, unit
+
+
 def condition_jobs(a, conditions):
     """Jobs for run_all: every unit of a.units (SUBJECT:PATH, PATH in the
     subject's source under a.cache; a missing one skipped with a line) ×
@@ -56,12 +69,7 @@ def condition_jobs(a, conditions):
     condition, seed); args (mosaic, db, unit, condition, seed, budget,
     out, work), one work folder a subject."""
     jobs = []
-    for spec in a.units.split(","):
-        subject, path = spec.split(":", 1)
-        db, unit = os.path.join(a.cache, subject, "build"), os.path.join(a.cache, subject, "src", path)
-        if not os.path.exists(unit):
-            print(f"skipped {spec}: {unit} does not exist", file=sys.stderr)
-            continue
+    for spec, subject, path, db, unit in units_of(a):
         for seed in (int(s) for s in a.seeds.split(",")):
             for c in conditions:
                 out = os.path.join(a.out, "runs", subject, os.path.basename(path), c, str(seed))

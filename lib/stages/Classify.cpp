@@ -252,6 +252,25 @@ bool takesOver(const model::Callable &callable) {
   return false;
 }
 
+// What statement `s` releases, when it is a call of a release function
+// (testcase::releasedParam): the object, an index into the test.
+std::optional<Ref> releasedBy(const model::Program &p, const Statement &s) {
+  if (!isCall(s.op)) return std::nullopt;
+  const auto gone = testcase::releasedParam(p, p.callable(s.callable));
+  const auto args = argumentsOf(p, s);
+  if (!gone || *gone >= args.size()) return std::nullopt;
+  return args[*gone].ref;
+}
+
+// The first argument of statement `v` that an earlier call made, an
+// object of `record`. An index into the test, or nullopt.
+std::optional<Ref> argumentOfRecord(const model::Program &p, const TestCase &t, Ref v, model::RecordId record) {
+  for (Ref r : t.statements[v].refs)
+    if (r < v && isCall(t.statements[r].op))
+      if (const auto type = testcase::variableType(p, t, r); type && recordOf(p, *type) == record) return r;
+  return std::nullopt;
+}
+
 // The object statement `v` is a part of, when it is one: the result of a
 // call that took an object of its own record type and names no copy,
 // duplicate or detach (cJSON_AddStringToObject(object, ...) returns the
@@ -268,10 +287,7 @@ std::optional<Ref> ownerOf(const model::Program &p, const TestCase &t, Ref v) {
       return std::nullopt;
   const auto part = recordOf(p, c.result);
   if (!part) return std::nullopt;
-  for (Ref r : made.refs)
-    if (r < v && isCall(t.statements[r].op))
-      if (const auto type = testcase::variableType(p, t, r); type && recordOf(p, *type) == part) return r;
-  return std::nullopt;
+  return argumentOfRecord(p, t, v, *part);
 }
 
 // The argument a C function takes into an object of its own record type,
@@ -330,10 +346,7 @@ std::optional<Ref> referentOf(const model::Program &p, const TestCase &t, Ref v)
   if (std::find(ws.begin(), ws.end(), "reference") == ws.end()) return std::nullopt;
   const auto record = recordOf(p, c.result);
   if (!record) return std::nullopt;
-  for (Ref r : made.refs)
-    if (r < v && isCall(t.statements[r].op))
-      if (const auto type = testcase::variableType(p, t, r); type && recordOf(p, *type) == record) return r;
-  return std::nullopt;
+  return argumentOfRecord(p, t, v, *record);
 }
 
 // Ownership gone wrong, up to statement `i`, as a C programmer reads the
@@ -360,13 +373,8 @@ std::string sharedOwnership(const model::Program &p, const TestCase &t, size_t i
   std::vector<Adoption> adoptions;
   // Whether a call between `from` and `to` (exclusive) released `x`.
   const auto releasedBetween = [&](Ref x, size_t from, size_t to) {
-    for (size_t j = from + 1; j < to; ++j) {
-      const Statement &u = t.statements[j];
-      if (!isCall(u.op)) continue;
-      const auto gone = testcase::releasedParam(p, p.callable(u.callable));
-      const auto uargs = argumentsOf(p, u);
-      if (gone && *gone < uargs.size() && uargs[*gone].ref == x) return true;
-    }
+    for (size_t j = from + 1; j < to; ++j)
+      if (releasedBy(p, t.statements[j]) == x) return true;
     return false;
   };
   // What held `x` at statement `at`, and since when: its last adoption not
@@ -436,8 +444,9 @@ std::string sharedOwnership(const model::Program &p, const TestCase &t, size_t i
             return fmt::format("{} uses a reference ({}) to an object released since", callName(p, u),
                                callName(p, t.statements[x]));
     }
-    if (const auto k = adoptedArgument(p, u); k && valid(*k) && valid(0)) {
-      const Adoption now{j, uargs[*k].ref, uargs[0].ref};
+    const auto adopted = adoptedArgument(p, u);
+    if (adopted && valid(*adopted) && valid(0)) {
+      const Adoption now{j, uargs[*adopted].ref, uargs[0].ref};
       if ((now.item == now.container || holds(now.item, now.container, j)) && concerned({now.item, now.container}, j))
         return fmt::format("{} makes an object a part of itself: it gives it to one of its own parts",
                            callName(p, u));
@@ -457,7 +466,6 @@ std::string sharedOwnership(const model::Program &p, const TestCase &t, size_t i
     bool takesOut = false;
     for (const std::string &word : words(p.callable(u.callable).name))
       takesOut |= word == "detach" || word == "remove" || word == "replace";
-    const auto adopted = adoptedArgument(p, u);
     if (takesOut && valid(0) && u.op == Op::Call && p.callable(u.callable).params.size() == uargs.size()) {
       const auto parentRecord = recordOf(p, p.callable(u.callable).params[0].type);
       for (size_t k = 1; parentRecord && k < uargs.size(); ++k) {
@@ -470,12 +478,12 @@ std::string sharedOwnership(const model::Program &p, const TestCase &t, size_t i
           return fmt::format("{} takes out of an object an item it does not hold", callName(p, u));
       }
     }
-    const auto gone = testcase::releasedParam(p, p.callable(u.callable));
-    if (!gone || !valid(*gone)) continue;
-    if (const auto h = holder(uargs[*gone].ref, j); h && concerned({uargs[*gone].ref, h->first}, j)) {
-      if (h->second == uargs[*gone].ref)
+    const auto gone = releasedBy(p, u);
+    if (!gone || *gone >= t.statements.size()) continue;
+    if (const auto h = holder(*gone, j); h && concerned({*gone, h->first}, j)) {
+      if (h->second == *gone)
         return fmt::format("{} releases a part of the object {} was given, which still holds it", callName(p, u),
-                           callName(p, t.statements[uargs[*gone].ref]));
+                           callName(p, t.statements[*gone]));
       return fmt::format("{} releases an object that {} had given to another, which still holds it", callName(p, u),
                          callName(p, t.statements[h->second]));
     }
@@ -687,35 +695,21 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
     // json_object_free_userdata(x, o) freed o).
     // (An initialiser may take it again: mp_init(&a) after mp_clear(&a).)
     const bool initialiser = testcase::isInitialiserName(c.name);
-    for (size_t j = 0; j < i && v.op != Op::Null && !initialiser; ++j) {
-      const Statement &before = t.statements[j];
-      if (!isCall(before.op)) continue;
-      const auto gone = testcase::releasedParam(p, p.callable(before.callable));
-      const auto bargs = argumentsOf(p, before);
-      if (gone && *gone < bargs.size() && bargs[*gone].ref == a.ref)
-        return fmt::format("gives {} what {} already released", callName(p, call), callName(p, before));
-    }
+    for (size_t j = 0; j < i && v.op != Op::Null && !initialiser; ++j)
+      if (releasedBy(p, t.statements[j]) == a.ref)
+        return fmt::format("gives {} what {} already released", callName(p, call), callName(p, t.statements[j]));
     // A part released with its owner, then used or released again
     // (cJSON_Delete(object); cJSON_Delete(item) of the item
     // cJSON_AddStringToObject(object, ...) returned); or an owner released
     // after the test released a part of it, which it still holds.
-    // What call `j` released, when it is a release.
-    const auto releasedBy = [&](size_t j) -> std::optional<Ref> {
-      const Statement &before = t.statements[j];
-      if (!isCall(before.op)) return std::nullopt;
-      const auto gone = testcase::releasedParam(p, p.callable(before.callable));
-      const auto bargs = argumentsOf(p, before);
-      if (!gone || *gone >= bargs.size()) return std::nullopt;
-      return bargs[*gone].ref;
-    };
     if (const auto owner = ownerOf(p, t, a.ref))
       for (size_t j = *owner + 1; j < i; ++j)
-        if (releasedBy(j) == owner)
+        if (releasedBy(p, t.statements[j]) == owner)
           return fmt::format("gives {} what {} returned, a part of the object {} released with it",
                              callName(p, call), callName(p, v), callName(p, t.statements[j]));
     if (testcase::releasedParam(p, c) == k)
       for (size_t j = 0; j < i; ++j)
-        if (const auto part = releasedBy(j); part && ownerOf(p, t, *part) == a.ref)
+        if (const auto part = releasedBy(p, t.statements[j]); part && ownerOf(p, t, *part) == a.ref)
           return fmt::format("releases with {} an object whose part (from {}) {} already released",
                              callName(p, call), callName(p, t.statements[*part]), callName(p, t.statements[j]));
     // Memory of the test's own given to a function that takes the buffer
