@@ -5,6 +5,7 @@
 #include "mosaic/abi/Hooks.h"
 #include "mosaic/abi/Trace.h"
 
+#include <setjmp.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -68,6 +69,14 @@ void mosaic_rt_stack_chain(int sig, siginfo_t *info, void *uctx);
  * the trace when the exception leaves the unit (__mosaic_threw), unless a
  * failure already recorded one. */
 void mosaic_rt_stack_note_throw(void);
+/* A persistent child's way past a clean fault: while `at` is armed (not
+ * NULL), a SIGSEGV or SIGBUS at an address below the kernel's lowest
+ * mappable one, or a SIGFPE, raised by an instruction of the executable
+ * (the unit, the project's code, the harness; not libc, which may hold a
+ * lock) and with no handler of the program's or a sanitizer's behind
+ * mosaic's, jumps to `at` with the signal's number, its stack recorded,
+ * instead of ending the process. Disarmed by the jump. */
+void mosaic_rt_recover_arm(sigjmp_buf *at);
 void mosaic_rt_stack_keep_throw(void);
 
 /* What symbolic.c lends its models of the C library (symmodels.c). Each

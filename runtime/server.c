@@ -78,6 +78,10 @@ static int64_t cpu_us(pid_t pid) {
   return (int64_t)ts.tv_sec * 1000000 + (int64_t)ts.tv_nsec / 1000;
 }
 
+/* What a persistent child reports on `done` after a test: 0, the harness's
+ * error code, or DONE_RECOVERED | the signal of a fault it went on past. */
+#define DONE_RECOVERED 0x10000
+
 /* In the child: the sandbox, then one test, or (persistent) test after test
  * as the server says "run". Never returns. */
 static void child(server *s, const mosaic_request *req, int out, int cmd, int done) {
@@ -111,7 +115,9 @@ static void child(server *s, const mosaic_request *req, int out, int cmd, int do
     _exit(rc);
   }
   for (;;) {
+    static sigjmp_buf recover_at;
     char go;
+    int sig;
     if (read(cmd, &go, 1) != 1) _exit(0);
     mosaic_rt_snapshot_restore();
     mosaic_rt_child_state_restore(&s->box);
@@ -119,9 +125,18 @@ static void child(server *s, const mosaic_request *req, int out, int cmd, int do
     mosaic_rt_reset_depth();
     mosaic_rt_select_mutant(t);
     errno = 0;
-    rc = mosaic_rt_run_test((const uint8_t *)t + t->input_off, t->input_len);
-    fflush(NULL);
-    if (rc == 0) t->finished = 1;
+    /* A clean fault ends the test, not the child (mosaic_rt_recover_arm):
+     * the next test needs no fork. What the unit left buffered is not
+     * flushed, as a process killed by the fault would not have. */
+    if ((sig = sigsetjmp(recover_at, 0)) == 0) {
+      mosaic_rt_recover_arm(&recover_at);
+      rc = mosaic_rt_run_test((const uint8_t *)t + t->input_off, t->input_len);
+      mosaic_rt_recover_arm(NULL);
+      fflush(NULL);
+      if (rc == 0) t->finished = 1;
+    } else {
+      rc = DONE_RECOVERED | sig;
+    }
     if (write(done, &rc, sizeof rc) != (ssize_t)sizeof rc) _exit(rc);
   }
 }
@@ -396,7 +411,13 @@ static mosaic_reply run_one(server *s, const mosaic_request *req) {
   if (done_rc >= 0) {
     /* A persistent child finished the test and waits for the next. */
     pump_output(s, c->out);
-    reply.outcome = done_rc == 0 ? MOSAIC_OUTCOME_OK : MOSAIC_OUTCOME_HARNESS_ERROR;
+    if (done_rc & DONE_RECOVERED) {
+      reply.outcome = MOSAIC_OUTCOME_CRASH;
+      reply.signal = done_rc & ~DONE_RECOVERED;
+      reply.recovered = 1;
+    } else {
+      reply.outcome = done_rc == 0 ? MOSAIC_OUTCOME_OK : MOSAIC_OUTCOME_HARNESS_ERROR;
+    }
     reply.duration_us = (uint32_t)(now_us() - start);
     if (++c->tests >= MOSAIC_PERSISTENT_TESTS || mosaic_rt_sandbox_has_strays(&s->box)) retire_child(s);
   } else {

@@ -110,8 +110,33 @@ void mosaic_rt_stack_keep_throw(void) {
   throw_count = 0;
 }
 
+/* Where a clean fault sends a persistent child (mosaic_rt_recover_arm). */
+static sigjmp_buf *recover_at;
+
+void mosaic_rt_recover_arm(sigjmp_buf *at) { recover_at = at; }
+
+/* The lowest address a process can map: vm.mmap_min_addr's default on
+ * Linux (65536), so a fault below it is a null pointer or a field of one,
+ * never memory the test corrupted. */
+#define LOWEST_MAPPABLE ((uintptr_t)65536u)
+
+/* Whether the process may go on past this fault (mosaic_rt_recover_arm). */
+static int recoverable(int sig, const siginfo_t *info, const void *uctx) {
+  const uintptr_t pc = fault_pc(uctx);
+  if (!info || info->si_code <= 0) return 0; /* sent (raise, kill), not a fault */
+  if (previous[sig].sa_handler != SIG_DFL) return 0;
+  if (pc < exe_lo || pc >= exe_hi) return 0;
+  if (sig == SIGFPE) return 1;
+  return (sig == SIGSEGV || sig == SIGBUS) && (uintptr_t)info->si_addr < LOWEST_MAPPABLE;
+}
+
 static void on_failure_signal(int sig, siginfo_t *info, void *uctx) {
   mosaic_rt_stack_record(uctx);
+  if (recover_at && recoverable(sig, info, uctx)) {
+    sigjmp_buf *at = recover_at;
+    recover_at = NULL;
+    siglongjmp(*at, sig);
+  }
   /* Then as if this handler had never been there: the previous action
    * (the default, or a sanitizer's) takes over. A fault the kernel raised
    * happens again when the instruction is retried; a signal sent (abort's

@@ -227,6 +227,11 @@ void sandboxFlags(std::vector<Flag> &t) {
                       .help = "A fresh process for every test (by default a child runs test after test with the "
                               "unit's globals restored, when the unit allows it)"},
                      [](CommandLine &c, Command k) { return &runOf(c, k).isolate; }, true));
+  t.push_back(toggle({.names = "--no-cpu-pin", .commands = kSearching | kCrash,
+                      .help = "Let the tests run on any CPU (by default the search and the processes that run its "
+                              "tests share one CPU no other process is bound to, as AFL does: 2-3x the tests per "
+                              "second)"},
+                     [](CommandLine &c, Command k) { return &runOf(c, k).pinCpu; }, false));
   t.push_back(toggle({.names = "--no-progress", .commands = kSearching | kCrash, .help = "No live progress line"},
                      [](CommandLine &c, Command k) { return &runOf(c, k).progress; }, false));
 }

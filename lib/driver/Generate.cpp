@@ -197,6 +197,12 @@ void writeJson(const GenerateOptions &options, const Session &session, const Sea
   nlohmann::json oc;
   for (int k = 0; k < exec::kOutcomeCount; ++k) oc[exec::toString(static_cast<exec::Outcome>(k))] = outcomes.counts()[k];
   j["outcomes"] = oc;
+  nlohmann::json os;
+  for (int k = 0; k < exec::kOutcomeCount; ++k)
+    os[exec::toString(static_cast<exec::Outcome>(k))] = static_cast<double>(outcomes.micros()[k]) / 1e6;
+  j["outcome_seconds"] = os;
+  j["children_forked"] = outcomes.forks();
+  j["crashes_recovered"] = outcomes.recovered();
   j["tests"] = {{"archived", s.archived},
                 {"kept", work.passing.size() + static_cast<size_t>(work.counts.unstable)},
                 {"unstable", work.counts.unstable},
@@ -496,7 +502,8 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   for (const auto &c : criteria) weakMutation |= c->needsWeakMutation();
   weakMutation |= options.measureCriteria; // the mutants' goals are measured too
   auto opened =
-      openTestableSession({options.unit, options.workDir, options.sanitize, options.memoryMb, weakMutation}, out, err);
+      openTestableSession({options.unit, options.workDir, options.sanitize, options.memoryMb, weakMutation, options.pinCpu},
+                          out, err);
   if (auto *code = std::get_if<int>(&opened)) return *code;
   Session &session = *std::get<std::unique_ptr<Session>>(opened);
   faultPoint("session");

@@ -54,6 +54,11 @@ std::variant<std::unique_ptr<Session>, int> openSession(const SessionOptions &op
   }
   s->description = std::move(*description);
 
+  if (options.pinCpu) {
+    std::string why;
+    s->pin = CpuPin::onFreeCpu(&why);
+    if (!s->pin) fmt::print(err, "mosaic: note: tests run on any CPU, which is slower: {}\n", why);
+  }
   exec::ServerOptions server;
   server.harness = s->harness.binary;
   server.log = (fs::path(s->harness.directory) / "server.log").string();

@@ -7,6 +7,7 @@
 #include "mosaic/harness/Build.h"
 #include "mosaic/model/Description.h"
 #include "mosaic/model/Program.h"
+#include "mosaic/support/CpuPin.h"
 #include "mosaic/testcase/Catalog.h"
 
 #include <iosfwd>
@@ -25,6 +26,9 @@ struct SessionOptions {
   bool sanitize = false;
   std::uint32_t memoryMb = 1024;
   bool weakMutation = false; ///< the harness with the mutants' infection probes
+  /// The session's thread and its fork servers on one free CPU (CpuPin.h);
+  /// off with --no-cpu-pin.
+  bool pinCpu = true;
 };
 
 struct Session {
@@ -34,6 +38,8 @@ struct Session {
   double buildSeconds = 0;
   model::UnitDescription description;
   std::unique_ptr<exec::ForkServer> server;
+  /// The CPU the session's thread and servers run on; null when unpinned.
+  std::unique_ptr<CpuPin> pin;
   /// The mutants the harness probes (its trace's room for them): the
   /// description's in a weak-mutation build, else none.
   std::uint32_t probedMutants = 0;

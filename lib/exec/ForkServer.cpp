@@ -186,6 +186,7 @@ Expected<bool> ForkServer::spawn() {
     spec.env.push_back(std::string(MOSAIC_ENV_SYM_FD) + "=" + std::to_string(kSymFd));
   }
   spec.pidNamespace = options_.pidNamespace;
+  spec.inheritAffinity = true; // beside the search that drives it (CpuPin.h)
   // The personality is the calling thread's and is inherited by what it
   // spawns; it is restored at once (it matters to this process only at exec).
   const int before = personality(0xffffffff);
@@ -332,6 +333,7 @@ Expected<RunResult> ForkServer::runOnce(std::span<const std::uint8_t> input, con
   r.durationUs = reply.duration_us;
   r.fresh = reply.fresh != 0;
   r.stuck = reply.stuck != 0;
+  r.recovered = reply.recovered != 0;
   r.cpuUs = reply.cpu_us;
   // The stack at a crash or abort, or at the throw of an exception that
   // left the unit (the runtime records it then only).

@@ -1,6 +1,8 @@
 // Starting contained processes (Spawn.h).
 #include "mosaic/support/Spawn.h"
 
+#include "mosaic/support/CpuPin.h"
+
 #include <fcntl.h>
 #include <sched.h>
 #include <signal.h>
@@ -55,6 +57,8 @@ namespace {
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr); // the program starts with no signal blocked
+  if (!spec.inheritAffinity && startAffinity()) // a pinned caller's CPU is the search's alone
+    sched_setaffinity(0, sizeof(cpu_set_t), startAffinity());
   if (spec.newGroup && setpgid(0, 0) != 0) fail();
   if (spec.cgroupProcs >= 0) (void)!write(spec.cgroupProcs, "0", 1); // "0": the writer itself
   for (const auto &[from, to] : spec.dups) {

@@ -59,6 +59,37 @@ TEST_P(Hostile, Segfault) {
   stillFine(c());
 }
 
+TEST_P(Hostile, AFaultAtANullPointerEndsTheTestButNotAPersistentChild) {
+  // A persistent child goes on past a null pointer or a division by zero in
+  // the unit's own code: the crash is reported as ever, and the next test
+  // needs no new process (a fresh one for every test when isolated).
+  UnitHarness &u = c();
+  const bool persistent = GetParam();
+  for (const auto &[function, args, signal] :
+       {std::tuple{"segfault", std::vector<Arg>{std::int64_t{0}}, SIGSEGV},
+        std::tuple{"divide", std::vector<Arg>{std::int64_t{1}, std::int64_t{0}}, SIGFPE}}) {
+    const exec::RunResult r = u.run(u.call(function, args), limits());
+    EXPECT_EQ(r.outcome, exec::Outcome::Crash) << function;
+    EXPECT_EQ(r.signal, signal) << function;
+    EXPECT_EQ(r.statement, static_cast<int>(args.size())) << function;
+    EXPECT_EQ(r.recovered, persistent) << function;
+    EXPECT_FALSE(r.stack.empty()) << function;
+    const exec::RunResult next = u.run(u.call("fine", {std::int64_t{41}}), limits());
+    ASSERT_EQ(next.outcome, exec::Outcome::Ok) << exec::describe(next);
+    EXPECT_EQ(next.fresh, !persistent) << function;
+    EXPECT_EQ(u.result(1), 42);
+  }
+  // A fault anywhere else may follow memory the test corrupted: the child
+  // ends with it, and the next test starts in a new one.
+  const exec::RunResult wild = u.run(u.call("segfault", {std::int64_t{0x10000000}}), limits());
+  EXPECT_EQ(wild.outcome, exec::Outcome::Crash);
+  EXPECT_EQ(wild.signal, SIGSEGV);
+  EXPECT_FALSE(wild.recovered);
+  const exec::RunResult next = u.run(u.call("fine", {std::int64_t{41}}), limits());
+  ASSERT_EQ(next.outcome, exec::Outcome::Ok) << exec::describe(next);
+  EXPECT_TRUE(next.fresh);
+}
+
 TEST_P(Hostile, Abort) {
   const exec::RunResult r = c().run(c().call("do_abort", {}), limits());
   EXPECT_EQ(r.outcome, exec::Outcome::Abort);
@@ -376,6 +407,7 @@ TEST_P(Hostile, AStackOverflowRecordsItsStackToo) {
   // The handler runs on a stack of its own.
   const exec::RunResult r = c().run(c().call("recurse", {std::int64_t{0}}), limits());
   ASSERT_EQ(r.outcome, exec::Outcome::Crash);
+  EXPECT_FALSE(r.recovered); // a fault on the stack's guard page ends the child
   const auto frames = fixtureFrames(c(), r.stack);
   ASSERT_EQ(frames.size(), static_cast<size_t>(MOSAIC_STACK_CAPACITY));
   EXPECT_EQ(frames[0].rfind("recurse:", 0), 0u);

@@ -82,6 +82,34 @@ TEST(Goals, FitnessIsApproachLevelPlusNormalisedDistance) {
   EXPECT_DOUBLE_EQ(g.fitness(g.goalOfSide(2), close), 2.0 / 3.0);
 }
 
+TEST(Goals, ARunThatTimedOutIsAsFarAsOneThatNeverCalledAndCoversOnlyItsHang) {
+  // EvoSuite's DynaMOSA gives a test that timed out the worst fitness on
+  // every goal: what it reached before it hung counts for nothing.
+  const auto d = description();
+  const model::Program p = program(model::TypeKind::Void);
+  Goals g(d, std::move(*makeCriteria({"branch", "line", "ec"})), {&p, {0}});
+  Execution hung = run({1 + 5, 1, 0, 0}, {1, 0, 1, 0});
+  hung.result.outcome = exec::Outcome::Timeout;
+  hung.stoppedAt = 0;
+  hung.stoppedCallable = 0;
+  EXPECT_EQ(g.discover(hung), 1u);
+  for (size_t k = 0; k < g.size(); ++k) {
+    if (g[k].failure) {
+      EXPECT_EQ(g[k].label, "f() hangs");
+      EXPECT_TRUE(g.covered(k, hung));
+      EXPECT_DOUBLE_EQ(g.fitness(k, hung), 0.0);
+      continue;
+    }
+    EXPECT_FALSE(g.covered(k, hung)) << g[k].label;
+    EXPECT_DOUBLE_EQ(g.fitness(k, hung), g.notCalled(k)) << g[k].label;
+  }
+  // The same trace from a run that ended covers side 1 and the line it leads to.
+  Execution ended = hung;
+  ended.result.outcome = exec::Outcome::Ok;
+  EXPECT_TRUE(g.covered(g.goalOfSide(1), ended));
+  EXPECT_DOUBLE_EQ(g.fitness(g.goalOfSide(0), ended), 5.0 / 6.0);
+}
+
 TEST(Goals, DynaMosaReleasesGoalsAlongControlDependences) {
   const auto d = description();
   Goals g(d);

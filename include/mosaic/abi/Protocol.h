@@ -23,7 +23,7 @@ extern "C" {
 #endif
 
 #define MOSAIC_PROTOCOL_MAGIC 0x4d4f5350u /* "MOSP" */
-#define MOSAIC_PROTOCOL_VERSION 4u /* 2: the file-system sandbox, the server's PID namespace, server_id; 3: unit_mutants; 4: reply.stuck, cpu_us */
+#define MOSAIC_PROTOCOL_VERSION 5u /* 2: the file-system sandbox, the server's PID namespace, server_id; 3: unit_mutants; 4: reply.stuck, cpu_us; 5: reply.recovered */
 
 #define MOSAIC_ENV_SHM_FD "MOSAIC_SHM_FD"
 #define MOSAIC_ENV_CTL_FD "MOSAIC_CTL_FD"
@@ -121,7 +121,8 @@ typedef struct mosaic_reply {
   uint32_t fresh;       /* 1 when the test ran in a newly forked child */
   uint32_t stuck;       /* TIMEOUT: 1 when the child could never wake (MOSAIC_WALL_LIMIT_MS) */
   uint32_t cpu_us;      /* CPU time the test's process used; 0 when it could not be read */
-  uint32_t reserved;
+  uint32_t recovered;   /* CRASH: 1 when a persistent child went on past the fault (a null
+                           pointer or a division by zero in the program's own code) */
 } mosaic_reply;
 
 /* Exit codes the harness child uses among themselves (never the unit's). */

@@ -21,6 +21,7 @@ struct RunOptions {
   std::uint32_t memoryMb = 1024; ///< --memory per test
   bool sanitize = false;         ///< --sanitize: an ASan + UBSan harness
   bool isolate = false;          ///< --isolate: a fresh process for every test
+  bool pinCpu = true;            ///< off with --no-cpu-pin: the search and its servers on one free CPU
   bool progress = true;          ///< live progress line on a terminal
 };
 

@@ -33,6 +33,9 @@ struct RunResult {
   /// Timeout: the child could never wake (its only thread waited on a
   /// private futex with no timeout), so it ended before the wall-clock bound.
   bool stuck = false;
+  /// Crash: a persistent child went on past the fault (a null pointer or a
+  /// division by zero in the program's own code) instead of dying with it.
+  bool recovered = false;
   /// The test ended the fork server itself (a signal to its parent, where
   /// the server has no PID namespace): outcome Crash with that signal.
   bool killedServer = false;

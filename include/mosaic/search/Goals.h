@@ -41,8 +41,15 @@ public:
   const Reach &reach() const { return reach_; }
 
   /// Fitness of goal `g` for a run: 0 when covered, larger is farther.
-  double fitness(size_t g, const Execution &e) const { return goals_[g].criterion->fitness(goals_[g], e, reach_); }
-  bool covered(size_t g, const Execution &e) const { return goals_[g].criterion->covered(goals_[g], e); }
+  /// A run that timed out covers no goal but its own failure mode and is
+  /// as far from every other as a run that never called its function
+  /// (EvoSuite's DynaMOSA gives it the worst fitness on every goal): what
+  /// it reached before it hung is not a step toward a goal, and its
+  /// offspring would mostly hang too, each at the cost of the time limit.
+  double fitness(size_t g, const Execution &e) const {
+    return hung(g, e) ? notCalled(g) : goals_[g].criterion->fitness(goals_[g], e, reach_);
+  }
+  bool covered(size_t g, const Execution &e) const { return !hung(g, e) && goals_[g].criterion->covered(goals_[g], e); }
   /// Whether the search seeks goal `g` (Goal::passive: kept, never sought).
   bool sought(size_t g) const { return !goals_[g].passive; }
   /// The goals the search seeks (all but the passive ones).
@@ -70,6 +77,8 @@ public:
   static double normalise(double x) { return Reach::normalise(x); }
 
 private:
+  bool hung(size_t g, const Execution &e) const { return e.outcome() == exec::Outcome::Timeout && !goals_[g].failure; }
+
   Reach reach_;
   CriterionList criteria_;
   Targets targets_;

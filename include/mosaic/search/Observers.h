@@ -37,16 +37,27 @@ private:
   double nextSample_ = 0;
 };
 
-/// How many runs ended in each outcome (search and later stages alike).
+/// How many runs ended in each outcome (search and later stages alike),
+/// how many of them needed a newly forked child, and how many crashes a
+/// persistent child went on past (what a run costs: issue 24).
 class OutcomeCounter final : public EvaluationObserver {
 public:
   void evaluated(const Evaluator &, const Evaluation &evaluation) override {
     ++counts_[static_cast<size_t>(evaluation.run.outcome())];
+    micros_[static_cast<size_t>(evaluation.run.outcome())] += evaluation.run.result.durationUs;
+    forks_ += evaluation.run.result.fresh ? 1u : 0u;
+    recovered_ += evaluation.run.result.recovered ? 1u : 0u;
   }
   const std::array<std::uint64_t, exec::kOutcomeCount> &counts() const { return counts_; }
+  /// Wall-clock microseconds the runs of each outcome took in the fork
+  /// server (a fork included where one was needed).
+  const std::array<std::uint64_t, exec::kOutcomeCount> &micros() const { return micros_; }
+  std::uint64_t forks() const { return forks_; }
+  std::uint64_t recovered() const { return recovered_; }
 
 private:
-  std::array<std::uint64_t, exec::kOutcomeCount> counts_{};
+  std::array<std::uint64_t, exec::kOutcomeCount> counts_{}, micros_{};
+  std::uint64_t forks_ = 0, recovered_ = 0;
 };
 
 /// Feeds what the unit compared its inputs with into the dynamic pool

@@ -28,6 +28,10 @@ struct SpawnSpec {
   /// An open cgroup.procs (PidsCgroup::procs()): the child moves itself
   /// there before exec, so not even its first fork escapes the limit.
   int cgroupProcs = -1;
+  /// Run on the calling thread's CPUs (a fork server beside its pinned
+  /// search: CpuPin.h); otherwise on the CPUs this process started with,
+  /// so that a compiler started by a pinned thread is not confined to one.
+  bool inheritAffinity = false;
 };
 
 struct Spawned {
