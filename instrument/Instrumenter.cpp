@@ -278,10 +278,17 @@ void registerUnit(llvm::Module &m, unsigned blocks, unsigned sides, unsigned mut
   auto *i32 = llvm::Type::getInt32Ty(ctx), *i64 = llvm::Type::getInt64Ty(ctx);
   auto *ptr = llvm::PointerType::getUnqual(ctx);
   unsigned flags = 0;
-  // Dynamic initialisers (C++ globals with constructors) were already there.
+  // Dynamic initialisers (C++ globals with constructors, C constructor
+  // functions) were already there; the harness's own (named __mosaic_*: a
+  // variadic call's stack scrubbing word) set nothing a test changes, and
+  // must not cost a C unit its persistent children.
   if (const llvm::GlobalVariable *ctors = m.getNamedGlobal("llvm.global_ctors"))
-    if (const auto *init = llvm::dyn_cast<llvm::ConstantArray>(ctors->getInitializer()); init && init->getNumOperands())
-      flags |= MOSAIC_UNIT_DYNAMIC_INIT;
+    if (const auto *init = llvm::dyn_cast<llvm::ConstantArray>(ctors->getInitializer()))
+      for (const llvm::Use &entry : init->operands()) {
+        const auto *e = llvm::dyn_cast<llvm::ConstantStruct>(entry.get());
+        const llvm::Value *fn = e && e->getNumOperands() > 1 ? e->getOperand(1)->stripPointerCasts() : nullptr;
+        if (!fn || !fn->getName().starts_with("__mosaic")) flags |= MOSAIC_UNIT_DYNAMIC_INIT;
+      }
   auto *entryTy = llvm::StructType::get(ctx, {ptr, i64});
   std::vector<llvm::Constant *> entries;
   for (llvm::GlobalVariable &g : m.globals()) {

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
+#include <link.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -205,6 +206,87 @@ int mosaic_rt_sandbox_enter(const mosaic_sandbox *box, const mosaic_request *req
   if (req->memory_mb) set_limit(RLIMIT_AS, (uint64_t)req->memory_mb << 20);          /* MiB */
   if (req->file_size_mb) set_limit(RLIMIT_FSIZE, (uint64_t)req->file_size_mb << 20); /* MiB */
   if (req->max_processes) set_limit(RLIMIT_NPROC, req->max_processes);
+  return 0;
+}
+
+/* ---- globals that hold heap memory ---------------------------------- */
+
+/* Writable anonymous mappings outside every loaded image (its .bss
+ * included): the heap, malloc's own mappings. Ours: 512 ranges, more than a
+ * server maps before its first test; past them the answer is "holds". */
+#define HEAP_RANGES 512
+static uintptr_t image_lo[HEAP_RANGES], image_hi[HEAP_RANGES];
+static int images;
+
+static int note_image(struct dl_phdr_info *info, size_t size, void *data) {
+  uintptr_t lo = UINTPTR_MAX, hi = 0;
+  int i;
+  (void)size, (void)data;
+  for (i = 0; i < info->dlpi_phnum; ++i) {
+    const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
+    if (ph->p_type != PT_LOAD) continue;
+    if (info->dlpi_addr + ph->p_vaddr < lo) lo = info->dlpi_addr + ph->p_vaddr;
+    if (info->dlpi_addr + ph->p_vaddr + ph->p_memsz > hi) hi = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
+  }
+  if (lo < hi && images < HEAP_RANGES) image_lo[images] = lo, image_hi[images++] = hi;
+  return 0;
+}
+
+/* Whether a mapping overlaps a loaded image: the anonymous part of its
+ * .bss, page-rounded, does; the heap after it (adjacent when the layout is
+ * not randomised) does not. */
+static int in_image(uintptr_t lo, uintptr_t hi) {
+  int i;
+  for (i = 0; i < images; ++i)
+    if (lo < image_hi[i] && hi > image_lo[i]) return 1;
+  return 0;
+}
+
+int mosaic_rt_globals_hold_heap(void) {
+  static char buf[1 << 16];
+  static uintptr_t heap_lo[HEAP_RANGES], heap_hi[HEAP_RANGES];
+  int heaps = 0, fd, overflow = 0;
+  size_t have = 0;
+  uint32_t n, i;
+  const mosaic_global *g = mosaic_rt_unit_globals(&n);
+  images = 0;
+  dl_iterate_phdr(note_image, NULL);
+  /* /proc/self/maps, a line at a time, without stdio (sandbox.h). */
+  if ((fd = open("/proc/self/maps", O_RDONLY | O_CLOEXEC)) < 0) return 1;
+  for (;;) {
+    ssize_t got = read(fd, buf + have, sizeof buf - 1 - have);
+    char *line = buf, *end;
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    have += (size_t)got;
+    buf[have] = '\0';
+    while ((end = strchr(line, '\n')) != NULL) {
+      unsigned long lo, hi;
+      char perms[8] = "", path[64] = "";
+      *end = '\0';
+      /* "lo-hi perms offset dev inode [path]" (proc(5)) */
+      if (sscanf(line, "%lx-%lx %7s %*s %*s %*s %63s", &lo, &hi, perms, path) >= 3 && perms[0] == 'r' &&
+          perms[1] == 'w' && (strcmp(path, "[heap]") == 0 || (path[0] == '\0' && !in_image(lo, hi)))) {
+        if (heaps < HEAP_RANGES) heap_lo[heaps] = lo, heap_hi[heaps++] = hi;
+        else overflow = 1;
+      }
+      line = end + 1;
+    }
+    have = (size_t)(buf + have - line);
+    memmove(buf, line, have);
+  }
+  close(fd);
+  if (overflow) return 1;
+  for (i = 0; i < n; ++i) {
+    const uintptr_t start = ((uintptr_t)g[i].address + 7u) & ~(uintptr_t)7u;
+    uintptr_t at;
+    for (at = start; at + sizeof(uintptr_t) <= (uintptr_t)g[i].address + g[i].size; at += sizeof(uintptr_t)) {
+      const uintptr_t v = *(const uintptr_t *)at;
+      int k;
+      for (k = 0; k < heaps; ++k)
+        if (v >= heap_lo[k] && v < heap_hi[k]) return 1;
+    }
+  }
   return 0;
 }
 

@@ -57,6 +57,13 @@ int mosaic_rt_sandbox_make_scratch(mosaic_sandbox *box, const char *dir, const c
 /* Saves the unit's globals as they are now (after static initialisation). */
 void mosaic_rt_snapshot_take(void);
 
+/* Whether a global of the unit holds a pointer into the heap now (a word
+ * whose value lies in a writable anonymous mapping outside every loaded
+ * image): a C++ unit's dynamic initialiser allocated what the global owns,
+ * and putting the global's bytes back in a persistent child would not put
+ * back what a test freed or changed there. 1 also when it cannot tell. */
+int mosaic_rt_globals_hold_heap(void);
+
 /* After the last test (no child left): empties the scratch directory,
  * removes it if made here, kills what is left in the cgroup. (The host
  * removes the cgroup once the server is gone: it cannot remove itself.) */

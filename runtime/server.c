@@ -479,9 +479,11 @@ int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
   s.features |= mosaic_rt_sandbox_join_cgroup(&s.box, s.trace->server_id);
   s.child.pid = -1;
   s.child.pidfd = s.child.out = s.child.cmd = s.child.done = -1;
-  /* A persistent child needs globals it can put back: none owning heap
-   * memory through C++ constructors, none per thread. */
-  if (!(mosaic_rt_unit_flags() & (MOSAIC_UNIT_DYNAMIC_INIT | MOSAIC_UNIT_THREAD_LOCAL))) {
+  /* A persistent child needs globals it can put back: none per thread, and
+   * none holding heap memory after the C++ constructors ran (a constructor
+   * that allocates nothing, pugixml's empty node set, is no obstacle). */
+  if (!(mosaic_rt_unit_flags() & MOSAIC_UNIT_THREAD_LOCAL) &&
+      (!(mosaic_rt_unit_flags() & MOSAIC_UNIT_DYNAMIC_INIT) || !mosaic_rt_globals_hold_heap())) {
     mosaic_rt_snapshot_take();
     s.features |= MOSAIC_FEATURE_PERSISTENT;
   }

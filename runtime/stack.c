@@ -120,12 +120,35 @@ void mosaic_rt_recover_arm(sigjmp_buf *at) { recover_at = at; }
  * never memory the test corrupted. */
 #define LOWEST_MAPPABLE ((uintptr_t)65536u)
 
-/* Whether the process may go on past this fault (mosaic_rt_recover_arm). */
+/* Where a call through a bad pointer came from: the return address it
+ * left (x86-64: on the top of the stack; AArch64: in the link register);
+ * 0 when unknown. Read only when the fault was fetching the instruction at
+ * the pc itself, so the call was the last thing that ran. */
+static uintptr_t call_site(const void *uctx) {
+  const ucontext_t *uc = (const ucontext_t *)uctx;
+  if (!uc) return 0;
+#if defined(__x86_64__)
+  return *(const uintptr_t *)uc->uc_mcontext.gregs[REG_RSP];
+#elif defined(__aarch64__)
+  return (uintptr_t)uc->uc_mcontext.regs[30];
+#else
+  return 0;
+#endif
+}
+
+static int in_executable(uintptr_t pc) { return pc >= exe_lo && pc < exe_hi; }
+
+/* Whether the process may go on past this fault (mosaic_rt_recover_arm):
+ * a division by zero or a load or store at a null pointer in the
+ * executable's code, or a call from it through a pointer to no code (the
+ * fault is the fetch of the first instruction: nothing ran there). */
 static int recoverable(int sig, const siginfo_t *info, const void *uctx) {
   const uintptr_t pc = fault_pc(uctx);
   if (!info || info->si_code <= 0) return 0; /* sent (raise, kill), not a fault */
   if (previous[sig].sa_handler != SIG_DFL) return 0;
-  if (pc < exe_lo || pc >= exe_hi) return 0;
+  if (sig == SIGSEGV && pc != 0 && pc == (uintptr_t)info->si_addr && !in_executable(pc))
+    return in_executable(call_site(uctx));
+  if (!in_executable(pc)) return 0;
   if (sig == SIGFPE) return 1;
   return (sig == SIGSEGV || sig == SIGBUS) && (uintptr_t)info->si_addr < LOWEST_MAPPABLE;
 }

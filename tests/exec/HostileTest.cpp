@@ -216,6 +216,32 @@ TEST_P(Hostile, GlobalsStartFromTheirInitialValueInEveryTest) {
   }
 }
 
+TEST(HostileInit, ACxxGlobalWhoseConstructorAllocatesNothingIsPutBackInAPersistentChild) {
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_HOSTILE_DB_DIR, kDir + "init_plain.cpp");
+  EXPECT_TRUE(u->server->features() & MOSAIC_FEATURE_PERSISTENT);
+  exec::Limits persistent;
+  persistent.persistent = true;
+  for (int i = 0; i < 3; ++i) {
+    const exec::RunResult r = u->run(u->call("count_up", {}), persistent);
+    ASSERT_EQ(r.outcome, exec::Outcome::Ok) << exec::describe(r);
+    EXPECT_EQ(u->result(0), 6);
+    EXPECT_EQ(r.fresh, i == 0);
+  }
+}
+
+TEST(HostileInit, ACxxGlobalThatOwnsHeapMemoryGetsAFreshProcessForEveryTest) {
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_HOSTILE_DB_DIR, kDir + "init_heap.cpp");
+  EXPECT_FALSE(u->server->features() & MOSAIC_FEATURE_PERSISTENT);
+  exec::Limits persistent;
+  persistent.persistent = true;
+  for (int i = 0; i < 3; ++i) {
+    const exec::RunResult r = u->run(u->call("append_owned", {std::int64_t{3}}), persistent);
+    ASSERT_EQ(r.outcome, exec::Outcome::Ok) << exec::describe(r);
+    EXPECT_EQ(u->result(1), 203);
+    EXPECT_TRUE(r.fresh);
+  }
+}
+
 TEST_P(Hostile, CxxExceptionsAreRecordedWithTypeAndMessage) {
   UnitHarness &u = cxx();
   const exec::RunResult r = u.run(u.call("throw_runtime_error", {std::int64_t{7}}), limits());
