@@ -131,6 +131,15 @@ static void destroy_vars(mosaic_ctx *ctx) {
   ctx->ncallbacks = 0;
 }
 
+void mosaic_rt_abandon_test(void) {
+  memset(context.vars, 0, sizeof context.vars[0] * context.count);
+  arena_used = 0;
+  context.count = context.current = 0;
+  context.ncallbacks = 0;
+  context.observing = 0;
+  context.null_object = 0;
+}
+
 /* ---- observations ---------------------------------------------------- */
 
 /* AddressSanitizer's public interface (sanitizer/asan_interface.h): defined

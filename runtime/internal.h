@@ -53,6 +53,11 @@ void mosaic_rt_select_mutant(const mosaic_trace_header *t);
 /* Runs one encoded test in this process; returns 0, or
  * MOSAIC_EXIT_HARNESS_ERROR when the input is malformed. */
 int mosaic_rt_run_test(const uint8_t *data, uint32_t len);
+/* After a fault a persistent child went on past (mosaic_rt_recover_arm):
+ * the test's variables are forgotten, not destroyed (a destructor could
+ * meet what the fault left half done); what they own leaks until the child
+ * is replaced. */
+void mosaic_rt_abandon_test(void);
 /* Installs the fault handler that observations rely on. */
 void mosaic_rt_install_observe_guard(void);
 
@@ -75,7 +80,8 @@ void mosaic_rt_stack_note_throw(void);
  * (the unit, the project's code, the harness; not libc, which may hold a
  * lock) and with no handler of the program's or a sanitizer's behind
  * mosaic's, jumps to `at` with the signal's number, its stack recorded,
- * instead of ending the process. Disarmed by the jump. */
+ * instead of ending the process. Only the thread that armed it jumps (not
+ * a thread or a process the test started). Disarmed by the jump. */
 void mosaic_rt_recover_arm(sigjmp_buf *at);
 void mosaic_rt_stack_keep_throw(void);
 

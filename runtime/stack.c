@@ -14,7 +14,9 @@
 #include <link.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <ucontext.h>
+#include <unistd.h>
 
 /* The executable's load bias and the range of its code (set once, in the
  * server before it forks). */
@@ -110,10 +112,16 @@ void mosaic_rt_stack_keep_throw(void) {
   throw_count = 0;
 }
 
-/* Where a clean fault sends a persistent child (mosaic_rt_recover_arm). */
+/* Where a clean fault sends a persistent child (mosaic_rt_recover_arm),
+ * and the thread that armed it: a fault in a thread or a process the test
+ * started never jumps onto the child's loop. */
 static sigjmp_buf *recover_at;
+static long recover_tid;
 
-void mosaic_rt_recover_arm(sigjmp_buf *at) { recover_at = at; }
+void mosaic_rt_recover_arm(sigjmp_buf *at) {
+  recover_tid = at ? syscall(SYS_gettid) : 0;
+  recover_at = at;
+}
 
 /* The lowest address a process can map: vm.mmap_min_addr's default on
  * Linux (65536), so a fault below it is a null pointer or a field of one,
@@ -155,7 +163,7 @@ static int recoverable(int sig, const siginfo_t *info, const void *uctx) {
 
 static void on_failure_signal(int sig, siginfo_t *info, void *uctx) {
   mosaic_rt_stack_record(uctx);
-  if (recover_at && recoverable(sig, info, uctx)) {
+  if (recover_at && syscall(SYS_gettid) == recover_tid && recoverable(sig, info, uctx)) {
     sigjmp_buf *at = recover_at;
     recover_at = NULL;
     siglongjmp(*at, sig);

@@ -1,6 +1,8 @@
 // The fork-server client.
 #include "mosaic/exec/ForkServer.h"
 
+#include "mosaic/support/Process.h"
+
 #include "mosaic/abi/Protocol.h"
 #include "mosaic/support/Cgroup.h"
 #include "mosaic/support/Spawn.h"
@@ -53,35 +55,6 @@ bool readFull(int fd, void *buf, size_t len, int timeoutMs) {
     len -= static_cast<size_t>(n);
   }
   return true;
-}
-
-// Writes to a pipe whose reader may have died (a killed server) without the
-// SIGPIPE that would kill mosaic: the signal is blocked for this thread
-// during the write and a pending one consumed, the process's handlers left
-// alone.
-bool writeFull(int fd, const void *buf, size_t len) {
-  sigset_t pipe, old;
-  sigemptyset(&pipe);
-  sigaddset(&pipe, SIGPIPE);
-  pthread_sigmask(SIG_BLOCK, &pipe, &old);
-  const char *p = static_cast<const char *>(buf);
-  bool ok = true;
-  while (len > 0) {
-    const ssize_t n = write(fd, p, len);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      ok = false;
-      break;
-    }
-    p += n;
-    len -= static_cast<size_t>(n);
-  }
-  if (!ok && errno == EPIPE) {
-    const timespec zero{0, 0};
-    sigtimedwait(&pipe, nullptr, &zero);
-  }
-  pthread_sigmask(SIG_SETMASK, &old, nullptr);
-  return ok;
 }
 
 // A copy of fd at 100 or above: never one of the numbers the child gets.
@@ -255,7 +228,7 @@ int ForkServer::stop() {
     mosaic_request quit{};
     quit.magic = MOSAIC_PROTOCOL_MAGIC;
     quit.command = MOSAIC_CMD_QUIT;
-    (void)writeFull(ctl_, &quit, sizeof quit);
+    (void)writeAll(ctl_, &quit, sizeof quit);
     close(ctl_);
     ctl_ = -1;
   }
@@ -320,7 +293,7 @@ Expected<RunResult> ForkServer::runOnce(std::span<const std::uint8_t> input, con
   // written over it.
   if (symHeader_)
     mosaic_sym_layout(symHeader_, MOSAIC_SYM_NODE_CAPACITY, MOSAIC_SYM_CONSTRAINT_CAPACITY, MOSAIC_SYM_INPUT_CAPACITY);
-  if (!writeFull(ctl_, &req, sizeof req)) return Error::internal("the fork server is gone");
+  if (!writeAll(ctl_, &req, sizeof req)) return Error::internal("the fork server is gone");
   mosaic_reply reply{};
   if (!readFull(status_, &reply, sizeof reply, static_cast<int>(MOSAIC_WALL_LIMIT_MS(limits.timeoutMs)) + kReplyGraceMs) ||
       reply.magic != MOSAIC_PROTOCOL_MAGIC)

@@ -3,8 +3,17 @@
 
 #include "mosaic/abi/Trace.h"
 #include "mosaic/support/Process.h"
+#include "mosaic/support/Spawn.h"
 
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -84,24 +93,92 @@ std::vector<std::vector<Frame>> parseSymbolizer(const std::string &out) {
 
 } // namespace
 
+Symbolizer::~Symbolizer() { stop(); }
+
+bool Symbolizer::start() {
+  int in[2], out[2];
+  if (pipe2(in, O_CLOEXEC) != 0) return false;
+  if (pipe2(out, O_CLOEXEC) != 0) {
+    close(in[0]), close(in[1]);
+    return false;
+  }
+  SpawnSpec spec;
+  spec.path = tool_;
+  spec.argv = {tool_, "--obj=" + binary_, "--functions=linkage", "--demangle", "--inlining"};
+  spec.env = currentEnvironment();
+  spec.dups = {{in[0], 0}, {out[1], 1}, {-1, 2}};
+  auto spawned = spawnProcess(spec);
+  close(in[0]), close(out[1]);
+  if (!spawned) {
+    close(in[1]), close(out[0]);
+    return false;
+  }
+  pid_ = spawned->pid, to_ = in[1], from_ = out[0];
+  return true;
+}
+
+void Symbolizer::stop() {
+  if (pid_ < 0) return;
+  close(to_), close(from_);
+  kill(pid_, SIGKILL);
+  while (waitpid(pid_, nullptr, 0) < 0 && errno == EINTR) {
+  }
+  pid_ = to_ = from_ = -1;
+}
+
+Expected<std::string> Symbolizer::ask(const std::vector<std::string> &addresses) {
+  if (!gaveUp_ && (pid_ >= 0 || start())) {
+    std::string request;
+    for (const std::string &a : addresses) request += a + "\n";
+    // Each answer ends with an empty line: read until there is one per
+    // address. 60 s (ours): reading a large executable's debug information
+    // the first time takes seconds, never a minute.
+    std::string answer;
+    size_t ends = 0;
+    bool ok = writeAll(to_, request.data(), request.size());
+    while (ok && ends < addresses.size()) {
+      pollfd p{from_, POLLIN, 0};
+      char buf[8192];
+      ssize_t n = poll(&p, 1, 60000);
+      if (n > 0) n = read(from_, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) {
+        ok = false;
+        break;
+      }
+      const size_t from = answer.size() > 0 ? answer.size() - 1 : 0;
+      answer.append(buf, static_cast<size_t>(n));
+      for (size_t at = answer.find("\n\n", from); at != std::string::npos; at = answer.find("\n\n", at + 2)) ++ends;
+    }
+    if (ok && ends == addresses.size()) return answer;
+    stop();
+    gaveUp_ = true; // one run per stack from now on
+  }
+  std::vector<std::string> argv{tool_, "--obj=" + binary_, "--functions=linkage", "--demangle", "--inlining"};
+  argv.insert(argv.end(), addresses.begin(), addresses.end());
+  auto r = runProcess(argv);
+  if (!r) return r.takeError();
+  if (r->exitCode != 0) return Error::internal(commandLine(argv) + " failed: " + r->output.substr(0, 500));
+  return r->output;
+}
+
 Expected<std::vector<Frame>> Symbolizer::symbolize(const std::vector<std::uint64_t> &stack) {
   std::vector<std::uint64_t> wanted;
   for (size_t i = 0; i < stack.size(); ++i) {
     if (stack[i] & MOSAIC_STACK_EXTERNAL) continue;
     const std::uint64_t a = i == 0 || stack[i] == 0 ? stack[i] : stack[i] - 1; // a return address: in the call
-    if (!cache_.count(a)) wanted.push_back(a);
+    if (!cache_.count(a) && std::find(wanted.begin(), wanted.end(), a) == wanted.end()) wanted.push_back(a);
   }
   if (!wanted.empty()) {
-    std::vector<std::string> argv{tool_, "--obj=" + binary_, "--functions=linkage", "--demangle", "--inlining"};
+    std::vector<std::string> hex;
     for (std::uint64_t a : wanted) {
-      char hex[24];
-      std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(a));
-      argv.push_back(hex);
+      char text[24];
+      std::snprintf(text, sizeof text, "0x%llx", static_cast<unsigned long long>(a));
+      hex.push_back(text);
     }
-    auto r = runProcess(argv);
-    if (!r) return r.takeError();
-    if (r->exitCode != 0) return Error::internal(commandLine(argv) + " failed: " + r->output.substr(0, 500));
-    const auto groups = parseSymbolizer(r->output);
+    auto output = ask(hex);
+    if (!output) return output.takeError();
+    const auto groups = parseSymbolizer(*output);
     if (groups.size() != wanted.size())
       return Error::internal("llvm-symbolizer named " + std::to_string(groups.size()) + " of " +
                              std::to_string(wanted.size()) + " addresses");

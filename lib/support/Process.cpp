@@ -6,6 +6,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -13,6 +14,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -173,6 +175,33 @@ Expected<ProcessResult> runProcess(const std::vector<std::string> &argv, const P
   if (cgroup) cgroup->killAll(); // what left the group (setsid) ends too
   result.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   return result;
+}
+
+// The signal is blocked for this thread during the write and a pending one
+// consumed, the process's handlers left alone.
+bool writeAll(int fd, const void *buf, size_t len) {
+  sigset_t pipe, old;
+  sigemptyset(&pipe);
+  sigaddset(&pipe, SIGPIPE);
+  pthread_sigmask(SIG_BLOCK, &pipe, &old);
+  const char *p = static_cast<const char *>(buf);
+  bool ok = true;
+  while (len > 0) {
+    const ssize_t n = write(fd, p, len);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      ok = false;
+      break;
+    }
+    p += n;
+    len -= static_cast<size_t>(n);
+  }
+  if (!ok && errno == EPIPE) {
+    const timespec zero{0, 0};
+    sigtimedwait(&pipe, nullptr, &zero);
+  }
+  pthread_sigmask(SIG_SETMASK, &old, nullptr);
+  return ok;
 }
 
 } // namespace mosaic

@@ -6,11 +6,16 @@
 
 namespace mosaic::testcase {
 
-template <class T> void ConstantPool::add(std::vector<T> &list, std::set<T> &seen, const T &v, bool dynamic) {
+template <class T>
+void ConstantPool::add(std::vector<T> &list, std::set<T> &seen, size_t &oldest, const T &v, bool dynamic) {
   if (!seen.insert(v).second) return;
   if (dynamic && list.size() >= kMaxDynamic) {
-    seen.erase(list.front());
-    list.erase(list.begin());
+    // Erasing the front shifted 4,095 values per new one (a random search
+    // meets new operands every test): the oldest is overwritten instead.
+    seen.erase(list[oldest]);
+    list[oldest] = v;
+    oldest = (oldest + 1) % list.size();
+    return;
   }
   list.push_back(v);
 }
@@ -50,7 +55,7 @@ void ConstantPool::addStatic(const model::Program &program) {
     for (std::int64_t ch : c.constants.chars) {
       addInteger(ch, false);
       if (std::find(chars_.begin(), chars_.end(), ch) == chars_.end()) chars_.push_back(ch);
-      if (ch >= 0 && ch <= 255) add(tokens_[0], tokenSeen_[0], std::string(1, static_cast<char>(ch)), false);
+      if (ch >= 0 && ch <= 255) add(tokens_[0], tokenSeen_[0], tokenOldest_, std::string(1, static_cast<char>(ch)), false);
     }
   }
   for (const model::Enum &e : program.enums)
@@ -63,14 +68,16 @@ std::optional<std::string> ConstantPool::sample(Rng &rng) const {
   return rng.pick(samples_);
 }
 
-void ConstantPool::addInteger(std::int64_t v, bool dynamic) { add(ints_[dynamic], intSeen_[dynamic], v, dynamic); }
+void ConstantPool::addInteger(std::int64_t v, bool dynamic) { add(ints_[dynamic], intSeen_[dynamic], intOldest_, v, dynamic); }
 
 void ConstantPool::addFloat(double v, bool dynamic) {
   if (std::isnan(v)) return; // NaN != NaN: it would never be found again
-  add(floats_[dynamic], floatSeen_[dynamic], v, dynamic);
+  add(floats_[dynamic], floatSeen_[dynamic], floatOldest_, v, dynamic);
 }
 
-void ConstantPool::addString(const std::string &s, bool dynamic) { add(strings_[dynamic], stringSeen_[dynamic], s, dynamic); }
+void ConstantPool::addString(const std::string &s, bool dynamic) {
+  add(strings_[dynamic], stringSeen_[dynamic], stringOldest_, s, dynamic);
+}
 
 std::optional<std::int64_t> ConstantPool::integer(Rng &rng, double share) const { return draw(ints_, intWeights_, rng, share); }
 std::optional<double> ConstantPool::floating(Rng &rng, double share) const { return draw(floats_, floatWeights_, rng, share); }
@@ -82,7 +89,7 @@ std::optional<std::int64_t> ConstantPool::character(Rng &rng) const {
 }
 
 void ConstantPool::addToken(const std::string &bytes) {
-  if (!bytes.empty()) add(tokens_[1], tokenSeen_[1], bytes, true);
+  if (!bytes.empty()) add(tokens_[1], tokenSeen_[1], tokenOldest_, bytes, true);
 }
 
 std::optional<std::string> ConstantPool::token(Rng &rng, double dynamicShare) const {

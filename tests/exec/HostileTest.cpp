@@ -90,6 +90,21 @@ TEST_P(Hostile, AFaultAtANullPointerEndsTheTestButNotAPersistentChild) {
   EXPECT_TRUE(next.fresh);
 }
 
+TEST_P(Hostile, AFaultInAProcessOrThreadTheTestStartedIsNotGoneOnPast) {
+  UnitHarness &u = c();
+  // The test's own child dies of its fault; the test goes on and ends well.
+  const exec::RunResult forked = u.run(u.call("child_faults", {}), limits());
+  ASSERT_EQ(forked.outcome, exec::Outcome::Ok) << exec::describe(forked);
+  EXPECT_EQ(u.result(0), SIGSEGV);
+  stillFine(u);
+  // A thread's fault ends the whole process.
+  const exec::RunResult threaded = u.run(u.call("thread_faults", {}), limits());
+  EXPECT_EQ(threaded.outcome, exec::Outcome::Crash);
+  EXPECT_EQ(threaded.signal, SIGSEGV);
+  EXPECT_FALSE(threaded.recovered);
+  stillFine(u);
+}
+
 TEST_P(Hostile, Abort) {
   const exec::RunResult r = c().run(c().call("do_abort", {}), limits());
   EXPECT_EQ(r.outcome, exec::Outcome::Abort);
@@ -416,14 +431,14 @@ TEST_P(Hostile, ACrashRecordsItsStackInnermostFirst) {
   ASSERT_FALSE(r.stack.empty());
   const auto frames = fixtureFrames(c(), r.stack);
   ASSERT_FALSE(frames.empty());
-  EXPECT_EQ(frames[0], "segfault:17"); // `return *p;`
+  EXPECT_EQ(frames[0], "segfault:18"); // `return *p;`
   // An abort's stack goes through libc (abort, raise): its first frame in
   // the unit is the caller.
   const exec::RunResult a = c().run(c().call("do_abort", {}), limits());
   ASSERT_EQ(a.outcome, exec::Outcome::Abort);
   const auto aborted = fixtureFrames(c(), a.stack);
   ASSERT_FALSE(aborted.empty());
-  EXPECT_EQ(aborted[0], "do_abort:20");
+  EXPECT_EQ(aborted[0], "do_abort:21");
   // A test that ends well leaves no stack.
   const exec::RunResult ok = c().run(c().call("fine", {std::int64_t{1}}), limits());
   EXPECT_TRUE(ok.stack.empty());

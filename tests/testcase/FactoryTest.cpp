@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 using namespace mosaic;
 using namespace mosaic::test;
 
@@ -178,4 +180,25 @@ TEST(Factory, TargetsAreChosenInProportionToTheirWeights) {
   for (int k = 0; k < 2000; ++k) first += uniform.pickTarget(two) == two[0];
   EXPECT_GT(first, 850);
   EXPECT_LT(first, 1150);
+}
+
+TEST(ConstantPool, AFullDynamicListForgetsItsOldestValuesFirst) {
+  using testcase::ConstantPool;
+  ConstantPool pool;
+  const auto n = static_cast<std::int64_t>(ConstantPool::kMaxDynamic);
+  for (std::int64_t v = 0; v < n + 10; ++v) pool.addInteger(v, true);
+  pool.addInteger(n + 3, true); // seen: not added twice
+  EXPECT_EQ(pool.dynamicSize(), ConstantPool::kMaxDynamic);
+  // Every draw is one of the newest kMaxDynamic values: 0..9 are gone.
+  Rng rng(3);
+  std::set<std::int64_t> drawn;
+  for (int k = 0; k < 50000; ++k) drawn.insert(*pool.integer(rng, 1.0));
+  EXPECT_GE(*drawn.begin(), 10);
+  EXPECT_LE(*drawn.rbegin(), n + 9);
+  // A forgotten value can come back.
+  pool.addInteger(0, true);
+  EXPECT_EQ(pool.dynamicSize(), ConstantPool::kMaxDynamic);
+  bool back = false;
+  for (int k = 0; k < 50000 && !back; ++k) back = *pool.integer(rng, 1.0) == 0;
+  EXPECT_TRUE(back);
 }

@@ -33,12 +33,19 @@ struct Frame {
 std::vector<std::uint64_t> reportStack(std::string_view report, std::string_view module);
 
 /// Names the frames of one executable with llvm-symbolizer, caching what it
-/// has named.
+/// has named. One llvm-symbolizer runs for the object's lifetime, reading
+/// addresses on its standard input: the executable's debug information is
+/// read once, not once per stack (a search that met a hundred failures
+/// spent seconds starting it again and again). Where it cannot be kept
+/// running, each stack gets a run of its own.
 class Symbolizer {
 public:
   /// `tool` is llvm-symbolizer's path, `binary` the executable the
   /// addresses are in.
   Symbolizer(std::string tool, std::string binary) : tool_(std::move(tool)), binary_(std::move(binary)) {}
+  ~Symbolizer();
+  Symbolizer(const Symbolizer &) = delete;
+  Symbolizer &operator=(const Symbolizer &) = delete;
 
   /// The frames of `stack` (RunResult::stack), innermost first, each
   /// address expanded into its inlined frames; external frames are left
@@ -47,8 +54,15 @@ public:
   Expected<std::vector<Frame>> symbolize(const std::vector<std::uint64_t> &stack);
 
 private:
+  /// llvm-symbolizer's answer for `addresses` (hexadecimal, one per line).
+  Expected<std::string> ask(const std::vector<std::string> &addresses);
+  bool start();
+  void stop();
+
   std::string tool_, binary_;
   std::map<std::uint64_t, std::vector<Frame>> cache_;
+  int pid_ = -1, to_ = -1, from_ = -1; ///< the running llvm-symbolizer and its pipes
+  bool gaveUp_ = false;                 ///< it could not be kept running: one run per stack
 };
 
 } // namespace mosaic::exec

@@ -4,6 +4,7 @@
 #include "mosaic/support/Expected.h"
 
 #include <csignal>
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -49,6 +50,11 @@ struct ProcessOptions {
 /// Runs argv (argv[0] searched in PATH) with stdin from /dev/null. Fails only
 /// when it cannot be started; a non-zero exit is a result.
 Expected<ProcessResult> runProcess(const std::vector<std::string> &argv, const ProcessOptions &options = {});
+
+/// Writes all of `buf` to `fd`; false when it cannot. A reader that has
+/// died (a killed fork server, a symbolizer gone) is an error here, never
+/// the SIGPIPE that would kill mosaic.
+bool writeAll(int fd, const void *buf, size_t len);
 
 /// A shell-like rendering of argv, for messages and logs.
 std::string commandLine(const std::vector<std::string> &argv);

@@ -60,7 +60,10 @@ public:
   size_t dynamicSize() const { return ints_[1].size() + floats_[1].size() + strings_[1].size() + tokens_[1].size(); }
 
 private:
-  template <class T> static void add(std::vector<T> &list, std::set<T> &seen, const T &v, bool dynamic);
+  /// Adds `v` to `list` unless `seen` has it; a full dynamic list replaces
+  /// its oldest value, at `oldest` (a ring: nothing shifts).
+  template <class T>
+  static void add(std::vector<T> &list, std::set<T> &seen, size_t &oldest, const T &v, bool dynamic);
   template <class T>
   static std::optional<T> draw(const std::vector<T> (&lists)[2], const std::vector<double> &weights, Rng &rng,
                                double dynamicShare);
@@ -78,6 +81,8 @@ private:
   std::vector<std::string> tokens_[2];
   std::set<std::string> tokenSeen_[2];
   std::vector<std::string> samples_;
+  // Where each dynamic list's oldest value is, once it is full (add).
+  size_t intOldest_ = 0, floatOldest_ = 0, stringOldest_ = 0, tokenOldest_ = 0;
   // weighStatic's weights of ints_[0], floats_[0], strings_[0] (empty: uniform).
   std::vector<double> intWeights_, floatWeights_, stringWeights_;
 };
