@@ -20,10 +20,12 @@ namespace mosaic::driver {
 /// as a hang is confirmed, minimised and written under the ceiling.
 class SearchTimeout {
 public:
-  /// AFL waits for its calibration runs, and takes 5x their mean (at least
-  /// 20 ms); ours is more cautious: 100 normal tests, 10x the slowest, at
-  /// least 50 ms.
-  static constexpr std::uint32_t kWarmup = 100, kFactor = 10, kFloorMs = 50;
+  /// AFL waits for its calibration runs, and takes 5x their mean, rounded
+  /// up to a multiple of EXEC_TM_ROUND (20 ms, so at least 20 ms); ours is
+  /// more cautious in what it measures (100 normal tests, 10x the slowest,
+  /// kept up to date as tests grow) and has AFL's floor: at 50 ms, cJSON.c's
+  /// DynaMOSA spent 18 of its 60 s in hangs (bench/results/speed-2026-11-28b).
+  static constexpr std::uint32_t kWarmup = 100, kFactor = 10, kFloorMs = 20;
 
   explicit SearchTimeout(std::uint32_t ceilingMs) : ceilingMs_(ceilingMs) {}
   std::uint32_t limitMs() const;
