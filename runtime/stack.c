@@ -44,6 +44,9 @@ static int find_executable(struct dl_phdr_info *info, size_t size, void *data) {
   return 1;
 }
 
+/* Whether `pc` lies in the executable's code. */
+static int in_executable(uintptr_t pc) { return pc >= exe_lo && pc < exe_hi; }
+
 /* The instruction a fault happened at, from the signal's context; 0 when
  * this platform's context is not read here. */
 static uintptr_t fault_pc(const void *uctx) {
@@ -66,7 +69,7 @@ static void store_frames(mosaic_trace_header *t, void *const *pcs, int from, int
   int i;
   for (i = from; i < n && kept < MOSAIC_STACK_CAPACITY; ++i) {
     const uintptr_t a = (uintptr_t)pcs[i];
-    t->stack[kept++] = (a >= exe_lo && a < exe_hi) ? (uint64_t)(a - exe_bias) : ((uint64_t)a | MOSAIC_STACK_EXTERNAL);
+    t->stack[kept++] = in_executable(a) ? (uint64_t)(a - exe_bias) : ((uint64_t)a | MOSAIC_STACK_EXTERNAL);
   }
   t->stack_count = kept;
 }
@@ -119,7 +122,9 @@ static sigjmp_buf *recover_at;
 static long recover_tid;
 
 void mosaic_rt_recover_arm(sigjmp_buf *at) {
-  recover_tid = at ? syscall(SYS_gettid) : 0;
+  /* Read once per child (a fork starts from the server's 0): the thread
+   * that runs tests does not change, and this is on every test's path. */
+  if (at && !recover_tid) recover_tid = syscall(SYS_gettid);
   recover_at = at;
 }
 
@@ -143,8 +148,6 @@ static uintptr_t call_site(const void *uctx) {
   return 0;
 #endif
 }
-
-static int in_executable(uintptr_t pc) { return pc >= exe_lo && pc < exe_hi; }
 
 /* Whether the process may go on past this fault (mosaic_rt_recover_arm):
  * a division by zero or a load or store at a null pointer in the

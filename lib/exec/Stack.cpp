@@ -95,6 +95,10 @@ std::vector<std::vector<Frame>> parseSymbolizer(const std::string &out) {
 
 Symbolizer::~Symbolizer() { stop(); }
 
+std::vector<std::string> Symbolizer::command() const {
+  return {tool_, "--obj=" + binary_, "--functions=linkage", "--demangle", "--inlining"};
+}
+
 bool Symbolizer::start() {
   int in[2], out[2];
   if (pipe2(in, O_CLOEXEC) != 0) return false;
@@ -104,7 +108,7 @@ bool Symbolizer::start() {
   }
   SpawnSpec spec;
   spec.path = tool_;
-  spec.argv = {tool_, "--obj=" + binary_, "--functions=linkage", "--demangle", "--inlining"};
+  spec.argv = command();
   spec.env = currentEnvironment();
   spec.dups = {{in[0], 0}, {out[1], 1}, {-1, 2}};
   auto spawned = spawnProcess(spec);
@@ -154,7 +158,7 @@ Expected<std::string> Symbolizer::ask(const std::vector<std::string> &addresses)
     stop();
     gaveUp_ = true; // one run per stack from now on
   }
-  std::vector<std::string> argv{tool_, "--obj=" + binary_, "--functions=linkage", "--demangle", "--inlining"};
+  std::vector<std::string> argv = command();
   argv.insert(argv.end(), addresses.begin(), addresses.end());
   auto r = runProcess(argv);
   if (!r) return r.takeError();

@@ -58,6 +58,8 @@ private:
   Expected<std::string> ask(const std::vector<std::string> &addresses);
   bool start();
   void stop();
+  /// llvm-symbolizer's command line, without addresses.
+  std::vector<std::string> command() const;
 
   std::string tool_, binary_;
   std::map<std::uint64_t, std::vector<Frame>> cache_;
