@@ -9,6 +9,10 @@ namespace mosaic::search {
 struct Individual {
   testcase::TestCase test;
   std::shared_ptr<const Execution> run;
+  /// Its fitness on the goals of the last selection that kept it, in their
+  /// order (MOSA's survive(): a run's fitness on a goal never changes, and
+  /// half the population is carried over each generation); empty when new.
+  std::vector<double> scores;
 };
 
 std::unique_ptr<Algorithm> makeMosa(Evaluator &evaluator, Variation &variation, Rng &rng, const SearchOptions &options,

@@ -33,7 +33,9 @@ Goals::Goals(const model::UnitDescription &d, CriterionList criteria, const Targ
   // Per block: which goals hang off it (released when it may be reached).
   std::vector<std::vector<size_t>> goalsOfBlock(d.blocks);
   std::vector<bool> isInitial;
-  for (std::uint32_t fi = 0; fi < d.functions.size(); ++fi)
+  functionGoals_.assign(d.functions.size(), {0, 0});
+  for (std::uint32_t fi = 0; fi < d.functions.size(); ++fi) {
+    functionGoals_[fi].first = goals_.size();
     for (const auto &criterion : criteria_) {
       const size_t first = goals_.size();
       criterion->goals(fi, reach_, goals_);
@@ -56,6 +58,8 @@ Goals::Goals(const model::UnitDescription &d, CriterionList criteria, const Targ
           if (b < d.blocks) goalsOfBlock[b].push_back(g);
       }
     }
+    functionGoals_[fi].second = goals_.size();
+  }
   // Goals of what the tests call, after every function's.
   for (const auto &criterion : criteria_) {
     const size_t first = goals_.size();
@@ -121,7 +125,21 @@ size_t Goals::discover(const Execution &e) const {
 
 std::vector<size_t> Goals::coveredBy(const Execution &e) const {
   std::vector<size_t> out;
-  for (size_t g = 0; g < goals_.size(); ++g)
+  const model::UnitDescription &d = reach_.description();
+  // A function's goals only where the run entered it (Criterion::goals'
+  // contract): a run enters a few of a unit's hundreds of functions, and
+  // this runs once per execution over every goal. (A run without block
+  // coverage, as some tests build, is asked about every goal.)
+  size_t rest = 0;
+  for (std::uint32_t fi = 0; fi < functionGoals_.size(); ++fi) {
+    const auto [first, last] = functionGoals_[fi];
+    rest = std::max(rest, last);
+    const std::uint32_t entry = d.functions[fi].entry;
+    if (!e.blocks.empty() && entry < d.blocks && !reach_.ran(entry, e)) continue;
+    for (size_t g = first; g < last; ++g)
+      if (covered(g, e)) out.push_back(g);
+  }
+  for (size_t g = rest; g < goals_.size(); ++g)
     if (covered(g, e)) out.push_back(g);
   return out;
 }

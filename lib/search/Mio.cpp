@@ -32,7 +32,7 @@ public:
           (static_cast<double>(o_.mioMutationsFocus) - static_cast<double>(o_.mioMutationsStart)) * u));
       const std::optional<size_t> goal = rng_.chance(pr) ? std::nullopt : pickGoal();
       if (!goal) {
-        Individual i{v_.randomTest(), nullptr};
+        Individual i{.test = v_.randomTest()};
         evaluate(i);
         continue;
       }

@@ -24,7 +24,7 @@ public:
   void run() override {
     std::vector<Individual> population;
     while (population.size() < o_.population && !e_.done()) {
-      Individual i{v_.randomTest(), nullptr};
+      Individual i{.test = v_.randomTest()};
       if (evaluate(i)) population.push_back(std::move(i));
     }
     ranks_.assign(population.size(), 0);
@@ -85,11 +85,11 @@ private:
     std::vector<Individual> offspring;
     // Tests a side task ran and proposed (concolic execution's), first.
     for (auto &[test, run] : e_.takeProposed())
-      if (run) offspring.push_back({std::move(test), std::move(run)});
+      if (run) offspring.push_back({.test = std::move(test), .run = std::move(run)});
     while (offspring.size() < o_.population && !e_.done()) {
       const Individual &a = population[select()];
       const Individual &b = population[select()];
-      Individual c1{a.test, nullptr}, c2{b.test, nullptr};
+      Individual c1{.test = a.test}, c2{.test = b.test};
       if (rng_.chance(o_.crossoverRate)) {
         auto [x, y] = v_.crossover(a.test, b.test);
         c1.test = std::move(x);
@@ -125,14 +125,14 @@ private:
       crowding_.assign(all.size(), 0.0);
       return all;
     }
-    FitnessMatrix f(all.size(), std::vector<double>(goals.size()));
-    for (size_t i = 0; i < all.size(); ++i)
-      for (size_t k = 0; k < goals.size(); ++k) f[i][k] = e_.goals().fitness(goals[k], *all[i].run);
+    std::vector<std::vector<double>> rows(all.size());
+    for (size_t i = 0; i < all.size(); ++i) rows[i] = score(all[i], goals);
+    const FitnessMatrix f(std::move(rows));
     const SecondaryObjective &secondary = e_.archive().secondary();
     const TieBreak tieBreak = [&](size_t column, size_t a, size_t b) {
       return secondary.compare(goals[column], {all[a].test, *all[a].run}, {all[b].test, *all[b].run});
     };
-    const auto fronts = preferenceSort(f, tieBreak, o_.population, rng_);
+    const auto fronts = preferenceSort(f, tieBreak, o_.population, rng_, !secondary.perGoal());
     const size_t remain = std::max(o_.population, fronts.empty() ? 0 : fronts[0].size());
     std::vector<Individual> next;
     std::vector<size_t> ranks;
@@ -145,6 +145,7 @@ private:
         std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return d[x] != d[y] ? d[x] > d[y] : x < y; });
       for (size_t k : order) {
         if (next.size() >= remain) break;
+        all[fronts[r][k]].scores = f[fronts[r][k]];
         next.push_back(std::move(all[fronts[r][k]]));
         ranks.push_back(r);
         crowding.push_back(d[k]);
@@ -152,7 +153,27 @@ private:
     }
     ranks_ = std::move(ranks);
     crowding_ = std::move(crowding);
+    scoredGoals_ = goals;
     return next;
+  }
+
+  // An individual's fitness on `goals` (ascending): what it kept from the
+  // last selection (on scoredGoals_, ascending too), the rest computed.
+  std::vector<double> score(const Individual &i, const std::vector<size_t> &goals) const {
+    std::vector<double> out(goals.size());
+    const bool kept = !i.scores.empty() && i.scores.size() == scoredGoals_.size();
+    size_t old = 0;
+    for (size_t k = 0; k < goals.size(); ++k) {
+      if (kept) {
+        while (old < scoredGoals_.size() && scoredGoals_[old] < goals[k]) ++old;
+        if (old < scoredGoals_.size() && scoredGoals_[old] == goals[k]) {
+          out[k] = i.scores[old];
+          continue;
+        }
+      }
+      out[k] = e_.goals().fitness(goals[k], *i.run);
+    }
+    return out;
   }
 
   Evaluator &e_;
@@ -164,6 +185,7 @@ private:
   std::vector<bool> taken_ = std::vector<bool>(e_.goals().reach().description().sides, false); ///< per side: taken by a run
   std::vector<size_t> ranks_;
   std::vector<double> crowding_;
+  std::vector<size_t> scoredGoals_; ///< the goals of the last survive(), ascending (Individual::scores)
 };
 
 } // namespace

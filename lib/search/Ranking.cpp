@@ -7,6 +7,25 @@
 
 namespace mosaic::search {
 
+FitnessMatrix::FitnessMatrix(std::vector<std::vector<double>> rows)
+    : rows_(std::move(rows)), goals_(rows_.empty() ? 0 : rows_[0].size()) {
+  const size_t n = rows_.size();
+  byGoal_.resize(n * goals_);
+  constant_.assign(goals_, true);
+  // In tiles of a cache line of each row (8 goals), so that the reads of a
+  // row stay sequential while the writes fill eight columns.
+  constexpr size_t kTile = 8;
+  for (size_t g0 = 0; g0 < goals_; g0 += kTile) {
+    const size_t g1 = std::min(goals_, g0 + kTile);
+    for (size_t i = 0; i < n; ++i)
+      for (size_t g = g0; g < g1; ++g) byGoal_[g * n + i] = rows_[i][g];
+  }
+  for (size_t g = 0; g < goals_; ++g) {
+    const double *c = column(g);
+    constant_[g] = std::all_of(c, c + n, [&](double v) { return v == c[0]; });
+  }
+}
+
 bool dominates(const std::vector<double> &a, const std::vector<double> &b) {
   bool better = false;
   for (size_t g = 0; g < a.size(); ++g) {
@@ -17,21 +36,45 @@ bool dominates(const std::vector<double> &a, const std::vector<double> &b) {
 }
 
 std::vector<std::vector<size_t>> preferenceSort(const FitnessMatrix &f, const TieBreak &tieBreak, size_t population,
-                                                Rng &rng) {
+                                                Rng &rng, bool sameForEveryGoal) {
   const size_t n = f.size();
   std::vector<std::vector<size_t>> fronts;
   if (n == 0) return fronts;
-  const size_t goals = f[0].size();
+  const size_t goals = f.goals();
   std::vector<bool> inFirst(n, false);
   std::vector<size_t> first;
+  // On a constant column with a tie-break blind to the goal: the
+  // individuals it prefers, in order, found on the first such column. The
+  // scan below picks the first of them, then each later one by a coin flip;
+  // so does a walk over this list, without asking tieBreak again.
+  std::vector<size_t> preferred;
   for (size_t g = 0; g < goals; ++g) {
+    const double *column = f.column(g);
     size_t best = 0;
+    if (sameForEveryGoal && f.constant(g)) {
+      if (preferred.empty()) {
+        preferred.push_back(0);
+        for (size_t i = 1; i < n; ++i) {
+          const int tie = tieBreak(g, i, preferred.front());
+          if (tie < 0) preferred.clear();
+          if (tie <= 0) preferred.push_back(i);
+        }
+      }
+      best = preferred.front();
+      for (size_t k = 1; k < preferred.size(); ++k)
+        if (rng.chance(0.5)) best = preferred[k];
+      if (!inFirst[best]) {
+        inFirst[best] = true;
+        first.push_back(best);
+      }
+      continue;
+    }
     for (size_t i = 1; i < n; ++i) {
-      if (f[i][g] < f[best][g]) {
+      if (column[i] < column[best]) {
         best = i;
         continue;
       }
-      if (f[i][g] != f[best][g]) continue;
+      if (column[i] != column[best]) continue;
       const int tie = tieBreak(g, i, best);
       if (tie < 0 || (tie == 0 && rng.chance(0.5))) best = i;
     }
@@ -98,19 +141,20 @@ std::vector<std::vector<size_t>> nonDominatedSort(const FitnessMatrix &f, const 
 std::vector<double> crowdingDistance(const FitnessMatrix &f, const std::vector<size_t> &front) {
   std::vector<double> d(front.size(), 0.0);
   if (front.empty()) return d;
-  const size_t goals = f[front[0]].size();
-  for (size_t g = 0; g < goals; ++g) {
+  for (size_t g = 0; g < f.goals(); ++g) {
+    if (f.constant(g)) continue;
+    const double *column = f.column(g);
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
     for (size_t i : front) {
-      lo = std::min(lo, f[i][g]);
-      hi = std::max(hi, f[i][g]);
+      lo = std::min(lo, column[i]);
+      hi = std::max(hi, column[i]);
     }
     if (lo == hi) continue;
     size_t atMin = 0;
-    for (size_t i : front) atMin += f[i][g] == lo;
+    for (size_t i : front) atMin += column[i] == lo;
     const double value = static_cast<double>(front.size() - atMin) / static_cast<double>(front.size());
     for (size_t k = 0; k < front.size(); ++k)
-      if (f[front[k]][g] == lo) d[k] = std::max(d[k], value);
+      if (column[front[k]] == lo) d[k] = std::max(d[k], value);
   }
   return d;
 }

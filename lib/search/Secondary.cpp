@@ -12,6 +12,7 @@ public:
     const size_t x = a.test.statements.size(), y = b.test.statements.size();
     return x < y ? -1 : x > y ? 1 : 0;
   }
+  bool perGoal() const override { return false; }
 };
 
 } // namespace

@@ -54,7 +54,7 @@ public:
 private:
   void add(Suite &s, testcase::TestCase test) {
     if (test.statements.empty()) return;
-    Individual i{std::move(test), nullptr};
+    Individual i{.test = std::move(test)};
     i.run = e_.evaluate(i.test);
     if (i.run) s.tests.push_back(std::move(i));
   }

@@ -7,7 +7,7 @@
 namespace mosaic::testcase {
 
 template <class T>
-void ConstantPool::add(std::vector<T> &list, std::set<T> &seen, size_t &oldest, const T &v, bool dynamic) {
+void ConstantPool::add(std::vector<T> &list, std::unordered_set<T> &seen, size_t &oldest, const T &v, bool dynamic) {
   if (!seen.insert(v).second) return;
   if (dynamic && list.size() >= kMaxDynamic) {
     // Erasing the front shifted 4,095 values per new one (a random search

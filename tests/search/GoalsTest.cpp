@@ -382,3 +382,56 @@ TEST(Secondary, BasicBlockCoveragePrefersTheTestThatFinishedMoreBlocksOnTheWayTo
   EXPECT_LT(decided, 70);
   EXPECT_FALSE(makeSecondary("bcc", goals));
 }
+
+namespace {
+
+// Function goals that count how often they are asked about a run.
+class CountingCriterion final : public Criterion {
+public:
+  std::string_view name() const override { return "counting"; }
+  std::string_view plural() const override { return "counted"; }
+  void goals(std::uint32_t fi, const Reach &reach, std::vector<Goal> &out) const override {
+    const model::FunctionInfo &f = reach.description().functions[fi];
+    out.push_back({.function = fi, .blocks = {f.entry}, .initial = true, .label = f.name});
+  }
+  bool covered(const Goal &g, const Execution &e) const override {
+    ++asked;
+    return g.blocks.front() < e.blocks.size() && e.blocks[g.blocks.front()] != 0;
+  }
+  double fitness(const Goal &g, const Execution &e, const Reach &) const override { return covered(g, e) ? 0 : 1; }
+  mutable int asked = 0;
+};
+
+} // namespace
+
+TEST(Goals, ARunIsAskedOnlyAboutTheGoalsOfTheFunctionsItEntered) {
+  // fourBlocks' f and a one-block g; a run that entered f alone.
+  model::UnitDescription d = test::fourBlocks();
+  model::FunctionInfo g;
+  g.name = "g";
+  g.entry = 4;
+  g.blocks = {{4, {20}, {}, {}}};
+  d.functions.push_back(g);
+  d.blocks = 5;
+  auto counting = std::make_unique<CountingCriterion>();
+  const CountingCriterion &c = *counting;
+  CriterionList list;
+  list.push_back(std::move(counting));
+  list.push_back(branchCriterion());
+  Goals goals(d, std::move(list));
+  Execution e = test::fourBlocksRun(true, false);
+  e.blocks.push_back(0);
+  const std::vector<size_t> covered = goals.coveredBy(e);
+  EXPECT_EQ(c.asked, 1); // f's goal; g's never
+  ASSERT_FALSE(covered.empty());
+  EXPECT_EQ(goals[covered.front()].label, "f");
+  // The same answer as asking about every goal.
+  std::vector<size_t> all;
+  for (size_t k = 0; k < goals.size(); ++k)
+    if (goals.covered(k, e)) all.push_back(k);
+  EXPECT_EQ(covered, all);
+  // A run without block coverage is asked about every goal.
+  c.asked = 0;
+  goals.coveredBy(Execution{});
+  EXPECT_EQ(c.asked, 2);
+}

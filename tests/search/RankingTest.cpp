@@ -76,3 +76,38 @@ TEST(Ranking, RankSelectionFavoursTheFront) {
   }
   EXPECT_GT(hits[0], hits[9] * 3); // bias 1.7: the best is picked far more often
 }
+
+TEST(Ranking, AFitnessMatrixHasEachGoalsColumnAndKnowsTheConstantOnes) {
+  const FitnessMatrix f{{0, 5, 1}, {1, 2, 1}, {2, 2, 1}};
+  ASSERT_EQ(f.size(), 3u);
+  ASSERT_EQ(f.goals(), 3u);
+  for (size_t g = 0; g < 3; ++g)
+    for (size_t i = 0; i < 3; ++i) EXPECT_EQ(f.column(g)[i], f[i][g]);
+  EXPECT_FALSE(f.constant(0));
+  EXPECT_FALSE(f.constant(1));
+  EXPECT_TRUE(f.constant(2));
+}
+
+TEST(Ranking, ATieBreakBlindToTheGoalIsAskedOnceForAllConstantColumns) {
+  // Individuals #1 and #3 are the shortest; 200 goals no one is nearer to.
+  const std::vector<size_t> lengths{5, 2, 4, 2};
+  std::vector<std::vector<double>> rows(4, std::vector<double>(200, 1.0));
+  rows[2][7] = 0.5; // one goal #2 is nearest to
+  const FitnessMatrix f(rows);
+  int asked = 0;
+  const TieBreak shorter = [&](size_t, size_t a, size_t b) {
+    ++asked;
+    return lengths[a] < lengths[b] ? -1 : lengths[a] > lengths[b] ? 1 : 0;
+  };
+  Rng rng(1);
+  const auto fronts = preferenceSort(f, shorter, 4, rng, true);
+  EXPECT_EQ(asked, 4); // n - 1 on the first constant column, none after; goal 7's tie of #0 and #1
+  // Every constant column went to #1 or #3 (a coin flip each: both, at 199
+  // flips), and goal 7 to #2.
+  EXPECT_EQ(fronts[0], (std::vector<size_t>{1, 2, 3}));
+  // Asked per column, the same individuals win.
+  asked = 0;
+  Rng again(1);
+  EXPECT_EQ(preferenceSort(f, shorter, 4, again, false)[0], fronts[0]);
+  EXPECT_GT(asked, 200);
+}

@@ -97,7 +97,9 @@ public:
   virtual std::string_view plural() const = 0;
   /// Appends the goals of function `function` of the description, in a
   /// fixed order (goals are numbered in that order; the search is
-  /// deterministic for a seed only if it is).
+  /// deterministic for a seed only if it is). Only a run that entered the
+  /// function (ran its entry block) can cover one of them: Goals::coveredBy
+  /// does not ask about the others.
   virtual void goals(std::uint32_t function, const Reach &reach, std::vector<Goal> &out) const = 0;
   /// Appends its goals that belong to what the tests call rather than to a
   /// function's code, after every function's goals (none by default).

@@ -88,6 +88,9 @@ private:
   size_t passive_ = 0; ///< goals kept, never sought (Goal::passive)
   std::vector<std::vector<size_t>> dependents_; ///< per side id
   std::vector<size_t> sideGoal_;                ///< per side id
+  /// Per function: the goals its criteria's goals() gave, [first, last);
+  /// the callables' and discovered goals follow the last function's.
+  std::vector<std::pair<size_t, size_t>> functionGoals_;
 };
 
 } // namespace mosaic::search

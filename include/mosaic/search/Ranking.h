@@ -7,11 +7,37 @@
 
 #include <cstddef>
 #include <functional>
+#include <initializer_list>
 #include <vector>
 
 namespace mosaic::search {
 
-using FitnessMatrix = std::vector<std::vector<double>>;
+/// Individuals' fitness on the goals being ranked, by individual (rows, for
+/// dominance) and by goal (columns, contiguous: preference sorting and
+/// crowding read a goal's column across the population, and over rows of
+/// thousands of goals those reads were most of a MOSA generation's time).
+class FitnessMatrix {
+public:
+  FitnessMatrix(std::initializer_list<std::vector<double>> rows)
+      : FitnessMatrix(std::vector<std::vector<double>>(rows)) {}
+  /// Rows of equal length, one per individual.
+  explicit FitnessMatrix(std::vector<std::vector<double>> rows);
+
+  size_t size() const { return rows_.size(); } ///< individuals
+  size_t goals() const { return goals_; }
+  const std::vector<double> &operator[](size_t individual) const { return rows_[individual]; }
+  /// Goal `g`'s fitness for every individual, in order.
+  const double *column(size_t g) const { return byGoal_.data() + g * rows_.size(); }
+  /// Whether every individual is as fit for goal `g` (most goals of a large
+  /// unit: no one reaches their function): it ranks and crowds no one.
+  bool constant(size_t g) const { return constant_[g]; }
+
+private:
+  std::vector<std::vector<double>> rows_;
+  size_t goals_ = 0;
+  std::vector<double> byGoal_;
+  std::vector<bool> constant_;
+};
 
 /// Whether a is at least as good as b on every goal and better on one.
 bool dominates(const std::vector<double> &a, const std::vector<double> &b);
@@ -25,8 +51,10 @@ using TieBreak = std::function<int(size_t column, size_t a, size_t b)>;
 /// goal, its best individual (ties to the better by `tieBreak`, then a coin
 /// flip); the rest are ranked by non-dominated sorting until `population`
 /// individuals have a rank, or all put in front 1 when front 0 alone fills it.
+/// `sameForEveryGoal`: `tieBreak` ignores its column (the test length), so
+/// the individuals it prefers on a constant column are found once.
 std::vector<std::vector<size_t>> preferenceSort(const FitnessMatrix &fitness, const TieBreak &tieBreak,
-                                                size_t population, Rng &rng);
+                                                size_t population, Rng &rng, bool sameForEveryGoal = false);
 
 /// Pareto fronts of `members` (fast non-dominated sorting), stopping once at
 /// least `enough` individuals are ranked; the rest form one last front.

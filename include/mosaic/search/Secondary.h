@@ -37,6 +37,9 @@ public:
   /// strict weak order per goal: compare(g, a, a) == 0, and the sign flips
   /// with the arguments.
   virtual int compare(size_t goal, const Scored &a, const Scored &b) const = 0;
+  /// Whether compare() depends on its goal (false: the same order for every
+  /// goal, which lets preference sorting ask once per selection).
+  virtual bool perGoal() const { return true; }
 };
 
 /// The shorter test is better (fewer statements).
