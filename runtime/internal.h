@@ -83,6 +83,16 @@ void mosaic_rt_stack_note_throw(void);
  * instead of ending the process. Only the thread that armed it jumps (not
  * a thread or a process the test started). Disarmed by the jump. */
 void mosaic_rt_recover_arm(sigjmp_buf *at);
+/* The same way past the program's own call of abort() (abort.c):
+ * recoverable when a fault would be recovered now, the call's return
+ * address `caller` is a call site in the executable, and the test left
+ * SIGABRT to mosaic's handler; recover records the stack (`marker`, libc's
+ * abort, standing for the frames a real abort has above the caller) and
+ * jumps. abort_init finds libc's abort and __assert_fail (in the server,
+ * once: called by mosaic_rt_stack_init). */
+void mosaic_rt_abort_init(void);
+int mosaic_rt_abort_recoverable(uintptr_t caller);
+void mosaic_rt_recover_abort(uintptr_t caller, uintptr_t marker) __attribute__((noreturn));
 void mosaic_rt_stack_keep_throw(void);
 
 /* What symbolic.c lends its models of the C library (symmodels.c). Each

@@ -418,8 +418,8 @@ static mosaic_reply run_one(server *s, const mosaic_request *req) {
     /* A persistent child finished the test and waits for the next. */
     pump_output(s, c->out);
     if (done_rc & DONE_RECOVERED) {
-      reply.outcome = MOSAIC_OUTCOME_CRASH;
       reply.signal = done_rc & ~DONE_RECOVERED;
+      reply.outcome = reply.signal == SIGABRT ? MOSAIC_OUTCOME_ABORT : MOSAIC_OUTCOME_CRASH;
       reply.recovered = 1;
     } else {
       reply.outcome = done_rc == 0 ? MOSAIC_OUTCOME_OK : MOSAIC_OUTCOME_HARNESS_ERROR;

@@ -149,19 +149,79 @@ static uintptr_t call_site(const void *uctx) {
 #endif
 }
 
+/* Whether `ret` is a return address in the executable: the instruction
+ * before it there is a call (x86-64: direct, through the GOT or a
+ * register, or through a pointer at a register plus displacement;
+ * AArch64: BL or BLR). A word on the stack that merely points into the
+ * code (a saved function pointer) is not one. */
+static int called_from_executable(uintptr_t ret) {
+#if defined(__x86_64__)
+  const unsigned char *c = (const unsigned char *)ret;
+  if (!in_executable(ret) || ret - 6 < exe_lo) return 0;
+  return c[-5] == 0xe8 || (c[-6] == 0xff && c[-5] == 0x15) || (c[-2] == 0xff && (c[-1] & 0xf8) == 0xd0) ||
+         (c[-3] == 0xff && (c[-2] & 0xf8) == 0x50) || (c[-6] == 0xff && (c[-5] & 0xf8) == 0x90);
+#elif defined(__aarch64__)
+  uint32_t insn;
+  if (!in_executable(ret) || ret - 4 < exe_lo) return 0;
+  memcpy(&insn, (const void *)(ret - 4), sizeof insn);
+  return (insn & 0xfc000000u) == 0x94000000u || (insn & 0xfffffc1fu) == 0xd63f0000u;
+#else
+  (void)ret;
+  return 0;
+#endif
+}
+
 /* Whether the process may go on past this fault (mosaic_rt_recover_arm):
  * a division by zero or a load or store at a null pointer in the
- * executable's code, or a call from it through a pointer to no code (the
- * fault is the fetch of the first instruction: nothing ran there). */
+ * executable's code; a call from it through a pointer to no code, null
+ * included (the fault is the fetch of the first instruction: nothing ran
+ * there); or a load or store at a null pointer in a library function the
+ * executable called that has not yet touched its stack (memcpy, strlen:
+ * the return address is still on top, so it called nothing and took no
+ * lock of libc's that a later test would wait on). */
 static int recoverable(int sig, const siginfo_t *info, const void *uctx) {
   const uintptr_t pc = fault_pc(uctx);
+  int null_access;
   if (!info || info->si_code <= 0) return 0; /* sent (raise, kill), not a fault */
+  null_access = (sig == SIGSEGV || sig == SIGBUS) && (uintptr_t)info->si_addr < LOWEST_MAPPABLE;
   if (previous[sig].sa_handler != SIG_DFL) return 0;
-  if (sig == SIGSEGV && pc != 0 && pc == (uintptr_t)info->si_addr && !in_executable(pc))
-    return in_executable(call_site(uctx));
-  if (!in_executable(pc)) return 0;
+  if (sig == SIGSEGV && pc == (uintptr_t)info->si_addr && !in_executable(pc))
+    return called_from_executable(call_site(uctx));
+  if (!in_executable(pc)) return null_access && called_from_executable(call_site(uctx));
   if (sig == SIGFPE) return 1;
-  return (sig == SIGSEGV || sig == SIGBUS) && (uintptr_t)info->si_addr < LOWEST_MAPPABLE;
+  return null_access;
+}
+
+static void on_failure_signal(int sig, siginfo_t *info, void *uctx);
+
+int mosaic_rt_abort_recoverable(uintptr_t caller) {
+  struct sigaction now;
+  if (!recover_at || syscall(SYS_gettid) != recover_tid || previous[SIGABRT].sa_handler != SIG_DFL) return 0;
+  if (!called_from_executable(caller)) return 0;
+  /* A handler the test installed (or SIG_IGN) must see the signal. */
+  return sigaction(SIGABRT, NULL, &now) == 0 && (now.sa_flags & SA_SIGINFO) && now.sa_sigaction == on_failure_signal;
+}
+
+void mosaic_rt_recover_abort(uintptr_t caller, uintptr_t marker) {
+  mosaic_trace_header *t = mosaic_rt_trace;
+  if (t && !t->stack_count) {
+    void *pcs[MOSAIC_STACK_CAPACITY + 16];
+    const int n = backtrace(pcs, (int)(sizeof pcs / sizeof *pcs));
+    int i;
+    /* As a real abort's: libc's frame first (external, dropped by the
+     * host's symboliser), then the caller's return address on. */
+    for (i = 1; i < n; ++i)
+      if ((uintptr_t)pcs[i] == caller) {
+        pcs[i - 1] = (void *)marker;
+        store_frames(t, pcs, i - 1, n);
+        break;
+      }
+  }
+  {
+    sigjmp_buf *at = recover_at;
+    recover_at = NULL;
+    siglongjmp(*at, SIGABRT);
+  }
 }
 
 static void on_failure_signal(int sig, siginfo_t *info, void *uctx) {
@@ -186,6 +246,7 @@ void mosaic_rt_stack_init(void) {
   void *prime[2];
   stack_t ss;
   dl_iterate_phdr(find_executable, NULL);
+  mosaic_rt_abort_init();
   /* The first backtrace() loads the unwinder (dlopen): not in a handler. */
   backtrace(prime, 2);
   memset(&ss, 0, sizeof ss);

@@ -192,7 +192,11 @@ void writeJson(const GenerateOptions &options, const Session &session, const Sea
   j["goals"] = g;
   nlohmann::json samples = nlohmann::json::array();
   for (const auto &t : timeline.samples())
-    samples.push_back({{"seconds", t.seconds}, {"executions", t.executions}, {"covered", t.covered}});
+    samples.push_back({{"seconds", t.seconds},
+                       {"executions", t.executions},
+                       {"covered", t.covered},
+                       {"statements", t.statements},
+                       {"test_seconds", t.testSeconds}});
   j["coverage_over_time"] = samples;
   nlohmann::json oc;
   for (int k = 0; k < exec::kOutcomeCount; ++k) oc[exec::toString(static_cast<exec::Outcome>(k))] = outcomes.counts()[k];

@@ -9,6 +9,8 @@ namespace mosaic::search {
 
 void CoverageTimeline::evaluated(const Evaluator &e, const Evaluation &ev) {
   if (!ev.searching) return;
+  statements_ += ev.test.statements.size();
+  testMicros_ += ev.run.result.durationUs;
   const double elapsed = e.budget().elapsed();
   const Archive &archive = e.archive();
   if (archive.coveredCount() != coveredSeen_) {
@@ -18,13 +20,13 @@ void CoverageTimeline::evaluated(const Evaluator &e, const Evaluation &ev) {
       if (firstCovered_[g] < 0 && archive.covered(g)) firstCovered_[g] = elapsed;
   }
   if (elapsed >= nextSample_) {
-    samples_.push_back({elapsed, e.executions(), archive.coveredCount()});
+    samples_.push_back({elapsed, e.executions(), archive.coveredCount(), statements_, testMicros_ / 1e6});
     nextSample_ = elapsed + 1.0; // one sample a second
   }
 }
 
 void CoverageTimeline::finished(const Evaluator &e) {
-  samples_.push_back({e.budget().elapsed(), e.executions(), e.archive().coveredCount()});
+  samples_.push_back({e.budget().elapsed(), e.executions(), e.archive().coveredCount(), statements_, testMicros_ / 1e6});
 }
 
 void DynamicPoolFeeder::evaluated(const Evaluator &, const Evaluation &ev) {

@@ -379,10 +379,11 @@ TEST(GenerateCli, AWrittenCallPicksTheOverloadTheHarnessCalled) {
   const std::string suite = readFile(dir + "/suite/overloads_test.cpp");
   // `add(const std::string &)` and `add(std::string &&)` both, and the
   // three `pick`s and three `parse`s, each asserted by its own number;
-  // `drop(nullptr)` beside a private `drop(Sink *)` (51).
+  // `drop(nullptr)` beside a private `drop(Sink *)` (51); the call may be
+  // a test's second (`result2`).
   for (const char *answer : {"1", "2", "1[01]", "2[01]", "3[01]", "4[01]", "10[01]", "20[01]", "30[01]", "51", "100[012]",
                              "200[01]", "300[01]"})
-    EXPECT_TRUE(std::regex_search(suite, std::regex(std::string(R"(EXPECT_EQ\(result, )") + answer + R"(\))")))
+    EXPECT_TRUE(std::regex_search(suite, std::regex(std::string(R"(EXPECT_EQ\(result\d*, )") + answer + R"(\))")))
         << answer << "\n" << suite;
   buildAndRun(dir);
 }

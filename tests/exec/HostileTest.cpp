@@ -444,6 +444,48 @@ TEST_P(Hostile, ACrashRecordsItsStackInnermostFirst) {
   EXPECT_TRUE(ok.stack.empty());
 }
 
+TEST_P(Hostile, TheProgramsOwnAbortsAndNullCallsEndTheTestButNotAPersistentChild) {
+  // assert() and abort() called by the unit, a null pointer handed to a
+  // libc function that faults before touching its stack (strlen), a call
+  // through a null function pointer: each is reported as ever, with the
+  // unit's frame first, and the child goes on.
+  UnitHarness &u = c();
+  const bool persistent = GetParam();
+  for (const auto &[function, args, outcome, signal, frame] :
+       {std::tuple{"check_positive", std::vector<Arg>{std::int64_t{-1}}, exec::Outcome::Abort, SIGABRT,
+                   "check_positive:257"},
+        std::tuple{"do_abort", std::vector<Arg>{}, exec::Outcome::Abort, SIGABRT, "do_abort:21"},
+        std::tuple{"null_length", std::vector<Arg>{}, exec::Outcome::Crash, SIGSEGV, "null_length:264"},
+        std::tuple{"call_null", std::vector<Arg>{}, exec::Outcome::Crash, SIGSEGV, ""}}) {
+    const exec::RunResult r = u.run(u.call(function, args), limits());
+    EXPECT_EQ(r.outcome, outcome) << function;
+    EXPECT_EQ(r.signal, signal) << function;
+    EXPECT_EQ(r.recovered, persistent) << function;
+    if (*frame) {
+      const auto frames = fixtureFrames(u, r.stack);
+      ASSERT_FALSE(frames.empty()) << function;
+      EXPECT_EQ(frames[0], frame);
+    }
+    if (std::string_view(function) == "check_positive") // glibc's message, in either mode
+      EXPECT_NE(u.server->trace().output().find("hostile.c:257: int check_positive(int): Assertion `x >= 0' failed.\n"),
+                std::string_view::npos)
+          << u.server->trace().output();
+    const exec::RunResult next = u.run(u.call("fine", {std::int64_t{41}}), limits());
+    ASSERT_EQ(next.outcome, exec::Outcome::Ok) << exec::describe(next);
+    EXPECT_EQ(next.fresh, !persistent) << function;
+  }
+  // libc's own abort (its heap check, inside free) ends the child; so does
+  // an abort the program handles itself, whose handler runs.
+  const exec::RunResult heap = u.run(u.call("double_free", {}), limits());
+  EXPECT_EQ(heap.outcome, exec::Outcome::Abort);
+  EXPECT_FALSE(heap.recovered);
+  EXPECT_TRUE(u.run(u.call("fine", {std::int64_t{41}}), limits()).fresh);
+  const exec::RunResult handled = u.run(u.call("abort_handled", {}), limits());
+  EXPECT_EQ(handled.outcome, exec::Outcome::Exit) << exec::describe(handled);
+  EXPECT_EQ(handled.exitCode, 7);
+  stillFine(u);
+}
+
 TEST_P(Hostile, AStackOverflowRecordsItsStackToo) {
   // The handler runs on a stack of its own.
   const exec::RunResult r = c().run(c().call("recurse", {std::int64_t{0}}), limits());

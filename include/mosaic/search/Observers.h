@@ -21,6 +21,11 @@ public:
     double seconds = 0;
     std::uint64_t executions = 0;
     size_t covered = 0;
+    /// So far: the statements of the tests run, and the seconds the fork
+    /// server took to run them (what explains a rate that falls: longer
+    /// tests, or slower ones, rather than the search's own work).
+    std::uint64_t statements = 0;
+    double testSeconds = 0;
   };
   explicit CoverageTimeline(size_t goals) : firstCovered_(goals, -1.0) {}
   void evaluated(const Evaluator &evaluator, const Evaluation &evaluation) override;
@@ -35,6 +40,7 @@ private:
   std::vector<double> firstCovered_;
   size_t coveredSeen_ = 0;
   double nextSample_ = 0;
+  std::uint64_t statements_ = 0, testMicros_ = 0;
 };
 
 /// How many runs ended in each outcome (search and later stages alike),
