@@ -95,8 +95,10 @@ void printReport(const GenerateOptions &options, const SearchSummary &s, const s
                  const search::Archive &archive, const stages::Work &work, const std::vector<emit::SuiteTest> &failing,
                  const std::map<stages::FailureClass, size_t> &classes, const VerifyResult &verified,
                  const std::vector<MeasuredCriterion> &measured, std::ostream &out) {
-  fmt::print(out, "search       {} for {:.1f} s: {} executions ({:.0f}/s)\n", search::toString(s.algorithm), s.seconds,
-             s.executions, s.seconds > 0 ? s.executions / s.seconds : 0.0);
+  fmt::print(out, "search       {} for {:.1f} s: {} executions ({:.0f}/s){}\n", search::toString(s.algorithm), s.seconds,
+             s.executions, s.seconds > 0 ? s.executions / s.seconds : 0.0,
+             s.predicted ? fmt::format("; {} tests known to stop where a run of their first statements did", s.predicted)
+                         : "");
   fmt::print(out, "goals        {} of {} covered: {} (mosaic's own counters)\n", archive.coveredCount(), goals.size(),
              coverageSummary(goals, archive));
   fmt::print(out,
@@ -160,6 +162,7 @@ void writeJson(const GenerateOptions &options, const Session &session, const Sea
   j["search_seconds"] = s.seconds;
   j["executions"] = s.executions;
   j["executions_per_second"] = s.seconds > 0 ? s.executions / s.seconds : 0.0;
+  j["runs_predicted"] = s.predicted;
   j["interrupted"] = s.interrupted;
   j["criteria"] = options.criteria;
   j["secondary"] = options.secondary;

@@ -31,6 +31,8 @@ struct SearchSummary {
   std::uint64_t executions = 0;
   bool interrupted = false;
   size_t archived = 0;
+  /// Tests evaluated without running (search::Evaluator::predicted).
+  std::uint64_t predicted = 0;
 };
 
 // The search and everything that watches it, alive until the report is
@@ -67,7 +69,7 @@ public:
     search::makeAlgorithm(algorithm, evaluator_, variation, rng_, parameters)->run();
     evaluator_.finish();
     SearchSummary summary{algorithm, evaluator_.budget().elapsed(), evaluator_.executions(), interrupt_.raised(),
-                          archive_.solutions().size()};
+                          archive_.solutions().size(), evaluator_.predicted()};
     if (summary.interrupted) fmt::print(err, "mosaic: interrupted: writing the suite found so far\n");
     return summary;
   }

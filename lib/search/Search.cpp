@@ -52,7 +52,7 @@ bool Evaluator::allSoughtCovered() const {
 
 bool Evaluator::done() const {
   if (budget_.stop && *budget_.stop) return true;
-  if (budget_.maxExecutions && executions_ >= budget_.maxExecutions) return true;
+  if (budget_.maxExecutions && executions_ + predicted_ >= budget_.maxExecutions) return true;
   if (budget_.stopWhenCovered && archive_.coveredCount() >= goals_.soughtCount() &&
       (archive_.erroneousCount() == 0 || budget_.failingTestsCover) && allSoughtCovered())
     return true;
@@ -78,6 +78,10 @@ std::shared_ptr<const Execution> Evaluator::evaluate(const testcase::TestCase &t
       }
   fresh_.clear();
   if (done() || test.statements.empty()) return nullptr;
+  if (auto known = stopped_.find(test)) {
+    ++predicted_;
+    return known;
+  }
   auto run = executor_.run(test);
   if (!run) {
     ++failures_;
@@ -89,6 +93,7 @@ std::shared_ptr<const Execution> Evaluator::evaluate(const testcase::TestCase &t
   auto shared = std::make_shared<const Execution>(std::move(*run));
   if (goals_.discover(*shared)) archive_.grow(goals_.size());
   fresh_ = archive_.update(kept, shared, goals_.coveredBy(*shared));
+  stopped_.add(kept, shared);
   notify(test, *shared, true);
   return shared;
 }

@@ -336,6 +336,19 @@ TEST_P(Hostile, TheNextTestStartsFromAFreshProcessState) {
   EXPECT_EQ(u.result(0), 1);
 }
 
+TEST_P(Hostile, ATestThatRewritesTheEnvironmentLeavesTheNextOneTheOriginal) {
+  // A string written into, a variable unset, one set: the next test (by the
+  // same persistent child, or a fresh one) sees the environment as it was.
+  UnitHarness &u = c();
+  ASSERT_EQ(u.run(u.call("environment_signature", {}), limits()).outcome, exec::Outcome::Ok);
+  const auto before = u.result(0);
+  ASSERT_TRUE(before.has_value());
+  ASSERT_GE(*before, 4); // at least two variables, neither scrambled
+  ASSERT_EQ(u.run(u.call("scramble_environment", {}), limits()).outcome, exec::Outcome::Ok);
+  ASSERT_EQ(u.run(u.call("environment_signature", {}), limits()).outcome, exec::Outcome::Ok);
+  EXPECT_EQ(u.result(0), before);
+}
+
 TEST_P(Hostile, ATestCannotKillTheServer) {
   UnitHarness &u = c();
   if (!(u.server->features() & MOSAIC_FEATURE_PID_NAMESPACE)) GTEST_SKIP() << "no PID namespace on this machine";

@@ -7,6 +7,7 @@
 #include "mosaic/search/Archive.h"
 #include "mosaic/search/Goals.h"
 #include "mosaic/search/Grt.h"
+#include "mosaic/search/StoppedPrefixes.h"
 #include "mosaic/search/Variation.h"
 
 #include <chrono>
@@ -118,6 +119,12 @@ public:
   /// and fewer ran than failed): the search stopped rather than spin.
   bool gaveUp() const;
   std::uint64_t executions() const { return executions_; }
+  /// Tests the search evaluated without running them: each began with the
+  /// statements of a run that stopped at the last of them, and stops there
+  /// the same way (StoppedPrefixes.h). Not executions: no observer sees
+  /// them and the archive already had their run; --max-executions counts
+  /// them with the runs.
+  std::uint64_t predicted() const { return predicted_; }
   /// Goals covered for the first time by the last evaluation.
   const std::vector<size_t> &newlyCovered() const { return fresh_; }
   const Goals &goals() const { return goals_; }
@@ -135,7 +142,8 @@ private:
   Archive &archive_;
   Executor &executor_;
   Budget budget_;
-  std::uint64_t executions_ = 0, failures_ = 0;
+  std::uint64_t executions_ = 0, failures_ = 0, predicted_ = 0;
+  StoppedPrefixes stopped_;
   std::vector<size_t> fresh_;
   std::vector<EvaluationObserver *> observers_;
   std::vector<SideTask *> sideTasks_;
