@@ -1,0 +1,90 @@
+// Runs known from the statements a test begins with (StoppedPrefixes.h),
+// and the evaluator that uses them, with exact expectations.
+#include "common/UnitModel.h"
+#include "mosaic/search/Archive.h"
+#include "mosaic/search/Search.h"
+#include "mosaic/search/Secondary.h"
+#include "mosaic/search/StoppedPrefixes.h"
+
+#include <gtest/gtest.h>
+
+using namespace mosaic;
+using namespace mosaic::search;
+
+namespace {
+
+// A test of primitives with these values.
+testcase::TestCase of(std::initializer_list<std::uint64_t> values) {
+  testcase::TestCase t;
+  for (std::uint64_t v : values) t.statements.push_back({.op = testcase::Op::Primitive, .bits = v});
+  return t;
+}
+
+// A run that stopped (crashed) at statement `at`.
+std::shared_ptr<const Execution> stoppedAt(int at) {
+  Execution e;
+  e.result.outcome = exec::Outcome::Crash;
+  e.result.statement = at;
+  e.stoppedAt = at;
+  return std::make_shared<const Execution>(std::move(e));
+}
+
+} // namespace
+
+TEST(StoppedPrefixes, ATestThatBeginsWithAStoppedRunsStatementsHasItsRun) {
+  StoppedPrefixes known;
+  const auto run = stoppedAt(1);
+  known.add(std::make_shared<const testcase::TestCase>(of({3, 7, 9})), run);
+  EXPECT_EQ(known.find(of({3, 7, 100, 200})), run); // what follows statement 1 never runs
+  EXPECT_EQ(known.find(of({3, 7})), run);
+  EXPECT_EQ(known.find(of({3})), nullptr);     // ends before the statement it stopped at
+  EXPECT_EQ(known.find(of({3, 8, 9})), nullptr); // differs on the way
+  EXPECT_EQ(known.find(of({4, 7, 9})), nullptr);
+  // A run that ended (stoppedAt -1) is not kept: the statements after are the test.
+  known.add(std::make_shared<const testcase::TestCase>(of({5})), std::make_shared<const Execution>());
+  EXPECT_EQ(known.size(), 1u);
+  EXPECT_EQ(known.find(of({5, 6})), nullptr);
+}
+
+TEST(StoppedPrefixes, TheOldestRunsGoFirstWhenTheBoundIsReached) {
+  const size_t one = sizeof(Execution) + 1000 * sizeof(double);
+  StoppedPrefixes known(2 * one + one / 2); // room for two
+  for (std::uint64_t v = 0; v < 3; ++v) {
+    Execution e;
+    e.stoppedAt = 0;
+    e.sides.assign(1000, 1.0);
+    known.add(std::make_shared<const testcase::TestCase>(of({v})), std::make_shared<const Execution>(std::move(e)));
+  }
+  EXPECT_EQ(known.size(), 2u);
+  EXPECT_EQ(known.find(of({0})), nullptr);
+  EXPECT_NE(known.find(of({1})), nullptr);
+  EXPECT_NE(known.find(of({2})), nullptr);
+}
+
+TEST(Evaluator, DoesNotRunATestKnownToStopWhereAnEarlierRunStopped) {
+  const auto d = test::fourBlocks();
+  const Goals goals(d);
+  const auto shorter = shorterTest();
+  Archive archive(goals.size(), *shorter);
+  // Statement 0 crashes when its value is 7.
+  test::FakeExecutor executor([](const testcase::TestCase &t) -> std::optional<Execution> {
+    Execution e = test::fourBlocksRun(true, false);
+    if (t.statements[0].bits == 7) {
+      e.result.outcome = exec::Outcome::Crash;
+      e.result.statement = 0;
+      e.stoppedAt = 0;
+    }
+    return e;
+  });
+  Budget budget;
+  budget.maxExecutions = 100;
+  budget.stopWhenCovered = false;
+  Evaluator evaluator(goals, archive, executor, budget);
+  const auto first = evaluator.evaluate(of({7, 1}));
+  ASSERT_TRUE(first);
+  EXPECT_EQ(evaluator.evaluate(of({7, 2, 3})), first); // predicted
+  EXPECT_NE(evaluator.evaluate(of({8, 1})), first);     // run
+  EXPECT_EQ(executor.runs, 2);
+  EXPECT_EQ(evaluator.executions(), 2u);
+  EXPECT_EQ(evaluator.predicted(), 1u);
+}
