@@ -52,7 +52,9 @@ bool Evaluator::allSoughtCovered() const {
 
 bool Evaluator::done() const {
   if (budget_.stop && *budget_.stop) return true;
-  if (budget_.maxExecutions && executions_ + predicted_ >= budget_.maxExecutions) return true;
+  // Predicted tests are not executions; a search that only bred them as
+  // many times over would stop all the same.
+  if (budget_.maxExecutions && std::max(executions_, predicted_) >= budget_.maxExecutions) return true;
   if (budget_.stopWhenCovered && archive_.coveredCount() >= goals_.soughtCount() &&
       (archive_.erroneousCount() == 0 || budget_.failingTestsCover) && allSoughtCovered())
     return true;

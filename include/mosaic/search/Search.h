@@ -122,8 +122,8 @@ public:
   /// Tests the search evaluated without running them: each began with the
   /// statements of a run that stopped at the last of them, and stops there
   /// the same way (StoppedPrefixes.h). Not executions: no observer sees
-  /// them and the archive already had their run; --max-executions counts
-  /// them with the runs.
+  /// them and the archive already had their run; --max-executions does not
+  /// count them (it ends a search that predicted as many).
   std::uint64_t predicted() const { return predicted_; }
   /// Goals covered for the first time by the last evaluation.
   const std::vector<size_t> &newlyCovered() const { return fresh_; }
