@@ -11,7 +11,7 @@
 #include "internal.h"
 
 #include <dlfcn.h>
-#include <errno.h>
+#include <errno.h> /* program_invocation_short_name */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -46,7 +46,6 @@ void abort(void) {
 
 void __assert_fail(const char *assertion, const char *file, unsigned int line, const char *function) {
   const uintptr_t caller = (uintptr_t)__builtin_return_address(0);
-  const int saved = errno;
   if (mosaic_rt_abort_recoverable(caller)) {
     /* glibc's message, word for word (assert/assert.c). */
     fprintf(stderr, "%s%s%s:%u: %s%sAssertion `%s' failed.\n", program_invocation_short_name,
@@ -55,7 +54,6 @@ void __assert_fail(const char *assertion, const char *file, unsigned int line, c
     fflush(stderr);
     mosaic_rt_recover_abort(caller, (uintptr_t)libc_abort);
   }
-  errno = saved;
   if (libc_assert_fail) libc_assert_fail(assertion, file, line, function);
   abort_anyway();
 }

@@ -311,13 +311,14 @@ void mosaic_rt_snapshot_restore(void) {
 
 /* A persistent child's process state as it started (sandbox.h). The
  * environment's strings as they were, one after another (env_pristine, of
- * env_bytes), copied before each test into env_work, which env_ptrs (the
- * environ each test starts with, env_count entries) points into: a test
- * that writes into a string getenv returned, or calls setenv, putenv or
- * unsetenv, changes only this test's copy. (clearenv and a setenv per
- * variable before each test, as this was, cost a fifth of cJSON.c's test
- * time: setenv searches and allocates.) */
-static char *env_pristine, *env_work, **env_ptrs;
+ * env_bytes), copied before each test into env_work; env_ptrs, the environ
+ * each test starts with (env_count entries and NULL), is copied from
+ * env_ptrs_pristine, which points into env_work (set once: the strings
+ * never move). A test that writes into a string getenv returned, or calls
+ * setenv, putenv or unsetenv, changes only this test's copy. (clearenv and
+ * a setenv per variable before each test, as this was, cost a fifth of
+ * cJSON.c's test time: setenv searches and allocates.) */
+static char *env_pristine, *env_work, **env_ptrs, **env_ptrs_pristine;
 static size_t env_bytes, env_count;
 static mode_t saved_umask;
 static sigset_t saved_mask;
@@ -329,15 +330,19 @@ void mosaic_rt_child_state_save(int saved_out, int saved_in, int keep_fds) {
   env_pristine = (char *)malloc(bytes ? bytes : 1);
   env_work = (char *)malloc(bytes ? bytes : 1);
   env_ptrs = (char **)calloc(n + 1, sizeof(char *));
-  if (env_pristine && env_work && env_ptrs) {
-    char *at = env_pristine;
+  env_ptrs_pristine = (char **)calloc(n + 1, sizeof(char *));
+  if (env_pristine && env_work && env_ptrs && env_ptrs_pristine) {
+    size_t at = 0;
     for (i = 0; i < n; ++i) {
       const size_t len = strlen(environ[i]) + 1;
-      memcpy(at, environ[i], len);
+      memcpy(env_pristine + at, environ[i], len);
+      env_ptrs_pristine[i] = env_work + at;
       at += len;
     }
     env_bytes = bytes;
     env_count = n;
+  } else {
+    env_ptrs = NULL; /* the environment is left as the test leaves it */
   }
   saved_umask = umask(022);
   umask(saved_umask);
@@ -348,19 +353,13 @@ void mosaic_rt_child_state_save(int saved_out, int saved_in, int keep_fds) {
 }
 
 void mosaic_rt_child_state_restore(const mosaic_sandbox *box) {
-  size_t i;
   if (chdir(box->scratch) != 0) { /* the scratch directory is the server's: it is there */
   }
   umask(saved_umask);
   sigprocmask(SIG_SETMASK, &saved_mask, NULL);
   if (env_ptrs) {
-    const char *at = env_work;
     memcpy(env_work, env_pristine, env_bytes);
-    for (i = 0; i < env_count; ++i) {
-      env_ptrs[i] = (char *)at;
-      at += strlen(at) + 1;
-    }
-    env_ptrs[env_count] = NULL;
+    memcpy(env_ptrs, env_ptrs_pristine, (env_count + 1) * sizeof *env_ptrs);
     environ = env_ptrs;
   }
   if (saved_in_fd >= 0) dup2(saved_in_fd, 0);

@@ -192,11 +192,21 @@ static int recoverable(int sig, const siginfo_t *info, const void *uctx) {
   return null_access;
 }
 
+/* Whether a jump back is armed, and for this thread. */
+static int armed_here(void) { return recover_at && syscall(SYS_gettid) == recover_tid; }
+
+/* Disarms and jumps back to the child's loop with `sig`. */
+static void __attribute__((noreturn)) jump_back(int sig) {
+  sigjmp_buf *at = recover_at;
+  recover_at = NULL;
+  siglongjmp(*at, sig);
+}
+
 static void on_failure_signal(int sig, siginfo_t *info, void *uctx);
 
 int mosaic_rt_abort_recoverable(uintptr_t caller) {
   struct sigaction now;
-  if (!recover_at || syscall(SYS_gettid) != recover_tid || previous[SIGABRT].sa_handler != SIG_DFL) return 0;
+  if (!armed_here() || previous[SIGABRT].sa_handler != SIG_DFL) return 0;
   if (!called_from_executable(caller)) return 0;
   /* A handler the test installed (or SIG_IGN) must see the signal. */
   return sigaction(SIGABRT, NULL, &now) == 0 && (now.sa_flags & SA_SIGINFO) && now.sa_sigaction == on_failure_signal;
@@ -217,20 +227,12 @@ void mosaic_rt_recover_abort(uintptr_t caller, uintptr_t marker) {
         break;
       }
   }
-  {
-    sigjmp_buf *at = recover_at;
-    recover_at = NULL;
-    siglongjmp(*at, SIGABRT);
-  }
+  jump_back(SIGABRT);
 }
 
 static void on_failure_signal(int sig, siginfo_t *info, void *uctx) {
   mosaic_rt_stack_record(uctx);
-  if (recover_at && syscall(SYS_gettid) == recover_tid && recoverable(sig, info, uctx)) {
-    sigjmp_buf *at = recover_at;
-    recover_at = NULL;
-    siglongjmp(*at, sig);
-  }
+  if (armed_here() && recoverable(sig, info, uctx)) jump_back(sig);
   /* Then as if this handler had never been there: the previous action
    * (the default, or a sanitizer's) takes over. A fault the kernel raised
    * happens again when the instruction is retried; a signal sent (abort's

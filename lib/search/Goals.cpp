@@ -130,16 +130,14 @@ std::vector<size_t> Goals::coveredBy(const Execution &e) const {
   // contract): a run enters a few of a unit's hundreds of functions, and
   // this runs once per execution over every goal. (A run without block
   // coverage, as some tests build, is asked about every goal.)
-  size_t rest = 0;
   for (std::uint32_t fi = 0; fi < functionGoals_.size(); ++fi) {
     const auto [first, last] = functionGoals_[fi];
-    rest = std::max(rest, last);
     const std::uint32_t entry = d.functions[fi].entry;
     if (!e.blocks.empty() && entry < d.blocks && !reach_.ran(entry, e)) continue;
     for (size_t g = first; g < last; ++g)
       if (covered(g, e)) out.push_back(g);
   }
-  for (size_t g = rest; g < goals_.size(); ++g)
+  for (size_t g = functionGoals_.empty() ? 0 : functionGoals_.back().second; g < goals_.size(); ++g)
     if (covered(g, e)) out.push_back(g);
   return out;
 }

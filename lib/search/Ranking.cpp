@@ -45,8 +45,8 @@ std::vector<std::vector<size_t>> preferenceSort(const FitnessMatrix &f, const Ti
   std::vector<size_t> first;
   // On a constant column with a tie-break blind to the goal: the
   // individuals it prefers, in order, found on the first such column. The
-  // scan below picks the first of them, then each later one by a coin flip;
-  // so does a walk over this list, without asking tieBreak again.
+  // scan of a column picks the first of them, then each later one by a coin
+  // flip; so does a walk over this list, without asking tieBreak again.
   std::vector<size_t> preferred;
   for (size_t g = 0; g < goals; ++g) {
     const double *column = f.column(g);
@@ -63,20 +63,16 @@ std::vector<std::vector<size_t>> preferenceSort(const FitnessMatrix &f, const Ti
       best = preferred.front();
       for (size_t k = 1; k < preferred.size(); ++k)
         if (rng.chance(0.5)) best = preferred[k];
-      if (!inFirst[best]) {
-        inFirst[best] = true;
-        first.push_back(best);
+    } else {
+      for (size_t i = 1; i < n; ++i) {
+        if (column[i] < column[best]) {
+          best = i;
+          continue;
+        }
+        if (column[i] != column[best]) continue;
+        const int tie = tieBreak(g, i, best);
+        if (tie < 0 || (tie == 0 && rng.chance(0.5))) best = i;
       }
-      continue;
-    }
-    for (size_t i = 1; i < n; ++i) {
-      if (column[i] < column[best]) {
-        best = i;
-        continue;
-      }
-      if (column[i] != column[best]) continue;
-      const int tie = tieBreak(g, i, best);
-      if (tie < 0 || (tie == 0 && rng.chance(0.5))) best = i;
     }
     if (!inFirst[best]) {
       inFirst[best] = true;

@@ -1,20 +1,22 @@
 // Runs known from the statements a test begins with (StoppedPrefixes.h).
 #include "mosaic/search/StoppedPrefixes.h"
 
+#include "mosaic/support/Process.h"
+
 #include <algorithm>
-#include <functional>
+#include <string_view>
 
 namespace mosaic::search {
 
 namespace {
 
-// boost::hash_combine's mixing step, on 64 bits.
-std::uint64_t combine(std::uint64_t seed, std::uint64_t v) {
-  return seed ^ (v + 0x9e3779b97f4a7c15ull + (seed << 12) + (seed >> 4));
+// The bytes of a field, for fnv1a.
+template <class T> std::string_view bytesOf(const T &v) {
+  return {reinterpret_cast<const char *>(&v), sizeof v};
 }
 
 // The hash of statements [0, k] from that of [0, k - 1].
-std::uint64_t extend(std::uint64_t prefix, const testcase::Statement &s) { return combine(prefix, statementHash(s)); }
+std::uint64_t extend(std::uint64_t prefix, const testcase::Statement &s) { return fnv1a(bytesOf(statementHash(s)), prefix); }
 
 size_t runBytes(const Execution &e) {
   return sizeof e + (e.sides.size() + e.directSides.size() + e.mutants.size()) * sizeof(double) + e.blocks.size() +
@@ -24,15 +26,14 @@ size_t runBytes(const Execution &e) {
 } // namespace
 
 std::uint64_t statementHash(const testcase::Statement &s) {
-  std::uint64_t h = static_cast<std::uint64_t>(s.op);
-  h = combine(h, s.type);
-  h = combine(h, s.callable);
-  h = combine(h, s.field);
-  h = combine(h, s.bits);
-  h = combine(h, std::hash<std::string>{}(s.bytes));
-  h = combine(h, s.refs.size());
-  for (testcase::Ref r : s.refs) h = combine(h, r);
-  return h;
+  std::uint64_t h = fnv1a(bytesOf(s.op));
+  h = fnv1a(bytesOf(s.type), h);
+  h = fnv1a(bytesOf(s.callable), h);
+  h = fnv1a(bytesOf(s.field), h);
+  h = fnv1a(bytesOf(s.bits), h);
+  h = fnv1a(bytesOf(s.refs.size()), h);
+  if (!s.refs.empty()) h = fnv1a({reinterpret_cast<const char *>(s.refs.data()), s.refs.size() * sizeof s.refs[0]}, h);
+  return fnv1a(s.bytes, h);
 }
 
 std::shared_ptr<const Execution> StoppedPrefixes::find(const testcase::TestCase &test) const {

@@ -385,21 +385,27 @@ TEST(Secondary, BasicBlockCoveragePrefersTheTestThatFinishedMoreBlocksOnTheWayTo
 
 namespace {
 
-// Function goals that count how often they are asked about a run.
+// The function criterion's goals, counting how often they are asked
+// whether a run covers them.
 class CountingCriterion final : public Criterion {
 public:
-  std::string_view name() const override { return "counting"; }
-  std::string_view plural() const override { return "counted"; }
+  std::string_view name() const override { return function_->name(); }
+  std::string_view plural() const override { return function_->plural(); }
   void goals(std::uint32_t fi, const Reach &reach, std::vector<Goal> &out) const override {
-    const model::FunctionInfo &f = reach.description().functions[fi];
-    out.push_back({.function = fi, .blocks = {f.entry}, .initial = true, .label = f.name});
+    function_->goals(fi, reach, out);
   }
   bool covered(const Goal &g, const Execution &e) const override {
     ++asked;
-    return g.blocks.front() < e.blocks.size() && e.blocks[g.blocks.front()] != 0;
+    return function_->covered(g, e);
   }
-  double fitness(const Goal &g, const Execution &e, const Reach &) const override { return covered(g, e) ? 0 : 1; }
+  double fitness(const Goal &g, const Execution &e, const Reach &reach) const override {
+    return function_->fitness(g, e, reach);
+  }
+  double notCalled(const Goal &g, const Reach &reach) const override { return function_->notCalled(g, reach); }
   mutable int asked = 0;
+
+private:
+  std::unique_ptr<const Criterion> function_ = functionCriterion();
 };
 
 } // namespace
@@ -424,7 +430,7 @@ TEST(Goals, ARunIsAskedOnlyAboutTheGoalsOfTheFunctionsItEntered) {
   const std::vector<size_t> covered = goals.coveredBy(e);
   EXPECT_EQ(c.asked, 1); // f's goal; g's never
   ASSERT_FALSE(covered.empty());
-  EXPECT_EQ(goals[covered.front()].label, "f");
+  EXPECT_EQ(goals[covered.front()].label, "f()");
   // The same answer as asking about every goal.
   std::vector<size_t> all;
   for (size_t k = 0; k < goals.size(); ++k)
