@@ -130,8 +130,20 @@ void mosaic_rt_recover_arm(sigjmp_buf *at) {
 
 /* The lowest address a process can map: vm.mmap_min_addr's default on
  * Linux (65536), so a fault below it is a null pointer or a field of one,
- * never memory the test corrupted. */
+ * never memory the test corrupted. As far below null, at the top of the
+ * address space (the kernel's half: never the process's), is a null
+ * pointer's word before it: the header an allocator keeps before a block
+ * (pugixml's allocator given a null block reads at null - 8). */
 #define LOWEST_MAPPABLE ((uintptr_t)65536u)
+
+/* Whether a fault reported at `addr` (with `code`) is at a null pointer, a
+ * field of one, or the word before it. A general protection fault (a
+ * non-canonical address: garbage) is reported as SI_KERNEL with no
+ * address: never null. */
+static int null_address(int code, uintptr_t addr) {
+  if (code == SI_KERNEL) return 0;
+  return addr < LOWEST_MAPPABLE || addr > UINTPTR_MAX - LOWEST_MAPPABLE;
+}
 
 /* Where a call through a bad pointer came from: the return address it
  * left (x86-64: on the top of the stack; AArch64: in the link register);
@@ -183,7 +195,7 @@ static int recoverable(int sig, const siginfo_t *info, const void *uctx) {
   const uintptr_t pc = fault_pc(uctx);
   int null_access;
   if (!info || info->si_code <= 0) return 0; /* sent (raise, kill), not a fault */
-  null_access = (sig == SIGSEGV || sig == SIGBUS) && (uintptr_t)info->si_addr < LOWEST_MAPPABLE;
+  null_access = (sig == SIGSEGV || sig == SIGBUS) && null_address(info->si_code, (uintptr_t)info->si_addr);
   if (previous[sig].sa_handler != SIG_DFL) return 0;
   if (sig == SIGSEGV && pc == (uintptr_t)info->si_addr && !in_executable(pc))
     return called_from_executable(call_site(uctx));

@@ -87,6 +87,12 @@ Goals::Goals(const model::UnitDescription &d, CriterionList criteria, const Targ
     }
   }
   std::sort(initial_.begin(), initial_.end());
+  const size_t functionGoalsEnd = functionGoals_.empty() ? 0 : functionGoals_.back().second;
+  goalEntry_.assign(functionGoalsEnd, d.blocks);
+  notCalled_.resize(functionGoalsEnd);
+  for (std::uint32_t fi = 0; fi < functionGoals_.size(); ++fi)
+    for (size_t g = functionGoals_[fi].first; g < functionGoals_[fi].second; ++g) goalEntry_[g] = d.functions[fi].entry;
+  for (size_t g = 0; g < functionGoalsEnd; ++g) notCalled_[g] = goals_[g].criterion->notCalled(goals_[g], reach_);
 }
 
 bool Goals::needsOutputs() const {

@@ -7,23 +7,34 @@
 
 namespace mosaic::search {
 
-FitnessMatrix::FitnessMatrix(std::vector<std::vector<double>> rows)
-    : rows_(std::move(rows)), goals_(rows_.empty() ? 0 : rows_[0].size()) {
+namespace {
+// Every goal's flag "known constant" false, for rows of values of all goals
+// (read before the rows move: arguments' order of evaluation is unspecified).
+std::vector<bool> noneKnown(const std::vector<std::vector<double>> &rows) {
+  return std::vector<bool>(rows.empty() ? 0 : rows[0].size(), false);
+}
+} // namespace
+
+FitnessMatrix::FitnessMatrix(std::vector<std::vector<double>> rows) : FitnessMatrix(rows, noneKnown(rows)) {}
+
+FitnessMatrix::FitnessMatrix(std::vector<std::vector<double>> rows, std::vector<bool> known)
+    : rows_(std::move(rows)), goals_(known.size()), constant_(std::move(known)) {
   const size_t n = rows_.size();
-  byGoal_.resize(n * goals_);
-  constant_.assign(goals_, true);
+  stored_.assign(goals_, kNone);
+  size_t stored = 0;
+  for (size_t g = 0; g < goals_; ++g)
+    if (!constant_[g]) stored_[g] = stored++;
+  byGoal_.resize(n * stored);
   // In tiles of a cache line of each row (8 goals), so that the reads of a
   // row stay sequential while the writes fill eight columns.
   constexpr size_t kTile = 8;
-  for (size_t g0 = 0; g0 < goals_; g0 += kTile) {
-    const size_t g1 = std::min(goals_, g0 + kTile);
+  for (size_t c0 = 0; c0 < stored; c0 += kTile) {
+    const size_t c1 = std::min(stored, c0 + kTile);
     for (size_t i = 0; i < n; ++i)
-      for (size_t g = g0; g < g1; ++g) byGoal_[g * n + i] = rows_[i][g];
+      for (size_t c = c0; c < c1; ++c) byGoal_[c * n + i] = rows_[i][c];
   }
-  for (size_t g = 0; g < goals_; ++g) {
-    const double *c = column(g);
-    constant_[g] = std::all_of(c, c + n, [&](double v) { return v == c[0]; });
-  }
+  for (size_t g = 0; g < goals_; ++g)
+    if (const double *c = column(g)) constant_[g] = std::all_of(c, c + n, [&](double v) { return v == c[0]; });
 }
 
 bool dominates(const std::vector<double> &a, const std::vector<double> &b) {
@@ -49,7 +60,7 @@ std::vector<std::vector<size_t>> preferenceSort(const FitnessMatrix &f, const Ti
   // flip; so does a walk over this list, without asking tieBreak again.
   std::vector<size_t> preferred;
   for (size_t g = 0; g < goals; ++g) {
-    const double *column = f.column(g);
+    const double *column = f.column(g); // null: declared constant, every individual ties
     size_t best = 0;
     if (sameForEveryGoal && f.constant(g)) {
       if (preferred.empty()) {
@@ -65,11 +76,11 @@ std::vector<std::vector<size_t>> preferenceSort(const FitnessMatrix &f, const Ti
         if (rng.chance(0.5)) best = preferred[k];
     } else {
       for (size_t i = 1; i < n; ++i) {
-        if (column[i] < column[best]) {
+        if (column && column[i] < column[best]) {
           best = i;
           continue;
         }
-        if (column[i] != column[best]) continue;
+        if (column && column[i] != column[best]) continue;
         const int tie = tieBreak(g, i, best);
         if (tie < 0 || (tie == 0 && rng.chance(0.5))) best = i;
       }

@@ -460,7 +460,8 @@ TEST_P(Hostile, ACrashRecordsItsStackInnermostFirst) {
 TEST_P(Hostile, TheProgramsOwnAbortsAndNullCallsEndTheTestButNotAPersistentChild) {
   // assert() and abort() called by the unit, a null pointer handed to a
   // libc function that faults before touching its stack (strlen), a call
-  // through a null function pointer: each is reported as ever, with the
+  // through a null function pointer, a load of the word before a null
+  // pointer: each is reported as ever, with the
   // unit's frame first, and the child goes on.
   UnitHarness &u = c();
   const bool persistent = GetParam();
@@ -469,7 +470,8 @@ TEST_P(Hostile, TheProgramsOwnAbortsAndNullCallsEndTheTestButNotAPersistentChild
                    "check_positive:257"},
         std::tuple{"do_abort", std::vector<Arg>{}, exec::Outcome::Abort, SIGABRT, "do_abort:21"},
         std::tuple{"null_length", std::vector<Arg>{}, exec::Outcome::Crash, SIGSEGV, "null_length:264"},
-        std::tuple{"call_null", std::vector<Arg>{}, exec::Outcome::Crash, SIGSEGV, ""}}) {
+        std::tuple{"call_null", std::vector<Arg>{}, exec::Outcome::Crash, SIGSEGV, ""},
+        std::tuple{"header_of_null", std::vector<Arg>{}, exec::Outcome::Crash, SIGSEGV, "header_of_null:325"}}) {
     const exec::RunResult r = u.run(u.call(function, args), limits());
     EXPECT_EQ(r.outcome, outcome) << function;
     EXPECT_EQ(r.signal, signal) << function;
@@ -487,6 +489,11 @@ TEST_P(Hostile, TheProgramsOwnAbortsAndNullCallsEndTheTestButNotAPersistentChild
     ASSERT_EQ(next.outcome, exec::Outcome::Ok) << exec::describe(next);
     EXPECT_EQ(next.fresh, !persistent) << function;
   }
+  // A pointer past user space is garbage, not null: the child ends.
+  const exec::RunResult wild = u.run(u.call("past_user_space", {}), limits());
+  EXPECT_EQ(wild.outcome, exec::Outcome::Crash);
+  EXPECT_FALSE(wild.recovered);
+  EXPECT_TRUE(u.run(u.call("fine", {std::int64_t{41}}), limits()).fresh);
   // libc's own abort (its heap check, inside free) ends the child; so does
   // an abort the program handles itself, whose handler runs.
   const exec::RunResult heap = u.run(u.call("double_free", {}), limits());

@@ -399,10 +399,12 @@ public:
     return function_->covered(g, e);
   }
   double fitness(const Goal &g, const Execution &e, const Reach &reach) const override {
+    ++fitnessAsked;
     return function_->fitness(g, e, reach);
   }
   double notCalled(const Goal &g, const Reach &reach) const override { return function_->notCalled(g, reach); }
   mutable int asked = 0;
+  mutable int fitnessAsked = 0;
 
 private:
   std::unique_ptr<const Criterion> function_ = functionCriterion();
@@ -440,4 +442,42 @@ TEST(Goals, ARunIsAskedOnlyAboutTheGoalsOfTheFunctionsItEntered) {
   c.asked = 0;
   goals.coveredBy(Execution{});
   EXPECT_EQ(c.asked, 2);
+}
+
+TEST(Goals, TheFitnessOfAGoalWhoseFunctionARunNeverEnteredIsNotCalledWithoutAskingItsCriterion) {
+  // fourBlocks' f and a one-block g; a run that entered f alone.
+  model::UnitDescription d = test::fourBlocks();
+  model::FunctionInfo g;
+  g.name = "g";
+  g.entry = 4;
+  g.blocks = {{4, {20}, {}, {}}};
+  d.functions.push_back(g);
+  d.blocks = 5;
+  auto counting = std::make_unique<CountingCriterion>();
+  const CountingCriterion &c = *counting;
+  CriterionList list;
+  list.push_back(std::move(counting));
+  list.push_back(branchCriterion());
+  list.push_back(lineCriterion());
+  Goals goals(d, std::move(list));
+  Execution e = test::fourBlocksRun(true, false);
+  e.blocks.push_back(0);
+  size_t fGoal = SIZE_MAX, gGoal = SIZE_MAX;
+  for (size_t k = 0; k < goals.size(); ++k)
+    if (goals[k].criterion == &c) (goals[k].function == 0 ? fGoal : gGoal) = k;
+  ASSERT_NE(gGoal, SIZE_MAX);
+  EXPECT_TRUE(goals.entered(fGoal, e));
+  EXPECT_FALSE(goals.entered(gGoal, e));
+  EXPECT_DOUBLE_EQ(goals.fitness(gGoal, e), goals.notCalled(gGoal));
+  EXPECT_EQ(c.fitnessAsked, 0);
+  EXPECT_DOUBLE_EQ(goals.fitness(fGoal, e), 0.0);
+  EXPECT_EQ(c.fitnessAsked, 1);
+  // f's goals are one function's, g's another's.
+  EXPECT_TRUE(goals.sameFunction(fGoal, goals.goalOfSide(0)));
+  EXPECT_FALSE(goals.sameFunction(fGoal, gGoal));
+  // A run that timed out entered nothing; one without block coverage, everything.
+  Execution hung = e;
+  hung.result.outcome = exec::Outcome::Timeout;
+  EXPECT_FALSE(goals.entered(fGoal, hung));
+  EXPECT_TRUE(goals.entered(gGoal, Execution{}));
 }

@@ -111,3 +111,40 @@ TEST(Ranking, ATieBreakBlindToTheGoalIsAskedOnceForAllConstantColumns) {
   EXPECT_EQ(preferenceSort(f, shorter, 4, again, false)[0], fronts[0]);
   EXPECT_GT(asked, 200);
 }
+
+TEST(Ranking, ColumnsKnownConstantAreNotStoredAndRankAsIfTheyWere) {
+  // Six individuals, 40 goals: every fourth goal no one reaches (1.0 for
+  // all); the others vary. Declared constant up front, those columns are
+  // not stored, and the fronts, the crowding and the random draws are the
+  // same as with every column stored.
+  const std::vector<size_t> lengths{5, 2, 4, 2, 3, 6};
+  std::vector<std::vector<double>> full(6), part(6);
+  std::vector<bool> known(40, false);
+  Rng values(7);
+  for (size_t g = 0; g < 40; ++g) {
+    known[g] = g % 4 == 0;
+    for (size_t i = 0; i < 6; ++i) {
+      const double v = known[g] ? 1.0 : static_cast<double>(values.index(4)) / 4.0;
+      full[i].push_back(v);
+      if (!known[g]) part[i].push_back(v);
+    }
+  }
+  const FitnessMatrix all(full), stored(part, known);
+  ASSERT_EQ(stored.goals(), 40u);
+  EXPECT_EQ(stored[0].size(), 30u);
+  for (size_t g = 0; g < 40; ++g) {
+    EXPECT_EQ(stored.constant(g), all.constant(g)) << g;
+    EXPECT_EQ(stored.column(g) == nullptr, known[g]) << g;
+    if (!known[g])
+      for (size_t i = 0; i < 6; ++i) EXPECT_EQ(stored.column(g)[i], all.column(g)[i]);
+  }
+  const TieBreak shorter = [&](size_t, size_t a, size_t b) {
+    return lengths[a] < lengths[b] ? -1 : lengths[a] > lengths[b] ? 1 : 0;
+  };
+  Rng a(3), b(3);
+  const auto expected = preferenceSort(all, shorter, 4, a, true);
+  const auto fronts = preferenceSort(stored, shorter, 4, b, true);
+  EXPECT_EQ(fronts, expected);
+  EXPECT_EQ(a.next(), b.next());
+  for (const auto &front : fronts) EXPECT_EQ(crowdingDistance(stored, front), crowdingDistance(all, front));
+}

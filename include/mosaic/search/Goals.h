@@ -46,8 +46,29 @@ public:
   /// (EvoSuite's DynaMOSA gives it the worst fitness on every goal): what
   /// it reached before it hung is not a step toward a goal, and its
   /// offspring would mostly hang too, each at the cost of the time limit.
+  /// A run that never entered the goal's function gets notCalled(g) without
+  /// asking its criterion (Criterion::notCalled's contract): most goals of a
+  /// large unit, for most runs.
   double fitness(size_t g, const Execution &e) const {
-    return hung(g, e) ? notCalled(g) : goals_[g].criterion->fitness(goals_[g], e, reach_);
+    if (!entered(g, e)) return notCalled(g);
+    return goals_[g].criterion->fitness(goals_[g], e, reach_);
+  }
+  /// Whether goals `a` and `b` belong to the same function of the unit
+  /// (entered() then answers the same for both, hung runs aside: failures'
+  /// goals belong to none).
+  bool sameFunction(size_t a, size_t b) const {
+    return a < goalEntry_.size() && b < goalEntry_.size() && goalEntry_[a] == goalEntry_[b] && !goals_[a].failure &&
+           !goals_[b].failure;
+  }
+  /// Whether run `e` may be nearer goal `g` than notCalled(g): it did not
+  /// time out (or `g` is a failure's goal), and it entered g's function
+  /// (goals of no function, and runs without block coverage, count as
+  /// entered). False: fitness(g, e) == notCalled(g) and g is not covered.
+  bool entered(size_t g, const Execution &e) const {
+    if (hung(g, e)) return false;
+    if (g >= goalEntry_.size()) return true;
+    const std::uint32_t entry = goalEntry_[g];
+    return entry >= e.blocks.size() || e.blocks[entry];
   }
   bool covered(size_t g, const Execution &e) const { return !hung(g, e) && goals_[g].criterion->covered(goals_[g], e); }
   /// Whether the search seeks goal `g` (Goal::passive: kept, never sought).
@@ -55,7 +76,9 @@ public:
   /// The goals the search seeks (all but the passive ones).
   size_t soughtCount() const { return goals_.size() - passive_; }
   /// The fitness of goal `g` for a run that never entered its function.
-  double notCalled(size_t g) const { return goals_[g].criterion->notCalled(goals_[g], reach_); }
+  double notCalled(size_t g) const {
+    return g < notCalled_.size() ? notCalled_[g] : goals_[g].criterion->notCalled(goals_[g], reach_);
+  }
   /// Every goal the run covers, ascending.
   std::vector<size_t> coveredBy(const Execution &e) const;
   /// Adds the goals run `e` shows exist that are not goals yet (the
@@ -91,6 +114,11 @@ private:
   /// Per function: the goals its criteria's goals() gave, [first, last);
   /// the callables' and discovered goals follow the last function's.
   std::vector<std::pair<size_t, size_t>> functionGoals_;
+  /// Per goal of a function (the first functionGoals_.back().second): its
+  /// function's entry block (past a run's blocks: unknown, ask), and its
+  /// criterion's notCalled, asked once.
+  std::vector<std::uint32_t> goalEntry_;
+  std::vector<double> notCalled_;
 };
 
 } // namespace mosaic::search

@@ -20,21 +20,31 @@ class FitnessMatrix {
 public:
   FitnessMatrix(std::initializer_list<std::vector<double>> rows)
       : FitnessMatrix(std::vector<std::vector<double>>(rows)) {}
-  /// Rows of equal length, one per individual.
+  /// Rows of equal length, one per individual, one value per goal.
   explicit FitnessMatrix(std::vector<std::vector<double>> rows);
+  /// The same, where `known[g]` marks each goal every individual is known
+  /// to be equally fit for (no one entered its function): its column is
+  /// constant and not stored, and rows hold only the other goals' values,
+  /// in order. Most goals of a large unit are such for a whole population.
+  FitnessMatrix(std::vector<std::vector<double>> rows, std::vector<bool> known);
 
   size_t size() const { return rows_.size(); } ///< individuals
   size_t goals() const { return goals_; }
+  /// Individual i's fitness on the stored goals, in order (dominance: a
+  /// constant column decides nothing).
   const std::vector<double> &operator[](size_t individual) const { return rows_[individual]; }
-  /// Goal `g`'s fitness for every individual, in order.
-  const double *column(size_t g) const { return byGoal_.data() + g * rows_.size(); }
+  /// Goal `g`'s fitness for every individual, in order; nullptr for a
+  /// column declared constant and not stored.
+  const double *column(size_t g) const { return stored_[g] == kNone ? nullptr : byGoal_.data() + stored_[g] * rows_.size(); }
   /// Whether every individual is as fit for goal `g` (most goals of a large
   /// unit: no one reaches their function): it ranks and crowds no one.
   bool constant(size_t g) const { return constant_[g]; }
 
 private:
+  static constexpr size_t kNone = static_cast<size_t>(-1);
   std::vector<std::vector<double>> rows_;
   size_t goals_ = 0;
+  std::vector<size_t> stored_; ///< per goal: its column among the stored ones, kNone when not stored
   std::vector<double> byGoal_;
   std::vector<bool> constant_;
 };
