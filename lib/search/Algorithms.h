@@ -3,6 +3,8 @@
 
 #include "mosaic/search/Search.h"
 
+#include <optional>
+
 namespace mosaic::search {
 
 /// A test and its last run.
@@ -13,6 +15,8 @@ struct Individual {
   /// order (MOSA's survive(): a run's fitness on a goal never changes, and
   /// half the population is carried over each generation); empty when new.
   std::vector<double> scores;
+  /// The functions its run entered (Goals::enteredFunctions), once asked.
+  std::optional<std::vector<std::uint32_t>> entered;
 };
 
 std::unique_ptr<Algorithm> makeMosa(Evaluator &evaluator, Variation &variation, Rng &rng, const SearchOptions &options,

@@ -89,9 +89,13 @@ Goals::Goals(const model::UnitDescription &d, CriterionList criteria, const Targ
   std::sort(initial_.begin(), initial_.end());
   const size_t functionGoalsEnd = functionGoals_.empty() ? 0 : functionGoals_.back().second;
   goalEntry_.assign(functionGoalsEnd, d.blocks);
+  goalFunction_.assign(functionGoalsEnd, 0);
   notCalled_.resize(functionGoalsEnd);
   for (std::uint32_t fi = 0; fi < functionGoals_.size(); ++fi)
-    for (size_t g = functionGoals_[fi].first; g < functionGoals_[fi].second; ++g) goalEntry_[g] = d.functions[fi].entry;
+    for (size_t g = functionGoals_[fi].first; g < functionGoals_[fi].second; ++g) {
+      goalEntry_[g] = d.functions[fi].entry;
+      goalFunction_[g] = fi;
+    }
   for (size_t g = 0; g < functionGoalsEnd; ++g) notCalled_[g] = goals_[g].criterion->notCalled(goals_[g], reach_);
 }
 
@@ -127,6 +131,17 @@ size_t Goals::discover(const Execution &e) const {
     }
   }
   return added;
+}
+
+std::vector<std::uint32_t> Goals::enteredFunctions(const Execution &e) const {
+  std::vector<std::uint32_t> out;
+  if (e.outcome() == exec::Outcome::Timeout) return out;
+  const model::UnitDescription &d = reach_.description();
+  for (std::uint32_t fi = 0; fi < d.functions.size(); ++fi) {
+    const std::uint32_t entry = d.functions[fi].entry;
+    if (entry >= e.blocks.size() || e.blocks[entry]) out.push_back(fi);
+  }
+  return out;
 }
 
 std::vector<size_t> Goals::coveredBy(const Execution &e) const {

@@ -167,16 +167,17 @@ private:
 
   // Per goal of `goals`: whether no individual's run entered its function
   // (Goals::entered), so that each one's fitness for it is notCalled.
-  std::vector<bool> unreached(const std::vector<Individual> &all, const std::vector<size_t> &goals) const {
+  std::vector<bool> unreached(std::vector<Individual> &all, const std::vector<size_t> &goals) const {
     const Goals &g = e_.goals();
+    std::vector<bool> reached(g.reach().description().functions.size(), false);
+    for (Individual &i : all) {
+      if (!i.entered) i.entered = g.enteredFunctions(*i.run);
+      for (std::uint32_t fi : *i.entered) reached[fi] = true;
+    }
     std::vector<bool> out(goals.size(), false);
     for (size_t k = 0; k < goals.size(); ++k) {
-      // A function's goals are consecutive: its answer is the previous one's.
-      if (k > 0 && g.sameFunction(goals[k - 1], goals[k])) {
-        out[k] = out[k - 1];
-        continue;
-      }
-      out[k] = std::none_of(all.begin(), all.end(), [&](const Individual &i) { return g.entered(goals[k], *i.run); });
+      const size_t fi = g.functionOf(goals[k]);
+      out[k] = fi != SIZE_MAX && !reached[fi];
     }
     return out;
   }

@@ -152,13 +152,14 @@ std::vector<double> crowdingDistance(const FitnessMatrix &f, const std::vector<s
     if (f.constant(g)) continue;
     const double *column = f.column(g);
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    size_t atMin = 0; // of the front's members at `lo`, counted as it falls
     for (size_t i : front) {
-      lo = std::min(lo, column[i]);
-      hi = std::max(hi, column[i]);
+      const double v = column[i];
+      if (v < lo) lo = v, atMin = 0;
+      atMin += v == lo;
+      hi = std::max(hi, v);
     }
     if (lo == hi) continue;
-    size_t atMin = 0;
-    for (size_t i : front) atMin += column[i] == lo;
     const double value = static_cast<double>(front.size() - atMin) / static_cast<double>(front.size());
     for (size_t k = 0; k < front.size(); ++k)
       if (column[front[k]] == lo) d[k] = std::max(d[k], value);

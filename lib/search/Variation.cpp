@@ -84,6 +84,22 @@ bool Variation::changeStep(TestCase &t, size_t l) {
   return changed;
 }
 
+const std::vector<model::CallableId> &Variation::methodsOn(model::TypeId type) {
+  auto [it, fresh] = methodsOn_.try_emplace(type);
+  if (!fresh) return it->second;
+  for (model::CallableId c : targets_) {
+    const model::Callable &callable = program_.callable(c);
+    if (!callable.parent ||
+        (callable.kind != model::CallableKind::Method && callable.kind != model::CallableKind::Operator))
+      continue;
+    const model::TypeId receiver = program_.record(*callable.parent).type;
+    if (catalog_.fits(type, receiver) && catalog_.passable(type, receiver) &&
+        (callable.isConst || !catalog_.constView(type)))
+      it->second.push_back(c);
+  }
+  return it->second;
+}
+
 bool Variation::insertStep(TestCase &t) {
   bool changed = false;
   int count = 0;
@@ -98,16 +114,7 @@ bool Variation::insertStep(TestCase &t) {
         if (t.statements[i].op == Op::Null) continue;
         auto vt = testcase::variableType(program_, t, i);
         if (!vt) continue;
-        for (model::CallableId c : targets_) {
-          const model::Callable &callable = program_.callable(c);
-          if (!callable.parent ||
-              (callable.kind != model::CallableKind::Method && callable.kind != model::CallableKind::Operator))
-            continue;
-          if (catalog_.fits(*vt, program_.record(*callable.parent).type) &&
-              catalog_.passable(*vt, program_.record(*callable.parent).type) &&
-              (callable.isConst || !catalog_.constView(*vt)))
-            options.emplace_back(static_cast<Ref>(i), c);
-        }
+        for (model::CallableId c : methodsOn(*vt)) options.emplace_back(static_cast<Ref>(i), c);
       }
       if (!options.empty()) {
         const auto &[receiver, method] = rng_.pick(options);

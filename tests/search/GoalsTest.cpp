@@ -472,12 +472,15 @@ TEST(Goals, TheFitnessOfAGoalWhoseFunctionARunNeverEnteredIsNotCalledWithoutAski
   EXPECT_EQ(c.fitnessAsked, 0);
   EXPECT_DOUBLE_EQ(goals.fitness(fGoal, e), 0.0);
   EXPECT_EQ(c.fitnessAsked, 1);
-  // f's goals are one function's, g's another's.
-  EXPECT_TRUE(goals.sameFunction(fGoal, goals.goalOfSide(0)));
-  EXPECT_FALSE(goals.sameFunction(fGoal, gGoal));
+  // f's goals are function 0's, g's function 1's; the run entered f.
+  EXPECT_EQ(goals.functionOf(goals.goalOfSide(0)), 0u);
+  EXPECT_EQ(goals.functionOf(gGoal), 1u);
+  EXPECT_EQ(goals.enteredFunctions(e), (std::vector<std::uint32_t>{0}));
   // A run that timed out entered nothing; one without block coverage, everything.
   Execution hung = e;
   hung.result.outcome = exec::Outcome::Timeout;
   EXPECT_FALSE(goals.entered(fGoal, hung));
+  EXPECT_TRUE(goals.enteredFunctions(hung).empty());
   EXPECT_TRUE(goals.entered(gGoal, Execution{}));
+  EXPECT_EQ(goals.enteredFunctions(Execution{}), (std::vector<std::uint32_t>{0, 1}));
 }

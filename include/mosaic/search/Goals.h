@@ -53,13 +53,13 @@ public:
     if (!entered(g, e)) return notCalled(g);
     return goals_[g].criterion->fitness(goals_[g], e, reach_);
   }
-  /// Whether goals `a` and `b` belong to the same function of the unit
-  /// (entered() then answers the same for both, hung runs aside: failures'
-  /// goals belong to none).
-  bool sameFunction(size_t a, size_t b) const {
-    return a < goalEntry_.size() && b < goalEntry_.size() && goalEntry_[a] == goalEntry_[b] && !goals_[a].failure &&
-           !goals_[b].failure;
-  }
+  /// The unit's functions run `e` entered (their entry block ran), and
+  /// did not time out in (see entered()), ascending; every function for a
+  /// run without block coverage.
+  std::vector<std::uint32_t> enteredFunctions(const Execution &e) const;
+  /// The function goal `g` belongs to; none (SIZE_MAX) for the goals of
+  /// what the tests call and the goals found while searching.
+  size_t functionOf(size_t g) const { return g < goalFunction_.size() ? goalFunction_[g] : SIZE_MAX; }
   /// Whether run `e` may be nearer goal `g` than notCalled(g): it did not
   /// time out (or `g` is a failure's goal), and it entered g's function
   /// (goals of no function, and runs without block coverage, count as
@@ -115,9 +115,11 @@ private:
   /// the callables' and discovered goals follow the last function's.
   std::vector<std::pair<size_t, size_t>> functionGoals_;
   /// Per goal of a function (the first functionGoals_.back().second): its
-  /// function's entry block (past a run's blocks: unknown, ask), and its
+  /// function, that function's entry block (past a run's blocks: unknown,
+  /// ask), and its
   /// criterion's notCalled, asked once.
   std::vector<std::uint32_t> goalEntry_;
+  std::vector<std::uint32_t> goalFunction_;
   std::vector<double> notCalled_;
 };
 

@@ -8,6 +8,7 @@
 #include "mosaic/testcase/TestCase.h"
 #include "mosaic/testcase/TestFactory.h"
 
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -90,6 +91,12 @@ private:
   Rng &rng_;
   std::vector<model::CallableId> targets_;
   std::vector<bool> isTarget_;
+  /// The target methods (and operators) a variable of a type can receive,
+  /// in targets_' order: asked of the catalog once per type (an insertion
+  /// asks it for every variable of the test, over every target: pugixml.cpp
+  /// has hundreds of methods).
+  const std::vector<model::CallableId> &methodsOn(model::TypeId type);
+  std::unordered_map<model::TypeId, std::vector<model::CallableId>> methodsOn_;
   VariationOptions options_;
 };
 
