@@ -116,8 +116,7 @@ private:
   std::vector<std::pair<size_t, size_t>> functionGoals_;
   /// Per goal of a function (the first functionGoals_.back().second): its
   /// function, that function's entry block (past a run's blocks: unknown,
-  /// ask), and its
-  /// criterion's notCalled, asked once.
+  /// ask), and its criterion's notCalled, asked once.
   std::vector<std::uint32_t> goalEntry_;
   std::vector<std::uint32_t> goalFunction_;
   std::vector<double> notCalled_;
