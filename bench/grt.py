@@ -26,7 +26,9 @@ COMPONENTS = ["constant-mining", "impurity", "elephant-brain", "detective", "ori
 # Condition -> generate's options.
 CONDITIONS = {"dynamosa": ["--algorithm", "dynamosa"],
               "plain": ["--algorithm", "grt", "--grt-components", "none"],
-              "grt": ["--algorithm", "grt", "--grt-components", "all"]}
+              "grt": ["--algorithm", "grt", "--grt-components", "all"],
+              # DynaMOSA with GRT's constant mining (TF-IDF weights of the literals).
+              "dynamosa+mining": ["--algorithm", "dynamosa", "--search-components", "constant-mining"]}
 for _c in COMPONENTS:
     CONDITIONS[f"-{_c}"] = ["--algorithm", "grt", "--grt-components", ",".join(x for x in COMPONENTS if x != _c)]
 

@@ -436,6 +436,10 @@ std::optional<int> badOptions(const GenerateOptions &options, std::ostream &err)
     fmt::print(err, "mosaic: error: {}\n", grt.error().message);
     return kExitUsage;
   }
+  if (auto components = search::parseSearchComponents(options.searchComponents); !components) {
+    fmt::print(err, "mosaic: error: {}\n", components.error().message);
+    return kExitUsage;
+  }
   if (auto criteria = search::makeCriteria(options.criteria); !criteria) {
     fmt::print(err, "mosaic: error: {}\n", criteria.error().message);
     return kExitUsage;

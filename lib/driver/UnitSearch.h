@@ -11,6 +11,7 @@
 #include "Session.h"
 #include "Verify.h"
 #include "mosaic/driver/Generate.h"
+#include "mosaic/search/Grt.h"
 #include "mosaic/search/Observers.h"
 #include "mosaic/search/Secondary.h"
 #include "mosaic/stages/Failures.h"
@@ -43,7 +44,7 @@ public:
   UnitSearch(Session &session, const GenerateOptions &options, const search::Goals &goals,
              const search::SecondaryObjective &secondary, stages::Work &work, std::ostream &err)
       : options_(options), session_(session), limits_(testLimits(options.timeoutMs, options.memoryMb, options.isolate)),
-        rng_(options.seed), pool_(staticPool(session.program)),
+        rng_(options.seed), pool_(staticPool(session.program, options)),
         factory_(*session.catalog, pool_, rng_, factoryOptions(options, session.program)),
         archive_(goals.size(), secondary), executor_(*session.server, limits_,
                                                    // GRT pools no null result: it reads them.
@@ -87,9 +88,13 @@ public:
   std::uint32_t searchTimeoutMs() const { return executor_.timeoutMs(); }
 
 private:
-  static testcase::ConstantPool staticPool(const model::Program &p) {
+  // The unit's literals; weighted by TF-IDF with --search-components
+  // constant-mining (GRT weighs its own pool).
+  static testcase::ConstantPool staticPool(const model::Program &p, const GenerateOptions &options) {
     testcase::ConstantPool pool;
     pool.addStatic(p);
+    const auto components = search::parseSearchComponents(options.searchComponents);
+    if (options.algorithm != "grt" && components && components->constantMining) search::weighLiteralsByTfIdf(pool, p);
     return pool;
   }
   // --function-weights (read and checked by generate before the search).

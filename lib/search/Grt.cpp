@@ -58,7 +58,7 @@ public:
         factory_(catalog_, pool_, rng_, factoryOptions(v.factory().options(), o.grt)) {
     pool_.addStatic(program_);
     if (o_.constantMining) {
-      weighLiterals();
+      weighLiteralsByTfIdf(pool_, program_);
       // Ours beside the paper's: the operands the unit compared inputs
       // with at run time join the mined literals (mosaic's dynamic pool).
       e_.addObserver(feeder_);
@@ -137,27 +137,6 @@ private:
     }
     f.targetWeights.clear();
     return f;
-  }
-
-  // Constant mining's global selection: each of the unit's literals
-  // weighted by TF-IDF over the project's source files (Grt.h, tfIdf), its
-  // term frequency the number of the unit's functions that use it.
-  void weighLiterals() {
-    std::map<std::string, double> tf;
-    for (const model::Callable &c : program_.callables) {
-      for (std::int64_t v : c.constants.integers) ++tf[model::integerLiteralKey(v)];
-      for (std::int64_t v : c.constants.chars) ++tf[model::integerLiteralKey(v)];
-      for (double v : c.constants.floats) ++tf[model::floatLiteralKey(v)];
-      for (const std::string &v : c.constants.strings) ++tf[model::stringLiteralKey(v)];
-    }
-    const auto &docs = program_.literalDocuments;
-    pool_.weighStatic([&](const std::string &key) {
-      const auto t = tf.find(key);
-      const auto h = docs.holding.find(key);
-      // The unit is one of the documents, and holds each of its literals.
-      const size_t holding = 1 + (h == docs.holding.end() ? 0 : h->second);
-      return tfIdf(t == tf.end() ? 1.0 : t->second, docs.files + 1, holding);
-    });
   }
 
   // The description's function of each callable (for bloodhound).

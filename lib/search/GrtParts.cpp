@@ -3,6 +3,7 @@
 #include "mosaic/search/Grt.h"
 
 #include <algorithm>
+#include <map>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -115,6 +116,33 @@ double tfIdf(double tf, std::size_t documents, std::size_t containing) {
   const double d = static_cast<double>(documents) + 1;
   const double rest = d - static_cast<double>(std::min(containing, documents));
   return tf * std::log(d / rest);
+}
+
+void weighLiteralsByTfIdf(testcase::ConstantPool &pool, const model::Program &program) {
+  std::map<std::string, double> tf;
+  for (const model::Callable &c : program.callables) {
+    for (std::int64_t v : c.constants.integers) ++tf[model::integerLiteralKey(v)];
+    for (std::int64_t v : c.constants.chars) ++tf[model::integerLiteralKey(v)];
+    for (double v : c.constants.floats) ++tf[model::floatLiteralKey(v)];
+    for (const std::string &v : c.constants.strings) ++tf[model::stringLiteralKey(v)];
+  }
+  const auto &docs = program.literalDocuments;
+  pool.weighStatic([&](const std::string &key) {
+    const auto t = tf.find(key);
+    const auto h = docs.holding.find(key);
+    // The unit is one of the documents, and holds each of its literals.
+    const size_t holding = 1 + (h == docs.holding.end() ? 0 : h->second);
+    return tfIdf(t == tf.end() ? 1.0 : t->second, docs.files + 1, holding);
+  });
+}
+
+Expected<GrtOptions> parseSearchComponents(const std::string &names) {
+  auto parsed = parseGrtComponents(names);
+  const std::string on = parsed ? grtComponentNames(*parsed) : std::string();
+  if (on != "none" && on != "constant-mining")
+    return Error::input("--search-components: '" + names +
+                        "': only constant-mining (or none) is available to a search other than grt so far");
+  return parsed;
 }
 
 } // namespace mosaic::search

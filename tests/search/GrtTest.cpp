@@ -223,6 +223,44 @@ TEST(Grt, AWeightedConstantPoolDrawsInProportion) {
   EXPECT_NEAR(ints[3] / 2200.0, 1.0 / 11, 0.03);
 }
 
+TEST(Grt, TheUnitsLiteralsAreDrawnByTheirTfIdfWeights) {
+  // Two callables use 7, one uses 99; 99 is also in all 9 of the project's
+  // other files, 7 in none. Randoop's weights over the 10 documents (the
+  // unit is one): w(7) = 2·log(11/10), w(99) = 1·log(11/1).
+  model::Program p;
+  model::Callable a, b;
+  a.id = 0, b.id = 1;
+  a.constants.integers = {7, 99};
+  b.constants.integers = {7};
+  p.callables = {a, b};
+  p.literalDocuments.files = 9;
+  p.literalDocuments.holding[model::integerLiteralKey(99)] = 9;
+  testcase::ConstantPool pool;
+  pool.addStatic(p);
+  weighLiteralsByTfIdf(pool, p);
+  Rng rng(5);
+  std::map<std::int64_t, int> drawn;
+  for (int i = 0; i < 3000; ++i) ++drawn[*pool.integer(rng, 0)];
+  const double w7 = tfIdf(2, 10, 1), w99 = tfIdf(1, 10, 10);
+  EXPECT_NEAR(drawn[7] / 3000.0, w7 / (w7 + w99), 0.03);
+  EXPECT_NEAR(drawn[99] / 3000.0, w99 / (w7 + w99), 0.03);
+}
+
+TEST(Grt, OtherSearchesTakeOnlyConstantMining) {
+  auto none = parseSearchComponents("none");
+  ASSERT_TRUE(none);
+  EXPECT_FALSE(none->constantMining);
+  auto mining = parseSearchComponents("constant-mining");
+  ASSERT_TRUE(mining);
+  EXPECT_TRUE(mining->constantMining);
+  EXPECT_EQ(grtComponentNames(*mining), "constant-mining");
+  for (const char *bad : {"all", "impurity", "constant-mining,bloodhound", "telepathy"}) {
+    auto r = parseSearchComponents(bad);
+    ASSERT_FALSE(r) << bad;
+    EXPECT_NE(r.error().message.find("--search-components"), std::string::npos) << bad;
+  }
+}
+
 TEST(GrtEffect, TheElephantBrainGivesEachMakersHandlesAnEvenShareOfTheCalls) {
   // Two makers of one handle type. The pool fills unevenly: handle_keyed
   // fails (crashes) unless its key is a multiple of 8, and handle_plain(),

@@ -28,6 +28,9 @@ struct GenerateOptions : RunOptions {
   std::string algorithm = "dynamosa"; ///< --algorithm
   /// --grt-components: GRT's components on (search/Grt.h), for ablation.
   std::string grtComponents = "all";
+  /// --search-components: GRT's components a search other than grt uses
+  /// too (search::parseSearchComponents).
+  std::string searchComponents = "none";
   std::vector<std::string> criteria = search::defaultCriteria(); ///< --criteria
   std::string secondary = "length"; ///< --secondary: the tie-break between equally fit tests
   std::uint32_t bbcUsage = 50;       ///< --bbc-usage: percent of ties BBC decides (seed 003's 50%)

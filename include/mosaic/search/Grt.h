@@ -8,6 +8,7 @@
 #include "mosaic/search/Execution.h"
 #include "mosaic/support/Expected.h"
 #include "mosaic/support/Random.h"
+#include "mosaic/testcase/ConstantPool.h"
 #include "mosaic/testcase/TestCase.h"
 
 #include <cstdint>
@@ -71,6 +72,19 @@ std::uint64_t fuzzNumber(std::uint64_t value, unsigned bits, bool isSigned, bool
 /// Impurity on a string: one of insert a printable character (32–126),
 /// remove one, replace one, or take a substring, chosen uniformly.
 std::string fuzzString(const std::string &s, Rng &rng);
+
+/// Constant mining's global selection on `pool`'s static literals (those
+/// of `program`, ConstantPool::addStatic): each weighted by tfIdf, its term
+/// frequency the number of the unit's callables that use it, the documents
+/// the project's source files and the unit (model::Program::literalDocuments).
+/// GRT's own, and DynaMOSA's and the other searches' with
+/// `--search-components constant-mining`.
+void weighLiteralsByTfIdf(testcase::ConstantPool &pool, const model::Program &program);
+
+/// `names` for a search other than GRT (--search-components): "none" or
+/// the GRT components it can use, so far only constant-mining (the
+/// detective's on-demand building is every search's own already).
+Expected<GrtOptions> parseSearchComponents(const std::string &names);
 
 /// TF-IDF weights of literals (constant mining's global selection,
 /// ALGORITHMS.md §4.1): `tf` occurrences in the unit, `documents` the
