@@ -138,8 +138,7 @@ std::vector<std::uint32_t> Goals::enteredFunctions(const Execution &e) const {
   if (e.outcome() == exec::Outcome::Timeout) return out;
   const model::UnitDescription &d = reach_.description();
   for (std::uint32_t fi = 0; fi < d.functions.size(); ++fi) {
-    const std::uint32_t entry = d.functions[fi].entry;
-    if (entry >= e.blocks.size() || e.blocks[entry]) out.push_back(fi);
+    if (ranEntry(d.functions[fi].entry, e)) out.push_back(fi);
   }
   return out;
 }
@@ -153,8 +152,7 @@ std::vector<size_t> Goals::coveredBy(const Execution &e) const {
   // coverage, as some tests build, is asked about every goal.)
   for (std::uint32_t fi = 0; fi < functionGoals_.size(); ++fi) {
     const auto [first, last] = functionGoals_[fi];
-    const std::uint32_t entry = d.functions[fi].entry;
-    if (!e.blocks.empty() && entry < d.blocks && !reach_.ran(entry, e)) continue;
+    if (!ranEntry(d.functions[fi].entry, e)) continue;
     for (size_t g = first; g < last; ++g)
       if (covered(g, e)) out.push_back(g);
   }

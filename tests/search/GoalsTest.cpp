@@ -410,10 +410,8 @@ private:
   std::unique_ptr<const Criterion> function_ = functionCriterion();
 };
 
-} // namespace
-
-TEST(Goals, ARunIsAskedOnlyAboutTheGoalsOfTheFunctionsItEntered) {
-  // fourBlocks' f and a one-block g; a run that entered f alone.
+// fourBlocks' f and a one-block g.
+model::UnitDescription fAndG() {
   model::UnitDescription d = test::fourBlocks();
   model::FunctionInfo g;
   g.name = "g";
@@ -421,14 +419,27 @@ TEST(Goals, ARunIsAskedOnlyAboutTheGoalsOfTheFunctionsItEntered) {
   g.blocks = {{4, {20}, {}, {}}};
   d.functions.push_back(g);
   d.blocks = 5;
+  return d;
+}
+
+// A run of fAndG() that entered f alone.
+Execution enteredFAlone() {
+  Execution e = test::fourBlocksRun(true, false);
+  e.blocks.push_back(0);
+  return e;
+}
+
+} // namespace
+
+TEST(Goals, ARunIsAskedOnlyAboutTheGoalsOfTheFunctionsItEntered) {
+  const model::UnitDescription d = fAndG();
   auto counting = std::make_unique<CountingCriterion>();
   const CountingCriterion &c = *counting;
   CriterionList list;
   list.push_back(std::move(counting));
   list.push_back(branchCriterion());
   Goals goals(d, std::move(list));
-  Execution e = test::fourBlocksRun(true, false);
-  e.blocks.push_back(0);
+  const Execution e = enteredFAlone();
   const std::vector<size_t> covered = goals.coveredBy(e);
   EXPECT_EQ(c.asked, 1); // f's goal; g's never
   ASSERT_FALSE(covered.empty());
@@ -445,14 +456,7 @@ TEST(Goals, ARunIsAskedOnlyAboutTheGoalsOfTheFunctionsItEntered) {
 }
 
 TEST(Goals, TheFitnessOfAGoalWhoseFunctionARunNeverEnteredIsNotCalledWithoutAskingItsCriterion) {
-  // fourBlocks' f and a one-block g; a run that entered f alone.
-  model::UnitDescription d = test::fourBlocks();
-  model::FunctionInfo g;
-  g.name = "g";
-  g.entry = 4;
-  g.blocks = {{4, {20}, {}, {}}};
-  d.functions.push_back(g);
-  d.blocks = 5;
+  const model::UnitDescription d = fAndG();
   auto counting = std::make_unique<CountingCriterion>();
   const CountingCriterion &c = *counting;
   CriterionList list;
@@ -460,8 +464,7 @@ TEST(Goals, TheFitnessOfAGoalWhoseFunctionARunNeverEnteredIsNotCalledWithoutAski
   list.push_back(branchCriterion());
   list.push_back(lineCriterion());
   Goals goals(d, std::move(list));
-  Execution e = test::fourBlocksRun(true, false);
-  e.blocks.push_back(0);
+  const Execution e = enteredFAlone();
   size_t fGoal = SIZE_MAX, gGoal = SIZE_MAX;
   for (size_t k = 0; k < goals.size(); ++k)
     if (goals[k].criterion == &c) (goals[k].function == 0 ? fGoal : gGoal) = k;

@@ -66,9 +66,7 @@ public:
   /// entered). False: fitness(g, e) == notCalled(g) and g is not covered.
   bool entered(size_t g, const Execution &e) const {
     if (hung(g, e)) return false;
-    if (g >= goalEntry_.size()) return true;
-    const std::uint32_t entry = goalEntry_[g];
-    return entry >= e.blocks.size() || e.blocks[entry];
+    return g >= goalEntry_.size() || ranEntry(goalEntry_[g], e);
   }
   bool covered(size_t g, const Execution &e) const { return !hung(g, e) && goals_[g].criterion->covered(goals_[g], e); }
   /// Whether the search seeks goal `g` (Goal::passive: kept, never sought).
@@ -100,6 +98,10 @@ public:
   static double normalise(double x) { return Reach::normalise(x); }
 
 private:
+  /// Whether `e` ran the function whose entry block is `entry`: also when
+  /// the run has no coverage of that block to tell (none at all, as some
+  /// tests build, or an entry past its blocks), so that it is asked.
+  static bool ranEntry(std::uint32_t entry, const Execution &e) { return entry >= e.blocks.size() || e.blocks[entry]; }
   bool hung(size_t g, const Execution &e) const { return e.outcome() == exec::Outcome::Timeout && !goals_[g].failure; }
 
   Reach reach_;
@@ -115,8 +117,8 @@ private:
   /// the callables' and discovered goals follow the last function's.
   std::vector<std::pair<size_t, size_t>> functionGoals_;
   /// Per goal of a function (the first functionGoals_.back().second): its
-  /// function, that function's entry block (past a run's blocks: unknown,
-  /// ask), and its criterion's notCalled, asked once.
+  /// function, that function's entry block (kept beside it: entered() is on
+  /// every fitness's path), and its criterion's notCalled, asked once.
   std::vector<std::uint32_t> goalEntry_;
   std::vector<std::uint32_t> goalFunction_;
   std::vector<double> notCalled_;
