@@ -49,7 +49,8 @@ public:
         archive_(goals.size(), secondary), executor_(*session.server, limits_,
                                                    // GRT pools no null result: it reads them.
                                                    {.observations = options.algorithm == "grt",
-                                                    .outputs = goals.needsOutputs()},
+                                                    .outputs = goals.needsOutputs(),
+                                                    .directSides = goals.needsDirectSides()},
                                                    /*calibrated=*/true),
         evaluator_(goals, archive_, executor_, budget(options, interrupt_)), feeder_(pool_),
         failures_(session.program, work.failures, session.catalog.get()), timeline_(goals.size()),

@@ -181,6 +181,7 @@ public:
     return 1.0 + reach.side(*g.side, e);
   }
   double notCalled(const Goal &g, const Reach &reach) const override { return 1.0 + reach.notCalled(g.function); }
+  bool needsDirectSides() const override { return true; }
 };
 
 // Top-level function (EvoSuite's METHOD, "TMC") and its no-exception twin

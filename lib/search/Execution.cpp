@@ -11,7 +11,7 @@ Execution toExecution(const exec::RunResult &result, const exec::Trace &trace, c
   e.sides.assign(trace.sides().begin(), trace.sides().end());
   e.mutants.assign(trace.mutants().begin(), trace.mutants().end());
   e.direct.assign(trace.direct().begin(), trace.direct().end());
-  e.directSides.assign(trace.directSides().begin(), trace.directSides().end());
+  if (options.directSides) e.directSides.assign(trace.directSides().begin(), trace.directSides().end());
   e.blocks.assign(trace.blocks().begin(), trace.blocks().end());
   const auto stmts = trace.statements();
   e.statements.reserve(stmts.size());

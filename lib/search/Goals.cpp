@@ -103,6 +103,10 @@ bool Goals::needsOutputs() const {
   return std::any_of(criteria_.begin(), criteria_.end(), [](const auto &c) { return c->needsOutputs(); });
 }
 
+bool Goals::needsDirectSides() const {
+  return std::any_of(criteria_.begin(), criteria_.end(), [](const auto &c) { return c->needsDirectSides(); });
+}
+
 size_t Goals::count(const Criterion &criterion) const {
   return static_cast<size_t>(
       std::count_if(goals_.begin(), goals_.end(), [&](const Goal &g) { return g.criterion == &criterion; }));

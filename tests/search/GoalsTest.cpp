@@ -230,6 +230,10 @@ TEST(Goals, DirectGoalsCountOnlyCallsTheTestMade) {
   // The branch goal keeps standing for its side when both are there.
   Goals both(d, std::move(*makeCriteria({"branch", "direct-branch"})), {&p, {0}});
   EXPECT_EQ(both[both.goalOfSide(0)].criterion->name(), "branch");
+  // Only the direct goals read the runs' direct sides: a search without
+  // them does not copy them out of each trace.
+  EXPECT_TRUE(both.needsDirectSides());
+  EXPECT_FALSE(Goals(d, std::move(*makeCriteria({"branch", "line", "tmc"})), {&p, {0}}).needsDirectSides());
   // A function no test calls has no direct goals.
   Goals none(d, std::move(*makeCriteria({"dbc", "tmc"})), {&p, {}});
   EXPECT_EQ(none.size(), 0u);

@@ -124,6 +124,8 @@ public:
   virtual bool needsWeakMutation() const { return false; }
   /// Whether its goals read Execution::outputs (ExecutorOptions::outputs).
   virtual bool needsOutputs() const { return false; }
+  /// Whether its goals read Execution::directSides (ExecutorOptions::directSides).
+  virtual bool needsDirectSides() const { return false; }
 };
 
 } // namespace mosaic::search

@@ -94,6 +94,9 @@ struct Execution {
 struct ExecutorOptions {
   bool observations = false;
   bool outputs = false; ///< Execution::outputs (output coverage)
+  /// Execution::directSides, 8 bytes per branch side of the unit on every
+  /// run: off where no criterion reads them (Goals::needsDirectSides).
+  bool directSides = true;
 };
 
 /// Sets e.stoppedCallable from `test` (the statement e.stoppedAt calls).

@@ -34,6 +34,8 @@ public:
   const CriterionList &criteria() const { return criteria_; }
   /// Whether a criterion's goals read Execution::outputs.
   bool needsOutputs() const;
+  /// Whether a criterion's goals read Execution::directSides.
+  bool needsDirectSides() const;
   /// Goals of `criterion`.
   size_t count(const Criterion &criterion) const;
   /// Goals of the criterion named `name` (0 when it is not one of these).
