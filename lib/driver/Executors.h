@@ -23,9 +23,17 @@ public:
   /// AFL waits for its calibration runs, and takes 5x their mean, rounded
   /// up to a multiple of EXEC_TM_ROUND (20 ms, so at least 20 ms); ours is
   /// more cautious in what it measures (100 normal tests, 10x the slowest,
-  /// kept up to date as tests grow) and has AFL's floor: at 50 ms, cJSON.c's
-  /// DynaMOSA spent 18 of its 60 s in hangs (bench/results/speed-2026-11-28b).
-  static constexpr std::uint32_t kWarmup = 100, kFactor = 10, kFloorMs = 20;
+  /// kept up to date as tests grow). The floor is ours, 5 ms: AFL rounds
+  /// because it times wall-clock time with a 20 ms timer, where the server
+  /// reads the child's own CPU clock. The slowest normal test of a 5 s
+  /// search was 0.33-3.1 ms on the seven bench/speed units (xmlparse.c
+  /// 0.39-0.44 ms, http_parser.c 0.41, yajl_parser.c 0.33), so 5 ms is still
+  /// 11x their slowest, and the misused internal functions that spin
+  /// (xmlparse.c's entityValueProcessor, ~100 hangs in 10 s of random
+  /// search) cost 5 ms each instead of 20: 16% of that search's time at
+  /// 20 ms. (At 50 ms, cJSON.c's DynaMOSA spent 18 of its 60 s in hangs:
+  /// bench/results/speed-2026-11-28b.)
+  static constexpr std::uint32_t kWarmup = 100, kFactor = 10, kFloorMs = 5;
 
   explicit SearchTimeout(std::uint32_t ceilingMs) : ceilingMs_(ceilingMs) {}
   std::uint32_t limitMs() const;

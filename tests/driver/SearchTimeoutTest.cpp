@@ -15,15 +15,17 @@ exec::RunResult ended(exec::Outcome outcome, std::uint32_t cpuUs) {
 
 TEST(SearchTimeout, TheCeilingUntilEnoughTestsEndedNormallyThenTenTimesTheSlowest) {
   driver::SearchTimeout t(1000);
-  for (std::uint32_t k = 1; k < driver::SearchTimeout::kWarmup; ++k) t.observe(ended(exec::Outcome::Ok, 1500));
+  for (std::uint32_t k = 1; k < driver::SearchTimeout::kWarmup; ++k) t.observe(ended(exec::Outcome::Ok, 300));
   EXPECT_EQ(t.limitMs(), 1000u); // 99 normal tests: not yet
   // Failures, and tests whose CPU time is unknown, do not count.
   t.observe(ended(exec::Outcome::Crash, 90'000));
   t.observe(ended(exec::Outcome::Timeout, 900'000));
   t.observe(ended(exec::Outcome::Ok, 0));
   EXPECT_EQ(t.limitMs(), 1000u);
+  t.observe(ended(exec::Outcome::Ok, 300));
+  EXPECT_EQ(t.limitMs(), 5u); // 10 x 0.3 ms is below the floor
   t.observe(ended(exec::Outcome::Ok, 1500));
-  EXPECT_EQ(t.limitMs(), 20u); // 10 x 1.5 ms is below the floor
+  EXPECT_EQ(t.limitMs(), 15u); // 10 x the slowest
   t.observe(ended(exec::Outcome::Ok, 12'345));
   EXPECT_EQ(t.limitMs(), 124u); // 10 x 12.345 ms, rounded up
   t.observe(ended(exec::Outcome::Ok, 400'000));
@@ -31,9 +33,9 @@ TEST(SearchTimeout, TheCeilingUntilEnoughTestsEndedNormallyThenTenTimesTheSlowes
 }
 
 TEST(SearchTimeout, ACeilingBelowTheFloorStaysTheLimit) {
-  driver::SearchTimeout t(10);
+  driver::SearchTimeout t(3);
   for (std::uint32_t k = 0; k < driver::SearchTimeout::kWarmup; ++k) t.observe(ended(exec::Outcome::Ok, 10));
-  EXPECT_EQ(t.limitMs(), 10u);
+  EXPECT_EQ(t.limitMs(), 3u);
 }
 
 } // namespace
