@@ -24,6 +24,11 @@ find_package(PkgConfig REQUIRED)
 # Neither libz3-dev nor libgit2-dev ships a CMake config.
 pkg_check_modules(Z3 REQUIRED IMPORTED_TARGET z3)
 pkg_check_modules(LIBGIT2 REQUIRED IMPORTED_TARGET libgit2)
+# mosaic's own allocator (tools/CMakeLists.txt); the sanitized build keeps
+# ASan's.
+if(NOT MOSAIC_SANITIZE)
+  pkg_check_modules(JEMALLOC REQUIRED IMPORTED_TARGET jemalloc)
+endif()
 
 find_package(nlohmann_json 3.10 REQUIRED)
 find_package(CLI11 2.1 REQUIRED)

@@ -16,7 +16,7 @@ set -euo pipefail
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git dpkg-dev
   clang-19 llvm-19-dev libclang-19-dev libclang-cpp19-dev libclang-rt-19-dev lld-19 llvm-19-tools
-  libz3-dev libgit2-dev libffi-dev nlohmann-json3-dev libcli11-dev libfmt-dev libgtest-dev libgmock-dev
+  libz3-dev libgit2-dev libffi-dev nlohmann-json3-dev libcli11-dev libfmt-dev libgtest-dev libgmock-dev libjemalloc-dev
   universal-ctags python3 python3-matplotlib bear autoconf automake libtool
   slurmctld slurmd slurm-client munge python3-jsonschema
 )
