@@ -3,10 +3,10 @@
 #include "mosaic/search/Grt.h"
 
 #include <algorithm>
-#include <map>
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
 #include <sstream>
 
 namespace mosaic::search {
