@@ -28,7 +28,9 @@ CONDITIONS = {"dynamosa": ["--algorithm", "dynamosa"],
               "plain": ["--algorithm", "grt", "--grt-components", "none"],
               "grt": ["--algorithm", "grt", "--grt-components", "all"],
               # DynaMOSA with GRT's constant mining (TF-IDF weights of the literals).
-              "dynamosa+mining": ["--algorithm", "dynamosa", "--search-components", "constant-mining"]}
+              "dynamosa+mining": ["--algorithm", "dynamosa", "--search-components", "constant-mining"],
+              # DynaMOSA whose random tests and insertions call what GRT's bloodhound chooses.
+              "dynamosa+bloodhound": ["--algorithm", "dynamosa", "--search-components", "bloodhound"]}
 for _c in COMPONENTS:
     CONDITIONS[f"-{_c}"] = ["--algorithm", "grt", "--grt-components", ",".join(x for x in COMPONENTS if x != _c)]
 

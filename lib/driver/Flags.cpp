@@ -184,7 +184,9 @@ void searchFlags(std::vector<Flag> &t) {
                    [](CommandLine &c, Command k) { return &gen(c, k).grtComponents; }));
   t.push_back(text({.names = "--search-components", .value = "LIST", .commands = kGenerate,
                     .help = "With a search other than grt: GRT components it uses too, none (the default) or "
-                            "constant-mining (the unit's literals weighted by TF-IDF over the project's files)"},
+                            "some of constant-mining (the unit's literals weighted by TF-IDF over the project's "
+                            "files), bloodhound (the calls of random tests and insertions chosen by uncovered goals "
+                            "and successes)"},
                    [](CommandLine &c, Command k) { return &gen(c, k).searchComponents; }));
   t.push_back(list({.names = "--criteria", .value = "LIST", .commands = kGenerate,
                     .help = "Coverage criteria whose goals the search works on: function, branch, direct-branch, line, wm (weak mutation), top-level, no-exception, exception, output; or all, or smart (seed 001's selection) (docs/CLI.md)"},

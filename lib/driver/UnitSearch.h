@@ -11,6 +11,7 @@
 #include "Session.h"
 #include "Verify.h"
 #include "mosaic/driver/Generate.h"
+#include "mosaic/search/Bloodhound.h"
 #include "mosaic/search/Grt.h"
 #include "mosaic/search/Observers.h"
 #include "mosaic/search/Secondary.h"
@@ -21,6 +22,7 @@
 #include <fmt/format.h>
 #include <unistd.h>
 
+#include <optional>
 #include <ostream>
 
 namespace mosaic::driver {
@@ -68,8 +70,21 @@ public:
     search::Variation variation(*session_.catalog, factory_, rng_, session_.targets, options_.variation);
     search::SearchOptions parameters = options_.search;
     if (auto grt = search::parseGrtComponents(options_.grtComponents, parameters.grt)) parameters.grt = *grt;
+    // --search-components bloodhound: the calls of the search's random
+    // tests and insertions are bloodhound's choice (GRT has its own).
+    std::optional<search::Bloodhound> bloodhound;
+    const auto components = search::parseSearchComponents(options_.searchComponents);
+    if (algorithm != search::AlgorithmKind::Grt && components && components->bloodhound) {
+      bloodhound.emplace(evaluator_, session_.program, parameters.grt);
+      factory_.setChooser(&*bloodhound);
+      evaluator_.addObserver(*bloodhound);
+    }
     search::makeAlgorithm(algorithm, evaluator_, variation, rng_, parameters)->run();
     evaluator_.finish();
+    if (bloodhound) { // the later stages build as they always do
+      factory_.setChooser(nullptr);
+      evaluator_.removeObserver(*bloodhound);
+    }
     SearchSummary summary{algorithm, evaluator_.budget().elapsed(), evaluator_.executions(), interrupt_.raised(),
                           archive_.solutions().size(), evaluator_.predicted()};
     if (summary.interrupted) fmt::print(err, "mosaic: interrupted: writing the suite found so far\n");

@@ -9,6 +9,7 @@
 #include "Algorithms.h"
 #include "mosaic/search/Grt.h"
 
+#include "mosaic/search/Bloodhound.h"
 #include "mosaic/search/Observers.h"
 #include "mosaic/testcase/ConstantPool.h"
 #include "mosaic/testcase/Lifetime.h"
@@ -65,29 +66,15 @@ public:
     }
     for (model::CallableId c : v.targets())
       if (catalog_.callable(c)) callables_.push_back(c);
-    successes_.assign(program_.callables.size(), 0);
-    selections_.assign(program_.callables.size(), 0);
-    indexFunctions();
     indexMutators();
-    updateCoverage();
   }
 
   ~Grt() override { e_.removeObserver(feeder_); }
 
   void run() override {
     if (callables_.empty()) return;
-    // Bloodhound's updates: on a period of the budget's time, or, for a
-    // run bounded by executions (which repeats exactly), by successes.
-    const bool byTime = e_.budget().maxExecutions == 0;
-    const double period = std::max(1.0, e_.budget().seconds * o_.updateShare);
-    double nextUpdate = period;
     std::uint64_t misses = 0;
     while (!e_.done()) {
-      if (o_.bloodhound &&
-          (byTime ? e_.budget().elapsed() >= nextUpdate : successfulSinceUpdate_ >= kUpdateEvery)) {
-        updateCoverage();
-        nextUpdate = e_.budget().elapsed() + period;
-      }
       // Nothing new to build in a long while (every call needs an object
       // no sequence makes, or every extension was run before): the pool
       // is exhausted, and the search ends rather than spin.
@@ -108,16 +95,12 @@ public:
         continue;
       }
       if (run->failed() || run->threw) continue; // failing: never a building block
-      ++successes_[target];
-      ++successfulSinceUpdate_;
+      bloodhound_.succeeded(target);
       addToPool(std::move(t), *run);
     }
   }
 
 private:
-  /// Randoop's alternative update period for a run bounded by executions
-  /// only: every 100 successful invocations (ALGORITHMS.md §4.6).
-  static constexpr std::uint64_t kUpdateEvery = 100;
   /// Steps in a row that built nothing new before the loop gives up (ours:
   /// far more than a pool that can still grow ever needs).
   static constexpr std::uint64_t kMaxMisses = 100000;
@@ -137,16 +120,6 @@ private:
     }
     f.targetWeights.clear();
     return f;
-  }
-
-  // The description's function of each callable (for bloodhound).
-  void indexFunctions() {
-    std::map<std::string, std::uint32_t> byName;
-    const auto &functions = e_.goals().reach().description().functions;
-    for (std::uint32_t f = 0; f < functions.size(); ++f) byName[functions[f].linkageName] = f;
-    for (model::CallableId c : callables_)
-      for (const std::string &name : program_.callable(c).linkageNames)
-        if (auto it = byName.find(name); it != byName.end()) function_[c] = it->second;
   }
 
   // Impurity's mutating calls: per record, its non-const methods and the
@@ -200,54 +173,9 @@ private:
     }
   }
 
-  // Bloodhound: the uncovered share of each callable's goals, recomputed
-  // from the archive; selections since the last update reset.
-  void updateCoverage() {
-    std::map<std::uint32_t, std::pair<size_t, size_t>> perFunction; // function -> (uncovered, all)
-    const Goals &goals = e_.goals();
-    for (size_t g = 0; g < goals.size(); ++g) {
-      if (!goals.sought(g)) continue;
-      auto &[uncovered, all] = perFunction[goals[g].function];
-      ++all;
-      uncovered += !e_.archive().covered(g);
-    }
-    uncovered_.clear();
-    for (model::CallableId c : callables_) {
-      const auto f = function_.find(c);
-      const auto counts = f == function_.end() ? perFunction.end() : perFunction.find(f->second);
-      // No goals of its own known: Randoop's 0.5.
-      uncovered_[c] = counts == perFunction.end() || counts->second.second == 0
-                          ? 0.5
-                          : static_cast<double>(counts->second.first) / static_cast<double>(counts->second.second);
-    }
-    std::fill(selections_.begin(), selections_.end(), 0);
-    successfulSinceUpdate_ = 0;
-  }
-
+  // Bloodhound's choice (its updates on their period inside), or uniform.
   model::CallableId chooseTarget() {
-    model::CallableId chosen = rng_.pick(callables_);
-    if (o_.bloodhound) {
-      std::uint64_t maxSuccesses = 0;
-      for (model::CallableId c : callables_) maxSuccesses = std::max(maxSuccesses, successes_[c]);
-      std::vector<double> w;
-      double total = 0;
-      for (model::CallableId c : callables_) {
-        w.push_back(bloodhoundWeight(uncovered_[c], static_cast<double>(successes_[c]),
-                                     static_cast<double>(maxSuccesses), selections_[c], callables_.size(), o_.alpha,
-                                     o_.p));
-        total += w.back();
-      }
-      if (total > 0) {
-        double at = rng_.uniform01() * total;
-        for (size_t k = 0; k < callables_.size(); ++k)
-          if ((at -= w[k]) < 0 || k + 1 == callables_.size()) {
-            chosen = callables_[k];
-            break;
-          }
-      }
-    }
-    ++selections_[chosen];
-    return chosen;
+    return o_.bloodhound ? bloodhound_.choose(callables_, rng_) : rng_.pick(callables_);
   }
 
   // The types a call of `c` needs as objects: its receiver's and its
@@ -452,11 +380,8 @@ private:
   std::vector<model::CallableId> callables_;
   std::map<model::TypeId, std::vector<Provider>> providers_;
   std::unordered_set<std::size_t> seen_;
-  std::map<model::CallableId, std::uint32_t> function_;
   std::map<model::RecordId, std::vector<std::pair<model::CallableId, size_t>>> mutators_;
-  std::map<model::CallableId, double> uncovered_;
-  std::vector<std::uint64_t> successes_, selections_;
-  std::uint64_t successfulSinceUpdate_ = 0;
+  Bloodhound bloodhound_{e_, program_, o_};
 };
 
 } // namespace

@@ -138,10 +138,9 @@ void weighLiteralsByTfIdf(testcase::ConstantPool &pool, const model::Program &pr
 
 Expected<GrtOptions> parseSearchComponents(const std::string &names) {
   auto parsed = parseGrtComponents(names);
-  const std::string on = parsed ? grtComponentNames(*parsed) : std::string();
-  if (on != "none" && on != "constant-mining")
+  if (!parsed || parsed->impurity || parsed->elephantBrain || parsed->detective || parsed->orienteering)
     return Error::input("--search-components: '" + names +
-                        "': only constant-mining (or none) is available to a search other than grt so far");
+                        "': only constant-mining and bloodhound (or none) are available to a search other than grt");
   return parsed;
 }
 

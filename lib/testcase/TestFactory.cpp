@@ -27,8 +27,9 @@ Ref TestFactory::push(TestCase &t, Statement s) {
 
 model::CallableId TestFactory::pickTarget(const std::vector<model::CallableId> &ids) {
   const std::vector<double> &w = options_.targetWeights;
-  if (w.empty()) return rng_.pick(ids);
   auto weight = [&](model::CallableId id) { return id < w.size() ? w[id] : 1.0; };
+  if (chooser_) return chooser_->choose(ids, weight, rng_);
+  if (w.empty()) return rng_.pick(ids);
   double total = 0;
   for (model::CallableId id : ids) total += weight(id);
   if (total <= 0) return rng_.pick(ids);

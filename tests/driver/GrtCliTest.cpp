@@ -77,3 +77,25 @@ TEST(GrtCli, TheSameSeedGivesTheSameSuiteAndUnknownComponentsAreRejected) {
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("unknown component 'telepathy'"), std::string::npos) << r.err;
 }
+
+TEST(GrtCli, DynaMosaTakesBloodhoundRepeatablyAndNoOtherComponentButConstantMining) {
+  // Bloodhound chooses the calls of DynaMOSA's random tests and insertions
+  // (its effect: BloodhoundEffect in search_tests); bounded by executions,
+  // its updates follow successes, so the same seed gives the same suite.
+  std::string first;
+  for (int k = 0; k < 2; ++k) {
+    const std::string dir = makeTempDir("mosaic-dynamosa-bloodhound");
+    auto r = runProcess({MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kDepot, "-o", dir + "/suite",
+                         "--search-components", "bloodhound", "--max-executions", "1500", "--budget", "120s",
+                         "--seed", "1", "--work-dir", dir + "/work", "--no-verify", "--no-progress"});
+    ASSERT_TRUE(r.exitCode == 0 || r.exitCode == 1) << r.exitCode << r.out << r.err;
+    const std::string suite = readFile(dir + "/suite/depot_test.cpp");
+    EXPECT_NE(suite.find("depot_audit("), std::string::npos) << suite;
+    if (k == 0) first = suite;
+    else EXPECT_EQ(suite, first);
+  }
+  auto r = runProcess({MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kDepot, "-o",
+                       makeTempDir("mosaic-dynamosa-bad"), "--search-components", "bloodhound,detective"});
+  EXPECT_EQ(r.exitCode, 2);
+  EXPECT_NE(r.err.find("--search-components"), std::string::npos) << r.err;
+}

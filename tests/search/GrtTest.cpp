@@ -2,6 +2,7 @@
 // orienteering's weights, impurity's fuzzing, TF-IDF, and the weighted
 // constant pool constant mining draws from.
 #include "common/UnitModel.h"
+#include "mosaic/search/Bloodhound.h"
 #include "mosaic/search/Grt.h"
 #include "mosaic/search/Search.h"
 #include "mosaic/search/Secondary.h"
@@ -246,15 +247,18 @@ TEST(Grt, TheUnitsLiteralsAreDrawnByTheirTfIdfWeights) {
   EXPECT_NEAR(drawn[99] / 3000.0, w99 / (w7 + w99), 0.03);
 }
 
-TEST(Grt, OtherSearchesTakeOnlyConstantMining) {
+TEST(Grt, OtherSearchesTakeConstantMiningAndBloodhoundOnly) {
   auto none = parseSearchComponents("none");
   ASSERT_TRUE(none);
-  EXPECT_FALSE(none->constantMining);
+  EXPECT_FALSE(none->constantMining || none->bloodhound);
   auto mining = parseSearchComponents("constant-mining");
   ASSERT_TRUE(mining);
   EXPECT_TRUE(mining->constantMining);
   EXPECT_EQ(grtComponentNames(*mining), "constant-mining");
-  for (const char *bad : {"all", "impurity", "constant-mining,bloodhound", "telepathy"}) {
+  auto both = parseSearchComponents("constant-mining,bloodhound");
+  ASSERT_TRUE(both);
+  EXPECT_EQ(grtComponentNames(*both), "constant-mining,bloodhound");
+  for (const char *bad : {"all", "impurity", "bloodhound,detective", "telepathy"}) {
     auto r = parseSearchComponents(bad);
     ASSERT_FALSE(r) << bad;
     EXPECT_NE(r.error().message.find("--search-components"), std::string::npos) << bad;
@@ -410,4 +414,93 @@ TEST(GrtEffect, ImpurityFuzzesTheInputsOfReusedSequences) {
   const int with = fuzzedPrefixes("impurity,detective");
   EXPECT_LE(without, 3);
   EXPECT_GT(with, without + 20) << "with " << with << ", without " << without;
+}
+
+TEST(Bloodhound, WeighsByTheArchivesUncoveredGoalsAndCountsTheCallsThatFinished) {
+  // handle_plain's two sides covered, the other functions' not: after an
+  // update, its uncovered share is 0, the others' 1. A run that stopped at
+  // its second call counts a success for the first call only.
+  auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kHandles);
+  const auto description = handlesDescription(m->program);
+  const Goals goals(description);
+  const auto shorter = shorterTest();
+  Archive archive(goals.size(), *shorter);
+  FakeExecutor executor([](const testcase::TestCase &) { return std::optional<Execution>(); });
+  Budget budget;
+  budget.maxExecutions = 10;
+  Evaluator evaluator(goals, archive, executor, budget);
+  auto id = [&](const std::string &name) {
+    for (const auto &c : m->program.callables)
+      if (c.name == name) return c.id;
+    return model::CallableId{0};
+  };
+  Bloodhound hound(evaluator, m->program, GrtOptions{});
+  EXPECT_DOUBLE_EQ(hound.uncoveredShare(id("handle_plain")), 1.0);
+
+  testcase::TestCase t;
+  t.statements.push_back({.op = testcase::Op::Call, .callable = id("handle_plain")});
+  t.statements.push_back({.op = testcase::Op::Call, .callable = id("handle_plain")});
+  for (bool taken : {true, false}) {
+    Execution run = handlesRun(m->program, t, [&](const std::string &) { return taken; });
+    archive.update(std::make_shared<const testcase::TestCase>(t), std::make_shared<const Execution>(run),
+                   goals.coveredBy(run));
+  }
+  Execution stopped = handlesRun(m->program, t, [](const std::string &) { return true; });
+  stopped.stoppedAt = 1;
+  stopped.result.outcome = exec::Outcome::Crash;
+  hound.evaluated(evaluator, {t, stopped});
+  EXPECT_EQ(hound.successes(id("handle_plain")), 1u);
+
+  hound.update();
+  EXPECT_DOUBLE_EQ(hound.uncoveredShare(id("handle_plain")), 0.0);
+  EXPECT_DOUBLE_EQ(hound.uncoveredShare(id("handle_slow")), 1.0);
+  // Chosen among the two: handle_slow nearly always (handle_plain's weight
+  // is (1 - α)·(1 - 1/1) = 0).
+  Rng rng(3);
+  int slow = 0;
+  for (int i = 0; i < 200; ++i) slow += hound.choose({id("handle_plain"), id("handle_slow")}, rng) == id("handle_slow");
+  EXPECT_EQ(slow, 200);
+}
+
+TEST(BloodhoundEffect, DynaMosaInsertsCallsOfWhatStillHasUncoveredGoalsMoreOften) {
+  // As GrtEffect.BloodhoundCalls…: handle_slow's true side is never
+  // taken, every other function's are soon. DynaMOSA with bloodhound as
+  // its factory's chooser (generate --search-components bloodhound) calls
+  // handle_slow in a larger share of its tests' calls than without.
+  auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kHandles);
+  const auto description = handlesDescription(m->program);
+  auto slowShare = [&](bool withBloodhound) {
+    int slow = 0, calls = 0;
+    bool flip = false;
+    FakeExecutor executor([&](const testcase::TestCase &t) -> std::optional<Execution> {
+      for (const testcase::Statement &s : t.statements)
+        if (s.op == testcase::Op::Call) {
+          ++calls;
+          slow += m->program.callable(s.callable).name == "handle_slow";
+        }
+      flip = !flip;
+      return handlesRun(m->program, t, [&](const std::string &name) { return name != "handle_slow" && flip; });
+    });
+    const Goals goals(description);
+    const auto shorter = shorterTest();
+    Archive archive(goals.size(), *shorter);
+    Budget budget;
+    budget.maxExecutions = 3000;
+    Evaluator evaluator(goals, archive, executor, budget);
+    Rng rng(5);
+    testcase::ConstantPool pool;
+    testcase::TestFactory factory(*m->catalog, pool, rng);
+    std::optional<Bloodhound> hound;
+    if (withBloodhound) {
+      hound.emplace(evaluator, m->program, GrtOptions{});
+      factory.setChooser(&*hound);
+      evaluator.addObserver(*hound);
+    }
+    Variation variation(*m->catalog, factory, rng, m->program.targets);
+    makeAlgorithm(AlgorithmKind::DynaMosa, evaluator, variation, rng, SearchOptions{})->run();
+    return static_cast<double>(slow) / std::max(1, calls);
+  };
+  const double with = slowShare(true);
+  const double without = slowShare(false);
+  EXPECT_GT(with, without + 0.15) << "with " << with << ", without " << without;
 }

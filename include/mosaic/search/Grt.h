@@ -82,7 +82,7 @@ std::string fuzzString(const std::string &s, Rng &rng);
 void weighLiteralsByTfIdf(testcase::ConstantPool &pool, const model::Program &program);
 
 /// `names` for a search other than GRT (--search-components): "none" or
-/// the GRT components it can use, so far only constant-mining (the
+/// the GRT components it can use: constant-mining and bloodhound (the
 /// detective's on-demand building is every search's own already).
 Expected<GrtOptions> parseSearchComponents(const std::string &names);
 

@@ -7,6 +7,7 @@
 #include "mosaic/testcase/TestCase.h"
 #include "mosaic/support/Random.h"
 
+#include <functional>
 #include <optional>
 #include <utility>
 
@@ -43,12 +44,27 @@ struct FactoryOptions {
   std::vector<double> targetWeights;
 };
 
+/// Chooses the callable a random test or an insertion calls next, from
+/// what the search has seen so far (GRT's bloodhound, lent to the other
+/// searches by --search-components bloodhound).
+class TargetChooser {
+public:
+  virtual ~TargetChooser() = default;
+  /// One of `ids` (not empty); `staticWeight(id)` is
+  /// FactoryOptions::targetWeights' weight of `id` (1 without them).
+  virtual model::CallableId choose(const std::vector<model::CallableId> &ids,
+                                   const std::function<double(model::CallableId)> &staticWeight, Rng &rng) = 0;
+};
+
 class TestFactory {
 public:
   TestFactory(const Catalog &catalog, const ConstantPool &pool, Rng &rng, FactoryOptions options = {});
 
-  /// One of `ids` (not empty), chosen with FactoryOptions::targetWeights.
+  /// One of `ids` (not empty): the chooser's when one is set, else by
+  /// FactoryOptions::targetWeights.
   model::CallableId pickTarget(const std::vector<model::CallableId> &ids);
+  /// Lets `chooser` (null: none; it must outlive its use) choose targets.
+  void setChooser(TargetChooser *chooser) { chooser_ = chooser; }
 
   /// A random test: a length uniform in [1, maxLength), filled with calls to
   /// randomly chosen `targets` (callable ones) and what their arguments need.
@@ -126,6 +142,7 @@ private:
   const ConstantPool &pool_;
   Rng &rng_;
   FactoryOptions options_;
+  TargetChooser *chooser_ = nullptr;
 };
 
 /// Makes every call of a format function (Callable::formatParam) in `test`
