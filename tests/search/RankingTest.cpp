@@ -112,6 +112,41 @@ TEST(Ranking, ATieBreakBlindToTheGoalIsAskedOnceForAllConstantColumns) {
   EXPECT_GT(asked, 200);
 }
 
+TEST(Ranking, NonDominatedSortMakesTheSameFrontsAsComparingEveryPairBothWays) {
+  // Fast non-dominated sorting against the definition (a front: the
+  // members no unranked member dominates), on random rows with ties and
+  // dominance both ways.
+  Rng values(5);
+  std::vector<std::vector<double>> rows(40);
+  for (auto &row : rows)
+    for (size_t g = 0; g < 6; ++g) row.push_back(static_cast<double>(values.index(4)));
+  const FitnessMatrix f(rows);
+  std::vector<size_t> members(40);
+  for (size_t i = 0; i < 40; ++i) members[i] = i;
+  std::vector<size_t> count(40, 0);
+  for (size_t a = 0; a < 40; ++a)
+    for (size_t b = 0; b < 40; ++b) count[b] += a != b && dominates(rows[a], rows[b]);
+  // Front by front: those no unranked member dominates.
+  std::vector<std::vector<size_t>> expected;
+  std::vector<bool> ranked(40, false);
+  for (size_t done = 0; done < 40;) {
+    std::vector<size_t> front;
+    for (size_t b = 0; b < 40; ++b) {
+      if (ranked[b]) continue;
+      bool free = true;
+      for (size_t a = 0; a < 40 && free; ++a) free = ranked[a] || !dominates(rows[a], rows[b]);
+      if (free) front.push_back(b);
+    }
+    for (size_t b : front) ranked[b] = true;
+    done += front.size();
+    expected.push_back(front);
+  }
+  auto fronts = nonDominatedSort(f, members, 40);
+  for (auto &front : fronts) std::sort(front.begin(), front.end());
+  EXPECT_EQ(fronts, expected);
+  EXPECT_GT(expected.size(), 2u);
+}
+
 TEST(Ranking, ColumnsKnownConstantAreNotStoredAndRankAsIfTheyWere) {
   // Six individuals, 40 goals: every fourth goal no one reaches (1.0 for
   // all); the others vary. Declared constant up front, those columns are
