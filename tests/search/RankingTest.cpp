@@ -123,9 +123,6 @@ TEST(Ranking, NonDominatedSortMakesTheSameFrontsAsComparingEveryPairBothWays) {
   const FitnessMatrix f(rows);
   std::vector<size_t> members(40);
   for (size_t i = 0; i < 40; ++i) members[i] = i;
-  std::vector<size_t> count(40, 0);
-  for (size_t a = 0; a < 40; ++a)
-    for (size_t b = 0; b < 40; ++b) count[b] += a != b && dominates(rows[a], rows[b]);
   // Front by front: those no unranked member dominates.
   std::vector<std::vector<size_t>> expected;
   std::vector<bool> ranked(40, false);
