@@ -49,15 +49,23 @@ std::string grtComponentNames(const GrtOptions &options) {
   return out.empty() ? "none" : out;
 }
 
-double bloodhoundWeight(double uncoveredRatio, double successes, double maxSuccesses, std::uint64_t k,
-                        std::size_t callables, double alpha, double p) {
+double bloodhoundBase(double uncoveredRatio, double successes, double maxSuccesses, double alpha) {
   const double successRatio = maxSuccesses > 0 ? successes / maxSuccesses : 0.0;
-  const double w0 = alpha * uncoveredRatio + (1 - alpha) * (1 - successRatio);
-  if (k == 0) return w0;
+  return alpha * uncoveredRatio + (1 - alpha) * (1 - successRatio);
+}
+
+double bloodhoundDecay(std::uint64_t k, std::size_t callables, double p) {
+  if (k == 0) return 1.0;
   const double kd = static_cast<double>(k);
   const double decay = (-3.0 / std::log(1 - p)) * std::pow(p, kd) / kd;
   const double floor = 1.0 / std::log(static_cast<double>(callables) + 3);
-  return std::max(decay, floor) * w0;
+  return std::max(decay, floor);
+}
+
+double bloodhoundWeight(double uncoveredRatio, double successes, double maxSuccesses, std::uint64_t k,
+                        std::size_t callables, double alpha, double p) {
+  const double w0 = bloodhoundBase(uncoveredRatio, successes, maxSuccesses, alpha);
+  return k == 0 ? w0 : bloodhoundDecay(k, callables, p) * w0;
 }
 
 double orienteeringWeight(const Execution &run, std::size_t size) {

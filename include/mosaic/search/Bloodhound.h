@@ -53,6 +53,8 @@ public:
 
 private:
   bool due() const;
+  /// bloodhoundDecay(k, decayCallables_, p), tabled.
+  double decay(std::uint64_t k);
 
   const Evaluator &e_;
   GrtOptions o_;
@@ -61,6 +63,8 @@ private:
   std::vector<std::uint64_t> successes_, selections_;
   std::uint64_t successfulSinceUpdate_ = 0;
   double nextUpdate_ = 0;
+  std::vector<double> decay_; ///< by selections k, for decayCallables_ callables
+  std::size_t decayCallables_ = 0;
 };
 
 } // namespace mosaic::search

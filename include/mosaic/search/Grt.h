@@ -59,6 +59,9 @@ std::string grtComponentNames(const GrtOptions &options);
 /// the last update, max((−3/ln(1−p))·p^k/k, 1/ln(|M|+3))·w(m, 0).
 double bloodhoundWeight(double uncoveredRatio, double successes, double maxSuccesses, std::uint64_t k,
                         std::size_t callables, double alpha, double p);
+/// Its two factors: w(m, 0), and the decay after k selections (1 at k = 0).
+double bloodhoundBase(double uncoveredRatio, double successes, double maxSuccesses, double alpha);
+double bloodhoundDecay(std::uint64_t k, std::size_t callables, double p);
 
 /// Orienteering's weight of a pooled sequence: 1 / (Σ time of its
 /// statements × √size) (the paper's; ALGORITHMS.md §4.5), with the time in
