@@ -111,13 +111,23 @@ std::optional<std::string> BodyWriter::assertion(const TestCase &t, size_t i, co
 std::vector<Line> BodyWriter::assertions(const SuiteTest &st, size_t index) {
   std::vector<Line> out;
   // One variable passed as several arguments (`f(item, item, item)`) is
-  // observed once per argument: its assertions are written once.
-  std::set<std::string> written;
+  // observed once per argument: its assertions are written once, and an
+  // assertion verification dropped (through the observation its line was
+  // written from) is dropped for every observation that writes it, or the
+  // next copy would take its place round after round (cJSON's
+  // ReplaceItemViaPointer(item, item, other): 20 rounds, never settled).
+  std::vector<std::pair<std::string, int>> candidates;
+  std::set<std::string> dropped, written;
   for (size_t k = 0; k < st.observations.size(); ++k) {
     const exec::Observation &o = st.observations[k];
-    if (o.statement != index || (k < st.dropped.size() && st.dropped[k])) continue;
-    if (auto a = assertion(st.test, index, o); a && written.insert(*a).second) out.push_back({*a, static_cast<int>(k)});
+    if (o.statement != index) continue;
+    auto a = assertion(st.test, index, o);
+    if (!a) continue;
+    if (k < st.dropped.size() && st.dropped[k]) dropped.insert(*a);
+    else candidates.emplace_back(std::move(*a), static_cast<int>(k));
   }
+  for (auto &[text, k] : candidates)
+    if (!dropped.count(text) && written.insert(text).second) out.push_back({std::move(text), k});
   return out;
 }
 
