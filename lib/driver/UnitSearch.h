@@ -72,19 +72,26 @@ public:
     if (auto grt = search::parseGrtComponents(options_.grtComponents, parameters.grt)) parameters.grt = *grt;
     // --search-components bloodhound: the calls of the search's random
     // tests and insertions are bloodhound's choice (GRT has its own).
-    std::optional<search::Bloodhound> bloodhound;
+    // Lent for the search only, also when it throws: the later stages
+    // build as they always do.
+    struct Lent {
+      testcase::TestFactory &factory;
+      search::Evaluator &evaluator;
+      std::optional<search::Bloodhound> hound;
+      ~Lent() {
+        if (!hound) return;
+        factory.setChooser(nullptr);
+        evaluator.removeObserver(*hound);
+      }
+    } lent{factory_, evaluator_, std::nullopt};
     const auto components = search::parseSearchComponents(options_.searchComponents);
     if (algorithm != search::AlgorithmKind::Grt && components && components->bloodhound) {
-      bloodhound.emplace(evaluator_, session_.program, parameters.grt);
-      factory_.setChooser(&*bloodhound);
-      evaluator_.addObserver(*bloodhound);
+      lent.hound.emplace(evaluator_, session_.program, parameters.grt);
+      factory_.setChooser(&*lent.hound);
+      evaluator_.addObserver(*lent.hound);
     }
     search::makeAlgorithm(algorithm, evaluator_, variation, rng_, parameters)->run();
     evaluator_.finish();
-    if (bloodhound) { // the later stages build as they always do
-      factory_.setChooser(nullptr);
-      evaluator_.removeObserver(*bloodhound);
-    }
     SearchSummary summary{algorithm, evaluator_.budget().elapsed(), evaluator_.executions(), interrupt_.raised(),
                           archive_.solutions().size(), evaluator_.predicted()};
     if (summary.interrupted) fmt::print(err, "mosaic: interrupted: writing the suite found so far\n");

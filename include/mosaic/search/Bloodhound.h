@@ -30,7 +30,7 @@ public:
   /// counts the selection.
   model::CallableId choose(const std::vector<model::CallableId> &ids,
                            const std::function<double(model::CallableId)> &staticWeight, Rng &rng) override;
-  /// Uniform weights apart: the same choice without a static weight.
+  /// The same without a static weight (GRT's choice).
   model::CallableId choose(const std::vector<model::CallableId> &ids, Rng &rng);
 
   /// A call of `c` ran normally (GRT: the target of a sequence that did).
