@@ -30,10 +30,7 @@ inline std::string macroArgument(const std::string &expr) {
   return expr;
 }
 
-/// Whether `op` calls something: a function, a method or a constructor.
-inline bool isCall(testcase::Op op) {
-  return op == testcase::Op::Call || op == testcase::Op::MethodCall || op == testcase::Op::Construct;
-}
+using testcase::isCall;
 
 /// The first statement before `end` that takes the address of statement i.
 inline std::optional<size_t> addressTakenAt(const testcase::TestCase &t, size_t i, size_t end) {

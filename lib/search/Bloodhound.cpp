@@ -10,10 +10,6 @@ namespace mosaic::search {
 
 namespace {
 constexpr std::uint32_t kNone = 0xffffffffu;
-
-bool isCall(testcase::Op op) {
-  return op == testcase::Op::Call || op == testcase::Op::MethodCall || op == testcase::Op::Construct;
-}
 } // namespace
 
 Bloodhound::Bloodhound(const Evaluator &evaluator, const model::Program &program, const GrtOptions &options)
@@ -112,7 +108,7 @@ void Bloodhound::evaluated(const Evaluator &, const Evaluation &evaluation) {
   // Statements the run finished: those it started, but the one it stopped at.
   const size_t finished = std::min(t.statements.size(), run.statements.size());
   for (size_t i = 0; i < finished; ++i)
-    if (static_cast<int>(i) != run.stoppedAt && isCall(t.statements[i].op)) succeeded(t.statements[i].callable);
+    if (static_cast<int>(i) != run.stoppedAt && testcase::isCall(t.statements[i].op)) succeeded(t.statements[i].callable);
 }
 
 } // namespace mosaic::search

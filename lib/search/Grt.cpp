@@ -368,7 +368,7 @@ private:
       if (s.op == Op::Null || null[i]) continue;
       const auto type = testcase::variableType(program_, test, i);
       if (!type || !isObject(*type)) continue;
-      const bool made = s.op == Op::Call || s.op == Op::Construct || s.op == Op::MethodCall;
+      const bool made = testcase::isCall(s.op);
       Provider p{entry, static_cast<Ref>(i), made ? s.callable : kNoProducer};
       auto &list = providers_[*type];
       auto &makers = makers_[*type];

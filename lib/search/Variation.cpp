@@ -20,7 +20,7 @@ using model::TypeKind;
 
 namespace {
 
-bool isCall(Op op) { return op == Op::Call || op == Op::MethodCall || op == Op::Construct; }
+using testcase::isCall;
 
 } // namespace
 

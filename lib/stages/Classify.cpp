@@ -35,7 +35,7 @@ bool internal(const testcase::Catalog &catalog, const model::Callable &c) { retu
 
 namespace {
 
-bool isCall(Op op) { return op == Op::Call || op == Op::MethodCall || op == Op::Construct; }
+using testcase::isCall;
 
 // A call's arguments (its receiver excluded) and the parameter each fills.
 struct Argument {

@@ -38,6 +38,9 @@ enum class Op : std::uint8_t {
                  ///< `refs` (one per Catalog::stubResults, or none) and value-initialised results otherwise
 };
 
+/// Whether `op` calls something: a function, a method or a constructor.
+inline bool isCall(Op op) { return op == Op::Call || op == Op::MethodCall || op == Op::Construct; }
+
 struct Statement {
   Op op = Op::Primitive;
   model::TypeId type = 0;         ///< the variable's type (all but calls and FieldSet)
