@@ -2,6 +2,7 @@
 #include "Writer.h"
 
 #include "mosaic/model/Derive.h"
+#include "mosaic/testcase/Lifetime.h"
 
 namespace mosaic::harness {
 
@@ -125,15 +126,18 @@ std::optional<model::TypeId> Writer::performCall(const model::Callable &c, const
 
 // What is worth asserting on afterwards: the result (the variable `out`,
 // when there is one, pointing to a value of type *out), and what the callee
-// wrote through its pointer and reference parameters. "" when nothing is.
+// wrote through its pointer and reference parameters, but not the one it
+// releases (cmark_node_free(node) writes node->next before freeing it: its
+// bytes afterwards are the allocator's). "" when nothing is.
 std::string Writer::observations(const model::Callable &c, std::optional<model::TypeId> out) {
   std::ostringstream observe;
   const std::string outVar = "out";
   if (out && observable(*out)) observe << "    " << observer(*out) << "(ctx, MOSAIC_OBS_RESULT, " << outVar << ");\n";
+  const std::optional<size_t> released = testcase::releasedParam(p_, c);
   for (size_t i = 0; i < c.params.size(); ++i) {
     const model::Param &param = c.params[i];
     const model::Type &declared = p_.type(param.type);
-    if (!param.written || !declared.pointee || declared.pointeeConst) continue;
+    if (!param.written || !declared.pointee || declared.pointeeConst || released == i) continue;
     const model::TypeId pointee = p_.type(*declared.pointee).value;
     if (!observable(pointee)) continue;
     const std::string a = "a" + std::to_string(i);

@@ -2,6 +2,7 @@
 #include "analysis/FixtureModel.h"
 #include "common/TestSupport.h"
 #include "common/UnitHarness.h"
+#include "common/UnitModel.h"
 #include "mosaic/harness/Build.h"
 
 #include <gtest/gtest.h>
@@ -108,4 +109,24 @@ TEST(ProjectArchive, TellsAProgramFromAPartOfTheLibrary) {
   };
   EXPECT_TRUE(harness::definesMain(compile("driver", "int helper(void) { return 1; }\nint main(void) { return 0; }\n")));
   EXPECT_FALSE(harness::definesMain(compile("part", "int domain(void) { return 1; }\nint main_count;\n")));
+}
+
+TEST(HarnessSource, ObservesWhatACallWritesThroughButNotWhatItReleases) {
+  // claims_fill(dest, destLen) writes through both; claims_free(doc)
+  // writes doc->text and then frees doc: its bytes afterwards are the
+  // allocator's, different from run to run (cmark_node_free's node->next),
+  // no assertion's to pin.
+  const auto model = test::UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR,
+                                           std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/claims.c");
+  const std::string source = harness::generateHarness(model->program, *model->catalog).source;
+  const auto callOf = [&](const std::string &signature) {
+    const size_t at = source.find("/* " + signature + " */");
+    EXPECT_NE(at, std::string::npos) << signature;
+    return source.substr(at, source.find("\n}\n", at) - at);
+  };
+  for (const model::Callable &c : model->program.callables)
+    if (c.name == "claims_free") EXPECT_TRUE(c.params[0].written);
+  EXPECT_NE(callOf("claims_fill(unsigned char *, size_t *)").find("MOSAIC_OBS_ARG0 + 0"), std::string::npos);
+  EXPECT_EQ(callOf("claims_free(claims_doc *)").find("MOSAIC_OBS_ARG0"), std::string::npos)
+      << callOf("claims_free(claims_doc *)");
 }
