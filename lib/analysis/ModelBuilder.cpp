@@ -4,6 +4,7 @@
 
 #include "ConstantMiner.h"
 #include "ExportMarks.h"
+#include "FormatForwarding.h"
 #include "InstalledHeaders.h"
 #include "ParamRoles.h"
 #include "TypeMapper.h"
@@ -207,7 +208,9 @@ private:
   // A variadic function's format parameter (Callable::formatParam): from
   // its format attribute (on any of its declarations), else a last fixed
   // parameter that is a char pointer named like a format (`fmt`, `format`,
-  // `msg_format`): log functions often go without the attribute.
+  // `msg_format`) that the body hands on to the printf family (log
+  // functions often go without the attribute; other format languages,
+  // jansson's json_pack, have the name too).
   void formatOf(const clang::FunctionDecl *fd, model::Callable &c) {
     for (const clang::FunctionDecl *d : fd->redecls())
       if (const auto *f = d->getAttr<clang::FormatAttr>()) {
@@ -229,7 +232,8 @@ private:
     const bool formatName = name.ends_with("fmt") || name.ends_with("format");
     const bool charPointer = t.kind == model::TypeKind::Pointer && t.pointee &&
                              program_.type(program_.type(*t.pointee).value).kind == model::TypeKind::Char;
-    if (formatName && charPointer) c.formatParam = c.params.size() - 1;
+    if (formatName && charPointer && forwardsPrintfFormat(fd, static_cast<unsigned>(c.params.size() - 1)))
+      c.formatParam = c.params.size() - 1;
   }
 
   void skip(std::string name, std::string what, std::string reason, const clang::Decl *d,

@@ -289,7 +289,7 @@ TEST(GenerateCli, VariadicFunctionsAreCalledWithExtraArgumentsOfTheirOwnTypes) {
   // writes the same call with each literal's type spelled.
   const std::string dir = makeTempDir("mosaic-generate");
   const auto j = generate(dir, "tally.c", "3000");
-  EXPECT_EQ(j["callables"]["callable"], 6) << j["callables"].dump(2);
+  EXPECT_EQ(j["callables"]["callable"], 8) << j["callables"].dump(2);
   const std::string suite = readFile(dir + "/suite/tally_test.cpp");
   EXPECT_NE(suite.find("tally_ints("), std::string::npos) << suite;
   // Some call passes extras: more arguments than its fixed parameters

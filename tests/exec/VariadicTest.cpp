@@ -189,11 +189,14 @@ TEST(Variadic, AFormatSaysWhatItConsumes) {
   EXPECT_TRUE(mosaic_format_fits(nullptr, "", 0));
 }
 
-TEST(Variadic, FormatFunctionsAreKnownByAttributeOrByName) {
+TEST(Variadic, FormatFunctionsAreKnownByAttributeOrByANameTheBodyHandsToPrintf) {
   UnitHarness &u = tally();
   EXPECT_EQ(callable(u, "tally_format").formatParam, 2u);
   EXPECT_EQ(callable(u, "tally_note").formatParam, 1u);
+  EXPECT_EQ(callable(u, "tally_log").formatParam, 0u); // through its own helper
   EXPECT_FALSE(callable(u, "tally_ints").formatParam);
+  // A `fmt` of a language of its own: no printf format fits its extras.
+  EXPECT_FALSE(callable(u, "tally_pack").formatParam);
 }
 
 TEST(Variadic, ExtrasThatDoNotFitTheFormatAreNotPerformed) {
