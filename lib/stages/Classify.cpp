@@ -573,6 +573,28 @@ std::string taggedUnionMismatch(const testcase::Catalog &catalog, const TestCase
 // (c) by call `i`'s own arguments: a length beyond its buffer, bytes with no
 // NUL as a string, a release of what the API did not allocate, the test's
 // own object as the callee's `void *`; "" when none.
+// Whether `id` is `void *` (or `const void *`).
+bool voidPointer(const model::Program &p, model::TypeId id) {
+  const model::Type &t = p.type(id);
+  return t.kind == model::TypeKind::Pointer && t.pointee && p.type(*t.pointee).kind == model::TypeKind::Void;
+}
+
+// Whether `c` makes a `void *` handle: it returns one and takes no integer
+// (a size would make it an allocator, cJSON_malloc).
+bool makesVoidHandle(const model::Program &p, const model::Callable &c) {
+  return voidPointer(p, c.result) && std::none_of(c.params.begin(), c.params.end(), [&](const model::Param &q) {
+           return p.type(q.type).kind == model::TypeKind::Integer;
+         });
+}
+
+// A public function of the unit that makes `void *` handles (jansson's
+// json_object_iter), or nullptr.
+const model::Callable *voidHandleMaker(const testcase::Catalog &catalog) {
+  for (const model::Callable &c : catalog.program().callables)
+    if (c.declaredInHeader && !internal(catalog, c) && makesVoidHandle(catalog.program(), c)) return &c;
+  return nullptr;
+}
+
 std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
   const model::Program &p = catalog.program();
   const Statement &call = t.statements[i];
@@ -731,6 +753,29 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
         v.op == Op::AddressOf)
       return fmt::format("gives {} the address of a {} as {} (void *), which it reads as an object of its own",
                          callName(p, call), typeName(p, t.statements[v.refs[0]].type), paramName(a, k));
+    // Bytes of the test's own as a `void *` that no length goes with: an
+    // opaque handle the API made, not a buffer (jansson's
+    // json_object_iter_value(void *iter), whose iter only json_object_iter
+    // makes; the front end calls such a parameter user data). A callee
+    // with any integer parameter may read it as a buffer of that length
+    // (fwrite's buf, size, nitems), so it is left alone.
+    const bool handle = voidPointer(p, a.param->type) &&
+                        (a.param->role == model::ParamRole::None || a.param->role == model::ParamRole::UserData);
+    if (handle && (v.op == Op::Buffer || v.op == Op::Array || v.op == Op::CString) &&
+        std::none_of(c.params.begin(), c.params.end(),
+                     [&](const model::Param &q) { return p.type(q.type).kind == model::TypeKind::Integer; }))
+      return fmt::format("gives {} {} bytes of the test's own as {} (void *), with no length: a handle only the API "
+                         "makes",
+                         callName(p, call), bytesOf(v), paramName(a, k));
+    // An object the API made, of a type of its own, as the `void *` of an
+    // API that makes `void *` handles itself (jansson's
+    // json_object_iter_value(json_copy(j)), whose iter json_object_iter
+    // makes): the callee reads it as the other kind.
+    if (handle && isCall(v.op) && !voidPointer(p, p.callable(v.callable).result))
+      if (const model::Callable *maker = voidHandleMaker(catalog))
+        return fmt::format("gives {} what {} returned ({}) as {} (void *), a handle of the kind {}() makes",
+                           callName(p, call), callName(p, v), typeName(p, p.callable(v.callable).result),
+                           paramName(a, k), maker->name);
   }
   return "";
 }

@@ -556,6 +556,40 @@ TEST_F(Claims, ASizeTimesACountBeyondTheBufferIsMisuse) {
   EXPECT_EQ(classify(t).why.find("beyond"), std::string::npos) << classify(t).why;
 }
 
+TEST_F(Claims, BytesOfTheTestsOwnAsAVoidPointerWithNoLengthAreMisuse) {
+  // claims_new(claims_iter_text(bytes)) with bytes no claims_iter made
+  // (jansson's json_dumps(json_object_iter_value(bytes))): the later call
+  // crashes on what the handle-taking call read from the test's bytes.
+  testcase::TestCase t;
+  const Ref bytes = push(t, Statement{.op = Op::Buffer, .type = typeNamed("void *"), .bytes = "w\x0c%"});
+  call(t, "claims_new", {call(t, "claims_iter_text", {bytes})});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claims_iter_text() 3 bytes of the test's own as iter (void *), with no length"),
+            std::string::npos)
+      << c.why;
+  // From the API's own iterator it stays a claim about the library.
+  testcase::TestCase made;
+  call(made, "claims_new", {call(made, "claims_iter_text", {call(made, "claims_iter", {newDoc(made)})})});
+  EXPECT_NE(classify(made).kind, stages::FailureClass::Misuse) << classify(made).why;
+  // An object the API made of another type, where the API makes such
+  // `void *` handles itself (jansson's json_object_iter_value(json)).
+  testcase::TestCase other;
+  call(other, "claims_new", {call(other, "claims_iter_text", {newDoc(other)})});
+  const auto d = classify(other);
+  EXPECT_EQ(d.kind, stages::FailureClass::Misuse) << d.why;
+  EXPECT_NE(d.why.find("gives claims_iter_text() what claims_new() returned (claims_doc *) as iter (void *), a "
+                       "handle of the kind claims_iter() makes"),
+            std::string::npos)
+      << d.why;
+  // A `void *` that a size goes with is a buffer (fwrite's contract).
+  testcase::TestCase put;
+  const Ref doc = newDoc(put);
+  const Ref hello = push(put, Statement{.op = Op::Buffer, .type = typeNamed("const void *"), .bytes = "hello"});
+  call(put, "claims_put", {hello, integer(put, "size_t", 5), integer(put, "size_t", 1), doc});
+  EXPECT_NE(classify(put).kind, stages::FailureClass::Misuse) << classify(put).why;
+}
+
 TEST_F(Claims, AFileTheTestBuiltByHandIsMisuse) {
   // FILE f = {}; claims_write(d, &f) (libconfig's Config::read(&file)).
   testcase::TestCase t;
