@@ -1167,6 +1167,28 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
                            callName(p, made));
     }
   }
+  // A callback of the test's that returns NULL, where the library may need
+  // a pointer (cmark's cmark_mem whose calloc returns NULL: cmark's own
+  // allocator never does, it aborts first). A stub returns no pointer but
+  // NULL, so whatever the library does with it is the test's choice.
+  for (size_t j : inCone) {
+    const Statement &stub = t.statements[j];
+    if (stub.op != Op::Callback || !p.type(stub.type).signature) continue;
+    const model::TypeKind result = p.type(p.type(p.type(stub.type).signature->result).value).kind;
+    if (result != model::TypeKind::Pointer || (!stub.refs.empty() && t.statements[stub.refs[0]].op != Op::Null))
+      continue;
+    std::string where;
+    for (size_t h : inCone)
+      if (const Statement &holder = t.statements[h];
+          holder.op == Op::Aggregate && std::find(holder.refs.begin(), holder.refs.end(), j) != holder.refs.end())
+        if (const auto rec = recordOf(p, holder.type))
+          if (const auto fields = catalog.aggregateFields(*rec)) {
+            const auto at = static_cast<size_t>(std::find(holder.refs.begin(), holder.refs.end(), j) - holder.refs.begin());
+            if (at < fields->size())
+              where = fmt::format(" as the {} of a {}", p.record(*rec).fields[(*fields)[at]].name, typeName(p, holder.type));
+          }
+    return fmt::format("{} with a callback of the test's{} that returns NULL", callName(p, call), where);
+  }
   for (size_t j : builtValues(t, i)) {
     const Statement &v = t.statements[j];
     // Also a call's null result (claims_get_content(NULL) put into the array).

@@ -365,6 +365,32 @@ TEST_F(Claims, AnObjectMadeWithANullCallbackThatItCallsIsRobustness) {
   EXPECT_EQ(classify(d).why.find("made with NULL"), std::string::npos) << classify(d).why;
 }
 
+TEST_F(Claims, ACallbackOfTheTestsThatReturnsNullIsRobustness) {
+  // claims_new_with("x", &alloc) with alloc.calloc a stub returning NULL
+  // (cmark_node_new_with_mem with a cmark_mem of the test's): the library
+  // trusts its allocator never to return NULL.
+  const model::Record *alloc = nullptr;
+  for (const model::Record &r : p().records)
+    if (r.name == "claims_alloc") alloc = &r;
+  ASSERT_NE(alloc, nullptr);
+  testcase::TestCase t;
+  const Ref calloc = push(t, Statement{.op = Op::Callback, .type = alloc->fields[0].type});
+  const Ref release = push(t, Statement{.op = Op::Callback, .type = alloc->fields[1].type});
+  const Ref filled = push(t, Statement{.op = Op::Aggregate, .type = typeNamed("claims_alloc"), .refs = {calloc, release}});
+  const Ref address = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("const claims_alloc *"), .refs = {filled}});
+  const Ref text = push(t, Statement{.op = Op::CString, .type = typeNamed("const char *"), .bytes = "x"});
+  call(t, "claims_new_with", {text, address});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Robustness) << c.why;
+  EXPECT_NE(c.why.find("claims_new_with() with a callback of the test's as the calloc of a claims_alloc that returns "
+                       "NULL"),
+            std::string::npos)
+      << c.why;
+  // A callback that returns nothing says nothing (a release).
+  t.statements[calloc].op = Op::Null;
+  EXPECT_EQ(classify(t).why.find("callback of the test's"), std::string::npos) << classify(t).why;
+}
+
 TEST_F(Claims, AReleaseOfWhatAGetterLentIsMisuse) {
   // claims_doc *d = claims_new("x"); claims_free_text(d, claims_get_content(d));
   // claims_free(d) frees the text again: the getter lent it, the doc still
