@@ -83,6 +83,29 @@ std::set<size_t> cone(const TestCase &t, size_t i) {
   return seen;
 }
 
+// The cone of statement `i` without what made the numbers in it: a call
+// that returned an integer, a character, a bool, an enumerator or a
+// floating value stands for its value alone, not for the objects it took.
+std::set<size_t> objectCone(const model::Program &p, const TestCase &t, size_t i) {
+  std::set<size_t> seen;
+  std::vector<size_t> work{i};
+  while (!work.empty()) {
+    const size_t j = work.back();
+    work.pop_back();
+    if (j >= t.statements.size() || !seen.insert(j).second) continue;
+    const Statement &s = t.statements[j];
+    if (j != i && s.op == Op::Call) {
+      const model::TypeKind k = p.type(p.type(p.callable(s.callable).result).value).kind;
+      if (k == model::TypeKind::Integer || k == model::TypeKind::Char || k == model::TypeKind::Bool ||
+          k == model::TypeKind::Enum || k == model::TypeKind::Floating)
+        continue;
+    }
+    for (Ref r : s.refs)
+      if (r != testcase::kNoRef && r < j) work.push_back(r);
+  }
+  return seen;
+}
+
 // Whether statement `r` is one of `objects` or the address of one
 // (`mp_int *a = &x; ... mp_int *op = &x;` are two statements for one object).
 bool oneOf(const TestCase &t, const std::set<size_t> &objects, Ref r) {
@@ -1137,11 +1160,13 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
   if (std::string why = indexIntoNothing(p, t, i); !why.empty()) return why;
   // An earlier call on the same objects that gave one object two roles
   // (cJSON_AddItemReferenceToArray(array, array), then printing the array
-  // recurses for ever).
+  // recurses for ever). Not through a number it returned: claims_ratio(r, r)
+  // with r = claims_init_copy(d, d) divides by a zero any call could pass.
   const auto inCone = cone(t, i);
+  const auto objects = objectCone(p, t, i);
   for (size_t j = 0; j < i; ++j) {
     const Statement &u = t.statements[j];
-    const auto same = [&](Ref r) { return oneOf(t, inCone, r); };
+    const auto same = [&](Ref r) { return oneOf(t, objects, r); };
     if (!isCall(u.op) || std::none_of(u.refs.begin(), u.refs.end(), same)) continue;
     if (std::string why = twoRoles(p, t, j); !why.empty())
       return "an earlier call on the same object gave it two roles: " + why;

@@ -550,6 +550,13 @@ TEST_F(Claims, OneObjectInTwoRolesIsRobustness) {
   EXPECT_EQ(later.kind, stages::FailureClass::Robustness) << later.why;
   EXPECT_NE(later.why.find("an earlier call on the same object gave it two roles: claims_copy()"), std::string::npos)
       << later.why;
+  // Not through a number the earlier call returned: claims_ratio(r, r)
+  // with r = claims_init_copy(d, d) divides by a zero any caller could pass.
+  testcase::TestCase number;
+  const Ref d = newDoc(number);
+  const Ref r = call(number, "claims_init_copy", {d, d});
+  call(number, "claims_ratio", {r, r});
+  EXPECT_EQ(classify(number).kind, stages::FailureClass::Defect) << classify(number).why;
 }
 
 TEST_F(Claims, TheTestsOwnBufferGivenToAFunctionThatTakesItOverIsMisuse) {
