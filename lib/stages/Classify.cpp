@@ -142,6 +142,28 @@ bool nullAtRunTime(const std::vector<exec::Observation> &obs, size_t j) {
   return false;
 }
 
+// The last call before statement `i` that left variable `v` NULL through
+// its address (utf8proc_map(str, 0, &dst, ...) sets dst to NULL on an
+// error), as the observations of what calls wrote say; none when none did.
+std::optional<size_t> nulledThrough(const model::Program &p, const TestCase &t,
+                                    const std::vector<exec::Observation> &obs, Ref v, size_t i) {
+  std::optional<size_t> last;
+  for (size_t j = v + 1; j < i; ++j) {
+    if (!isCall(t.statements[j].op)) continue;
+    const auto args = argumentsOf(p, t.statements[j]);
+    for (size_t m = 0; m < args.size(); ++m) {
+      const Ref r = args[m].ref;
+      if (r >= t.statements.size() || t.statements[r].op != Op::AddressOf || t.statements[r].refs.empty() ||
+          t.statements[r].refs[0] != v)
+        continue;
+      for (const exec::Observation &o : obs)
+        if (o.statement == j && o.target == MOSAIC_OBS_ARG0 + m && o.field == -1)
+          last = o.kind == MOSAIC_OBS_NULL && o.integer == 1 ? std::optional<size_t>(j) : std::nullopt;
+    }
+  }
+  return last;
+}
+
 // Whether statement `j` is a null pointer: a literal NULL, or a call
 // whose result was null when the test ran.
 bool nullValue(const TestCase &t, const std::vector<exec::Observation> &obs, size_t j) {
@@ -723,6 +745,21 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
                                bytesOf(v), paramName(a, k))
                  : fmt::format("gives {} {} bytes with no NUL as the C string {}", callName(p, call), bytesOf(v),
                                paramName(a, k));
+    // Bytes with no NUL where the callee takes signed or unsigned chars
+    // with no length anywhere (utf8proc_NFKC_Casefold(const uint8_t *str)):
+    // it reads up to a terminator, or a block of a size of its own, and
+    // either way the test's bytes are no such thing.
+    const model::Type &declared = p.type(p.type(a.param->type).value);
+    const model::Type &pointed = declared.kind == model::TypeKind::Pointer && declared.pointee
+                                     ? p.type(p.type(*declared.pointee).value)
+                                     : declared;
+    if (declared.kind == model::TypeKind::Pointer && pointed.kind == model::TypeKind::Integer && pointed.bits == 8 &&
+        a.param->role == model::ParamRole::None && unterminated(t, v) &&
+        std::none_of(c.params.begin(), c.params.end(), [&](const model::Param &q) {
+          return p.type(q.type).kind == model::TypeKind::Integer || inOutLength(p, q);
+        }))
+      return fmt::format("gives {} {} bytes with no NUL as {}, which no length goes with", callName(p, call),
+                         bytesOf(v), paramName(a, k));
     // An array of C strings one of which has no NUL (cJSON_CreateStringArray
     // given {buffer of 1 byte, "\n"}).
     if (pointsToCStrings(catalog, a.param->type) && v.op == Op::Array)
@@ -1151,6 +1188,9 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
     if (v.op == Op::Null) return fmt::format("{} given NULL as {}", callName(p, call), paramName(a, k));
     if (isCall(v.op) && nullAtRunTime(obs, a.ref))
       return fmt::format("{} given NULL as {} (the result of {})", callName(p, call), paramName(a, k), callName(p, v));
+    if (const auto by = nulledThrough(p, t, obs, a.ref, i))
+      return fmt::format("{} given NULL as {} (what {} left in it)", callName(p, call), paramName(a, k),
+                         callName(p, t.statements[*by]));
   }
   if (call.op == Op::MethodCall && !call.refs.empty() && call.refs[0] < t.statements.size() &&
       t.statements[call.refs[0]].op == Op::Null)

@@ -135,6 +135,26 @@ TEST_F(Claims, ANullResultPassedOnIsRobustness) {
   EXPECT_EQ(classify(t).kind, stages::FailureClass::Defect);
 }
 
+TEST_F(Claims, ANullAnEarlierCallLeftInAVariableThroughItsAddressIsRobustness) {
+  // char *text = ...; claims_dup_text(doc, &text) leaves it NULL (as when
+  // the doc has no text); then claims_new(text) (utf8proc_map(str, 0,
+  // &dst, ...) on an error, then utf8proc_NFKC_Casefold(dst)).
+  testcase::TestCase t;
+  const Ref doc = newDoc(t);
+  const Ref text = push(t, Statement{.op = Op::Buffer, .type = typeNamed("char *"), .bytes = std::string("a\0", 2)});
+  const Ref address = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("char **"), .refs = {text}});
+  const Ref dup = call(t, "claims_dup_text", {doc, address});
+  call(t, "claims_new", {text});
+  exec::Observation leftNull{.statement = dup, .kind = MOSAIC_OBS_NULL, .target = MOSAIC_OBS_ARG0 + 1, .integer = 1};
+  const auto c = classify(t, exec::Outcome::Crash, {leftNull});
+  EXPECT_EQ(c.kind, stages::FailureClass::Robustness) << c.why;
+  EXPECT_NE(c.why.find("claims_new() given NULL as text (what claims_dup_text() left in it)"), std::string::npos)
+      << c.why;
+  // Not when the call left it pointing somewhere.
+  leftNull.integer = 0;
+  EXPECT_EQ(classify(t, exec::Outcome::Crash, {leftNull}).why.find("left in it"), std::string::npos);
+}
+
 TEST_F(Claims, ANullFieldInAStructTheCallerFillsIsRobustness) {
   testcase::TestCase t;
   const Ref name = push(t, Statement{.op = Op::Null, .type = typeNamed("const char *")});
@@ -886,6 +906,26 @@ TEST_F(Claims, BytesWithoutANulAsACStringAreMisuse) {
   const auto c = classify(m->call("claims_first", {Bytes{"abc"}}));
   EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
   EXPECT_NE(c.why.find("no NUL"), std::string::npos) << c.why;
+}
+
+TEST_F(Claims, BytesWithoutANulWhereNoLengthGoesWithThemAreMisuse) {
+  // claims_utf8_count(bytes) with bytes that have no NUL
+  // (utf8proc_NFKC_Casefold(const utf8proc_uint8_t *str)).
+  testcase::TestCase t;
+  const Ref bytes = push(t, Statement{.op = Op::Buffer, .type = typeNamed("const unsigned char *"), .bytes = "\xe8p"});
+  call(t, "claims_utf8_count", {bytes});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claims_utf8_count() 2 bytes with no NUL as str, which no length goes with"),
+            std::string::npos)
+      << c.why;
+  // With their NUL they are a string like any other.
+  t.statements[bytes].bytes.push_back('\0');
+  EXPECT_NE(classify(t).kind, stages::FailureClass::Misuse) << classify(t).why;
+  // A length behind a pointer goes with them too (claims_fill(dest, &n)).
+  testcase::TestCase fill;
+  fillOneByte(fill, 1);
+  EXPECT_EQ(classify(fill).why.find("no length goes with"), std::string::npos) << classify(fill).why;
 }
 
 TEST_F(Claims, TheEndOfABufferAsACStringIsMisuse) {
