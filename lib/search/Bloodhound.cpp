@@ -58,7 +58,6 @@ model::CallableId Bloodhound::choose(const std::vector<model::CallableId> &ids,
   for (model::CallableId c : ids) maxSuccesses = std::max(maxSuccesses, successes(c));
   std::vector<double> w;
   w.reserve(ids.size());
-  double total = 0;
   if (decayCallables_ != ids.size()) {
     decay_.clear();
     decayCallables_ = ids.size();
@@ -68,17 +67,9 @@ model::CallableId Bloodhound::choose(const std::vector<model::CallableId> &ids,
     const double base =
         bloodhoundBase(uncoveredShare(c), static_cast<double>(successes(c)), static_cast<double>(maxSuccesses), o_.alpha);
     w.push_back((k == 0 ? base : decay(k) * base) * (staticWeight ? staticWeight(c) : 1.0));
-    total += w.back();
   }
   model::CallableId chosen = rng.pick(ids);
-  if (total > 0) {
-    double at = rng.uniform01() * total;
-    for (size_t k = 0; k < ids.size(); ++k)
-      if ((at -= w[k]) < 0 || k + 1 == ids.size()) {
-        chosen = ids[k];
-        break;
-      }
-  }
+  if (const auto k = rng.weighted(w.size(), [&](size_t k) { return w[k]; })) chosen = ids[*k];
   if (chosen < selections_.size()) ++selections_[chosen];
   return chosen;
 }

@@ -218,12 +218,8 @@ private:
       for (const Provider &p : *list)
         if (!maker || p.producer == *maker) fit.push_back(&p);
     if (!o_.orienteering) return *rng_.pick(fit);
-    double total = 0;
-    for (const Provider *p : fit) total += p->entry->weight;
-    double at = rng_.uniform01() * total;
-    for (const Provider *p : fit)
-      if ((at -= p->entry->weight) < 0) return *p;
-    return *fit.back();
+    const auto k = rng_.weighted(fit.size(), [&](size_t k) { return fit[k]->entry->weight; });
+    return *fit[k.value_or(fit.size() - 1)];
   }
 
   // Appends pooled sequence `e` to `t` (once): where its statements start.

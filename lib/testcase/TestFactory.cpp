@@ -30,15 +30,8 @@ model::CallableId TestFactory::pickTarget(const std::vector<model::CallableId> &
   auto weight = [&](model::CallableId id) { return id < w.size() ? w[id] : 1.0; };
   if (chooser_) return chooser_->choose(ids, weight, rng_);
   if (w.empty()) return rng_.pick(ids);
-  double total = 0;
-  for (model::CallableId id : ids) total += weight(id);
-  if (total <= 0) return rng_.pick(ids);
-  double at = rng_.uniform01() * total;
-  for (model::CallableId id : ids) {
-    at -= weight(id);
-    if (at < 0) return id;
-  }
-  return ids.back();
+  if (const auto k = rng_.weighted(ids.size(), [&](size_t k) { return weight(ids[k]); })) return ids[*k];
+  return rng_.pick(ids);
 }
 
 TestCase TestFactory::randomTest(const std::vector<model::CallableId> &targets) {

@@ -3,6 +3,7 @@
 
 #include <cassert>
 #include <cstdint>
+#include <optional>
 #include <random>
 
 namespace mosaic {
@@ -31,6 +32,18 @@ public:
   double uniform01() { return static_cast<double>(engine_() >> 11) * 0x1.0p-53; }
   bool chance(double p) { return uniform01() < p; }
   double gaussian() { return std::normal_distribution<double>(0.0, 1.0)(engine_); }
+  /// An index in [0, n) drawn with probability weightOf(k) / the total
+  /// (roulette wheel); nullopt, with no draw made, when the total is not
+  /// positive. Weights are non-negative.
+  template <class Weight> std::optional<std::size_t> weighted(std::size_t n, Weight weightOf) {
+    double total = 0;
+    for (std::size_t k = 0; k < n; ++k) total += weightOf(k);
+    if (!(total > 0)) return std::nullopt;
+    double at = uniform01() * total;
+    for (std::size_t k = 0; k < n; ++k)
+      if ((at -= weightOf(k)) < 0) return k;
+    return n - 1; // rounding left `at` at the end of the wheel
+  }
   template <class Container> auto &pick(Container &c) { return c[index(c.size())]; }
   template <class Container> const auto &pick(const Container &c) { return c[index(c.size())]; }
 
