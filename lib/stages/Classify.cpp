@@ -614,22 +614,24 @@ std::string taggedUnionMismatch(const testcase::Catalog &catalog, const TestCase
   return "";
 }
 
-// (c): why call `i` (or what made its arguments) is misuse; "" when it is not.
-// (c) by call `i`'s own arguments: a length beyond its buffer, bytes with no
-// NUL as a string, a release of what the API did not allocate, the test's
-// own object as the callee's `void *`; "" when none.
 // Whether `id` is `void *` (or `const void *`).
 bool voidPointer(const model::Program &p, model::TypeId id) {
-  const model::Type &t = p.type(id);
+  const model::Type &t = p.type(p.type(id).value);
   return t.kind == model::TypeKind::Pointer && t.pointee && p.type(*t.pointee).kind == model::TypeKind::Void;
+}
+
+// Whether `c` takes an integer (a length, a size, a count may be any of
+// them) or, with `inOut`, a length through a pointer (inOutLength).
+bool takesALength(const model::Program &p, const model::Callable &c, bool inOut) {
+  return std::any_of(c.params.begin(), c.params.end(), [&](const model::Param &q) {
+    return p.type(p.type(q.type).value).kind == model::TypeKind::Integer || (inOut && inOutLength(p, q));
+  });
 }
 
 // Whether `c` makes a `void *` handle: it returns one and takes no integer
 // (a size would make it an allocator, cJSON_malloc).
 bool makesVoidHandle(const model::Program &p, const model::Callable &c) {
-  return voidPointer(p, c.result) && std::none_of(c.params.begin(), c.params.end(), [&](const model::Param &q) {
-           return p.type(q.type).kind == model::TypeKind::Integer;
-         });
+  return voidPointer(p, c.result) && !takesALength(p, c, false);
 }
 
 // A public function of the unit that makes `void *` handles (jansson's
@@ -640,6 +642,10 @@ const model::Callable *voidHandleMaker(const testcase::Catalog &catalog) {
   return nullptr;
 }
 
+// (c): why call `i` (or what made its arguments) is misuse; "" when it is not.
+// (c) by call `i`'s own arguments: a length beyond its buffer, bytes with no
+// NUL as a string, a release of what the API did not allocate, the test's
+// own object as the callee's `void *`; "" when none.
 std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
   const model::Program &p = catalog.program();
   const Statement &call = t.statements[i];
@@ -754,10 +760,7 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
                                      ? p.type(p.type(*declared.pointee).value)
                                      : declared;
     if (declared.kind == model::TypeKind::Pointer && pointed.kind == model::TypeKind::Integer && pointed.bits == 8 &&
-        a.param->role == model::ParamRole::None && unterminated(t, v) &&
-        std::none_of(c.params.begin(), c.params.end(), [&](const model::Param &q) {
-          return p.type(q.type).kind == model::TypeKind::Integer || inOutLength(p, q);
-        }))
+        a.param->role == model::ParamRole::None && unterminated(t, v) && !takesALength(p, c, true))
       return fmt::format("gives {} {} bytes with no NUL as {}, which no length goes with", callName(p, call),
                          bytesOf(v), paramName(a, k));
     // An array of C strings one of which has no NUL (cJSON_CreateStringArray
@@ -821,9 +824,7 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
     // (fwrite's buf, size, nitems), so it is left alone.
     const bool handle = voidPointer(p, a.param->type) &&
                         (a.param->role == model::ParamRole::None || a.param->role == model::ParamRole::UserData);
-    if (handle && (v.op == Op::Buffer || v.op == Op::Array || v.op == Op::CString) &&
-        std::none_of(c.params.begin(), c.params.end(),
-                     [&](const model::Param &q) { return p.type(q.type).kind == model::TypeKind::Integer; }))
+    if (handle && (v.op == Op::Buffer || v.op == Op::Array || v.op == Op::CString) && !takesALength(p, c, false))
       return fmt::format("gives {} {} bytes of the test's own as {} (void *), with no length: a handle only the API "
                          "makes",
                          callName(p, call), bytesOf(v), paramName(a, k));
