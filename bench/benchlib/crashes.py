@@ -54,6 +54,7 @@ def versions(subject, cache, e):
     """(unfixed root, fixed root) of an entry, built (bugs._patched's
     folders: Debian's source with the named patches applied)."""
     shipped = os.path.join(cache, subject.name)
+    builds.fetch(subject, shipped)  # a cache that never held the subject gets it first
     builds.build(subject, shipped)
     has_series = os.path.exists(os.path.join(shipped, "src", "debian", "patches", "series"))
     series = bugs._series(os.path.join(shipped, "src")) if has_series else []
