@@ -27,7 +27,9 @@ private:
     }
   }
 
-  // A copy or move of an object, used instead of the object itself.
+  // A copy or move of an object, used instead of the object itself; not
+  // of a const view (jsoncpp's `Json::Value v(Json::Value::nullSingleton())`:
+  // the copy is the object a test may change, the singleton is not).
   static void unaliasCopies(Work &work, Context &c, Candidate &k) {
     for (size_t i = k.test.statements.size(); i-- > 0 && !c.deadline.passed();) {
       if (i >= k.test.statements.size()) continue;
@@ -35,6 +37,8 @@ private:
       if (s.op != testcase::Op::Construct || s.refs.size() != 1) continue;
       const model::Callable &ctor = c.program.callable(s.callable);
       if (!ctor.isCopyConstructor && !ctor.isMoveConstructor) continue;
+      const auto source = testcase::variableType(c.program, k.test, s.refs[0]);
+      if (!source || c.catalog.constView(*source)) continue;
       testcase::TestCase candidate = testcase::withAlias(k.test, i, s.refs[0]);
       if (keepsGoals(c, work, k, candidate)) k.test = std::move(candidate);
     }

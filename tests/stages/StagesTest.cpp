@@ -342,3 +342,46 @@ TEST_F(Stages, FilterAssertionsKeepsWhatAMutantChangesAndEveryResult) {
   stages::filterAssertions()->run(untouched, plain);
   EXPECT_EQ(untouched.passing[0].observations.size(), 3u);
 }
+
+TEST(StagesCxx, MinimiseKeepsTheCopyOfAConstViewThatTheTestChanges) {
+  // Item copy(inventory[0]); copy.setPrice(p): the copy is what the test may
+  // change; used in its place, inventory[0]'s const Item & would be written
+  // through (jsoncpp's Value(Value::nullSingleton()) then removeMember: the
+  // suite did not compile, and the harness changed the singleton).
+  const auto m = UnitModel::make(MOSAIC_FIXTURE_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/inventory.cpp");
+  const model::Program &p = m->program;
+  const auto id = [&](const std::string &signature) {
+    for (const model::Callable &c : p.callables)
+      if (c.signature == signature) return c.id;
+    throw std::runtime_error("no callable " + signature);
+  };
+  using testcase::Op;
+  using testcase::Statement;
+  const model::Callable &at = p.callable(id("shop::Inventory::operator[](std::size_t) const"));
+  const model::Callable &setPrice = p.callable(id("shop::Item::setPrice(shop::Price)"));
+  testcase::TestCase t;
+  t.statements = {Statement{.op = Op::Construct, .callable = id("shop::Inventory::Inventory()")},
+                  Statement{.op = Op::Primitive, .type = p.type(at.params[0].type).value, .bits = 0},
+                  Statement{.op = Op::MethodCall, .callable = at.id, .refs = {0, 1}},
+                  Statement{.op = Op::Construct, .callable = id("shop::Item::Item(const shop::Item &)"), .refs = {2}},
+                  Statement{.op = Op::Aggregate, .type = p.type(setPrice.params[0].type).value},
+                  Statement{.op = Op::MethodCall, .callable = setPrice.id, .refs = {3, 4}}};
+  ASSERT_EQ(m->catalog->dropWritesThroughConst(t), 0u) << testcase::toCode(p, t);
+  // Every run covers the goal while the test still calls setPrice.
+  const model::UnitDescription description = fourBlocks();
+  const search::Goals goals{description};
+  FakeExecutor executor([&](const testcase::TestCase &x) {
+    bool sets = false;
+    for (const Statement &s : x.statements) sets |= s.op == Op::MethodCall && s.callable == setPrice.id;
+    return std::optional(fourBlocksRun(sets, false));
+  });
+  stages::Work work;
+  work.passing.push_back({.test = t, .goals = {goals.goalOfSide(0)}});
+  stages::Context c{p, *m->catalog, goals, executor, executor, nullptr, {}, {}, nullptr, {}, {}};
+  stages::minimise()->run(work, c);
+  testcase::TestCase kept = work.passing[0].test;
+  EXPECT_EQ(m->catalog->dropWritesThroughConst(kept), 0u) << testcase::toCode(p, work.passing[0].test);
+  EXPECT_TRUE(std::any_of(kept.statements.begin(), kept.statements.end(), [&](const Statement &s) {
+    return s.op == Op::Construct && p.callable(s.callable).isCopyConstructor;
+  })) << testcase::toCode(p, kept);
+}
