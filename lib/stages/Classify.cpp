@@ -1239,6 +1239,17 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
   // NULL, so whatever the library does with it is the test's choice.
   for (size_t j : inCone) {
     const Statement &stub = t.statements[j];
+    // A stub subclass's pure virtual that returns a pointer returns null
+    // (jsoncpp's writeString(factory, v) with a StreamWriter::Factory stub
+    // whose newStreamWriter() returns nullptr).
+    if (stub.op == Op::Subclass)
+      if (const auto rec = recordOf(p, stub.type))
+        for (const model::PureVirtual &v : p.record(*rec).pureVirtuals) {
+          const model::TypeKind k = p.type(p.type(v.result).value).kind;
+          if (k == model::TypeKind::Pointer || k == model::TypeKind::UniquePtr || k == model::TypeKind::SharedPtr)
+            return fmt::format("{} with a stub {} of the test's whose {}() returns nullptr", callName(p, call),
+                               p.record(*rec).name, v.name);
+        }
     if (stub.op != Op::Callback || !p.type(stub.type).signature) continue;
     const model::TypeKind result = p.type(p.type(p.type(stub.type).signature->result).value).kind;
     if (result != model::TypeKind::Pointer || (!stub.refs.empty() && t.statements[stub.refs[0]].op != Op::Null))

@@ -411,6 +411,28 @@ TEST_F(Claims, ACallbackOfTheTestsThatReturnsNullIsRobustness) {
   EXPECT_EQ(classify(t).why.find("callback of the test's"), std::string::npos) << classify(t).why;
 }
 
+TEST(StubClaims, AStubSubclassWhosePointerResultIsNullIsRobustness) {
+  // relayMade(factory, "1") with a stub ListenerFactory whose make()
+  // returns nullptr (jsoncpp's writeString with a stub
+  // StreamWriter::Factory): the library trusts a factory to make one.
+  const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "relay.cpp");
+  const model::Program &p = m->program;
+  const model::Callable *made = nullptr;
+  for (const model::Callable &c : p.callables)
+    if (c.qualifiedName == "sig::relayMade") made = &c;
+  ASSERT_NE(made, nullptr);
+  testcase::TestCase t;
+  const model::TypeId factory = p.type(made->params[0].type).value; // the class behind the reference
+  t.statements = {Statement{.op = Op::Subclass, .type = factory},
+                  Statement{.op = Op::CString, .type = made->params[1].type, .bytes = "1"},
+                  Statement{.op = Op::Call, .callable = made->id, .refs = {0, 1}}};
+  const auto c = stages::classify(*m->catalog, t, crashAtEnd(t), {});
+  EXPECT_EQ(c.kind, stages::FailureClass::Robustness) << c.why;
+  EXPECT_NE(c.why.find("relayMade() with a stub sig::ListenerFactory of the test's whose make() returns nullptr"),
+            std::string::npos)
+      << c.why;
+}
+
 TEST_F(Claims, AReleaseOfWhatAGetterLentIsMisuse) {
   // claims_doc *d = claims_new("x"); claims_free_text(d, claims_get_content(d));
   // claims_free(d) frees the text again: the getter lent it, the doc still
