@@ -642,6 +642,48 @@ const model::Callable *voidHandleMaker(const testcase::Catalog &catalog) {
   return nullptr;
 }
 
+// Whether record `r` is an iterator: its name ends in `iterator`, any case
+// (jsoncpp's ValueIteratorBase is not one by name, its ValueIterator is;
+// the base's name has the word inside: `...IteratorBase`, also taken).
+bool iteratorRecord(const model::Program &p, model::RecordId r) {
+  std::string name = lowercase(p.record(r).name);
+  if (const size_t colon = name.rfind(':'); colon != std::string::npos) name = name.substr(colon + 1);
+  return name.find("iterator") != std::string::npos;
+}
+
+// Why call `i`, on an iterator, uses one no C++ caller may: a
+// default-constructed (singular) one, or one a call returned that the test
+// never compared with anything (an end() iterator, or begin() of an empty
+// container: jsoncpp's Value(0u).begin().key()); "" when neither.
+std::string singularIterator(const model::Program &p, const TestCase &t, size_t i) {
+  const Statement &call = t.statements[i];
+  if (call.op != Op::MethodCall || call.refs.empty() || call.refs[0] >= i) return "";
+  const model::Callable &c = p.callable(call.callable);
+  if (c.name == "operator=" || c.name == "operator==" || c.name == "operator!=") return "";
+  Ref it = call.refs[0];
+  const auto vt = testcase::variableType(p, t, it);
+  const auto rec = vt ? recordOf(p, *vt) : std::nullopt;
+  if (!rec || !iteratorRecord(p, *rec)) return "";
+  // Through copies to the iterator they copy (each one the same iterator).
+  const auto copyOf = [&](const Statement &u) {
+    return u.op == Op::Construct && u.refs.size() == 1 &&
+           (p.callable(u.callable).isCopyConstructor || p.callable(u.callable).isMoveConstructor);
+  };
+  std::set<Ref> same{it};
+  while (copyOf(t.statements[it]) && t.statements[it].refs[0] < it) same.insert(it = t.statements[it].refs[0]);
+  const Statement &made = t.statements[it];
+  if (made.op == Op::Construct && made.refs.empty())
+    return fmt::format("calls {} on a default-constructed {}, a singular iterator (only assigning to it is valid)",
+                       callName(p, call), p.record(*rec).name);
+  if (!isCall(made.op) || made.op == Op::Construct) return "";
+  for (size_t j = it + 1; j < i; ++j) {
+    const Statement &u = t.statements[j];
+    if (!copyOf(u) && std::any_of(u.refs.begin(), u.refs.end(), [&](Ref r) { return same.count(r) > 0; })) return "";
+  }
+  return fmt::format("calls {} on the iterator {} returned, never compared with an end", callName(p, call),
+                     callName(p, made));
+}
+
 // (c): why call `i` (or what made its arguments) is misuse; "" when it is not.
 // (c) by call `i`'s own arguments: a length beyond its buffer, bytes with no
 // NUL as a string, a release of what the API did not allocate, the test's
@@ -868,6 +910,7 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
   const model::Program &p = catalog.program();
   const Statement &call = t.statements[i];
   const auto inCone = cone(t, i);
+  if (std::string why = singularIterator(p, t, i); !why.empty()) return why;
   // An internal function: the failing call first, then what made its arguments.
   if (isCall(call.op) && internal(catalog, p.callable(call.callable)))
     return fmt::format("calls {}, {}, with arguments its own callers may never pass", callName(p, call),

@@ -433,6 +433,56 @@ TEST(StubClaims, AStubSubclassWhosePointerResultIsNullIsRobustness) {
       << c.why;
 }
 
+TEST(StubClaims, ASingularIteratorOrOneNeverComparedWithAnEndIsMisuse) {
+  // DigitIterator().digit(), and Channel("12").begin().digit() with no
+  // comparison (jsoncpp's ValueIteratorBase().key() and
+  // Value(0u).begin().key()): a C++ caller never does either.
+  const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "relay.cpp");
+  const model::Program &p = m->program;
+  const auto id = [&](const std::string &signature) {
+    for (const model::Callable &c : p.callables)
+      if (c.signature == signature) return c.id;
+    throw std::runtime_error("no callable " + signature);
+  };
+  const model::CallableId digit = id("sig::Channel::DigitIterator::digit() const");
+  testcase::TestCase singular;
+  singular.statements = {Statement{.op = Op::Construct, .callable = id("sig::Channel::DigitIterator::DigitIterator()")},
+                         Statement{.op = Op::MethodCall, .callable = digit, .refs = {0}}};
+  auto c = stages::classify(*m->catalog, singular, crashAtEnd(singular), {});
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("calls sig::Channel::DigitIterator::digit() on a default-constructed "
+                       "sig::Channel::DigitIterator, a singular iterator"),
+            std::string::npos)
+      << c.why;
+  // Also through a copy of it.
+  testcase::TestCase copied = singular;
+  copied.statements.back() = Statement{
+      .op = Op::Construct, .callable = id("sig::Channel::DigitIterator::DigitIterator(const sig::Channel::DigitIterator &)"),
+      .refs = {0}};
+  copied.statements.push_back(Statement{.op = Op::MethodCall, .callable = digit, .refs = {1}});
+  EXPECT_EQ(stages::classify(*m->catalog, copied, crashAtEnd(copied), {}).kind, stages::FailureClass::Misuse);
+  const model::Callable &channel = p.callable(id("sig::Channel::Channel(const char *)"));
+  testcase::TestCase begun;
+  begun.statements = {Statement{.op = Op::CString, .type = channel.params[0].type, .bytes = "12"},
+                      Statement{.op = Op::Construct, .callable = channel.id, .refs = {0}},
+                      Statement{.op = Op::MethodCall, .callable = id("sig::Channel::begin() const"), .refs = {1}},
+                      Statement{.op = Op::MethodCall, .callable = digit, .refs = {2}}};
+  c = stages::classify(*m->catalog, begun, crashAtEnd(begun), {});
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("on the iterator sig::Channel::begin() returned, never compared with an end"), std::string::npos)
+      << c.why;
+  // Compared with end() first, it is the caller's right to use it.
+  testcase::TestCase compared = begun;
+  compared.statements.insert(compared.statements.begin() + 3,
+                             {Statement{.op = Op::MethodCall, .callable = id("sig::Channel::end() const"), .refs = {1}},
+                              Statement{.op = Op::MethodCall,
+                                        .callable = id("sig::Channel::DigitIterator::operator!=(const "
+                                                       "sig::Channel::DigitIterator &) const"),
+                                        .refs = {2, 3}}});
+  compared.statements.back().refs = {2};
+  EXPECT_NE(stages::classify(*m->catalog, compared, crashAtEnd(compared), {}).kind, stages::FailureClass::Misuse);
+}
+
 TEST_F(Claims, AReleaseOfWhatAGetterLentIsMisuse) {
   // claims_doc *d = claims_new("x"); claims_free_text(d, claims_get_content(d));
   // claims_free(d) frees the text again: the getter lent it, the doc still
