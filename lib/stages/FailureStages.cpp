@@ -45,6 +45,11 @@ public:
       f.result = r->result;
       f.where = whereOf(c.program, f.test, f.result.statement);
       f.output = c.sanitized->trace() ? std::string(c.sanitized->trace()->output()) : std::string();
+      // AddressSanitizer ends the run at its report: what follows the
+      // statement it stopped in never ran, and is not the failure's.
+      if (f.output.find("AddressSanitizer") != std::string::npos && f.result.statement >= 0 &&
+          static_cast<size_t>(f.result.statement) + 1 < f.test.statements.size())
+        f.test.statements.resize(static_cast<size_t>(f.result.statement) + 1);
       f.sanitizerReport = f.output;
       f.count = 1;
       f.confirmed = true;

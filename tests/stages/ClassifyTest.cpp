@@ -1433,7 +1433,11 @@ TEST_F(Claims, TheSanitizerCheckAttachesReportsAndFindsWhatThePlainRunMissed) {
     ASSERT_EQ(own.failures.size(), 1u);
     EXPECT_TRUE(own.failures.begin()->second.sanitizerReport.empty());
   }
+  // ASan ended the run at statement 1: a call after it is not the failure's.
+  test::appendCall(p(), work.passing[0].test, "claims_first", {std::string("b")});
   stages::sanitizeCheck()->run(work, c);
   EXPECT_TRUE(work.passing.empty());
   EXPECT_EQ(work.failures.size(), 2u);
+  for (const auto &[key, f] : work.failures)
+    if (f.sanitizerOnly) EXPECT_EQ(f.test.statements.size(), 2u) << testcase::toCode(p(), f.test);
 }
