@@ -1,0 +1,48 @@
+#!/usr/bin/python3
+"""The held-out sweep of 2026-11-29 (README.md): bench/sweep's record of
+each unit (benchlib/sweep.py) on Debian libraries that are not benchmark
+subjects. Usage: heldout.py LIBRARY[,LIBRARY...] OUT [EXECUTIONS [MOSAIC]];
+the fetched and built libraries go to $MOSAIC_HELDOUT_CACHE (default
+build/heldout-cache)."""
+import os, sys, time, json
+BENCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+sys.path.insert(0, BENCH)
+from benchlib import sweep
+from benchlib.subjects import Subject
+
+HELD = {s.name: s for s in [
+    Subject("jansson", "2.14-2",
+            ["src/dump.c", "src/error.c", "src/hashtable.c", "src/hashtable_seed.c", "src/load.c",
+             "src/memory.c", "src/pack_unpack.c", "src/strbuffer.c", "src/strconv.c", "src/utf.c",
+             "src/value.c", "src/version.c"],
+            cmake_args=["-DJANSSON_BUILD_DOCS=OFF"]),
+    Subject("cmark", "0.30.2-6",
+            ["src/blocks.c", "src/buffer.c", "src/cmark.c", "src/cmark_ctype.c", "src/commonmark.c",
+             "src/houdini_href_e.c", "src/houdini_html_e.c", "src/houdini_html_u.c", "src/html.c",
+             "src/inlines.c", "src/iterator.c", "src/latex.c", "src/man.c", "src/node.c",
+             "src/references.c", "src/render.c", "src/scanners.c", "src/utf8.c", "src/xml.c"]),
+    Subject("libyaml", "0.2.5-1",
+            ["src/api.c", "src/dumper.c", "src/emitter.c", "src/loader.c", "src/parser.c", "src/reader.c",
+             "src/scanner.c", "src/writer.c"]),
+    Subject("utf8proc", "2.8.0-1", ["utf8proc.c"]),
+    Subject("libcsv", "3.0.3+dfsg-6", ["libcsv.c"], build="autotools"),
+    Subject("tinyxml", "2.6.2-6+deb12u1", ["tinyxml.cpp", "tinyxmlparser.cpp", "tinyxmlerror.cpp", "tinystr.cpp"],
+            build="make", make_targets=["xmltest"], make_flag_vars=["CXXFLAGS"]),
+    Subject("libjsoncpp", "1.9.5-4", ["src/lib_json/json_reader.cpp", "src/lib_json/json_value.cpp",
+                                      "src/lib_json/json_writer.cpp"]),
+    Subject("snappy", "1.1.9-3", ["snappy.cc", "snappy-c.cc", "snappy-sinksource.cc", "snappy-stubs-internal.cc"],
+            cmake_args=["-DSNAPPY_BUILD_TESTS=OFF", "-DSNAPPY_BUILD_BENCHMARKS=OFF"]),
+]}
+
+names = sys.argv[1].split(",")
+out = sys.argv[2]
+execs = int(sys.argv[3]) if len(sys.argv) > 3 else 3000
+start = time.monotonic()
+log = lambda m: print(f"[{time.monotonic()-start:7.1f}s] {m}", flush=True)
+res = []
+os.makedirs(out, exist_ok=True)
+for n in names:
+    r = sweep.subject(HELD[n], os.environ.get("MOSAIC_HELDOUT_CACHE", os.path.join(BENCH, "..", "build", "heldout-cache")), out, sys.argv[4] if len(sys.argv) > 4 else os.path.join(BENCH, "..", "build", "tools", "mosaic"), execs, 600, log)
+    res.append(r)
+    json.dump(res, open(os.path.join(out, "held.json"), "w"), indent=1)
+    print(json.dumps({k: v for k, v in r.items() if k != "units"}), flush=True)
