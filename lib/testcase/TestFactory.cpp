@@ -307,6 +307,11 @@ std::string TestFactory::randomBytes(bool text) {
 }
 
 std::optional<Ref> TestFactory::make(TestCase &t, const Need &need, int depth) {
+  // Past maxDepth only what needs no factory is made, but a class whose
+  // every constructor needs another such class (libebml's elements, made
+  // from one another) recurses for ever: a hard end, well past maxDepth
+  // (ours), so that finite chains of constructors still end in values.
+  if (depth > 4 * options_.maxDepth) return std::nullopt;
   const model::Type &declared = program_.type(need.type);
   const model::Type &type = program_.type(declared.value);
   const bool deep = depth > options_.maxDepth;

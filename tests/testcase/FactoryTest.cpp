@@ -202,3 +202,26 @@ TEST(ConstantPool, AFullDynamicListForgetsItsOldestValuesFirst) {
   for (int k = 0; k < 50000 && !back; ++k) back = *pool.integer(rng, 1.0) == 0;
   EXPECT_TRUE(back);
 }
+
+TEST(Factory, EndsAtAHardDepthWhereOnlyConstructorsThatNeedEachOtherAreLeft) {
+  // relay.cpp's Knot and Loop are made from each other (or a Knot from
+  // Knot::make(), which the factory asks only above its depth): random
+  // tests of Loop::size end (the factory overflowed its stack on libebml's
+  // EbmlCrc32.cpp), and some still make a Loop.
+  const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR,
+                                 std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/relay.cpp");
+  model::CallableId loopSize = 0;
+  for (const model::Callable &c : m->program.callables)
+    if (c.qualifiedName == "sig::Loop::size") loopSize = c.id;
+  ASSERT_NE(loopSize, 0u);
+  Rng rng(3);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*m->catalog, pool, rng);
+  int made = 0;
+  for (int i = 0; i < 200; ++i) {
+    const testcase::TestCase t = factory.randomTest({loopSize});
+    for (const testcase::Statement &s : t.statements) made += s.op == testcase::Op::MethodCall && s.callable == loopSize;
+  }
+  EXPECT_GT(made, 0);
+}
+
