@@ -43,8 +43,16 @@ const std::string &Catalog::madeByApi(model::RecordId record) const {
   auto it = madeByApi_.find(record);
   if (it != madeByApi_.end()) return it->second;
   std::string found;
+  // A record with no fields is a handle (leveldb's `struct Handle {}` of
+  // Cache::Insert and Cache::Lookup): a method that hands one out makes it
+  // too, where for other records a method may be a getter of what the
+  // caller filled.
+  const model::Record &r = program_.record(record);
+  const bool handle = r.complete && r.fields.empty() && r.bases.empty();
   for (const model::Callable &c : program_.callables) {
-    if (c.kind != model::CallableKind::Function && c.kind != model::CallableKind::StaticMethod) continue;
+    if (c.kind != model::CallableKind::Function && c.kind != model::CallableKind::StaticMethod &&
+        !(handle && c.kind == model::CallableKind::Method))
+      continue;
     // A creator: hands out a T by pointer and takes none.
     if (pointedRecord(program_, c.result) == record) {
       const bool takesOne = std::any_of(c.params.begin(), c.params.end(), [&](const model::Param &p) {

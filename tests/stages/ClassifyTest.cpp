@@ -483,6 +483,28 @@ TEST(StubClaims, ASingularIteratorOrOneNeverComparedWithAnEndIsMisuse) {
   EXPECT_NE(stages::classify(*m->catalog, compared, crashAtEnd(compared), {}).kind, stages::FailureClass::Misuse);
 }
 
+TEST(StubClaims, AHandleOfAnEmptyStructTheTestZeroedIsMisuse) {
+  // Store::Handle h = {}; store.Value(&h) (leveldb's Cache::Value with a
+  // Cache::Handle of the test's): only Store::Insert makes a handle.
+  const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "relay.cpp");
+  const model::Program &p = m->program;
+  const auto callable = [&](const std::string &signature) -> const model::Callable & {
+    for (const model::Callable &c : p.callables)
+      if (c.signature == signature) return c;
+    throw std::runtime_error("no callable " + signature);
+  };
+  const model::Callable &value = callable("sig::Store::Value(sig::Store::Handle *) const");
+  const model::TypeId handlePointer = value.params[0].type;
+  testcase::TestCase t;
+  t.statements = {Statement{.op = Op::Construct, .callable = callable("sig::Store::Store()").id},
+                  Statement{.op = Op::Aggregate, .type = *p.type(p.type(handlePointer).value).pointee},
+                  Statement{.op = Op::AddressOf, .type = handlePointer, .refs = {1}},
+                  Statement{.op = Op::MethodCall, .callable = value.id, .refs = {0, 2}}};
+  const auto c = stages::classify(*m->catalog, t, crashAtEnd(t), {});
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("sig::Store::Insert"), std::string::npos) << c.why;
+}
+
 TEST_F(Claims, AReleaseOfWhatAGetterLentIsMisuse) {
   // claims_doc *d = claims_new("x"); claims_free_text(d, claims_get_content(d));
   // claims_free(d) frees the text again: the getter lent it, the doc still

@@ -146,7 +146,8 @@ public:
 
   /// How the API makes values of `record` itself, when it does: a function
   /// that creates one and hands it out by pointer (a result `T *` with no
-  /// `T` among its parameters: a creator, not a getter), or one that
+  /// `T` among its parameters: a creator, not a getter; for a record with
+  /// no fields, a handle, also a method), or one that
   /// releases it (Lifetime.h's destroyer names, or a last word clear, fini,
   /// cleanup or deinit: mp_clear). That function's name; empty when the API
   /// leaves values of it to its callers to fill (bank's account, zlib's
