@@ -1560,7 +1560,11 @@ bool nullDereference(const std::string &report) {
 
 std::string nullKeptEarlier(const testcase::Catalog &catalog, const TestCase &test, const exec::RunResult &result,
                             const std::vector<exec::Observation> &observations, const std::string &report) {
-  if (test.statements.empty() || !nullDereference(report)) return "";
+  if (test.statements.empty()) return "";
+  // A null dereference, as the report says; or any failure after a null
+  // callback was kept (leveldb's Cache::Insert(k, v, 1, nullptr), then
+  // Cache::Erase(k) calls the deleter, wherever the fault lands).
+  const bool nullRead = nullDereference(report);
   const model::Program &p = catalog.program();
   const size_t i = failingStatement(test, result);
   if (!isCall(test.statements[i].op)) return "";
@@ -1578,9 +1582,13 @@ std::string nullKeptEarlier(const testcase::Catalog &catalog, const TestCase &te
     for (size_t k = 0; k < args.size(); ++k) {
       const Ref r = args[k].ref;
       if (r >= test.statements.size()) continue;
+      const model::TypeKind kind =
+          args[k].param ? p.type(p.type(args[k].param->type).value).kind : model::TypeKind::Void;
+      const bool callback = kind == model::TypeKind::FunctionPointer || kind == model::TypeKind::StdFunction;
+      if (!nullRead && !(callback && test.statements[r].op == Op::Null)) continue;
       if (nullValue(test, observations, r))
-        return fmt::format("{} dereferences a null pointer after {} was given NULL as {}{} for an object it uses",
-                           callName(p, test.statements[i]), callName(p, u), paramName(args[k], k),
+        return fmt::format("{} {} after {} was given NULL as {}{} for an object it uses", callName(p, test.statements[i]),
+                           nullRead ? "dereferences a null pointer" : "fails", callName(p, u), paramName(args[k], k),
                            resultOf(p, test.statements[r]));
     }
   }

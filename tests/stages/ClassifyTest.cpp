@@ -279,6 +279,15 @@ TEST_F(Claims, ANullAnEarlierCallKeptInTheObjectIsRobustnessWhenTheRunDereferenc
   call(reads, "claims_write", {d, push(reads, Statement{.op = Op::Null, .type = callable("claims_write").params[1].type})});
   call(reads, "claims_length", {d});
   EXPECT_EQ(stages::nullKeptEarlier(*m->catalog, reads, crashAtEnd(reads), {}, ubsan), "");
+  // A null callback kept in the object: whatever the fault, later calls
+  // may call it (leveldb's Cache::Insert(k, v, 1, nullptr), then Erase).
+  testcase::TestCase hooked;
+  const Ref h = newDoc(hooked);
+  call(hooked, "claims_rehash", {h, push(hooked, Statement{.op = Op::Null, .type = callable("claims_rehash").params[1].type})});
+  call(hooked, "claims_length", {h});
+  EXPECT_EQ(stages::nullKeptEarlier(*m->catalog, hooked, crashAtEnd(hooked), {},
+                                    "ERROR: AddressSanitizer: SEGV on unknown address 0xfffffffffffffff8"),
+            "claims_length() fails after claims_rehash() was given NULL as hook for an object it uses");
 }
 
 TEST_F(Claims, AZeroedObjectInAStructTheTestFilledWasNeverInitialised) {
