@@ -28,7 +28,7 @@ private:
   }
 
   // A copy or move of an object, used instead of the object itself; not
-  // of a const view (jsoncpp's `Json::Value v(Json::Value::nullSingleton())`:
+  // of a pointer it dereferenced, nor of a const view (jsoncpp's `Json::Value v(Json::Value::nullSingleton())`:
   // the copy is the object a test may change, the singleton is not).
   static void unaliasCopies(Work &work, Context &c, Candidate &k) {
     for (size_t i = k.test.statements.size(); i-- > 0 && !c.deadline.passed();) {
@@ -37,8 +37,14 @@ private:
       if (s.op != testcase::Op::Construct || s.refs.size() != 1) continue;
       const model::Callable &ctor = c.program.callable(s.callable);
       if (!ctor.isCopyConstructor && !ctor.isMoveConstructor) continue;
+      // Only a copy of an object of its own type: a pointer the copy
+      // dereferenced (`Slice copy(*input)`) would stand where an object
+      // was (`&copy` became `&input`, a Slice **: leveldb's coding.cc).
       const auto source = testcase::variableType(c.program, k.test, s.refs[0]);
-      if (!source || c.catalog.constView(*source)) continue;
+      const auto copy = testcase::variableType(c.program, k.test, i);
+      if (!source || !copy || c.catalog.constView(*source) ||
+          c.catalog.fits(*source, *copy) != testcase::Passing::Same)
+        continue;
       testcase::TestCase candidate = testcase::withAlias(k.test, i, s.refs[0]);
       if (keepsGoals(c, work, k, candidate)) k.test = std::move(candidate);
     }
