@@ -3,6 +3,7 @@
 
 #include "ParamRoles.h"
 #include "PureVirtuals.h"
+#include "mosaic/support/Text.h"
 
 #include <clang/AST/DeclCXX.h>
 #include <clang/AST/DeclTemplate.h>
@@ -343,7 +344,8 @@ model::TypeId TypeMapper::map(clang::QualType type) {
   t.isConst = type.getCanonicalType().isConstQualified();
   const clang::SourceManager &sm = ctx_.getSourceManager();
   t.spelledInUnit = namesTypedef(type, [&](const clang::TypedefNameDecl *d) {
-    return sm.isWrittenInMainFile(sm.getExpansionLoc(d->getLocation()));
+    const clang::SourceLocation at = sm.getExpansionLoc(d->getLocation());
+    return sm.isWrittenInMainFile(at) || sourceFileName(sm.getFilename(at).str());
   });
 
   // Walk the sugar: each typedef or alias passed is recorded.

@@ -87,4 +87,11 @@ bool generatedByMosaic(std::string_view text) {
   return text.substr(0, text.find('\n')).find(kGeneratedMarker) != std::string_view::npos;
 }
 
+bool sourceFileName(std::string_view path) {
+  const size_t dot = path.rfind('.');
+  if (dot == std::string_view::npos || path.find('/', dot) != std::string_view::npos) return false;
+  const std::string_view ext = path.substr(dot);
+  return ext == ".c" || ext == ".cc" || ext == ".cpp" || ext == ".cxx" || ext == ".c++" || ext == ".C";
+}
+
 } // namespace mosaic

@@ -313,6 +313,20 @@ TEST(GenerateCli, VariadicFunctionsAreCalledWithExtraArgumentsOfTheirOwnTypes) {
   buildAndRun(dir);
 }
 
+TEST(GenerateCli, WhatASourceFileTheUnitIncludesDeclaresIsSpelledAsItsValue) {
+  // blend.c includes blend_core.c (lz4hc.c's `#include "lz4.c"`): its
+  // typedef BYTE and enumerator blend_limited are the unit's alone, so a
+  // test of the static blend_count writes `unsigned char` and the number.
+  const std::string dir = makeTempDir("mosaic-generate");
+  const auto j = generate(dir, "blend.c", "2000");
+  EXPECT_EQ(j["tests"]["compiled"], j["tests"]["written"]) << j["tests"].dump(2);
+  const std::string suite = readFile(dir + "/suite/blend_test.cpp");
+  EXPECT_NE(suite.find("blend_count("), std::string::npos) << suite;
+  EXPECT_EQ(suite.find("blend_limited"), std::string::npos) << suite;
+  EXPECT_EQ(suite.find("BYTE"), std::string::npos) << suite;
+  buildAndRun(dir);
+}
+
 TEST(GenerateCli, TestsSeeTheHeadersAsTheUnitConfiguredThem) {
   // tuning.c defines TUNING_ADVANCED_API before including tuning.h, which
   // declares tuning_params and tuning_apply only then: the tests repeat the

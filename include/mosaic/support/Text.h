@@ -19,6 +19,11 @@ std::vector<std::string> closestMatches(std::string_view word, const std::vector
 /// `s` in lower case (ASCII letters; other bytes as they are).
 std::string lowercase(std::string s);
 
+/// Whether `path` names a C or C++ source file by its extension (.c, .cc,
+/// .cpp, .cxx, .c++, .C), not a header: what it declares no test can
+/// include, even when the unit includes it (lz4hc.c's `#include "lz4.c"`).
+bool sourceFileName(std::string_view path);
+
 /// The words of an identifier, in lower case: split at underscores and
 /// where a lower-case letter or digit is followed by an upper-case one
 /// (`XML_ParserFree` -> xml, parser, free; `deflateInit2_` -> deflate,
