@@ -232,7 +232,8 @@ bool looksLikeLength(const std::string &raw) {
   static constexpr std::string_view kExact[] = {"n",   "len",   "length", "size",   "sz",     "count",  "cnt",  "num",
                                                 "nmemb", "cap", "capacity", "max", "nbytes", "nitems", "bytes",
                                                 "nchars", "nelem", "nelems"};
-  static constexpr std::string_view kSuffixes[] = {"len", "length", "size", "_sz", "count", "cnt", "_n", "bytes"};
+  static constexpr std::string_view kSuffixes[] = {"len",  "length", "size",  "_sz",     "count",
+                                                   "cnt",  "_n",     "bytes", "capacity"};
   if (std::find(std::begin(kExact), std::end(kExact), n) != std::end(kExact)) return true;
   for (std::string_view s : kSuffixes)
     if (n.size() > s.size() && n.compare(n.size() - s.size(), s.size(), s) == 0) return true;
@@ -349,6 +350,21 @@ void assignParamRoles(const clang::FunctionDecl &fn, model::Callable &c, const m
     params[i].pairedWith = static_cast<unsigned>(end);
     params[end].pairedWith = static_cast<unsigned>(i);
     ++i;
+  }
+  // Two buffers, then their two lengths in the same order (LZ4's
+  // `src, dst, srcSize, dstCapacity`): the adjacent rule below would pair
+  // dst with srcSize.
+  for (size_t i = 0; i + 3 < params.size(); ++i) {
+    const size_t a = i, b = i + 1, na = i + 2, nb = i + 3;
+    if (!isBytePointer(a) || !isBytePointer(b) || !isLength(na) || !isLength(nb)) continue;
+    if (params[a].role != model::ParamRole::None || params[b].role != model::ParamRole::None) continue;
+    params[a].role = params[b].role = model::ParamRole::Buffer;
+    params[na].role = params[nb].role = model::ParamRole::Length;
+    params[a].pairedWith = static_cast<unsigned>(na);
+    params[na].pairedWith = static_cast<unsigned>(a);
+    params[b].pairedWith = static_cast<unsigned>(nb);
+    params[nb].pairedWith = static_cast<unsigned>(b);
+    i += 3;
   }
   // (pointer, length) pairs: the length right after the pointer, or right
   // before it when its name says so.

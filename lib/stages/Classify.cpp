@@ -620,11 +620,14 @@ bool voidPointer(const model::Program &p, model::TypeId id) {
   return t.kind == model::TypeKind::Pointer && t.pointee && p.type(*t.pointee).kind == model::TypeKind::Void;
 }
 
-// Whether `c` takes an integer (a length, a size, a count may be any of
-// them) or, with `inOut`, a length through a pointer (inOutLength).
+// Whether `c` takes an integer no other buffer claims (a length, a size,
+// a count may be any of them; LZ4_compress_limitedOutput_withState(state,
+// src, dst, srcSize, dstCapacity) has none left for `state`) or, with
+// `inOut`, a length through a pointer (inOutLength).
 bool takesALength(const model::Program &p, const model::Callable &c, bool inOut) {
   return std::any_of(c.params.begin(), c.params.end(), [&](const model::Param &q) {
-    return p.type(p.type(q.type).value).kind == model::TypeKind::Integer || (inOut && inOutLength(p, q));
+    const bool free = q.role != model::ParamRole::Length || !q.pairedWith;
+    return (free && p.type(p.type(q.type).value).kind == model::TypeKind::Integer) || (inOut && inOutLength(p, q));
   });
 }
 

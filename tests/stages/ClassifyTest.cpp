@@ -978,6 +978,32 @@ TEST_F(Claims, ALengthBeyondItsBufferIsMisuse) {
   EXPECT_NE(c.why.find("beyond the 2"), std::string::npos) << c.why;
 }
 
+TEST_F(Claims, BuffersFollowedByTheirLengthsArePairedInOrder) {
+  // claims_squeeze("abc", dst, 46, 8) (LZ4_decompress_safe_usingDict(src,
+  // dst, srcSize, dstCapacity, ...) given 46 for a 15-byte source).
+  const model::Callable &squeeze = callable("claims_squeeze");
+  EXPECT_EQ(squeeze.params[0].pairedWith, 2u);
+  EXPECT_EQ(squeeze.params[1].pairedWith, 3u);
+  testcase::TestCase t;
+  const Ref src = push(t, Statement{.op = Op::CString, .type = squeeze.params[0].type, .bytes = "abc"});
+  const Ref dst = push(t, Statement{.op = Op::Buffer, .type = squeeze.params[1].type, .bytes = std::string(8, '\0')});
+  call(t, "claims_squeeze", {src, dst, integer(t, "int", 46), integer(t, "int", 8)});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("passes 46 as srcSize, beyond the 4 of src"), std::string::npos) << c.why;
+  // A `void *` work area beside them takes none of their lengths: the
+  // test's 3 bytes there are no state of the size the API wants.
+  const model::Callable &with = callable("claims_squeeze_with");
+  testcase::TestCase w;
+  const Ref state = push(w, Statement{.op = Op::Buffer, .type = with.params[0].type, .bytes = "abc"});
+  const Ref s2 = push(w, Statement{.op = Op::CString, .type = with.params[1].type, .bytes = "abc"});
+  const Ref d2 = push(w, Statement{.op = Op::Buffer, .type = with.params[2].type, .bytes = std::string(8, '\0')});
+  call(w, "claims_squeeze_with", {state, s2, d2, integer(w, "int", 3), integer(w, "int", 8)});
+  const auto cw = classify(w);
+  EXPECT_EQ(cw.kind, stages::FailureClass::Misuse) << cw.why;
+  EXPECT_NE(cw.why.find("3 bytes of the test's own as state (void *), with no length"), std::string::npos) << cw.why;
+}
+
 TEST_F(Claims, AnInOutLengthBeyondItsBufferIsMisuse) {
   // claims_fill(&byte, &n) with n = 1416: the length says dest holds more
   // than the one byte it points at.
