@@ -32,6 +32,16 @@ HELD = {s.name: s for s in [
                                       "src/lib_json/json_writer.cpp"]),
     Subject("snappy", "1.1.9-3", ["snappy.cc", "snappy-c.cc", "snappy-sinksource.cc", "snappy-stubs-internal.cc"],
             cmake_args=["-DSNAPPY_BUILD_TESTS=OFF", "-DSNAPPY_BUILD_BENCHMARKS=OFF"]),
+    Subject("leveldb", "1.23-4",
+            ["util/coding.cc", "util/hash.cc", "util/bloom.cc", "util/arena.cc", "util/cache.cc",
+             "table/block_builder.cc", "table/format.cc", "db/dbformat.cc", "db/write_batch.cc", "db/filename.cc"],
+            cmake_args=["-DLEVELDB_BUILD_TESTS=OFF", "-DLEVELDB_BUILD_BENCHMARKS=OFF"]),
+    Subject("libebml", "1.4.4-1+deb12u1",
+            ["src/EbmlBinary.cpp", "src/EbmlString.cpp", "src/EbmlUInteger.cpp", "src/EbmlSInteger.cpp",
+             "src/EbmlFloat.cpp", "src/EbmlCrc32.cpp", "src/MemIOCallback.cpp", "src/EbmlUnicodeString.cpp",
+             "src/EbmlDate.cpp", "src/EbmlVersion.cpp"]),
+    Subject("lz4", "1.9.4-1", ["lib/lz4.c", "lib/lz4hc.c", "lib/lz4frame.c", "lib/xxhash.c"],
+            build="make", make_targets=["lib"]),
 ]}
 
 names = sys.argv[1].split(",")
