@@ -231,18 +231,24 @@ size_t elementsAt(const TestCase &t, Ref r) { return addressedPrimitive(t, r) ? 
 
 // Whether a parameter is an in-out length: a non-const pointer to an
 // integer named like a length (zlib's `uLongf *destLen`, `size_t *size`).
-bool inOutLength(const model::Program &p, const model::Param &param) {
-  const model::Type &t = p.type(p.type(param.type).value);
-  if (t.kind != model::TypeKind::Pointer || t.pointeeConst || !t.pointee) return false;
-  if (p.type(p.type(*t.pointee).value).kind != model::TypeKind::Integer) return false;
-  for (std::string w : identifierWords(param.name)) {
+// Whether a parameter's name says it is a length: a word ending in len,
+// length, size or count (libtommath's `outlen`, `buflen`, `bufsize`), or
+// the word capacity or avail.
+bool lengthName(const std::string &name) {
+  for (std::string w : identifierWords(name)) {
     std::transform(w.begin(), w.end(), w.begin(), [](unsigned char c) { return std::tolower(c); });
-    // Also as the end of a word (libtommath's `outlen`, `buflen`, `bufsize`).
     for (const char *end : {"len", "length", "size", "count"})
       if (w.ends_with(end)) return true;
     if (w == "capacity" || w == "avail") return true;
   }
   return false;
+}
+
+bool inOutLength(const model::Program &p, const model::Param &param) {
+  const model::Type &t = p.type(p.type(param.type).value);
+  if (t.kind != model::TypeKind::Pointer || t.pointeeConst || !t.pointee) return false;
+  if (p.type(p.type(*t.pointee).value).kind != model::TypeKind::Integer) return false;
+  return lengthName(param.name);
 }
 
 // How an internal callable (Catalog::internalCallable) is internal: to the
@@ -620,13 +626,13 @@ bool voidPointer(const model::Program &p, model::TypeId id) {
   return t.kind == model::TypeKind::Pointer && t.pointee && p.type(*t.pointee).kind == model::TypeKind::Void;
 }
 
-// Whether `c` takes an integer no other buffer claims (a length, a size,
-// a count may be any of them; LZ4_compress_limitedOutput_withState(state,
-// src, dst, srcSize, dstCapacity) has none left for `state`) or, with
-// `inOut`, a length through a pointer (inOutLength).
+// Whether `c` takes an integer no other buffer claims that may be a
+// length (unnamed, or named like one: LZ4_compress_fast_extState(state,
+// src, dst, srcSize, dstCapacity, acceleration) has none left for
+// `state`) or, with `inOut`, a length through a pointer (inOutLength).
 bool takesALength(const model::Program &p, const model::Callable &c, bool inOut) {
   return std::any_of(c.params.begin(), c.params.end(), [&](const model::Param &q) {
-    const bool free = q.role != model::ParamRole::Length || !q.pairedWith;
+    const bool free = (q.role != model::ParamRole::Length || !q.pairedWith) && (q.name.empty() || lengthName(q.name));
     return (free && p.type(p.type(q.type).value).kind == model::TypeKind::Integer) || (inOut && inOutLength(p, q));
   });
 }

@@ -991,14 +991,16 @@ TEST_F(Claims, BuffersFollowedByTheirLengthsArePairedInOrder) {
   const auto c = classify(t);
   EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
   EXPECT_NE(c.why.find("passes 46 as srcSize, beyond the 4 of src"), std::string::npos) << c.why;
-  // A `void *` work area beside them takes none of their lengths: the
-  // test's 3 bytes there are no state of the size the API wants.
+  // A `void *` work area beside them takes none of their lengths, nor an
+  // integer named like no length (LZ4_compress_fast_extState's
+  // acceleration): the test's 3 bytes there are no state of the size the
+  // API wants.
   const model::Callable &with = callable("claims_squeeze_with");
   testcase::TestCase w;
   const Ref state = push(w, Statement{.op = Op::Buffer, .type = with.params[0].type, .bytes = "abc"});
   const Ref s2 = push(w, Statement{.op = Op::CString, .type = with.params[1].type, .bytes = "abc"});
   const Ref d2 = push(w, Statement{.op = Op::Buffer, .type = with.params[2].type, .bytes = std::string(8, '\0')});
-  call(w, "claims_squeeze_with", {state, s2, d2, integer(w, "int", 3), integer(w, "int", 8)});
+  call(w, "claims_squeeze_with", {state, s2, d2, integer(w, "int", 3), integer(w, "int", 8), integer(w, "int", 1)});
   const auto cw = classify(w);
   EXPECT_EQ(cw.kind, stages::FailureClass::Misuse) << cw.why;
   EXPECT_NE(cw.why.find("3 bytes of the test's own as state (void *), with no length"), std::string::npos) << cw.why;
