@@ -309,9 +309,13 @@ std::string TestFactory::randomBytes(bool text) {
 std::optional<Ref> TestFactory::make(TestCase &t, const Need &need, int depth) {
   // Past maxDepth only what needs no factory is made, but a class whose
   // every constructor needs another such class (libebml's elements, made
-  // from one another) recurses for ever: a hard end, well past maxDepth
-  // (ours), so that finite chains of constructors still end in values.
-  if (depth > 4 * options_.maxDepth) return std::nullopt;
+  // from one another) recurses for ever: a hard end (ours: 200 levels, a
+  // few hundred frames, far inside the stack; a chain of random picks that
+  // could end, as a copy constructor among a class's constructors, never
+  // gets there in practice, so the draws of every other test stay as
+  // they were).
+  constexpr int kHardDepth = 200;
+  if (depth > kHardDepth) return std::nullopt;
   const model::Type &declared = program_.type(need.type);
   const model::Type &type = program_.type(declared.value);
   const bool deep = depth > options_.maxDepth;
