@@ -69,41 +69,40 @@ std::string paramName(const Argument &a, size_t index) {
   return "argument " + std::to_string(index + 1);
 }
 
-// Statement `i` and every statement it depends on, directly or not.
-std::set<size_t> cone(const TestCase &t, size_t i) {
+// Statement `i` and every statement it depends on, directly or not,
+// going on past a statement j != i only while `through(j)`.
+std::set<size_t> coneThrough(const TestCase &t, size_t i, const std::function<bool(size_t)> &through) {
   std::set<size_t> seen;
   std::vector<size_t> work{i};
   while (!work.empty()) {
     const size_t j = work.back();
     work.pop_back();
     if (j >= t.statements.size() || !seen.insert(j).second) continue;
+    if (j != i && through && !through(j)) continue;
     for (Ref r : t.statements[j].refs)
       if (r != testcase::kNoRef && r < j) work.push_back(r);
   }
   return seen;
 }
 
+std::set<size_t> cone(const TestCase &t, size_t i) { return coneThrough(t, i, nullptr); }
+
 // The cone of statement `i` without what made the numbers in it: a call
-// that returned an integer, a character, a bool, an enumerator or a
-// floating value stands for its value alone, not for the objects it took.
-std::set<size_t> objectCone(const model::Program &p, const TestCase &t, size_t i) {
-  std::set<size_t> seen;
-  std::vector<size_t> work{i};
-  while (!work.empty()) {
-    const size_t j = work.back();
-    work.pop_back();
-    if (j >= t.statements.size() || !seen.insert(j).second) continue;
+// that returned a scalar (an integer, a character, a bool, an enumerator,
+// a floating value) stands for its value alone, not for the objects it took.
+std::set<size_t> objectCone(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
+  return coneThrough(t, i, [&](size_t j) {
     const Statement &s = t.statements[j];
-    if (j != i && s.op == Op::Call) {
-      const model::TypeKind k = p.type(p.type(p.callable(s.callable).result).value).kind;
-      if (k == model::TypeKind::Integer || k == model::TypeKind::Char || k == model::TypeKind::Bool ||
-          k == model::TypeKind::Enum || k == model::TypeKind::Floating)
-        continue;
-    }
-    for (Ref r : s.refs)
-      if (r != testcase::kNoRef && r < j) work.push_back(r);
-  }
-  return seen;
+    return s.op != Op::Call || !catalog.isScalar(catalog.program().callable(s.callable).result);
+  });
+}
+
+// Whether argument `a` is for a callback parameter (a function pointer or
+// a std::function).
+bool callbackArgument(const model::Program &p, const Argument &a) {
+  if (!a.param) return false;
+  const model::TypeKind kind = p.type(p.type(a.param->type).value).kind;
+  return kind == model::TypeKind::FunctionPointer || kind == model::TypeKind::StdFunction;
 }
 
 // Whether statement `r` is one of `objects` or the address of one
@@ -674,12 +673,9 @@ std::string singularIterator(const model::Program &p, const TestCase &t, size_t 
   const auto rec = vt ? recordOf(p, *vt) : std::nullopt;
   if (!rec || !iteratorRecord(p, *rec)) return "";
   // Through copies to the iterator they copy (each one the same iterator).
-  const auto copyOf = [&](const Statement &u) {
-    return u.op == Op::Construct && u.refs.size() == 1 &&
-           (p.callable(u.callable).isCopyConstructor || p.callable(u.callable).isMoveConstructor);
-  };
   std::set<Ref> same{it};
-  while (copyOf(t.statements[it]) && t.statements[it].refs[0] < it) same.insert(it = t.statements[it].refs[0]);
+  while (testcase::copies(p, t.statements[it]) && t.statements[it].refs[0] < it)
+    same.insert(it = t.statements[it].refs[0]);
   const Statement &made = t.statements[it];
   if (made.op == Op::Construct && made.refs.empty())
     return fmt::format("calls {} on a default-constructed {}, a singular iterator (only assigning to it is valid)",
@@ -687,7 +683,8 @@ std::string singularIterator(const model::Program &p, const TestCase &t, size_t 
   if (!isCall(made.op) || made.op == Op::Construct) return "";
   for (size_t j = it + 1; j < i; ++j) {
     const Statement &u = t.statements[j];
-    if (!copyOf(u) && std::any_of(u.refs.begin(), u.refs.end(), [&](Ref r) { return same.count(r) > 0; })) return "";
+    if (!testcase::copies(p, u) && std::any_of(u.refs.begin(), u.refs.end(), [&](Ref r) { return same.count(r) > 0; }))
+      return "";
   }
   return fmt::format("calls {} on the iterator {} returned, never compared with an end", callName(p, call),
                      callName(p, made));
@@ -1256,7 +1253,7 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
   // recurses for ever). Not through a number it returned: claims_ratio(r, r)
   // with r = claims_init_copy(d, d) divides by a zero any call could pass.
   const auto inCone = cone(t, i);
-  const auto objects = objectCone(p, t, i);
+  const auto objects = objectCone(catalog, t, i);
   for (size_t j = 0; j < i; ++j) {
     const Statement &u = t.statements[j];
     const auto same = [&](Ref r) { return oneOf(t, objects, r); };
@@ -1277,10 +1274,7 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
     const auto margs = argumentsOf(p, made);
     for (size_t k = 0; k < margs.size(); ++k) {
       if (margs[k].ref >= t.statements.size() || t.statements[margs[k].ref].op != Op::Null) continue;
-      const model::TypeKind kind =
-          margs[k].param ? p.type(p.type(margs[k].param->type).value).kind : model::TypeKind::Void;
-      const bool callback = kind == model::TypeKind::FunctionPointer || kind == model::TypeKind::StdFunction;
-      if (made.op == Op::Construct || callback)
+      if (made.op == Op::Construct || callbackArgument(p, margs[k]))
         return fmt::format("{} on an object made with NULL as {} ({})", callName(p, call), paramName(margs[k], k),
                            callName(p, made));
     }
@@ -1591,10 +1585,7 @@ std::string nullKeptEarlier(const testcase::Catalog &catalog, const TestCase &te
     for (size_t k = 0; k < args.size(); ++k) {
       const Ref r = args[k].ref;
       if (r >= test.statements.size()) continue;
-      const model::TypeKind kind =
-          args[k].param ? p.type(p.type(args[k].param->type).value).kind : model::TypeKind::Void;
-      const bool callback = kind == model::TypeKind::FunctionPointer || kind == model::TypeKind::StdFunction;
-      if (!nullRead && !(callback && test.statements[r].op == Op::Null)) continue;
+      if (!nullRead && !(callbackArgument(p, args[k]) && test.statements[r].op == Op::Null)) continue;
       if (nullValue(test, observations, r))
         return fmt::format("{} {} after {} was given NULL as {}{} for an object it uses", callName(p, test.statements[i]),
                            nullRead ? "dereferences a null pointer" : "fails", callName(p, u), paramName(args[k], k),

@@ -34,9 +34,7 @@ private:
     for (size_t i = k.test.statements.size(); i-- > 0 && !c.deadline.passed();) {
       if (i >= k.test.statements.size()) continue;
       const testcase::Statement &s = k.test.statements[i];
-      if (s.op != testcase::Op::Construct || s.refs.size() != 1) continue;
-      const model::Callable &ctor = c.program.callable(s.callable);
-      if (!ctor.isCopyConstructor && !ctor.isMoveConstructor) continue;
+      if (!testcase::copies(c.program, s)) continue;
       // Only a copy of an object of its own type: a pointer the copy
       // dereferenced (`Slice copy(*input)`) would stand where an object
       // was (`&copy` became `&input`, a Slice **: leveldb's coding.cc).

@@ -26,6 +26,12 @@ std::optional<model::TypeId> callResultVariable(const model::Program &p, model::
   return r.value;
 }
 
+bool copies(const model::Program &p, const Statement &s) {
+  if (s.op != Op::Construct || s.refs.size() != 1) return false;
+  const model::Callable &c = p.callable(s.callable);
+  return c.isCopyConstructor || c.isMoveConstructor;
+}
+
 std::optional<model::TypeId> variableType(const model::Program &p, const TestCase &t, size_t i) {
   const Statement &s = t.statements.at(i);
   switch (s.op) {

@@ -74,6 +74,11 @@ std::optional<model::TypeId> variableType(const model::Program &program, const T
 /// holds them the same way: Catalog::resultVariable is this.)
 std::optional<model::TypeId> callResultVariable(const model::Program &program, model::CallableId callable);
 
+/// Whether statement `s` copies or moves one value into a new object (a
+/// copy or move constructor given it): the same object, as far as what it
+/// holds goes.
+bool copies(const model::Program &program, const Statement &s);
+
 /// `test` without statement `index` and every statement that depends on it
 /// (directly or not); the remaining references renumbered.
 TestCase withoutStatement(const TestCase &test, size_t index);
