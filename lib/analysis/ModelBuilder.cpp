@@ -372,6 +372,13 @@ private:
       // the function's type and does not matter to a caller.
       param.type = types_.map(p->getType().getUnqualifiedType());
       param.hasDefault = p->hasDefaultArg();
+      // As declared, before it decayed: `uint32_t state[8]` (the first
+      // declaration that gives a bound; the definition may write `state[]`).
+      for (const clang::ParmVarDecl *d : {named, p})
+        if (const auto *decayed = d->getType()->getAs<clang::DecayedType>())
+          if (const auto *array = ctx_.getAsConstantArrayType(decayed->getOriginalType());
+              array && !param.declaredLength && array->getSize().getZExtValue() > 0)
+            param.declaredLength = array->getSize().getZExtValue();
       const model::Type &t = program_.type(param.type);
       if (t.kind == model::TypeKind::Unsupported)
         return skipHere("parameter " + std::to_string(i + 1) + (param.name.empty() ? "" : " '" + param.name + "'") +

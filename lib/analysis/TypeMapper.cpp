@@ -75,8 +75,13 @@ template <class Decide> bool anyWrittenPart(clang::QualType type, const Decide &
   const clang::Type *t = type.getTypePtr();
   if (const std::optional<bool> answer = decide(t)) return *answer;
   if (const auto *tst = llvm::dyn_cast<clang::TemplateSpecializationType>(t)) {
-    for (const auto &a : tst->template_arguments())
+    for (const auto &a : tst->template_arguments()) {
       if (a.getKind() == clang::TemplateArgument::Type && anyWrittenPart(a.getAsType(), decide, depth + 1)) return true;
+      if (a.getKind() == clang::TemplateArgument::Pack)
+        for (const auto &e : a.pack_elements())
+          if (e.getKind() == clang::TemplateArgument::Type && anyWrittenPart(e.getAsType(), decide, depth + 1))
+            return true;
+    }
     return false;
   }
   // Sugar first: isPointerType() looks through a typedef.
@@ -106,6 +111,37 @@ bool hasBareFunctionType(clang::QualType type) {
   });
 }
 
+// Whether `type` is written with an alias template's specialization, or
+// with a specialization over a parameter pack (fmt's make_format_args
+// returns `format_arg_store<Context, remove_cvref_t<Args>...>`, and
+// `format_string_checker<Char, ErrorHandler, Args...>` is one):
+// getFullyQualifiedType leaves the alias's arguments and the pack's types
+// as substituted, unqualified (`basic_string_view<char>` outside namespace
+// fmt); the canonical type prints each with its scope.
+bool packArgument(const clang::TemplateArgument &a) {
+  return a.getKind() == clang::TemplateArgument::Pack && a.pack_size() > 0;
+}
+
+// Whether `type` is a class template's specialization with a non-empty
+// pack among its arguments (however it is written: the injected class name
+// of its own move constructor's `format_string_checker &&` too).
+bool packSpecialization(clang::QualType type) {
+  const auto *spec =
+      llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(type->getAsCXXRecordDecl());
+  return spec && std::any_of(spec->getTemplateArgs().asArray().begin(), spec->getTemplateArgs().asArray().end(),
+                             packArgument);
+}
+
+bool namesAliasOrPack(clang::QualType type) {
+  return anyWrittenPart(type, [](const clang::Type *t) -> std::optional<bool> {
+    if (const auto *tst = llvm::dyn_cast<clang::TemplateSpecializationType>(t)) {
+      if (tst->isTypeAlias()) return true;
+      if (std::any_of(tst->template_arguments().begin(), tst->template_arguments().end(), packArgument)) return true;
+    }
+    return std::nullopt;
+  });
+}
+
 // Whether `type` is written with a typedef that `pred` accepts (not looking
 // into what the typedef stands for).
 template <class Pred> bool namesTypedef(clang::QualType type, const Pred &pred) {
@@ -130,6 +166,12 @@ std::string hiddenSection(const clang::Decl *decl) {
   for (const clang::DeclContext *dc = llvm::dyn_cast<clang::DeclContext>(decl); dc && !dc->isFileContext();
        dc = dc->getParent()) {
     const auto *d = llvm::dyn_cast<clang::Decl>(dc);
+    // A specialization of a member class template has the access of the
+    // template it specializes (taglib's List<T>::ListPrivate<TP>, declared
+    // private): its own is none.
+    if (const auto *spec = llvm::dyn_cast_or_null<clang::ClassTemplateSpecializationDecl>(d);
+        spec && spec->getAccess() == clang::AS_none)
+      d = spec->getSpecializedTemplate();
     if (d && d->getAccess() != clang::AS_public && d->getAccess() != clang::AS_none)
       return std::string("nested in a ") + (d->getAccess() == clang::AS_private ? "private" : "protected") + " section";
   }
@@ -140,9 +182,10 @@ std::string hiddenSection(const clang::Decl *decl) {
 
 std::string TypeMapper::spell(clang::QualType type) const {
   // The canonical type prints every record with its scope; it is used where
-  // a bare function type would otherwise lose the qualification, and where
-  // the written type names a typedef only its class may use.
-  if (hasBareFunctionType(type) || namesTypedef(type, hiddenTypedef))
+  // a bare function type, an alias template's arguments or a pack's would otherwise
+  // lose the qualification, and where the written type names a typedef
+  // only its class may use.
+  if (hasBareFunctionType(type) || namesTypedef(type, hiddenTypedef) || namesAliasOrPack(type))
     return resugarStd(type.getCanonicalType().getAsString(policy_));
   // A class's own typedef, as the type itself: by its qualified name
   // (`pugi::impl::utf8_counter::value_type`); inside another type, by what
@@ -199,6 +242,9 @@ clang::QualType TypeMapper::qualify(clang::QualType type, int depth) const {
   if (const auto *a = llvm::dyn_cast<clang::IncompleteArrayType>(t))
     return with(ctx_.getIncompleteArrayType(qualify(a->getElementType(), depth + 1), a->getSizeModifier(),
                                             a->getIndexTypeCVRQualifiers()));
+  // A specialization over a pack: getFullyQualifiedType leaves the pack's
+  // types as substituted, unqualified (namesAliasOrPack).
+  if (packSpecialization(type)) return with(ctx_.getCanonicalType(type.getLocalUnqualifiedType()));
   clang::QualType named = type;
   if (const auto *e = llvm::dyn_cast<clang::ElaboratedType>(t)) named = e->getNamedType();
   if (const auto *tag = llvm::dyn_cast<clang::TagType>(named.getTypePtr());
@@ -224,6 +270,12 @@ std::string TypeMapper::qualifiedName(const clang::NamedDecl *decl) const {
     // A record's type prints with its template arguments (`ns::Stack<int>`).
     clang::PrintingPolicy p = policy_;
     p.SuppressTagKeyword = true;
+    // getFullyQualifiedName leaves the types of a pack argument as
+    // substituted, unqualified (fmt's format_string_checker<char,
+    // error_handler, basic_string_view<char>, char[3]>): the canonical
+    // type prints each with its scope.
+    if (packSpecialization(ctx_.getRecordType(rd)))
+      return resugarStd(ctx_.getRecordType(rd).getCanonicalType().getAsString(p));
     return resugarStd(clang::TypeName::getFullyQualifiedName(qualify(ctx_.getRecordType(rd)), ctx_, p, false));
   }
   std::string out;

@@ -66,6 +66,8 @@ std::optional<std::string> BodyWriter::assertion(const TestCase &t, size_t i, co
     if (rt.kind != TypeKind::Record) return std::nullopt;
     const model::Record &rec = p_.record(*rt.recordId);
     if (static_cast<size_t>(o.field) >= rec.fields.size()) return std::nullopt;
+    // Nor asserted on (libplist's parse_date(str, &tm) filled tm.__tm_gmtoff).
+    if (rec.inSystemHeader && reservedFieldName(rec.fields[o.field].name)) return std::nullopt;
     subject = pointer.empty() ? subject + "." + rec.fields[o.field].name : pointer + "->" + rec.fields[o.field].name;
     type = p_.type(rec.fields[o.field].type).value;
   }

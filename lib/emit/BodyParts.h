@@ -4,6 +4,7 @@
 
 #include "Body.h"
 
+#include <cctype>
 #include <optional>
 #include <set>
 #include <string>
@@ -31,6 +32,14 @@ inline std::string macroArgument(const std::string &expr) {
 }
 
 using testcase::isCall;
+
+/// Whether a field's name is reserved (`__` or `_` and a capital): the C
+/// library's, named by its feature macros. glibc's struct tm has
+/// `__tm_gmtoff` in a C unit built without _DEFAULT_SOURCE and `tm_gmtoff`
+/// in C++, which defines _GNU_SOURCE: a test cannot name it.
+inline bool reservedFieldName(const std::string &n) {
+  return n.size() > 1 && n[0] == '_' && (n[1] == '_' || std::isupper(static_cast<unsigned char>(n[1])));
+}
 
 /// The first statement before `end` that takes the address of statement i.
 inline std::optional<size_t> addressTakenAt(const testcase::TestCase &t, size_t i, size_t end) {

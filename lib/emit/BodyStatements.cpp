@@ -173,16 +173,11 @@ std::optional<std::string> BodyWriter::aggregateStatement(const StatementSite &a
     at.why = "an aggregate of " + r.name + " without its field list";
     return std::nullopt;
   }
-  // A field with a reserved name (`__` or `_` and a capital) is the C
-  // library's, named by its feature macros: glibc's struct tm has
-  // `__tm_gmtoff` in a C unit built without _DEFAULT_SOURCE and `tm_gmtoff`
-  // in C++, which defines _GNU_SOURCE. Every field given, in order, is
-  // written by position instead, the one form both name sets accept.
-  auto reserved = [](const std::string &n) {
-    return n.size() > 1 && n[0] == '_' && (n[1] == '_' || std::isupper(static_cast<unsigned char>(n[1])));
-  };
+  // A field with a reserved name (reservedFieldName) cannot be named:
+  // every field given, in order, is written by position instead, the one
+  // form both name sets accept.
   bool positional = false;
-  for (size_t k = 0; k < fields->size(); ++k) positional |= reserved(r.fields[(*fields)[k]].name);
+  for (size_t k = 0; k < fields->size(); ++k) positional |= reservedFieldName(r.fields[(*fields)[k]].name);
   for (size_t k = 0; positional && k < fields->size(); ++k) positional = (*fields)[k] == k;
   positional = positional && fields->size() == r.fields.size();
   std::string init;

@@ -104,13 +104,17 @@ std::string cmakeQuotePath(const std::string &text, bool list) {
 
 bool mosaicOnlyFlag(const std::string &flag) { return flag.rfind("-resource-dir", 0) == 0; }
 
-std::string includeThroughFolders(const std::string &header, const std::vector<std::string> &flags) {
+std::string includeThroughFolders(const std::string &header, const std::vector<std::string> &flags,
+                                  const std::vector<std::string> &searchedFirst) {
   struct Folder {
     std::string path;
     bool quoteOnly; // -iquote
+    bool spells = true;
   };
-  // The compiler's order for a quoted include: -iquote, then -I, then -isystem.
+  // The compiler's order for a quoted include: -iquote, then -I, then
+  // -isystem; the folders searched before all of them first.
   std::vector<Folder> folders;
+  for (const std::string &f : searchedFirst) folders.push_back({f, false, false});
   for (const char *kind : {"-iquote", "-I", "-isystem"})
     for (const std::string &f : flags) {
       const std::string prefix = kind;
@@ -122,6 +126,7 @@ std::string includeThroughFolders(const std::string &header, const std::vector<s
   std::string best;
   bool bestQuoted = false;
   for (const Folder &folder : folders) {
+    if (!folder.spells) continue;
     const auto rel = inside(header, folder.path);
     if (!rel || rel->empty()) continue;
     // This spelling must find this file first, searching as the compiler does.

@@ -63,6 +63,14 @@ bool mosaicOnlyFlag(const std::string &flag);
 /// the first of the unit's include folders (-I, -isystem, -iquote in
 /// `flags`, absolute) that finds this very file under that spelling, the
 /// shortest such; else empty (the caller falls back to another spelling).
-std::string includeThroughFolders(const std::string &header, const std::vector<std::string> &flags);
+/// `searchedFirst`: folders the compiler searches before them (the main
+/// header's folder, which CMakeFile names with target_include_directories,
+/// whose -I CMake puts before the target's compile options): a spelling
+/// they would resolve to another file is not this file's (libplist's main
+/// header include/plist/plist.h shadows its private src/plist.h), but they
+/// spell nothing themselves (TestFile spells a header beside the main one
+/// by name, in quotes).
+std::string includeThroughFolders(const std::string &header, const std::vector<std::string> &flags,
+                                  const std::vector<std::string> &searchedFirst = {});
 
 } // namespace mosaic::emit

@@ -151,6 +151,8 @@ void header(Text &text, const SuiteContext &context, const std::vector<Written> 
   for (const std::string &h : p.completingHeaders)
     if (std::find(includes.begin(), includes.end(), h) == includes.end()) includes.push_back(h);
   if (!includes.empty()) {
+    const std::vector<std::string> first =
+        p.mainHeader.empty() ? std::vector<std::string>{} : std::vector<std::string>{fs::path(p.mainHeader).parent_path().string()};
     if (!cxx) text.line("extern \"C\" {");
     for (size_t i = 0; i < includes.size(); ++i) {
       configurationBefore(text, p, i);
@@ -160,7 +162,7 @@ void header(Text &text, const SuiteContext &context, const std::vector<Written> 
       // project (Portable.h); else by its whole path.
       const std::string &h = includes[i];
       const bool beside = !p.mainHeader.empty() && fs::path(h).parent_path() == fs::path(p.mainHeader).parent_path();
-      std::string spelled = includeThroughFolders(h, context.build.flags);
+      std::string spelled = includeThroughFolders(h, context.build.flags, first);
       if (spelled.empty() && beside) spelled = "\"" + fs::path(h).filename().string() + "\"";
       if (spelled.empty()) spelled = ProjectPaths(context.build).includeFromProject(h);
       if (spelled.empty()) spelled = "\"" + h + "\"";

@@ -172,6 +172,15 @@ std::vector<std::string> unitFlags(const model::Program &program) {
   return buildFlags(program.compileCommand, program.directory, program.unit);
 }
 
+std::string harnessStandard(const std::string &flag) {
+  // Before C++11 the harness's own code (std::move, lambdas, auto) does not
+  // compile; C++98 code compiles as C++11 nearly always (taglib 1.13 builds
+  // with -std=gnu++98). C keeps its standard; so does any later C++.
+  for (const char *old : {"c++98", "c++03", "gnu++98", "gnu++03"})
+    if (flag == std::string("-std=") + old) return std::string("-std=") + (old[0] == 'g' ? "gnu++11" : "c++11");
+  return flag;
+}
+
 std::vector<std::string> harnessCompileCommand(const model::Program &program, const Toolchain &tc,
                                                const std::string &source, const std::string &object, bool sanitize) {
   std::vector<std::string> args{program.language == "c" ? tc.clang : tc.clangxx};
@@ -185,7 +194,7 @@ std::vector<std::string> harnessCompileCommand(const model::Program &program, co
     if (dropped(a) || startsWith(a, "-o")) continue;
     // The unit itself: the wrapper includes it.
     if (!a.empty() && a[0] != '-' && canonicalPath(fs::path(program.directory) / a) == program.unit) continue;
-    args.push_back(a);
+    args.push_back(program.language == "c" ? a : harnessStandard(a));
   }
   // Every error, not clang's first 20: the calls to leave out are found
   // from them all at once (buildLinkedHarness), not 20 at a time.

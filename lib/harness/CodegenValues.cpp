@@ -151,8 +151,12 @@ void Writer::emitAggregate() {
       continue;
     }
     if (!r.aggregate || !r.bases.empty() || r.abstract) continue;
-    builders_ << "  case " << ty->id << ": {\n    if (s->nrefs == 0) {\n      __mosaic_adopt(ctx, " << ty->id << ", new "
-              << T << "(), " << deleter(ty->id) << ");\n      return MOSAIC_STMT_OK;\n    }\n";
+    builders_ << "  case " << ty->id << ": {\n";
+    // Zero-initialised only where a default constructor is not deleted
+    // (Catalog::zeroInitialisable): `new T()` would not compile.
+    if (catalog_.zeroInitialisable(r.id))
+      builders_ << "    if (s->nrefs == 0) {\n      __mosaic_adopt(ctx, " << ty->id << ", new " << T << "(), "
+                << deleter(ty->id) << ");\n      return MOSAIC_STMT_OK;\n    }\n";
     if (!fields) {
       builders_ << "    " << invalid() << "\n  }\n";
       continue;

@@ -216,6 +216,7 @@ void to_json(Json &j, const Param &p) {
   putOpt(j, "paired_with", p.pairedWith);
   if (p.written) j["written"] = true;
   if (p.hasDefault) j["has_default"] = true;
+  putOpt(j, "declared_length", p.declaredLength);
 }
 void from_json(const Json &j, Param &p) {
   getOr(j, "name", p.name);
@@ -224,6 +225,7 @@ void from_json(const Json &j, Param &p) {
   getOpt(j, "paired_with", p.pairedWith);
   getOr(j, "written", p.written);
   getOr(j, "has_default", p.hasDefault);
+  getOpt(j, "declared_length", p.declaredLength);
 }
 
 namespace {

@@ -328,6 +328,7 @@ bool Variation::changeCall(TestCase &t, size_t i) {
   }
   const model::Param *param = paramOf(t, i, arg);
   if (param && (param->pairedWith || isPairedLength(t, s.refs[arg]))) return false;
+  if (param && catalog_.fileDescriptor(*param)) return false; // -1 stays (Catalog::fileDescriptor)
   if (rng_.chance(options_.newArgument)) return newArgument(t, i, arg);
   // Another existing variable that fits.
   const model::TypeId want = param ? param->type : program_.record(*program_.callable(s.callable).parent).type;
@@ -355,7 +356,8 @@ bool Variation::retarget(TestCase &t, size_t i) {
     if (j != s.refs[k] && testcase::variableType(program_, t, j) == want) candidates.push_back(static_cast<Ref>(j));
   if (candidates.empty()) {
     // A scalar field or element: change the value it holds instead.
-    if (t.statements[s.refs[k]].op == Op::Primitive && !isPairedLength(t, s.refs[k]))
+    if (t.statements[s.refs[k]].op == Op::Primitive && !isPairedLength(t, s.refs[k]) &&
+        !catalog_.descriptorArgument(t, s.refs[k]))
       return changePrimitive(t.statements[s.refs[k]]);
     return false;
   }
@@ -367,7 +369,7 @@ bool Variation::changeStatement(TestCase &t, size_t i) {
   if (i >= t.statements.size()) return false;
   Statement &s = t.statements[i];
   switch (s.op) {
-  case Op::Primitive: return !isPairedLength(t, i) && changePrimitive(s);
+  case Op::Primitive: return !isPairedLength(t, i) && !catalog_.descriptorArgument(t, i) && changePrimitive(s);
   case Op::CString:
   case Op::StdString:
   case Op::Buffer: return changeBytes(t, i);

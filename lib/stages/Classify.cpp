@@ -733,6 +733,40 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
   }
   const auto args = argumentsOf(p, call);
   const model::Callable &c = p.callable(call.callable);
+  // A release given an array that holds one object twice (hiredis's
+  // sdsfreesplitres({s, s}, 2) frees s twice).
+  if (testcase::isDestroyerName(c.name))
+    for (size_t a = 0; a < args.size(); ++a) {
+      if (args[a].ref >= t.statements.size() || t.statements[args[a].ref].op != Op::Array) continue;
+      std::vector<Ref> elements = t.statements[args[a].ref].refs;
+      std::erase_if(elements, [&](Ref r) { return r >= t.statements.size() || t.statements[r].op == Op::Null; });
+      std::sort(elements.begin(), elements.end());
+      if (std::adjacent_find(elements.begin(), elements.end()) != elements.end())
+        return fmt::format("gives {} an array holding one object twice as {}, and it releases each", callName(p, call),
+                           paramName(args[a], a));
+    }
+  // The test's own bytes as a string only the API makes (hiredis's
+  // sdscat(s, t) given a char array as the sds s: sdslen reads a header
+  // before its first byte).
+  for (size_t a = 0; a < args.size(); ++a) {
+    if (!args[a].param || args[a].ref >= t.statements.size() || !catalog.apiString(args[a].param->type)) continue;
+    const Statement &v = t.statements[args[a].ref];
+    if (v.op != Op::CString && v.op != Op::Buffer && v.op != Op::Array) continue;
+    const std::vector<model::CallableId> makers = catalog.returning(args[a].param->type);
+    return fmt::format("gives {} {} bytes of the test's own as {}, a {} only the API makes ({}())", callName(p, call),
+                       bytesOf(v), paramName(args[a], a), p.type(p.type(args[a].param->type).value).spelling,
+                       makers.empty() ? std::string("its functions") : p.callable(makers.front()).qualifiedName);
+  }
+  // Fewer elements than a parameter declared as an array states (libmd's
+  // SHA256Transform(uint32_t state[8], const uint8_t data[64]) given the
+  // address of one uint32_t).
+  for (size_t a = 0; a < args.size(); ++a) {
+    if (!args[a].param || !args[a].param->declaredLength || args[a].ref == testcase::kNoRef) continue;
+    const size_t have = elementsAt(t, args[a].ref);
+    if (have != SIZE_MAX && have < *args[a].param->declaredLength)
+      return fmt::format("gives {} {} element(s) as {}, which it declares as an array of {}", callName(p, call), have,
+                         paramName(args[a], a), *args[a].param->declaredLength);
+  }
   // A variadic function without a format reads its extras by a contract
   // the test cannot know (a count, a terminator, their types).
   if (c.variadic && !c.formatParam)
@@ -802,7 +836,10 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
     // Bytes with no NUL where the callee takes signed or unsigned chars
     // with no length anywhere (utf8proc_NFKC_Casefold(const uint8_t *str)):
     // it reads up to a terminator, or a block of a size of its own, and
-    // either way the test's bytes are no such thing.
+    // either way the test's bytes are no such thing. A parameter declared
+    // as an array states its size (claims_mix's `block[8]`), which
+    // argumentMisuse's declared-length rule checks.
+    if (a.param->declaredLength) continue;
     const model::Type &declared = p.type(p.type(a.param->type).value);
     const model::Type &pointed = declared.kind == model::TypeKind::Pointer && declared.pointee
                                      ? p.type(p.type(*declared.pointee).value)
@@ -911,12 +948,110 @@ std::set<size_t> handedOn(const model::Program &p, const TestCase &t, size_t i, 
   return inCone;
 }
 
+// Whether object `object` holds nothing at statement `at`: made by a
+// constructor or a creator given numbers at most, or copied from such an
+// object, and given to no call since but calls that only read it (taglib's
+// `List<String> a; List<String> b(a);`). The call that made it, or
+// nullopt.
+std::optional<size_t> emptyAt(const model::Program &p, const TestCase &t, Ref object, size_t at, int depth = 0) {
+  if (object >= at || depth > 8) return std::nullopt; // ours: a chain of copies this long is no test's
+  const Statement &made = t.statements[object];
+  if (made.op != Op::Construct && made.op != Op::Call) return std::nullopt;
+  std::optional<size_t> from;
+  if (testcase::copies(p, made)) {
+    from = emptyAt(p, t, made.refs[0], object, depth + 1);
+    if (!from) return std::nullopt;
+  } else {
+    for (Ref r : made.refs)
+      if (r >= t.statements.size() || t.statements[r].op != Op::Primitive) return std::nullopt;
+    const model::Callable &maker = p.callable(made.callable);
+    if (!(made.op == Op::Construct ? maker.parent : recordOf(p, maker.result))) return std::nullopt;
+  }
+  for (size_t j = object + 1; j < at; ++j) {
+    const Statement &u = t.statements[j];
+    if (testcase::copies(p, u)) continue;
+    if (isCall(u.op) && std::find(u.refs.begin(), u.refs.end(), object) != u.refs.end() && !onlyReads(p, u, object))
+      return std::nullopt;
+    if (u.op == Op::AddressOf && std::find(u.refs.begin(), u.refs.end(), object) != u.refs.end()) return std::nullopt;
+  }
+  return from ? from : std::optional<size_t>(object);
+}
+
+// An element taken from a container nothing was put into, by an accessor
+// whose precondition is that there is one (front, back, first, last, top,
+// peek, or operator[] given an index; not at(), which checks), in the
+// failing call or what made its arguments (taglib's
+// `List<String> a; String s(a.back());`, as std::list::back() of an empty
+// list). "" when none.
+// Whether method call `u` takes an element by an accessor that checks
+// nothing (elementOfNothing).
+bool uncheckedAccessor(const model::Program &p, const Statement &u) {
+  if (u.op != Op::MethodCall || u.refs.empty()) return false;
+  const model::Callable &c = p.callable(u.callable);
+  const std::string name = lowercase(c.name);
+  if (c.params.empty())
+    return name == "front" || name == "back" || name == "first" || name == "last" || name == "top" || name == "peek";
+  return c.name == "operator[]" && c.params.size() == 1 &&
+         p.type(p.type(c.params[0].type).value).kind == model::TypeKind::Integer;
+}
+
+std::string elementOfNothing(const model::Program &p, const TestCase &t, size_t i) {
+  for (size_t j : cone(t, i)) {
+    const Statement &u = t.statements[j];
+    if (!uncheckedAccessor(p, u)) continue;
+    const auto made = emptyAt(p, t, u.refs[0], j);
+    if (!made) continue;
+    const auto rec = testcase::variableType(p, t, u.refs[0]);
+    const auto record = rec ? recordOf(p, *rec) : std::nullopt;
+    return fmt::format("{} takes an element of a {} nothing was put into (made by {})", callName(p, u),
+                       record ? p.record(*record).name : std::string("container"), callName(p, t.statements[*made]));
+  }
+  return "";
+}
+
+// A string only the API makes (Catalog::apiString: hiredis's sds) used by
+// statement `i` after an earlier call replaced it, returning one of its
+// type in its place (sdscat(s, t) may move s as it grows: the idiom is
+// `s = sdscat(s, t)`), or after a function named like a release was given
+// it, alone or in an array (sdsfreesplitres(tokens, n)). "" when none.
+std::string staleApiString(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
+  const model::Program &p = catalog.program();
+  const Statement &use = t.statements[i];
+  if (!isCall(use.op)) return "";
+  for (Ref x : use.refs) {
+    if (x >= i) continue;
+    const auto vt = testcase::variableType(p, t, x);
+    if (!vt || !catalog.apiString(*vt)) continue;
+    for (size_t j = x + 1; j < i; ++j) {
+      const Statement &u = t.statements[j];
+      if (!isCall(u.op)) continue;
+      const model::Callable &c = p.callable(u.callable);
+      const bool given = std::find(u.refs.begin(), u.refs.end(), x) != u.refs.end();
+      bool inArray = false;
+      for (Ref r : u.refs)
+        if (r < t.statements.size() && t.statements[r].op == Op::Array &&
+            std::find(t.statements[r].refs.begin(), t.statements[r].refs.end(), x) != t.statements[r].refs.end())
+          inArray = true;
+      if ((given || inArray) && testcase::isDestroyerName(c.name))
+        return fmt::format("{} uses a {} that {} released before", callName(p, use), p.type(p.type(*vt).value).spelling,
+                           callName(p, u));
+      if (given && p.type(c.result).value == p.type(*vt).value)
+        return fmt::format("{} uses a {} that {} replaced, returning the one to use in its place (`s = {}(s, ...)`)",
+                           callName(p, use), p.type(p.type(*vt).value).spelling, callName(p, u), c.name);
+    }
+  }
+  return "";
+}
+
 std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i,
                    const std::vector<exec::Observation> &obs) {
   const model::Program &p = catalog.program();
   const Statement &call = t.statements[i];
   const auto inCone = cone(t, i);
   if (std::string why = singularIterator(p, t, i); !why.empty()) return why;
+  if (std::string why = elementOfNothing(p, t, i); !why.empty()) return why;
+  for (size_t j : inCone)
+    if (std::string why = staleApiString(catalog, t, j); !why.empty()) return why;
   // An internal function: the failing call first, then what made its arguments.
   if (isCall(call.op) && internal(catalog, p.callable(call.callable)))
     return fmt::format("calls {}, {}, with arguments its own callers may never pass", callName(p, call),
@@ -1070,14 +1205,17 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
 // item): the parent and the child; tinyxml2's doc.InsertEndChild(&doc)): a
 // node that is its own child is outside what any such API accepts. ""
 // when none.
-std::string twoRoles(const model::Program &p, const TestCase &t, size_t i) {
+std::string twoRoles(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
+  const model::Program &p = catalog.program();
   const Statement &call = t.statements[i];
   if (!isCall(call.op)) return "";
   const auto args = argumentsOf(p, call);
   // The object behind a pointer or reference parameter of a record type
-  // (the receiver: always one).
+  // (the receiver: always one), or a string only the API makes (hiredis's
+  // sdscat(s, s): s may move as it grows, leaving the source behind).
   const auto object = [&](Ref r, const model::Param *param) -> std::optional<Ref> {
-    if (r >= t.statements.size() || (param && !recordOf(p, param->type))) return std::nullopt;
+    if (r >= t.statements.size() || (param && !recordOf(p, param->type) && !catalog.apiString(param->type)))
+      return std::nullopt;
     const Statement &v = t.statements[r];
     if (v.op == Op::Null) return std::nullopt;
     return v.op == Op::AddressOf && !v.refs.empty() ? v.refs[0] : r;
@@ -1231,6 +1369,19 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
   const Statement &call = t.statements[i];
   if (!isCall(call.op)) return "";
   const auto args = argumentsOf(p, call);
+  // A number as a file descriptor, in the failing call or one that made
+  // its arguments: no descriptor the test opened (giflib's
+  // DGifOpenFileHandle(-1, &error), whose fdopen fails and is not checked).
+  for (size_t j : cone(t, i)) {
+    const Statement &u = t.statements[j];
+    if (!isCall(u.op)) continue;
+    const auto uargs = argumentsOf(p, u);
+    for (size_t k = 0; k < uargs.size(); ++k)
+      if (uargs[k].param && uargs[k].ref < t.statements.size() && t.statements[uargs[k].ref].op == Op::Primitive &&
+          catalog.fileDescriptor(*uargs[k].param))
+        return fmt::format("{} given {} as {}, no file descriptor the test opened", callName(p, u),
+                           static_cast<std::int64_t>(t.statements[uargs[k].ref].bits), paramName(uargs[k], k));
+  }
   for (size_t k = 0; k < args.size(); ++k) {
     const Argument &a = args[k];
     if (a.ref >= t.statements.size()) continue;
@@ -1245,9 +1396,22 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
   if (call.op == Op::MethodCall && !call.refs.empty() && call.refs[0] < t.statements.size() &&
       t.statements[call.refs[0]].op == Op::Null)
     return fmt::format("{} called on a null object", callName(p, call));
-  if (std::string why = twoRoles(p, t, i); !why.empty()) return why;
+  if (std::string why = twoRoles(catalog, t, i); !why.empty()) return why;
   if (std::string why = kindMismatch(p, t, i); !why.empty()) return why;
   if (std::string why = indexIntoNothing(p, t, i); !why.empty()) return why;
+  // An element taken by an accessor that checks nothing (operator[] given
+  // an index, front(), back()), in the failing call or what made its
+  // arguments: its precondition is the caller's to keep, as with
+  // std::vector (taglib's `List<String> l; l.prepend(s); l[1].size()`).
+  for (size_t j : cone(t, i))
+    if (uncheckedAccessor(p, t.statements[j])) {
+      const Statement &u = t.statements[j];
+      std::string index;
+      if (u.refs.size() > 1 && u.refs[1] < t.statements.size() && t.statements[u.refs[1]].op == Op::Primitive)
+        index = " " + std::to_string(t.statements[u.refs[1]].bits);
+      return fmt::format("takes an element{} through {}, which checks no bound: a caller keeps within the size",
+                         index, callName(p, u));
+    }
   // An earlier call on the same objects that gave one object two roles
   // (cJSON_AddItemReferenceToArray(array, array), then printing the array
   // recurses for ever). Not through a number it returned: claims_ratio(r, r)
@@ -1258,7 +1422,7 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
     const Statement &u = t.statements[j];
     const auto same = [&](Ref r) { return oneOf(t, objects, r); };
     if (!isCall(u.op) || std::none_of(u.refs.begin(), u.refs.end(), same)) continue;
-    if (std::string why = twoRoles(p, t, j); !why.empty())
+    if (std::string why = twoRoles(catalog, t, j); !why.empty())
       return "an earlier call on the same object gave it two roles: " + why;
   }
   // An object the failing call uses, constructed with NULL for a pointer
@@ -1396,12 +1560,46 @@ bool pairedLength(const testcase::Catalog &catalog, const TestCase &t, size_t j)
 // test's last call, or a heap glibc found corrupted) is misuse: an earlier
 // call was misuse by its own arguments, or of an internal function with
 // the test's arguments. `happened` starts the sentence; "" when neither.
+// The first argument of call `i` that is the address of a pointer to an
+// object of the test's own (a variable, an array or an aggregate; not a
+// call's result, not NULL), given to a `T **` parameter, described; "" when
+// none.
+std::string testsOwnThroughAPointer(const model::Program &p, const TestCase &t, size_t i) {
+  const Statement &call = t.statements[i];
+  if (!isCall(call.op)) return "";
+  const auto args = argumentsOf(p, call);
+  for (size_t k = 0; k < args.size(); ++k) {
+    if (!args[k].param || args[k].ref >= t.statements.size()) continue;
+    const model::Type &pt = p.type(p.type(args[k].param->type).value);
+    if (pt.kind != model::TypeKind::Pointer || !pt.pointee || pt.pointeeConst ||
+        p.type(p.type(*pt.pointee).value).kind != model::TypeKind::Pointer)
+      continue;
+    const Statement &outer = t.statements[args[k].ref];
+    if (outer.op != Op::AddressOf || outer.refs.empty() || outer.refs[0] >= t.statements.size()) continue;
+    const Statement &inner = t.statements[outer.refs[0]];
+    const bool own = inner.op == Op::Array || inner.op == Op::Buffer ||
+                     (inner.op == Op::AddressOf && !inner.refs.empty() && inner.refs[0] < t.statements.size() &&
+                      !isCall(t.statements[inner.refs[0]].op));
+    if (own)
+      return fmt::format("gives {} the address of a pointer to the test's own memory as {}, which it frees or "
+                         "reallocates: only what malloc returned can be",
+                         callName(p, call), paramName(args[k], k));
+  }
+  return "";
+}
+
 std::string earlierMisuse(const testcase::Catalog &catalog, const TestCase &t, size_t i, const std::string &happened) {
   const model::Program &p = catalog.program();
   for (size_t j = 0; j < i; ++j) {
     if (!isCall(t.statements[j].op)) continue;
     if (std::string why = argumentMisuse(catalog, t, j); !why.empty())
       return happened + ", and an earlier call was misuse: " + why;
+    // An element of a container nothing was put into, whatever was then
+    // done with it (swapped into another object, destroyed at the end); a
+    // string only the API makes, used after a call replaced or released it.
+    if (std::string why = elementOfNothing(p, t, j); !why.empty())
+      return happened + ", and earlier " + why;
+    if (std::string why = staleApiString(catalog, t, j); !why.empty()) return happened + ", and earlier " + why;
     const model::Callable &c = p.callable(t.statements[j].callable);
     if (internal(catalog, c))
       return fmt::format("{} after an earlier call of {}, {}, with arguments its own callers may never pass", happened,
@@ -1440,6 +1638,16 @@ Classification classify(const testcase::Catalog &catalog, const TestCase &test, 
   if (heapCorruption(output))
     if (std::string why = earlierMisuse(catalog, test, i, "glibc found the heap corrupted"); !why.empty())
       return {FailureClass::Misuse, why};
+  // A free or realloc of what malloc never returned, where the failing
+  // call was given, through a pointer to a pointer, the address of the
+  // test's own object (giflib's GifAddExtensionBlock(&count, &blocks, ...)
+  // with blocks pointing at the test's ExtensionBlock: it reallocs
+  // *blocks, which only malloc's memory can be).
+  if (output.find("free(): invalid pointer") != std::string::npos ||
+      output.find("realloc(): invalid pointer") != std::string::npos ||
+      output.find("munmap_chunk(): invalid pointer") != std::string::npos ||
+      output.find("not malloc()-ed") != std::string::npos)
+    if (std::string why = testsOwnThroughAPointer(p, test, i); !why.empty()) return {FailureClass::Misuse, why};
   if (std::string why = robustness(catalog, test, i, observations); !why.empty())
     return {FailureClass::Robustness, why};
   const std::string where = callName(p, test.statements[i]);
@@ -1658,6 +1866,55 @@ std::vector<size_t> unusualIntegers(const testcase::Catalog &catalog, const Test
     if (s.op != Op::Primitive || p.type(p.type(s.type).value).kind != model::TypeKind::Integer) continue;
     if (s.bits == 0 || s.bits == 1 || pairedLength(catalog, test, j)) continue;
     out.push_back(j);
+  }
+  return out;
+}
+
+std::vector<UnsizedBuffer> unsizedBuffers(const testcase::Catalog &catalog, const TestCase &test,
+                                          const exec::RunResult &result) {
+  std::vector<UnsizedBuffer> out;
+  if (test.statements.empty()) return out;
+  const model::Program &p = catalog.program();
+  const size_t last = failingStatement(test, result);
+  std::set<size_t> seen;
+  for (size_t i = 0; i <= last && i < test.statements.size(); ++i) {
+    const Statement &s = test.statements[i];
+    if (!isCall(s.op)) continue;
+    const auto args = argumentsOf(p, s);
+    for (size_t a = 0; a < args.size(); ++a) {
+      const Argument &arg = args[a];
+      if (!arg.param || arg.ref == testcase::kNoRef || arg.ref >= i) continue;
+      const model::Param &param = *arg.param;
+      // Half of a pair has its length; a string the callee only reads (a
+      // `const char *`) ends at its NUL, and reading past it is the
+      // callee's doing. A `char *` may be where it writes (libmd's
+      // SHA1Data(const uint8_t *, size_t, char *), declared without names).
+      if (param.pairedWith || param.role == model::ParamRole::Buffer || param.role == model::ParamRole::End ||
+          param.role == model::ParamRole::Length || param.role == model::ParamRole::Callback)
+        continue;
+      const model::Type &pt = p.type(p.type(param.type).value);
+      if (pt.kind != model::TypeKind::Pointer || !pt.pointee) continue;
+      const bool readOnly = p.type(*pt.pointee).isConst;
+      const Statement &v = test.statements[arg.ref];
+      const bool cstring = v.op == Op::CString;
+      if (v.op != Op::Buffer && !cstring) continue;
+      if (cstring && param.role == model::ParamRole::CString && readOnly) continue;
+      if (v.bytes.size() >= kRoomyBuffer || !seen.insert(arg.ref).second) continue;
+      out.push_back({arg.ref, i, paramName(arg, a)});
+    }
+  }
+  return out;
+}
+
+TestCase withRoomyBuffers(const TestCase &test, const std::vector<UnsizedBuffer> &buffers) {
+  TestCase out = test;
+  for (const UnsizedBuffer &b : buffers) {
+    Statement &s = out.statements.at(b.statement);
+    if (s.op == Op::CString) {
+      s.bytes.push_back('\0');
+      s.op = Op::Buffer;
+    }
+    if (s.bytes.size() < kRoomyBuffer) s.bytes.resize(kRoomyBuffer, '\0');
   }
   return out;
 }

@@ -104,6 +104,24 @@ private:
     return needs;
   }
 
+  // Why the failure is the test's for a buffer it gave with no length
+  // (Classify.h: unsizedBuffers): with every such buffer roomy, the test
+  // runs to its end. "" when there is none, or the failure stays.
+  static std::string needsALargerBuffer(Context &c, const Failure &f, search::Executor &executor) {
+    const std::vector<UnsizedBuffer> buffers = unsizedBuffers(c.catalog, f.test, f.result);
+    if (buffers.empty() || c.failureDeadline.passed()) return "";
+    auto r = executor.run(withRoomyBuffers(f.test, buffers));
+    if (!r || r->outcome() != exec::Outcome::Ok) return "";
+    const UnsizedBuffer &b = buffers.front();
+    const testcase::Statement &v = f.test.statements[b.statement];
+    const size_t bytes = v.bytes.size() + (v.op == testcase::Op::CString ? 1 : 0);
+    return c.program.callable(f.test.statements[b.call].callable).qualifiedName + "() was given " +
+           std::to_string(bytes) + " bytes as " + b.param +
+           ", which comes with no length: its contract sizes it, and with " + std::to_string(kRoomyBuffer) +
+           " bytes there" + (buffers.size() > 1 ? " (and in the test's " + std::to_string(buffers.size() - 1) + " other such buffers)" : "") +
+           " the test passes";
+  }
+
 public:
   void run(Work &work, Context &c) override {
     std::map<std::string, Failure> bySite;
@@ -138,6 +156,14 @@ public:
                       ": with 0 or 1 there it does not";
           }
         }
+      }
+      if (cls.kind == FailureClass::Defect && f.reproducible) {
+        search::Executor *executor = f.sanitizerOnly ? c.sanitized : &c.isolated;
+        if (executor)
+          if (std::string why = needsALargerBuffer(c, f, *executor); !why.empty()) {
+            cls.kind = FailureClass::Misuse;
+            cls.why = std::move(why);
+          }
       }
       if (c.frames) {
         if (f.sanitizerOnly || f.result.outcome == exec::Outcome::Sanitizer)

@@ -260,6 +260,52 @@ bool Catalog::isCharPointer(model::TypeId id) const {
   return t.kind == TypeKind::Pointer && t.pointee && program_.type(*t.pointee).kind == TypeKind::Char;
 }
 
+bool Catalog::fileDescriptor(const model::Param &param) const {
+  const model::Type &t = program_.type(program_.type(param.type).value);
+  if (t.kind != TypeKind::Integer || t.bits != 32 || !t.isSigned) return false;
+  std::string n;
+  for (char ch : param.name)
+    if (ch != '_') n += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return n == "filedes" || n == "fildes" || n == "filehandle" || n == "filedesc" ||
+         (n.size() >= 2 && n.size() <= 8 && n.compare(n.size() - 2, 2, "fd") == 0);
+}
+
+bool Catalog::descriptorArgument(const TestCase &test, size_t index) const {
+  for (size_t j = index + 1; j < test.statements.size(); ++j) {
+    const Statement &s = test.statements[j];
+    if (!isCall(s.op)) continue;
+    const model::Callable &c = program_.callable(s.callable);
+    const size_t offset = s.op == Op::MethodCall ? 1 : 0;
+    for (size_t k = 0; k < c.params.size() && offset + k < s.refs.size(); ++k)
+      if (s.refs[offset + k] == index && fileDescriptor(c.params[k])) return true;
+  }
+  return false;
+}
+
+std::vector<model::CallableId> Catalog::returning(model::TypeId type) const {
+  const model::TypeId key = program_.type(type).value;
+  std::vector<model::CallableId> out;
+  for (const model::Callable &c : program_.callables)
+    if (c.kind == model::CallableKind::Function && callable_[c.id] && program_.type(c.result).value == key)
+      out.push_back(c.id);
+  return out;
+}
+
+bool Catalog::apiString(model::TypeId id) const {
+  const model::TypeId key = program_.type(id).value;
+  if (auto it = apiStrings_.find(key); it != apiStrings_.end()) return it->second;
+  const model::Type &t = program_.type(key);
+  bool made = false;
+  // A typedef's name alone (`sds`), not `char *` or `gchar *`.
+  if (isCharPointer(key) && t.spelling != t.canonical && t.spelling.find_first_of("* ") == std::string::npos)
+    for (model::CallableId c : returning(key)) {
+      const auto &params = program_.callable(c).params;
+      made = made || std::none_of(params.begin(), params.end(),
+                                  [&](const model::Param &p) { return program_.type(p.type).value == key; });
+    }
+  return apiStrings_[key] = made;
+}
+
 std::optional<Passing> Catalog::fits(model::TypeId varId, model::TypeId paramId) const {
   const model::Type &var = program_.type(program_.type(varId).value);
   const model::Type &param = program_.type(program_.type(paramId).value);
@@ -477,6 +523,13 @@ std::string Catalog::callTypeError(const TestCase &t, size_t i) const {
   if (self) e = referenceTypeError(t, i, 0, p.record(*c.parent).type, "the receiver");
   for (size_t k = 0; e.empty() && k < c.params.size(); ++k)
     e = referenceTypeError(t, i, k + self, c.params[k].type, "parameter " + std::to_string(k + 1) + " of " + c.qualifiedName);
+  // The test runner's own stdio as a file descriptor (fileDescriptor).
+  for (size_t k = 0; e.empty() && k < c.params.size() && k + self < s.refs.size(); ++k) {
+    const Ref r = s.refs[k + self];
+    if (r < i && t.statements[r].op == Op::Primitive && t.statements[r].bits <= 2 && fileDescriptor(c.params[k]))
+      e = "statement " + std::to_string(i) + " passes " + std::to_string(t.statements[r].bits) + ", a descriptor of "
+          "the test runner's own stdio, as " + c.params[k].name + " of " + c.qualifiedName;
+  }
   // An extra argument is passed as the type it has: one libffi passes as it is.
   for (size_t k = fixed; e.empty() && k < s.refs.size(); ++k) {
     const Ref r = s.refs[k];
@@ -498,7 +551,10 @@ std::string Catalog::aggregateTypeError(const TestCase &t, size_t i) const {
   if (ty.kind != model::TypeKind::Record) return "statement " + std::to_string(i) + ": an aggregate of a non-record";
   const model::Record &rec = p.record(*ty.recordId);
   const auto fields = aggregateFields(rec.id);
-  if (s.refs.empty()) return ""; // zero-initialised
+  if (s.refs.empty()) // zero-initialised
+    return zeroInitialisable(rec.id) ? ""
+                                     : "statement " + std::to_string(i) + ": a " + rec.name +
+                                           " cannot be zero-initialised (no default constructor)";
   if (!fields || fields->size() != s.refs.size())
     return "statement " + std::to_string(i) + " lists " + std::to_string(s.refs.size()) + " fields of " + rec.name;
   for (size_t k = 0; e.empty() && k < fields->size(); ++k) {

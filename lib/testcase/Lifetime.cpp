@@ -54,8 +54,23 @@ bool releasesItsArgument(const model::Program &p, const model::Callable &c) {
 
 std::optional<size_t> releasedParam(const model::Program &p, const model::Callable &c) {
   if (releasesItsArgument(p, c)) return 0;
-  if (c.parent || c.kind != model::CallableKind::Function || c.params.size() != 2 || !isDestroyerName(c.name))
-    return std::nullopt;
+  if (c.parent || c.kind != model::CallableKind::Function || c.params.size() != 2) return std::nullopt;
+  const auto kindOf = [&](size_t k) { return p.type(p.type(c.params[k].type).value).kind; };
+  const auto objectPointer = [&](size_t k) {
+    const model::Type &t = p.type(p.type(c.params[k].type).value);
+    return t.kind == model::TypeKind::Pointer && t.pointee &&
+           p.type(p.type(*t.pointee).value).kind != model::TypeKind::FunctionPointer &&
+           p.type(p.type(*t.pointee).value).kind != model::TypeKind::Integer;
+  };
+  // A close of what an open returns, with a status out-parameter after it
+  // (giflib's DGifCloseFile(GifFileType *, int *ErrorCode)).
+  if (closesWhatIsOpened(p, c) && objectPointer(0) && kindOf(1) == model::TypeKind::Pointer && !objectPointer(1))
+    return 0;
+  if (!isDestroyerName(c.name)) return std::nullopt;
+  // An array and its count (hiredis's sdsfreesplitres(sds *tokens, int
+  // count), which frees each token and then the array).
+  for (size_t k : {0u, 1u})
+    if (objectPointer(k) && kindOf(1 - k) == model::TypeKind::Integer) return k;
   for (const model::Param &param : c.params) {
     const model::Type &t = p.type(p.type(param.type).value);
     if (t.kind != model::TypeKind::Pointer || !t.pointee ||

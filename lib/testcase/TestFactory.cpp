@@ -211,6 +211,8 @@ std::optional<Ref> TestFactory::reuse(const TestCase &t, model::TypeId type, dou
       if (!Catalog::standsFor(t.statements[i], param)) continue;
       // Dereferencing a null pointer is the test's fault, not the unit's.
       if (*how == Passing::Deref && t.statements[i].op == Op::Null) continue;
+      // A string only the API makes is a call's result (or NULL).
+      if (catalog_.apiString(type) && !isCall(t.statements[i].op) && t.statements[i].op != Op::Null) continue;
       candidates.push_back(static_cast<Ref>(i));
     }
   if (candidates.empty()) return std::nullopt;
@@ -219,7 +221,7 @@ std::optional<Ref> TestFactory::reuse(const TestCase &t, model::TypeId type, dou
 
 std::optional<Ref> TestFactory::value(TestCase &t, const Need &need, int depth) {
   const bool out = need.param && need.param->role == ParamRole::Out;
-  if (!out) {
+  if (!out && !(need.param && catalog_.fileDescriptor(*need.param))) {
     const double p = catalog_.isScalar(need.type) ? options_.primitiveReuse : options_.objectReuse;
     if (auto r = reuse(t, need.type, p, need.exact, need.writable, need.param)) {
       // Never hand a null pointer to a receiver.
@@ -325,6 +327,9 @@ std::optional<Ref> TestFactory::make(TestCase &t, const Need &need, int depth) {
   case TypeKind::Integer:
   case TypeKind::Floating:
   case TypeKind::Enum:
+    // A file descriptor: none the test opened, never the runner's stdio.
+    if (need.param && catalog_.fileDescriptor(*need.param))
+      return push(t, Statement{.op = Op::Primitive, .type = type.id, .bits = ~std::uint64_t{0}});
     return push(t, Statement{.op = Op::Primitive, .type = type.id, .bits = deep ? 0 : randomScalarBits(type)});
   case TypeKind::Pointer:
     return makePointer(t, need, depth);
@@ -379,6 +384,29 @@ std::optional<Ref> TestFactory::makePointer(TestCase &t, const Need &need, int d
   // Through a reference (`const char *&cursor`) the pointer itself is what
   // the callee writes; what it points at is input like any other.
   const bool viaReference = need.param && program_.type(need.param->type).kind == TypeKind::Reference;
+  // A parameter declared as an array (`uint32_t state[8]`) gets as many
+  // elements: bytes, or up to kDeclaredArrayMax scalars; NULL as often as
+  // any pointer when the callee only reads it.
+  if (!viaReference && need.param && need.param->declaredLength) {
+    const size_t n = static_cast<size_t>(*need.param->declaredLength);
+    const bool written = need.param->written || role == ParamRole::Out;
+    if (!written && need.allowNull && rng_.chance(options_.nullProbability)) return null();
+    if (pointee.kind == TypeKind::Char || (pointee.kind == TypeKind::Integer && pointee.bits == 8)) {
+      Statement b{.op = Op::Buffer, .type = type.id};
+      b.bytes = written ? std::string(n, '\0') : randomBytes(isText(type.id));
+      b.bytes.resize(std::max(n, b.bytes.size()), '\0');
+      return push(t, std::move(b));
+    }
+    if (catalog_.isScalar(pointee.id) && catalog_.arrayElement(pointee.id) && n <= kDeclaredArrayMax) {
+      Statement a{.op = Op::Array, .type = type.id};
+      for (size_t k = 0; k < n; ++k) {
+        auto e = value(t, {pointee.id, nullptr, true}, depth + 1);
+        if (!e) return std::nullopt;
+        a.refs.push_back(*e);
+      }
+      return push(t, std::move(a));
+    }
+  }
   if (!viaReference &&
       (role == ParamRole::Out || (need.param && need.param->written && catalog_.isScalar(pointee.id)))) {
     // A fresh variable for the callee to fill (a record zeroed, as a C
@@ -396,6 +424,13 @@ std::optional<Ref> TestFactory::makePointer(TestCase &t, const Need &need, int d
     return addressOf(make(t, {pointee.id, nullptr, true, /*exact=*/true}, depth + 1));
   }
   if (need.allowNull && rng_.chance(options_.nullProbability)) return null();
+  // A string only the API makes (hiredis's sds): from a function that
+  // returns one, never the test's own bytes.
+  if (catalog_.apiString(type.id)) {
+    const std::vector<model::CallableId> makers = catalog_.returning(type.id);
+    if (auto r = call(t, rng_.pick(makers), depth + 1)) return r;
+    return need.allowNull ? std::optional<Ref>(null()) : std::nullopt;
+  }
   if (catalog_.isCharPointer(type.id)) {
     Statement s{.op = Op::CString, .type = type.id, .bytes = randomString(options_.maxStringLength)};
     return push(t, std::move(s));
@@ -520,7 +555,7 @@ std::optional<Ref> TestFactory::makeRecord(TestCase &t, model::TypeId typeId, in
         s.refs.push_back(*v);
       }
     }
-    return push(t, std::move(s));
+    if (!s.refs.empty() || catalog_.zeroInitialisable(r.id)) return push(t, std::move(s));
   }
   for (model::RecordId d : catalog_.derived(r.id))
     if (auto made = makeRecord(t, program_.record(d).type, depth + 1)) return made;

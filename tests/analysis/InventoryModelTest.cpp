@@ -253,6 +253,48 @@ TEST(TypeSpelling, ADecltypeResultIsTheTypeItResolvesTo) {
   EXPECT_EQ(p.type(callable(p, "knob::Dial::resting").result).spelling, "bool");
 }
 
+TEST(TypeSpelling, ASpecializationOverAliasTemplatesIsSpelledByItsCanonicalArguments) {
+  // fmt's format.cc: `fmt::format_arg_store<..., fmt::remove_cvref_t<basic_string_view<char> &>>`,
+  // the alias's argument unqualified, made the whole harness fail to compile.
+  const Program &p = fixtureModel("dial.c++");
+  const auto packOf = std::find_if(p.callables.begin(), p.callables.end(),
+                                   [](const model::Callable &c) { return c.name == "packOf"; });
+  ASSERT_NE(packOf, p.callables.end());
+  EXPECT_EQ(p.type(packOf->result).spelling, "knob::Pack<int, knob::Pack<int>>");
+  // The record itself, as the harness names it (fmt's format_string_checker<char,
+  // error_handler, basic_string_view<char>, char[3]>).
+  const auto record = std::find_if(p.records.begin(), p.records.end(), [](const model::Record &r) {
+    return r.name.find("knob::Pack<int, ") == 0;
+  });
+  ASSERT_NE(record, p.records.end());
+  EXPECT_EQ(record->name, "knob::Pack<int, knob::Pack<int>>");
+}
+
+TEST(TypeSpelling, ASpecializationOfAPrivateMemberTemplateCannotBeNamed) {
+  // taglib's List<String>::ListPrivate<String> *, a private field's type:
+  // named in the harness's helpers, it made the whole harness fail.
+  const Program &p = fixtureModel("dial.c++");
+  const auto ring = std::find_if(p.records.begin(), p.records.end(),
+                                 [](const model::Record &r) { return r.name == "knob::Ring<int>"; });
+  ASSERT_NE(ring, p.records.end());
+  ASSERT_EQ(ring->fields.size(), 1u);
+  const model::Type &d = p.type(p.type(ring->fields[0].type).value);
+  const model::Type &node = p.type(p.type(*d.pointee).value);
+  EXPECT_EQ(node.kind, model::TypeKind::Unsupported) << node.spelling;
+  EXPECT_NE(node.unsupportedReason.find("private section"), std::string::npos) << node.unsupportedReason;
+}
+
+TEST(TypeSpelling, AnAggregateWhoseDefaultConstructorIsDeletedIsNotDefaultConstructible) {
+  // fmt's formatter<monostate>: the harness's `new T()` for a zeroed one
+  // did not compile.
+  const Program &p = fixtureModel("dial.c++");
+  const auto muted = std::find_if(p.records.begin(), p.records.end(),
+                                  [](const model::Record &r) { return r.name == "knob::Muted"; });
+  ASSERT_NE(muted, p.records.end());
+  EXPECT_TRUE(muted->aggregate);
+  EXPECT_FALSE(muted->defaultConstructible);
+}
+
 TEST(TypeSpelling, AClassNestedInATemplateOverAPrivateClassCannotBeNamed) {
   // re2's nfa.cc: SparseArray<NFA::Thread *>::IndexValue, named in the
   // harness's helpers, made the whole harness fail to compile.

@@ -70,6 +70,23 @@ TEST(Portable, AHeaderIsSpelledThroughTheIncludeFolderThatFindsItFirst) {
   EXPECT_EQ(includeThroughFolders(dir + "/src/config.h", {"-iquote" + dir + "/src"}), "\"config.h\"");
 }
 
+TEST(Portable, TheMainHeadersFolderIsSearchedFirst) {
+  // libplist's plist.c: its main header include/plist/plist.h, its private
+  // src/plist.h. The suite's CMake file puts the main header's folder
+  // first, where `<plist.h>` is the public one: 13 tests that needed the
+  // private header's declarations did not compile.
+  const std::string dir = fs::canonical(mosaic::test::makeTempDir("mosaic-portable")).string();
+  for (const char *f : {"include/plist/plist.h", "src/plist.h"}) {
+    fs::create_directories(fs::path(dir + "/" + f).parent_path());
+    std::ofstream(dir + "/" + f) << "\n";
+  }
+  const std::vector<std::string> flags{"-I" + dir + "/src", "-I" + dir + "/include", "-I" + dir};
+  const std::vector<std::string> first{dir + "/include/plist"};
+  EXPECT_EQ(includeThroughFolders(dir + "/src/plist.h", flags), "<plist.h>"); // without it
+  EXPECT_EQ(includeThroughFolders(dir + "/src/plist.h", flags, first), "<src/plist.h>");
+  EXPECT_EQ(includeThroughFolders(dir + "/include/plist/plist.h", flags, first), "<plist/plist.h>");
+}
+
 TEST(Portable, AMergedSuiteNamesTheProjectFromItsNewFolder) {
   const ProjectPaths paths(placed("/w/calc", "/w/calc-build", "/scratch/shard-0/units/lib_a_c"));
   const std::string text = "project(x)\n" + paths.cmakeDefaults() + "add_library(y)\n";

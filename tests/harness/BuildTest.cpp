@@ -130,3 +130,13 @@ TEST(HarnessSource, ObservesWhatACallWritesThroughButNotWhatItReleases) {
   EXPECT_EQ(callOf("claims_free(claims_doc *)").find("MOSAIC_OBS_ARG0"), std::string::npos)
       << callOf("claims_free(claims_doc *)");
 }
+
+TEST(HarnessCompile, ACxxStandardBeforeCxx11BecomesCxx11) {
+  // taglib 1.13 builds with -std=gnu++98; the harness's own code (std::move,
+  // lambdas, auto) needs C++11, and C++98 code compiles as C++11.
+  EXPECT_EQ(harness::harnessStandard("-std=gnu++98"), "-std=gnu++11");
+  EXPECT_EQ(harness::harnessStandard("-std=c++03"), "-std=c++11");
+  EXPECT_EQ(harness::harnessStandard("-std=c++14"), "-std=c++14");
+  EXPECT_EQ(harness::harnessStandard("-std=gnu11"), "-std=gnu11");
+  EXPECT_EQ(harness::harnessStandard("-O2"), "-O2");
+}

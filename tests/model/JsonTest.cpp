@@ -73,7 +73,7 @@ Program sampleProgram() {
   ctor.qualifiedName = "ns::Box::Box";
   ctor.signature = "ns::Box::Box(int32_t)";
   ctor.parent = 0;
-  ctor.params = {Param{"w", 0, ParamRole::None, std::nullopt, false, true}};
+  ctor.params = {Param{"w", 0, ParamRole::None, std::nullopt, false, true, std::nullopt}};
   ctor.isExplicit = true;
   Callable m;
   m.id = 1;
@@ -83,7 +83,7 @@ Program sampleProgram() {
   m.signature = "ns::Box::make(const char *, int32_t)";
   m.parent = 0;
   m.result = 1;
-  m.params = {Param{"buf", 1, ParamRole::Buffer, 1u, true, false}, Param{"len", 0, ParamRole::Length, 0u, false, false}};
+  m.params = {Param{"buf", 1, ParamRole::Buffer, 1u, true, false, 16u}, Param{"len", 0, ParamRole::Length, 0u, false, false, std::nullopt}};
   m.origin = Origin::Header;
   m.isNoexcept = true;
   m.constants.integers = {-1, 42};

@@ -5,6 +5,7 @@
 #include "mosaic/stages/Classify.h"
 #include "mosaic/stages/Failures.h"
 #include "mosaic/stages/Stage.h"
+#include "mosaic/testcase/Lifetime.h"
 #include "mosaic/testcase/Printer.h"
 
 #include <bit>
@@ -1006,6 +1007,187 @@ TEST_F(Claims, BuffersFollowedByTheirLengthsArePairedInOrder) {
   EXPECT_NE(cw.why.find("3 bytes of the test's own as state (void *), with no length"), std::string::npos) << cw.why;
 }
 
+TEST_F(Claims, FewerElementsThanAParameterDeclaredAsAnArrayIsMisuse) {
+  // claims_mix(&state, block): libmd's SHA256Transform(uint32_t state[8],
+  // const uint8_t data[64]) given the address of one uint32_t.
+  const model::Callable &mix = callable("claims_mix");
+  ASSERT_EQ(mix.params[0].declaredLength, 4u);
+  ASSERT_EQ(mix.params[1].declaredLength, 8u);
+  testcase::TestCase t;
+  const Ref one = integer(t, "unsigned int", 7);
+  const Ref state = push(t, Statement{.op = Op::AddressOf, .type = mix.params[0].type, .refs = {one}});
+  const Ref block = push(t, Statement{.op = Op::Buffer, .type = mix.params[1].type, .bytes = std::string(8, 'x')});
+  call(t, "claims_mix", {state, block});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claims_mix() 1 element(s) as state, which it declares as an array of 4"),
+            std::string::npos)
+      << c.why;
+  // Four elements and eight bytes: the crash is the library's.
+  testcase::TestCase full;
+  std::vector<Ref> elements;
+  for (int k = 0; k < 4; ++k) elements.push_back(integer(full, "unsigned int", k));
+  const Ref array = push(full, Statement{.op = Op::Array, .type = mix.params[0].type, .refs = elements});
+  const Ref bytes = push(full, Statement{.op = Op::Buffer, .type = mix.params[1].type, .bytes = std::string(8, 'x')});
+  call(full, "claims_mix", {array, bytes});
+  EXPECT_EQ(classify(full).kind, stages::FailureClass::Defect) << classify(full).why;
+}
+
+TEST_F(Claims, ABufferWithNoLengthThatARoomierOneFixesIsMisuse) {
+  // claims_digest(data, len, text) with a 4-byte text: libmd's
+  // SHA1Data(buffer, 15, text) wrote its 41-byte digest string past the
+  // test's "\200" and aborted after the test's last statement.
+  const model::Callable &digest = callable("claims_digest");
+  testcase::TestCase t;
+  const Ref data = push(t, Statement{.op = Op::Buffer, .type = digest.params[0].type, .bytes = "abc"});
+  const Ref len = integer(t, "size_t", 3);
+  const Ref out = push(t, Statement{.op = Op::CString, .type = digest.params[2].type, .bytes = "xyz"});
+  call(t, "claims_digest", {data, len, out});
+  exec::RunResult crash = crashAtEnd(t, exec::Outcome::Abort);
+  crash.statement = -1; // after the last statement
+  const auto unsized = stages::unsizedBuffers(*m->catalog, t, crash);
+  ASSERT_EQ(unsized.size(), 1u); // not data, which has its length
+  EXPECT_EQ(unsized[0].statement, out);
+  EXPECT_EQ(unsized[0].param, "out"); // as the definition names it
+  const testcase::TestCase roomy = stages::withRoomyBuffers(t, unsized);
+  EXPECT_EQ(roomy.statements[out].op, Op::Buffer);
+  EXPECT_EQ(roomy.statements[out].bytes.size(), stages::kRoomyBuffer);
+  EXPECT_EQ(roomy.statements[out].bytes.substr(0, 4), std::string("xyz\0", 4));
+  EXPECT_EQ(roomy.statements[data].bytes, "abc");
+
+  // ClassifyFailures runs it so: the abort goes when the buffer holds 33
+  // bytes, and the claim is misuse.
+  stages::Work work;
+  stages::Failure f;
+  f.test = t;
+  f.result = crash;
+  f.where = "claims_digest";
+  f.count = 1;
+  f.confirmed = true;
+  work.failures["abort"] = f;
+  auto overflowing = [&](const testcase::TestCase &run) {
+    search::Execution e;
+    if (run.statements[out].bytes.size() + (run.statements[out].op == Op::CString ? 1 : 0) < 33) e.result = crash;
+    return std::optional(e);
+  };
+  FakeExecutor isolated(overflowing);
+  FakeExecutor none([](const testcase::TestCase &) { return std::optional<search::Execution>(); });
+  const search::Goals goals(fourBlocks());
+  stages::Context c{p(), *m->catalog, goals, none, isolated, nullptr, {}, {}, nullptr, {}, {}};
+  stages::classifyFailures()->run(work, c);
+  ASSERT_EQ(work.failures.size(), 1u);
+  const stages::Failure &kept = work.failures.begin()->second;
+  EXPECT_EQ(kept.kind, stages::FailureClass::Misuse) << kept.why;
+  EXPECT_NE(kept.why.find("claims_digest() was given 4 bytes as out, which comes with no length"),
+            std::string::npos)
+      << kept.why;
+
+  // A failure that stays with roomy buffers stays a likely defect.
+  work.failures.clear();
+  work.failures["abort"] = f;
+  FakeExecutor always([&](const testcase::TestCase &) {
+    search::Execution e;
+    e.result = crash;
+    return std::optional(e);
+  });
+  stages::Context c2{p(), *m->catalog, goals, none, always, nullptr, {}, {}, nullptr, {}, {}};
+  stages::classifyFailures()->run(work, c2);
+  EXPECT_EQ(work.failures.begin()->second.kind, stages::FailureClass::Defect) << work.failures.begin()->second.why;
+}
+
+TEST_F(Claims, AStringOnlyTheAPIMakesIsNeverTheTestsOwnNorUsedAfterItMoved) {
+  // hiredis's `typedef char *sds`: sdslen(buf) of a char array reads a
+  // header before it; `sdscat(s, t)` may move s (the idiom is `s =
+  // sdscat(s, t)`); sdsfreesplitres({s, s}, 2) frees s twice.
+  const model::Callable &len = callable("claims_str_len");
+  EXPECT_TRUE(m->catalog->apiString(len.params[0].type));
+  EXPECT_FALSE(m->catalog->apiString(typeNamed("const char *")));
+  EXPECT_EQ(testcase::releasedParam(p(), callable("claims_str_free_all")), 0u);
+  testcase::TestCase own;
+  const Ref bytes = push(own, Statement{.op = Op::CString, .type = len.params[0].type, .bytes = "abc"});
+  call(own, "claims_str_len", {bytes});
+  auto c = classify(own);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("4 bytes of the test's own as s, a claims_str only the API makes (claims_str_new())"),
+            std::string::npos)
+      << c.why;
+
+  const model::Callable &make = callable("claims_str_new");
+  testcase::TestCase moved;
+  const Ref init = push(moved, Statement{.op = Op::CString, .type = make.params[0].type, .bytes = "a"});
+  const Ref s = call(moved, "claims_str_new", {init});
+  const Ref more = push(moved, Statement{.op = Op::CString, .type = make.params[0].type, .bytes = "bcdefgh"});
+  call(moved, "claims_str_cat", {s, more});
+  call(moved, "claims_str_len", {s});
+  c = classify(moved);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("claims_str_len() uses a claims_str that claims_str_cat() replaced"), std::string::npos) << c.why;
+
+  testcase::TestCase twice;
+  const Ref i2 = push(twice, Statement{.op = Op::CString, .type = make.params[0].type, .bytes = "a"});
+  const Ref s2 = call(twice, "claims_str_new", {i2});
+  const model::Callable &all = callable("claims_str_free_all");
+  const Ref list = push(twice, Statement{.op = Op::Array, .type = all.params[0].type, .refs = {s2, s2}});
+  call(twice, "claims_str_free_all", {list, integer(twice, "int", 2)});
+  c = classify(twice);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claims_str_free_all() an array holding one object twice as list"), std::string::npos)
+      << c.why;
+
+  // One such string as both the destination and the source (sdscatsds(s,
+  // s): s may move as it grows, leaving the source behind): robustness.
+  testcase::TestCase self;
+  const Ref i3 = push(self, Statement{.op = Op::CString, .type = make.params[0].type, .bytes = "a"});
+  const Ref s3 = call(self, "claims_str_new", {i3});
+  call(self, "claims_str_cat_str", {s3, s3});
+  c = classify(self);
+  EXPECT_EQ(c.kind, stages::FailureClass::Robustness) << c.why;
+  EXPECT_NE(c.why.find("claims_str_cat_str() given one object as both s and t"), std::string::npos) << c.why;
+}
+
+TEST_F(Claims, ANumberAsAFileDescriptorIsRobustnessAndTheRunnersStdioIsNoArgument) {
+  // giflib's DGifOpenFileHandle(1, &error): descriptor 1 is the harness's
+  // output pipe there, a terminal or a file where the test runs later.
+  const model::Callable &read = callable("claims_read_fd");
+  ASSERT_TRUE(m->catalog->fileDescriptor(read.params[0]));
+  EXPECT_FALSE(m->catalog->fileDescriptor(callable("claims_ratio").params[0]));
+  testcase::TestCase t;
+  const Ref fd = integer(t, "int", 1);
+  call(t, "claims_read_fd", {fd});
+  EXPECT_NE(m->catalog->typeError(t).find("a descriptor of the test runner's own stdio, as fd"), std::string::npos)
+      << m->catalog->typeError(t);
+  EXPECT_TRUE(m->catalog->descriptorArgument(t, fd));
+  t.statements[fd].bits = ~std::uint64_t{0};
+  EXPECT_EQ(m->catalog->typeError(t), "");
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Robustness) << c.why;
+  EXPECT_NE(c.why.find("claims_read_fd() given -1 as fd, no file descriptor the test opened"), std::string::npos)
+      << c.why;
+}
+
+TEST_F(Claims, AReallocOfTheTestsOwnObjectThroughAPointerToAPointerIsMisuse) {
+  // giflib's GifAddExtensionBlock(&count, &blocks, ...) with blocks
+  // pointing at an ExtensionBlock of the test's: "realloc(): invalid pointer".
+  const model::Callable &add = callable("claims_add_block");
+  testcase::TestCase t;
+  const Ref n = integer(t, "int", 1);
+  const Ref count = push(t, Statement{.op = Op::AddressOf, .type = add.params[0].type, .refs = {n}});
+  const model::TypeId blockP = p().type(*p().type(add.params[1].type).pointee).value;
+  const model::TypeId block = p().type(*p().type(blockP).pointee).value;
+  const Ref b = push(t, Statement{.op = Op::Aggregate, .type = block});
+  const Ref bp = push(t, Statement{.op = Op::AddressOf, .type = blockP, .refs = {b}});
+  const Ref bpp = push(t, Statement{.op = Op::AddressOf, .type = add.params[1].type, .refs = {bp}});
+  call(t, "claims_add_block", {count, bpp});
+  auto c = stages::classify(*m->catalog, t, crashAtEnd(t, exec::Outcome::Abort), {}, "realloc(): invalid pointer\n");
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claims_add_block() the address of a pointer to the test's own memory as blocks"),
+            std::string::npos)
+      << c.why;
+  // Without glibc's word on it, nothing says the test's object was freed.
+  EXPECT_EQ(stages::classify(*m->catalog, t, crashAtEnd(t, exec::Outcome::Abort), {}, "").kind,
+            stages::FailureClass::Defect);
+}
+
 TEST_F(Claims, AnInOutLengthBeyondItsBufferIsMisuse) {
   // claims_fill(&byte, &n) with n = 1416: the length says dest holds more
   // than the one byte it points at.
@@ -1499,4 +1681,55 @@ TEST_F(Claims, TheSanitizerCheckAttachesReportsAndFindsWhatThePlainRunMissed) {
   EXPECT_EQ(work.failures.size(), 2u);
   for (const auto &[key, f] : work.failures)
     if (f.sanitizerOnly) EXPECT_EQ(f.test.statements.size(), 2u) << testcase::toCode(p(), f.test);
+}
+
+TEST(StubClaims, AnElementOfAnEmptyContainerIsMisuseAndOneByAnUncheckedIndexIsRobustness) {
+  // taglib's `List<String> a; List<String> b(a); String s(b.back());` and
+  // `l.prepend(s); l[1].size()`: unchecked accessors, as std::list's.
+  const auto m = UnitModel::make(MOSAIC_FIXTURE_DB_DIR,
+                                 std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/inventory.cpp");
+  const model::Program &p = m->program;
+  const auto id = [&](const std::string &signature) {
+    for (const model::Callable &c : p.callables)
+      if (c.signature == signature) return c.id;
+    throw std::runtime_error("no callable " + signature);
+  };
+  const model::CallableId at = id("shop::Inventory::operator[](std::size_t) const");
+  const model::CallableId price = id("shop::Item::price() const");
+  const model::Callable &subscript = p.callable(at);
+  testcase::TestCase empty;
+  empty.statements = {Statement{.op = Op::Construct, .callable = id("shop::Inventory::Inventory()")},
+                      Statement{.op = Op::Primitive, .type = subscript.params[0].type, .bits = 0},
+                      Statement{.op = Op::MethodCall, .callable = at, .refs = {0, 1}},
+                      Statement{.op = Op::MethodCall, .callable = price, .refs = {2}}};
+  auto c = stages::classify(*m->catalog, empty, crashAtEnd(empty), {});
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("shop::Inventory::operator[]() takes an element of a shop::Inventory nothing was put into "
+                       "(made by shop::Inventory::Inventory())"),
+            std::string::npos)
+      << c.why;
+  // Whatever is done with it, a failure at the end follows from it (taglib's
+  // `a.front().swap(s)`, then s destroyed at the end of the test).
+  testcase::TestCase later = empty;
+  later.statements.back() = Statement{.op = Op::Construct, .callable = id("shop::Item::Item()")};
+  exec::RunResult atExit = crashAtEnd(later);
+  atExit.statement = -1;
+  c = stages::classify(*m->catalog, later, atExit, {});
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("and earlier shop::Inventory::operator[]() takes an element of"), std::string::npos) << c.why;
+  // With an item added first, index 3 is the caller's to keep in bounds.
+  const model::Callable &add = p.callable(id("shop::Inventory::add(const shop::Item &, shop::Count)"));
+  testcase::TestCase filled;
+  filled.statements = {Statement{.op = Op::Construct, .callable = id("shop::Inventory::Inventory()")},
+                       Statement{.op = Op::Construct, .callable = id("shop::Item::Item()")},
+                       Statement{.op = Op::Primitive, .type = add.params[1].type, .bits = 1},
+                       Statement{.op = Op::MethodCall, .callable = add.id, .refs = {0, 1, 2}},
+                       Statement{.op = Op::Primitive, .type = subscript.params[0].type, .bits = 3},
+                       Statement{.op = Op::MethodCall, .callable = at, .refs = {0, 4}},
+                       Statement{.op = Op::MethodCall, .callable = price, .refs = {5}}};
+  c = stages::classify(*m->catalog, filled, crashAtEnd(filled), {});
+  EXPECT_EQ(c.kind, stages::FailureClass::Robustness) << c.why;
+  EXPECT_NE(c.why.find("takes an element 3 through shop::Inventory::operator[](), which checks no bound"),
+            std::string::npos)
+      << c.why;
 }

@@ -225,3 +225,76 @@ TEST(Factory, EndsAtAHardDepthWhereOnlyConstructorsThatNeedEachOtherAreLeft) {
   EXPECT_GT(made, 0);
 }
 
+
+TEST(Factory, AParameterDeclaredAsAnArrayGetsThatManyElements) {
+  // claims_mix(unsigned int state[4], const unsigned char block[8]) (libmd's
+  // SHA256Transform(uint32_t state[8], const uint8_t data[64])): the
+  // address of one integer was overflowed by the first call.
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_SEARCH_DB_DIR,
+                             std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/claims.c");
+  Rng rng(3);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*u->catalog, pool, rng);
+  const model::Callable &mix = u->callable("claims_mix");
+  exec::Limits limits;
+  limits.timeoutMs = 200;
+  int blocks = 0;
+  for (int i = 0; i < 20; ++i) {
+    testcase::TestCase t;
+    ASSERT_TRUE(factory.appendCall(t, mix.id));
+    const testcase::Statement &call = t.statements.back();
+    const testcase::Statement &state = t.statements[call.refs[0]];
+    const testcase::Statement &block = t.statements[call.refs[1]];
+    ASSERT_EQ(state.op, testcase::Op::Array) << testcase::toCode(u->program, t);
+    EXPECT_EQ(state.refs.size(), 4u);
+    if (block.op != testcase::Op::Null) {
+      ASSERT_EQ(block.op, testcase::Op::Buffer) << testcase::toCode(u->program, t);
+      EXPECT_GE(block.bytes.size(), 8u);
+      ++blocks;
+      EXPECT_EQ(u->run(t, limits).outcome, exec::Outcome::Ok) << testcase::toCode(u->program, t);
+    }
+  }
+  EXPECT_GT(blocks, 10);
+}
+
+TEST(Factory, AStringOnlyTheAPIMakesComesFromTheAPI) {
+  // claims_str_len(claims_str s) (hiredis's sdslen(sds)): never the test's
+  // own bytes, which have no header before them.
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_SEARCH_DB_DIR,
+                             std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/claims.c");
+  Rng rng(5);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*u->catalog, pool, rng);
+  const model::Callable &len = u->callable("claims_str_len");
+  int made = 0;
+  for (int i = 0; i < 30; ++i) {
+    testcase::TestCase t;
+    ASSERT_TRUE(factory.appendCall(t, len.id));
+    const testcase::Statement &s = t.statements[t.statements.back().refs[0]];
+    if (s.op == testcase::Op::Null) continue;
+    ASSERT_EQ(s.op, testcase::Op::Call) << testcase::toCode(u->program, t);
+    ++made;
+  }
+  EXPECT_GT(made, 15);
+}
+
+TEST(Factory, AFileDescriptorIsNoneTheRunnerHas) {
+  // claims_read_fd(int fd) (giflib's DGifOpenFileHandle(int FileHandle,
+  // ...)): -1, never a number that may be the runner's stdio.
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_SEARCH_DB_DIR,
+                             std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/claims.c");
+  Rng rng(9);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*u->catalog, pool, rng);
+  const model::Callable &read = u->callable("claims_read_fd");
+  exec::Limits limits;
+  limits.timeoutMs = 200;
+  for (int i = 0; i < 10; ++i) {
+    testcase::TestCase t;
+    ASSERT_TRUE(factory.appendCall(t, read.id));
+    const testcase::Statement &fd = t.statements[t.statements.back().refs[0]];
+    ASSERT_EQ(fd.op, testcase::Op::Primitive);
+    EXPECT_EQ(static_cast<std::int32_t>(fd.bits), -1);
+    EXPECT_EQ(u->run(t, limits).outcome, exec::Outcome::Ok) << testcase::toCode(u->program, t);
+  }
+}

@@ -48,6 +48,9 @@ TEST(Lifetime, AHandleItsOpenerMadeIsReleasedByItsCloser) {
   EXPECT_TRUE(releasesItsArgument(*p, named(*p, "stream_close")));
   EXPECT_FALSE(releasesItsArgument(*p, named(*p, "stream_block_close"))); // no stream_block_open
   EXPECT_FALSE(releasesItsArgument(*p, named(*p, "stream_read")));
+  // With a status out-parameter after it, the handle is still what it releases.
+  EXPECT_EQ(releasedParam(*p, named(*p, "stream_close_checked")), 0u);
+  EXPECT_EQ(releasedParam(*p, named(*p, "stream_block_close")), std::nullopt);
 }
 
 TEST(Lifetime, DestroyersAreKnownByNameAndOnePointerParameter) {

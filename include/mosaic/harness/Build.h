@@ -90,6 +90,11 @@ Expected<Harness> buildHarness(const model::Program &program, const testcase::Ca
                                const Toolchain &toolchain, const BuildOptions &options,
                                LinkFailure *failure = nullptr);
 
+/// The standard flag the harness compiles with for the unit's `flag`: a
+/// C++ standard before C++11 becomes its C++11 counterpart (gnu++98 ->
+/// gnu++11), which the harness's code needs; anything else is kept.
+std::string harnessStandard(const std::string &flag);
+
 /// The arguments that compile the unit's harness wrapper with the unit's own
 /// flags (exposed for tests): the analysis command without -fsyntax-only,
 /// the unit file, outputs and dependency files, plus what the pass needs.

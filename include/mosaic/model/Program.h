@@ -151,6 +151,11 @@ struct Param {
   /// Buffer when it is an output buffer).
   bool written = false;
   bool hasDefault = false;   ///< has a default argument
+  /// The bound of a parameter declared as an array (libmd's
+  /// `SHA256Transform(uint32_t state[8], const uint8_t data[64])`): the
+  /// pointer it decays to must reach that many elements, by the contract
+  /// the declaration states (C11 6.7.6.3's `[static 8]` makes it binding).
+  std::optional<std::uint64_t> declaredLength;
 };
 
 /// Literals a function compares against or uses: seeds for input values.

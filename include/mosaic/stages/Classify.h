@@ -115,6 +115,30 @@ std::string nullKeptEarlier(const testcase::Catalog &catalog, const testcase::Te
 /// first call that takes it.
 std::string describeValue(const testcase::Catalog &catalog, const testcase::TestCase &test, size_t index);
 
+/// A buffer the test made (a Buffer statement, or a CString statement given
+/// where the callee does not read a string) and handed, up to the failing statement, to a
+/// pointer parameter that comes with no length (not half of a pair, not a
+/// string the callee only reads): the callee cannot know its size, and a C
+/// caller sizes it by the function's contract (libmd's SHA512Data(data,
+/// len, buf) writes 129 bytes into buf). ClassifyFailures runs the test
+/// again with each such buffer enlarged to kRoomyBuffer bytes: a failure
+/// that then does not happen is misuse. Each with the call and the
+/// parameter it was given to, for the message.
+struct UnsizedBuffer {
+  size_t statement;   ///< the Buffer or CString statement
+  size_t call;        ///< the first call given it
+  std::string param;  ///< "buf", or "argument 3"
+};
+std::vector<UnsizedBuffer> unsizedBuffers(const testcase::Catalog &catalog, const testcase::TestCase &test,
+                                          const exec::RunResult &result);
+/// The size each unsized buffer gets in the second run (ours: far beyond a
+/// digest string, 129 bytes for SHA-512's, or the compression bound of the
+/// small inputs a test gives, and well inside a test's encoding).
+constexpr size_t kRoomyBuffer = 65536;
+/// `test` with each of `buffers` enlarged to kRoomyBuffer bytes (zeros
+/// after what it held; a C string keeps its NUL and becomes bytes).
+testcase::TestCase withRoomyBuffers(const testcase::TestCase &test, const std::vector<UnsizedBuffer> &buffers);
+
 /// The site of a failure: its kind (outcome and signal, or the sanitizer's
 /// error class) and its top `depth` frames in the project ("crash 11 at
 /// inflate:123 < ..."), or the callable it happened in when the stack is

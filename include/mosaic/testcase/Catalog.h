@@ -104,6 +104,15 @@ public:
   /// into Record::fields); nullopt when it can only be zero-initialised
   /// (C++ bases, private, anonymous or unbuildable fields).
   std::optional<std::vector<size_t>> aggregateFields(model::RecordId record) const;
+  /// Whether an aggregate of `record` may be made with no fields listed
+  /// (zero-initialised, `T x{}`): a C struct, or a C++ class whose default
+  /// constructor is not deleted (fmt's `formatter<T>` declares `formatter()
+  /// = delete` and is an aggregate before C++20; format_decimal_result's
+  /// members have no default constructor).
+  bool zeroInitialisable(model::RecordId record) const {
+    const model::Record &r = program_.record(record);
+    return !r.isCxx || r.defaultConstructible;
+  }
 
   /// Whether elements of `type` can be copied bytewise into an array
   /// (Array statements): scalars, pointers, C structs.
@@ -208,6 +217,25 @@ public:
   bool isScalar(model::TypeId type) const;
   /// A plain char pointer (char *, const char *): C strings.
   bool isCharPointer(model::TypeId type) const;
+  /// Whether `param` is a file descriptor: an `int` named fd (or ending in
+  /// fd: sockfd, infd), filedes, fildes or FileHandle (giflib's
+  /// DGifOpenFileHandle(int FileHandle, int *Error)). Descriptors 0, 1 and
+  /// 2 are the test runner's own stdio, which differ from one run to the
+  /// next (a pipe, a terminal, /dev/null): no test passes them
+  /// (callTypeError), the factory gives -1, and mutation leaves it.
+  bool fileDescriptor(const model::Param &param) const;
+  /// Whether statement `index` of `test` is given to a file descriptor.
+  bool descriptorArgument(const TestCase &test, size_t index) const;
+  /// Whether `type` is a string only the API makes: a typedef of a char
+  /// pointer (hiredis's `typedef char *sds`) that a callable function of the
+  /// unit returns without taking one (sdsnew(const char *), sdsempty()).
+  /// Such a string carries the API's own header before its first byte
+  /// (sdslen reads it): the test's bytes are none, and the factory makes
+  /// one only through the functions that return it.
+  bool apiString(model::TypeId type) const;
+  /// The callable functions that return `type` itself (apiString's makers
+  /// and the functions that return one they were given, sdscat).
+  std::vector<model::CallableId> returning(model::TypeId type) const;
   /// Whether the harness observes a value of `type` (its value type): a
   /// scalar of at most 64 bits, a pointer (null or not; a C string's text),
   /// std::string and std::string_view, or a complete record with a public,
@@ -245,6 +273,7 @@ private:
   std::map<model::RecordId, std::vector<model::RecordId>> derived_;
   mutable std::map<model::TypeId, std::vector<std::pair<model::TypeId, Passing>>> fitting_;
   mutable std::map<model::TypeId, std::vector<model::CallableId>> producers_;
+  mutable std::map<model::TypeId, bool> apiStrings_; ///< apiString, by value type
   mutable std::map<model::TypeId, std::string> notBuildable_;
   mutable std::map<model::RecordId, std::string> madeByApi_;
   mutable std::map<model::RecordId, bool> internalType_;

@@ -17,6 +17,10 @@ namespace mosaic::testcase {
 /// pointer without a length (ours: room for what such functions write, a
 /// number, a UTF-8 sequence, a name, a formatted line).
 constexpr size_t kUnpairedOutputBytes = 256;
+/// The most scalars a test lists for a parameter declared as an array of
+/// more than one byte each (ours: SHA-2's `uint64_t state[8]` and
+/// `uint32_t W[16]`-sized blocks; a longer bound keeps the usual pointer).
+constexpr size_t kDeclaredArrayMax = 16;
 
 /// Defaults from EvoSuite's Properties (ALGORITHMS.md §1.6) unless noted.
 struct FactoryOptions {
