@@ -53,6 +53,16 @@ std::variant<std::unique_ptr<Session>, int> openSession(const SessionOptions &op
     return kExitInternal;
   }
   s->description = std::move(*description);
+  // The pass instruments the functions whose code is in the unit file
+  // itself (instrument/Instrumenter.cpp: unitFunctions): a file whose code
+  // is all in what it includes (fmt's format.cc, the explicit
+  // instantiations of format-inl.h) has no goal to search for.
+  if (s->description.functions.empty())
+    fmt::print(err,
+               "mosaic: note: no function of {} has its code in the file itself (it is in the headers the file "
+               "includes, which mosaic does not instrument): there is no coverage goal to search for, and no test "
+               "is written\n",
+               fs::path(s->program.unit).filename().string());
 
   if (options.pinCpu) {
     std::string why;

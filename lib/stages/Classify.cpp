@@ -749,7 +749,7 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
   // sdscat(s, t) given a char array as the sds s: sdslen reads a header
   // before its first byte).
   for (size_t a = 0; a < args.size(); ++a) {
-    if (!args[a].param || args[a].ref >= t.statements.size() || !catalog.apiString(args[a].param->type)) continue;
+    if (!args[a].param || args[a].ref >= t.statements.size() || !catalog.apiPointer(args[a].param->type)) continue;
     const Statement &v = t.statements[args[a].ref];
     if (v.op != Op::CString && v.op != Op::Buffer && v.op != Op::Array) continue;
     const std::vector<model::CallableId> makers = catalog.returning(args[a].param->type);
@@ -1009,19 +1009,19 @@ std::string elementOfNothing(const model::Program &p, const TestCase &t, size_t 
   return "";
 }
 
-// A string only the API makes (Catalog::apiString: hiredis's sds) used by
+// A string only the API makes (Catalog::apiPointer: hiredis's sds) used by
 // statement `i` after an earlier call replaced it, returning one of its
 // type in its place (sdscat(s, t) may move s as it grows: the idiom is
 // `s = sdscat(s, t)`), or after a function named like a release was given
 // it, alone or in an array (sdsfreesplitres(tokens, n)). "" when none.
-std::string staleApiString(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
+std::string staleApiPointer(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
   const model::Program &p = catalog.program();
   const Statement &use = t.statements[i];
   if (!isCall(use.op)) return "";
   for (Ref x : use.refs) {
     if (x >= i) continue;
     const auto vt = testcase::variableType(p, t, x);
-    if (!vt || !catalog.apiString(*vt)) continue;
+    if (!vt || !catalog.apiPointer(*vt)) continue;
     for (size_t j = x + 1; j < i; ++j) {
       const Statement &u = t.statements[j];
       if (!isCall(u.op)) continue;
@@ -1043,6 +1043,60 @@ std::string staleApiString(const testcase::Catalog &catalog, const TestCase &t, 
   return "";
 }
 
+std::string testsOwnThroughAPointer(const testcase::Catalog &catalog, const TestCase &t, size_t i,
+                                    bool onlyApiPointers);
+
+// The word an initialiser's name gives its kind by: the one before its
+// init word (BZ2_bzDecompressInit: "decompress"; inflateInit_: "inflate").
+std::string initialisedKind(const std::string &name) {
+  const std::vector<std::string> w = words(name);
+  for (size_t k = 1; k < w.size(); ++k)
+    if (w[k].rfind("init", 0) == 0 || (w[k].size() > 4 && w[k].compare(w[k].size() - 4, 4, "init") == 0))
+      return w[k - 1];
+  return "";
+}
+
+// An object one initialiser set up given to a function of another of its
+// type's initialisers' kinds (bzip2's BZ2_bzDecompressInit(&s) then
+// BZ2_bzCompressEnd(&s) or BZ2_bzCompress(&s); zlib's inflateInit then
+// deflate): each kind keeps its own state in the object. "" when none.
+std::string otherKindsObject(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
+  const model::Program &p = catalog.program();
+  const Statement &call = t.statements[i];
+  if (!isCall(call.op)) return "";
+  const std::vector<std::string> callee = words(p.callable(call.callable).name);
+  const auto has = [&](const std::string &w) { return std::find(callee.begin(), callee.end(), w) != callee.end(); };
+  // The object behind an argument: the aggregate an address points at.
+  const auto objectOf = [&](Ref r) -> std::optional<Ref> {
+    if (r >= t.statements.size()) return std::nullopt;
+    const Statement &v = t.statements[r];
+    if (v.op == Op::AddressOf && !v.refs.empty() && v.refs[0] < t.statements.size() &&
+        t.statements[v.refs[0]].op == Op::Aggregate)
+      return v.refs[0];
+    return std::nullopt;
+  };
+  for (Ref r : call.refs) {
+    const auto x = objectOf(r);
+    if (!x) continue;
+    const auto rec = recordOf(p, t.statements[*x].type);
+    if (!rec) continue;
+    for (size_t j = *x + 1; j < i; ++j) {
+      const Statement &u = t.statements[j];
+      if (!isCall(u.op) || !testcase::isInitialiserName(p.callable(u.callable).name)) continue;
+      if (std::none_of(u.refs.begin(), u.refs.end(), [&](Ref a) { return objectOf(a) == x; })) continue;
+      const std::string kind = initialisedKind(p.callable(u.callable).name);
+      if (kind.empty() || has(kind)) continue;
+      for (model::CallableId other : catalog.initialisers(*rec)) {
+        const std::string otherKind = initialisedKind(p.callable(other).name);
+        if (!otherKind.empty() && otherKind != kind && has(otherKind))
+          return fmt::format("gives {} a {} that {} set up: {}() sets up what it takes", callName(p, call),
+                             p.record(*rec).name, callName(p, u), p.callable(other).qualifiedName);
+      }
+    }
+  }
+  return "";
+}
+
 std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i,
                    const std::vector<exec::Observation> &obs) {
   const model::Program &p = catalog.program();
@@ -1050,8 +1104,10 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
   const auto inCone = cone(t, i);
   if (std::string why = singularIterator(p, t, i); !why.empty()) return why;
   if (std::string why = elementOfNothing(p, t, i); !why.empty()) return why;
+  if (std::string why = otherKindsObject(catalog, t, i); !why.empty()) return why;
+  if (std::string why = testsOwnThroughAPointer(catalog, t, i, true); !why.empty()) return why;
   for (size_t j : inCone)
-    if (std::string why = staleApiString(catalog, t, j); !why.empty()) return why;
+    if (std::string why = staleApiPointer(catalog, t, j); !why.empty()) return why;
   // An internal function: the failing call first, then what made its arguments.
   if (isCall(call.op) && internal(catalog, p.callable(call.callable)))
     return fmt::format("calls {}, {}, with arguments its own callers may never pass", callName(p, call),
@@ -1214,7 +1270,7 @@ std::string twoRoles(const testcase::Catalog &catalog, const TestCase &t, size_t
   // (the receiver: always one), or a string only the API makes (hiredis's
   // sdscat(s, s): s may move as it grows, leaving the source behind).
   const auto object = [&](Ref r, const model::Param *param) -> std::optional<Ref> {
-    if (r >= t.statements.size() || (param && !recordOf(p, param->type) && !catalog.apiString(param->type)))
+    if (r >= t.statements.size() || (param && !recordOf(p, param->type) && !catalog.apiPointer(param->type)))
       return std::nullopt;
     const Statement &v = t.statements[r];
     if (v.op == Op::Null) return std::nullopt;
@@ -1564,7 +1620,13 @@ bool pairedLength(const testcase::Catalog &catalog, const TestCase &t, size_t j)
 // object of the test's own (a variable, an array or an aggregate; not a
 // call's result, not NULL), given to a `T **` parameter, described; "" when
 // none.
-std::string testsOwnThroughAPointer(const model::Program &p, const TestCase &t, size_t i) {
+// `onlyApiPointers`: only where the pointer pointed to is one only the
+// API makes (Catalog::apiPointer: libplist's plist_from_xml(xml, n,
+// plist_t *plist) given &p with p the address of the test's variable),
+// which is misuse whatever the failure.
+std::string testsOwnThroughAPointer(const testcase::Catalog &catalog, const TestCase &t, size_t i,
+                                    bool onlyApiPointers) {
+  const model::Program &p = catalog.program();
   const Statement &call = t.statements[i];
   if (!isCall(call.op)) return "";
   const auto args = argumentsOf(p, call);
@@ -1574,6 +1636,7 @@ std::string testsOwnThroughAPointer(const model::Program &p, const TestCase &t, 
     if (pt.kind != model::TypeKind::Pointer || !pt.pointee || pt.pointeeConst ||
         p.type(p.type(*pt.pointee).value).kind != model::TypeKind::Pointer)
       continue;
+    if (onlyApiPointers && !catalog.apiPointer(*pt.pointee)) continue;
     const Statement &outer = t.statements[args[k].ref];
     if (outer.op != Op::AddressOf || outer.refs.empty() || outer.refs[0] >= t.statements.size()) continue;
     const Statement &inner = t.statements[outer.refs[0]];
@@ -1599,7 +1662,7 @@ std::string earlierMisuse(const testcase::Catalog &catalog, const TestCase &t, s
     // string only the API makes, used after a call replaced or released it.
     if (std::string why = elementOfNothing(p, t, j); !why.empty())
       return happened + ", and earlier " + why;
-    if (std::string why = staleApiString(catalog, t, j); !why.empty()) return happened + ", and earlier " + why;
+    if (std::string why = staleApiPointer(catalog, t, j); !why.empty()) return happened + ", and earlier " + why;
     const model::Callable &c = p.callable(t.statements[j].callable);
     if (internal(catalog, c))
       return fmt::format("{} after an earlier call of {}, {}, with arguments its own callers may never pass", happened,
@@ -1647,7 +1710,8 @@ Classification classify(const testcase::Catalog &catalog, const TestCase &test, 
       output.find("realloc(): invalid pointer") != std::string::npos ||
       output.find("munmap_chunk(): invalid pointer") != std::string::npos ||
       output.find("not malloc()-ed") != std::string::npos)
-    if (std::string why = testsOwnThroughAPointer(p, test, i); !why.empty()) return {FailureClass::Misuse, why};
+    if (std::string why = testsOwnThroughAPointer(catalog, test, i, false); !why.empty())
+      return {FailureClass::Misuse, why};
   if (std::string why = robustness(catalog, test, i, observations); !why.empty())
     return {FailureClass::Robustness, why};
   const std::string where = callName(p, test.statements[i]);

@@ -291,19 +291,20 @@ std::vector<model::CallableId> Catalog::returning(model::TypeId type) const {
   return out;
 }
 
-bool Catalog::apiString(model::TypeId id) const {
+bool Catalog::apiPointer(model::TypeId id) const {
   const model::TypeId key = program_.type(id).value;
-  if (auto it = apiStrings_.find(key); it != apiStrings_.end()) return it->second;
+  if (auto it = apiPointers_.find(key); it != apiPointers_.end()) return it->second;
   const model::Type &t = program_.type(key);
   bool made = false;
-  // A typedef's name alone (`sds`), not `char *` or `gchar *`.
-  if (isCharPointer(key) && t.spelling != t.canonical && t.spelling.find_first_of("* ") == std::string::npos)
+  // A typedef's name alone (`sds`, `plist_t`), not `char *` or `gchar *`.
+  const bool toVoid = t.kind == TypeKind::Pointer && t.pointee && program_.type(*t.pointee).kind == TypeKind::Void;
+  if ((isCharPointer(key) || toVoid) && t.spelling != t.canonical && t.spelling.find_first_of("* ") == std::string::npos)
     for (model::CallableId c : returning(key)) {
       const auto &params = program_.callable(c).params;
       made = made || std::none_of(params.begin(), params.end(),
                                   [&](const model::Param &p) { return program_.type(p.type).value == key; });
     }
-  return apiStrings_[key] = made;
+  return apiPointers_[key] = made;
 }
 
 std::optional<Passing> Catalog::fits(model::TypeId varId, model::TypeId paramId) const {

@@ -119,7 +119,9 @@ std::optional<Ref> TestFactory::call(TestCase &t, model::CallableId id, int dept
       // `n`) is no buffer: such a pointer is made as any other.
       const bool apiMade = pointee.kind == TypeKind::Record && (!catalog_.madeByApi(*pointee.recordId).empty() ||
                                                                catalog_.internalType(*pointee.recordId));
-      if (bytes || (catalog_.buildable(pointee.id) && !apiMade)) {
+      // Nor is a handle only the API makes (libplist's plist_t beside
+      // `uint32_t n`: plist_array_get_item(node, n)).
+      if ((bytes || (catalog_.buildable(pointee.id) && !apiMade)) && !catalog_.apiPointer(p.type)) {
         auto buffer = pairedBuffer(t, pt.id, p.written, depth);
         if (!buffer) return std::nullopt;
         const size_t count = buffer->second;
@@ -212,7 +214,7 @@ std::optional<Ref> TestFactory::reuse(const TestCase &t, model::TypeId type, dou
       // Dereferencing a null pointer is the test's fault, not the unit's.
       if (*how == Passing::Deref && t.statements[i].op == Op::Null) continue;
       // A string only the API makes is a call's result (or NULL).
-      if (catalog_.apiString(type) && !isCall(t.statements[i].op) && t.statements[i].op != Op::Null) continue;
+      if (catalog_.apiPointer(type) && !isCall(t.statements[i].op) && t.statements[i].op != Op::Null) continue;
       candidates.push_back(static_cast<Ref>(i));
     }
   if (candidates.empty()) return std::nullopt;
@@ -412,6 +414,9 @@ std::optional<Ref> TestFactory::makePointer(TestCase &t, const Need &need, int d
     // A fresh variable for the callee to fill (a record zeroed, as a C
     // caller declares one for an initialiser).
     if (pointee.kind == TypeKind::Void) return null();
+    // A pointer only the API makes, NULL until the callee sets it
+    // (`plist_t root = NULL; plist_from_xml(xml, n, &root)`).
+    if (catalog_.apiPointer(pointee.id)) return addressOf(push(t, Statement{.op = Op::Null, .type = pointee.id}));
     // Bytes written through a pointer that comes with no length (tinyxml2's
     // ConvertUTF32ToUTF8(input, char *output, int *length) writes up to
     // four): a C caller passes a buffer, not one char, and a test that gave
@@ -426,7 +431,7 @@ std::optional<Ref> TestFactory::makePointer(TestCase &t, const Need &need, int d
   if (need.allowNull && rng_.chance(options_.nullProbability)) return null();
   // A string only the API makes (hiredis's sds): from a function that
   // returns one, never the test's own bytes.
-  if (catalog_.apiString(type.id)) {
+  if (catalog_.apiPointer(type.id)) {
     const std::vector<model::CallableId> makers = catalog_.returning(type.id);
     if (auto r = call(t, rng_.pick(makers), depth + 1)) return r;
     return need.allowNull ? std::optional<Ref>(null()) : std::nullopt;

@@ -516,3 +516,15 @@ TEST(GenerateCli, VerifiesASuiteWrittenToARelativeFolder) {
   EXPECT_GT(j["tests"]["passed"].get<int>(), 0);
   EXPECT_TRUE(j.contains("llvm_cov")) << r.out;
 }
+
+TEST(GenerateCli, SaysSoWhenTheUnitFileItselfHasNoCode) {
+  // fmt's format.cc: its functions are in format-inl.h, which it includes
+  // and instantiates; the pass instruments the unit file's own code.
+  const std::string dir = makeTempDir("mosaic-hollow");
+  std::vector<std::string> argv{MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "hollow.cpp",
+                                "-o", dir + "/suite", "--max-executions", "50", "--seed", "1", "--work-dir",
+                                dir + "/work", "--no-progress", "--no-verify"};
+  auto r = runProcess(argv);
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("no function of hollow.cpp has its code in the file itself"), std::string::npos) << r.err;
+}

@@ -1100,8 +1100,8 @@ TEST_F(Claims, AStringOnlyTheAPIMakesIsNeverTheTestsOwnNorUsedAfterItMoved) {
   // header before it; `sdscat(s, t)` may move s (the idiom is `s =
   // sdscat(s, t)`); sdsfreesplitres({s, s}, 2) frees s twice.
   const model::Callable &len = callable("claims_str_len");
-  EXPECT_TRUE(m->catalog->apiString(len.params[0].type));
-  EXPECT_FALSE(m->catalog->apiString(typeNamed("const char *")));
+  EXPECT_TRUE(m->catalog->apiPointer(len.params[0].type));
+  EXPECT_FALSE(m->catalog->apiPointer(typeNamed("const char *")));
   EXPECT_EQ(testcase::releasedParam(p(), callable("claims_str_free_all")), 0u);
   testcase::TestCase own;
   const Ref bytes = push(own, Statement{.op = Op::CString, .type = len.params[0].type, .bytes = "abc"});
@@ -1186,6 +1186,54 @@ TEST_F(Claims, AReallocOfTheTestsOwnObjectThroughAPointerToAPointerIsMisuse) {
   // Without glibc's word on it, nothing says the test's object was freed.
   EXPECT_EQ(stages::classify(*m->catalog, t, crashAtEnd(t, exec::Outcome::Abort), {}, "").kind,
             stages::FailureClass::Defect);
+}
+
+TEST_F(Claims, AnObjectOneInitialiserSetUpGivenToAnotherKindsFunctionIsMisuse) {
+  // bzip2's BZ2_bzDecompressInit(&s) then BZ2_bzCompressEnd(&s).
+  const model::Callable &decode = callable("claims_decode_init");
+  const model::TypeId codec = p().type(*p().type(decode.params[0].type).pointee).value;
+  const auto codecWith = [&](const std::string &init) {
+    testcase::TestCase t;
+    const Ref c = push(t, Statement{.op = Op::Aggregate, .type = codec});
+    const Ref a = push(t, Statement{.op = Op::AddressOf, .type = decode.params[0].type, .refs = {c}});
+    call(t, init, {a});
+    call(t, "claims_encode_end", {a});
+    return t;
+  };
+  auto c = classify(codecWith("claims_decode_init"));
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claims_encode_end() a claims_codec that claims_decode_init() set up: "
+                       "claims_encode_init() sets up what it takes"),
+            std::string::npos)
+      << c.why;
+  EXPECT_EQ(classify(codecWith("claims_encode_init")).kind, stages::FailureClass::Defect);
+}
+
+TEST_F(Claims, AHandleOnlyTheAPIMakesIsNeverTheTestsOwnEvenThroughAPointer) {
+  // libplist's plist_array_get_item("</integer>", 10) and
+  // plist_from_xml(xml, n, &p) with p the address of the test's variable.
+  const model::Callable &kind = callable("claims_node_kind");
+  EXPECT_TRUE(m->catalog->apiPointer(kind.params[0].type));
+  testcase::TestCase bytes;
+  const Ref text = push(bytes, Statement{.op = Op::CString, .type = typeNamed("char *"), .bytes = "</integer>"});
+  call(bytes, "claims_node_kind", {text, integer(bytes, "unsigned int", 10)});
+  auto c = classify(bytes);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("11 bytes of the test's own as node, a claims_node only the API makes (claims_node_new())"),
+            std::string::npos)
+      << c.why;
+  const model::Callable &parse = callable("claims_node_parse");
+  testcase::TestCase own;
+  const Ref src = push(own, Statement{.op = Op::CString, .type = parse.params[0].type, .bytes = "x"});
+  const Ref n = integer(own, "int", 7);
+  const Ref node = push(own, Statement{.op = Op::AddressOf, .type = kind.params[0].type, .refs = {n}});
+  const Ref out = push(own, Statement{.op = Op::AddressOf, .type = parse.params[1].type, .refs = {node}});
+  call(own, "claims_node_parse", {src, out});
+  c = classify(own);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claims_node_parse() the address of a pointer to the test's own memory as out"),
+            std::string::npos)
+      << c.why;
 }
 
 TEST_F(Claims, AnInOutLengthBeyondItsBufferIsMisuse) {

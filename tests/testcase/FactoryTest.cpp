@@ -298,3 +298,28 @@ TEST(Factory, AFileDescriptorIsNoneTheRunnerHas) {
     EXPECT_EQ(u->run(t, limits).outcome, exec::Outcome::Ok) << testcase::toCode(u->program, t);
   }
 }
+
+TEST(Factory, AHandleOnlyTheAPIMakesIsNullWhereTheCalleeSetsIt) {
+  // claims_node_parse(text, claims_node *out) (libplist's plist_from_xml(xml,
+  // n, plist_t *plist)): `claims_node out = NULL; ...(&out)`, as a C caller
+  // writes it, and a claims_node argument always from the API.
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_SEARCH_DB_DIR,
+                             std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/claims.c");
+  Rng rng(11);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*u->catalog, pool, rng);
+  const model::Callable &parse = u->callable("claims_node_parse");
+  const model::Callable &kind = u->callable("claims_node_kind");
+  for (int i = 0; i < 10; ++i) {
+    testcase::TestCase t;
+    ASSERT_TRUE(factory.appendCall(t, parse.id));
+    const testcase::Statement &out = t.statements[t.statements.back().refs[1]];
+    if (out.op == testcase::Op::Null) continue;
+    ASSERT_EQ(out.op, testcase::Op::AddressOf) << testcase::toCode(u->program, t);
+    EXPECT_EQ(t.statements[out.refs[0]].op, testcase::Op::Null) << testcase::toCode(u->program, t);
+    testcase::TestCase k;
+    ASSERT_TRUE(factory.appendCall(k, kind.id));
+    const testcase::Statement &node = k.statements[k.statements.back().refs[0]];
+    EXPECT_TRUE(node.op == testcase::Op::Null || node.op == testcase::Op::Call) << testcase::toCode(u->program, k);
+  }
+}

@@ -226,14 +226,15 @@ public:
   bool fileDescriptor(const model::Param &param) const;
   /// Whether statement `index` of `test` is given to a file descriptor.
   bool descriptorArgument(const TestCase &test, size_t index) const;
-  /// Whether `type` is a string only the API makes: a typedef of a char
-  /// pointer (hiredis's `typedef char *sds`) that a callable function of the
-  /// unit returns without taking one (sdsnew(const char *), sdsempty()).
-  /// Such a string carries the API's own header before its first byte
-  /// (sdslen reads it): the test's bytes are none, and the factory makes
+  /// Whether `type` is a pointer only the API makes: a typedef of a char
+  /// or void pointer (hiredis's `typedef char *sds`, libplist's `typedef
+  /// void *plist_t`) that a callable function of the unit returns without
+  /// taking one (sdsnew(const char *), sdsempty(), plist_new_array()). An
+  /// sds carries the API's header before its first byte, a plist_t is a
+  /// node of the API's: the test's bytes are neither, and the factory makes
   /// one only through the functions that return it.
-  bool apiString(model::TypeId type) const;
-  /// The callable functions that return `type` itself (apiString's makers
+  bool apiPointer(model::TypeId type) const;
+  /// The callable functions that return `type` itself (apiPointer's makers
   /// and the functions that return one they were given, sdscat).
   std::vector<model::CallableId> returning(model::TypeId type) const;
   /// Whether the harness observes a value of `type` (its value type): a
@@ -273,7 +274,7 @@ private:
   std::map<model::RecordId, std::vector<model::RecordId>> derived_;
   mutable std::map<model::TypeId, std::vector<std::pair<model::TypeId, Passing>>> fitting_;
   mutable std::map<model::TypeId, std::vector<model::CallableId>> producers_;
-  mutable std::map<model::TypeId, bool> apiStrings_; ///< apiString, by value type
+  mutable std::map<model::TypeId, bool> apiPointers_; ///< apiPointer, by value type
   mutable std::map<model::TypeId, std::string> notBuildable_;
   mutable std::map<model::RecordId, std::string> madeByApi_;
   mutable std::map<model::RecordId, bool> internalType_;
