@@ -477,6 +477,10 @@ VerifyResult writeSuite(const Session &session, const GenerateOptions &options, 
   build.flags = harness::unitFlags(p);
   for (const harness::ProjectUnit &u : session.harness.project) build.project.push_back({u.file, u.flags});
   build.linkLibraries = {"m"};
+  // The libraries outside the project the harness needed (zlib for
+  // taglib's tzlib.cpp): a path, or a -l flag as CMake takes it (`z`).
+  for (const std::string &lib : session.harness.libraries)
+    build.linkLibraries.push_back(lib.rfind("-l", 0) == 0 ? lib.substr(2) : lib);
   // Where the suite finds the project once both are moved (emit/Portable.h).
   if (!p.compileDatabase.empty()) {
     std::error_code ec;

@@ -56,6 +56,10 @@ public:
   /// A type as the test spells it: `void *` for a pointer to a type only the
   /// unit's source can name; nullopt when it cannot be spelled at all.
   std::optional<std::string> spell(model::TypeId type) const;
+  /// Whether a class from `from` up to (not including) `declaring`, along
+  /// the public bases, declares a member named `name`: one that hides
+  /// `declaring`'s from a call on a `from` (taglib's PropertyMap::insert).
+  bool hidesMember(model::RecordId from, model::RecordId declaring, const std::string &name) const;
   /// The test's spelling of `type` when it stands in for one only the unit
   /// names (spell: `void *`, `const void *`, a reference to one, or a
   /// callback spelled from such parts), which the wrapper casts back to the

@@ -127,7 +127,21 @@ std::string BodyWriter::callExpression(const TestCase &t, size_t i, std::set<mod
       if (c.operatorSpelling == "[]" && args.size() == 1) return self + "[" + args[0] + "]";
       if (c.operatorSpelling == "()") return self + "(" + joined + ")";
     }
-    return receiver + (pointer ? "->" : ".") + model::memberName(p_, c) + "(" + joined + ")";
+    // A method of a base that the receiver's own class (or one between)
+    // hides by a member of the same name (taglib's PropertyMap::insert
+    // returns bool, hiding Map<String, StringList>::insert, which returns
+    // the map): named through its class, as the harness calls it through a
+    // pointer to the base.
+    std::string qualifier;
+    if (c.parent && vt) {
+      const model::Type &held = p_.type(p_.type(*vt).value);
+      const model::Type &object =
+          held.kind == TypeKind::Pointer && held.pointee ? p_.type(p_.type(*held.pointee).value) : held;
+      if (object.kind == TypeKind::Record && object.recordId && *object.recordId != *c.parent &&
+          hidesMember(*object.recordId, *c.parent, c.name))
+        if (auto base = spell(p_.record(*c.parent).type)) qualifier = *base + "::";
+    }
+    return receiver + (pointer ? "->" : ".") + qualifier + model::memberName(p_, c) + "(" + joined + ")";
   }
   if (c.kind == model::CallableKind::Operator && args.size() == 2)
     for (const char *op : binaryOperators)
@@ -137,6 +151,24 @@ std::string BodyWriter::callExpression(const TestCase &t, size_t i, std::set<mod
     return trampolineName(c) + "(" + joined + ")";
   }
   return c.qualifiedName + "(" + joined + ")";
+}
+
+} // namespace mosaic::emit
+
+namespace mosaic::emit {
+
+bool BodyWriter::hidesMember(model::RecordId from, model::RecordId declaring, const std::string &name) const {
+  std::vector<model::RecordId> todo{from};
+  std::set<model::RecordId> seen;
+  while (!todo.empty()) {
+    const model::RecordId r = todo.back();
+    todo.pop_back();
+    if (r == declaring || !seen.insert(r).second) continue;
+    for (const model::Callable &other : p_.callables)
+      if (other.parent == r && other.name == name) return true;
+    for (model::RecordId b : p_.record(r).bases) todo.push_back(b);
+  }
+  return false;
 }
 
 } // namespace mosaic::emit

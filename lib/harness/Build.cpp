@@ -13,6 +13,7 @@
 #include <fstream>
 #include <future>
 #include <set>
+#include <regex>
 #include <sstream>
 
 #include <unistd.h>
@@ -202,6 +203,40 @@ std::vector<std::string> harnessCompileCommand(const model::Program &program, co
   if (sanitize) args.insert(args.end(), {"-fsanitize=address,undefined", "-fno-sanitize-recover=all"});
   args.insert(args.end(), {"-c", source, "-o", object});
   return args;
+}
+
+std::vector<std::string> projectLibraries(const std::string &buildDir) {
+  std::vector<std::string> out;
+  const auto add = [&](const std::string &item) {
+    std::error_code ec;
+    const bool flag = item.size() > 2 && item.rfind("-l", 0) == 0;
+    const bool file = !flag && fs::path(item).is_absolute() && fs::is_regular_file(item, ec) &&
+                      (item.ends_with(".so") || item.ends_with(".a") || item.find(".so.") != std::string::npos);
+    if ((flag || file) && std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);
+  };
+  {
+    // NAME_LIBRARY, NAME_LIBRARY_RELEASE, NAME_LIBRARIES (CMake's find
+    // modules), their values ;-lists.
+    std::ifstream in(fs::path(buildDir) / "CMakeCache.txt");
+    static const std::regex entry(R"(^([A-Za-z0-9_]+_LIBRAR(?:Y|IES)(?:_RELEASE)?):(?:FILEPATH|STRING|PATH)=(.+)$)");
+    std::smatch m;
+    for (std::string line; std::getline(in, line);)
+      if (std::regex_match(line, m, entry)) {
+        std::stringstream items(m[2].str());
+        for (std::string item; std::getline(items, item, ';');) add(item);
+      }
+  }
+  {
+    std::ifstream in(fs::path(buildDir) / "Makefile");
+    static const std::regex libs(R"(^LIBS\s*=\s*(.*)$)");
+    std::smatch m;
+    for (std::string line; std::getline(in, line);)
+      if (std::regex_match(line, m, libs)) {
+        std::stringstream items(m[1].str());
+        for (std::string item; items >> item;) add(item);
+      }
+  }
+  return out;
 }
 
 // re2's util/test.cc defines main beside its own testing::TempDir.
@@ -469,6 +504,22 @@ Expected<bool> buildIn(const model::Program &program, const Toolchain &tc, const
     second.insert(second.end(), {*archive, tc.runtime, "-Wl,-Map=" + (stage / "link.map").string()});
     second.insert(second.end(), libs.begin(), libs.end());
     l = runProcess(second, {.directory = stage.string()});
+    // What is still undefined may be the libraries the project links with
+    // (taglib's tzlib.cpp calls zlib's inflate).
+    if (l && l->exitCode != 0 && l->output.find("undefined reference") != std::string::npos)
+      if (const std::vector<std::string> more = projectLibraries(fs::path(program.compileDatabase).parent_path().string());
+          !more.empty()) {
+        std::vector<std::string> third = second;
+        third.insert(third.end(), more.begin(), more.end());
+        auto again = runProcess(third, {.directory = stage.string()});
+        if (again && again->exitCode == 0) {
+          second = std::move(third);
+          l = std::move(again);
+          h.libraries = more;
+          std::ofstream libraries(stage / "libraries.txt");
+          for (const std::string &lib : more) libraries << lib << "\n";
+        }
+      }
     if (l && l->exitCode != 0 && l->output.find("multiple definition") != std::string::npos) {
       second.insert(second.begin() + 1, "-Wl,--allow-multiple-definition");
       l = runProcess(second, {.directory = stage.string()});
@@ -522,6 +573,10 @@ Expected<Harness> buildHarness(const model::Program &program, const testcase::Ca
   h.binary = (dir / "harness").string();
   h.description = (dir / "description.json").string();
   auto readProject = [&] {
+    h.libraries.clear();
+    std::ifstream libraries(dir / "libraries.txt");
+    for (std::string lib; std::getline(libraries, lib);)
+      if (!lib.empty()) h.libraries.push_back(lib);
     std::ifstream in(dir / "project.json");
     if (!in) return;
     try {

@@ -440,6 +440,28 @@ TEST(Writer, ACallbackOverATypeOnlyTheUnitNamesTakesAnOpaquePointer) {
     }
 }
 
+TEST(Writer, ABasesMethodThatTheReceiversClassHidesIsCalledThroughItsClass) {
+  // taglib's `propertyMap.insert(k, v)` picked PropertyMap::insert (bool),
+  // not the Map::insert the test meant (a map reference): the test did not
+  // compile.
+  Unit u("dial.c++", MOSAIC_FIXTURE_DB_DIR, kAnalysisFixtures);
+  const model::Callable *shelfPut = nullptr, *rackMake = nullptr;
+  for (const auto &c : u.program.callables) {
+    if (c.qualifiedName == "knob::Shelf::put") shelfPut = &c;
+    if (c.kind == model::CallableKind::Constructor && c.qualifiedName == "knob::Rack::Rack" && c.params.empty())
+      rackMake = &c;
+  }
+  ASSERT_TRUE(shelfPut && rackMake);
+  emit::SuiteTest t;
+  t.test.statements = {
+      Statement{.op = Op::Construct, .callable = rackMake->id},
+      Statement{.op = Op::Primitive, .type = u.program.type(shelfPut->params[0].type).value, .bits = 3},
+      Statement{.op = Op::MethodCall, .callable = shelfPut->id, .refs = {0, 1}},
+  };
+  const std::string text = writeAndCheck(u, {t});
+  EXPECT_NE(text.find(".knob::Shelf::put("), std::string::npos) << text;
+}
+
 TEST(Writer, APointerBoundToANonConstReferenceIsCastAsAReference) {
   // pugixml's impl::swap<xpath_node *>(T &, T &) given a const_iterator
   // (`const xpath_node *`): `(xpath_node *)it` is a temporary, which cannot

@@ -140,3 +140,18 @@ TEST(HarnessCompile, ACxxStandardBeforeCxx11BecomesCxx11) {
   EXPECT_EQ(harness::harnessStandard("-std=gnu11"), "-std=gnu11");
   EXPECT_EQ(harness::harnessStandard("-O2"), "-O2");
 }
+
+TEST(ProjectLibraries, AreReadFromACMakeCacheAndAMakefile) {
+  // taglib's build has ZLIB_LIBRARY_RELEASE in its cache (its tzlib.cpp
+  // calls inflate); an autotools Makefile says LIBS = -lz -lm.
+  const std::string dir = makeTempDir("mosaic-libraries");
+  const std::string lib = dir + "/libthing.so";
+  std::ofstream(lib) << "not really a library";
+  std::ofstream(dir + "/CMakeCache.txt") << "THING_LIBRARY_RELEASE:FILEPATH=" << lib << "\n"
+                                         << "THING_LIBRARIES:STRING=" << lib << ";-lthing\n"
+                                         << "THING_LIBRARY_DEBUG:FILEPATH=THING_LIBRARY_DEBUG-NOTFOUND\n"
+                                         << "THING_INCLUDE_DIR:PATH=" << dir << "\n";
+  std::ofstream(dir + "/Makefile") << "CC = cc\nLIBS = -lz -lm\n";
+  EXPECT_EQ(harness::projectLibraries(dir), (std::vector<std::string>{lib, "-lthing", "-lz", "-lm"}));
+  EXPECT_TRUE(harness::projectLibraries(dir + "/none").empty());
+}

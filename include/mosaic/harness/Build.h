@@ -74,7 +74,19 @@ struct Harness {
   /// The project's other units the harness was linked with (empty when the
   /// unit needs none of them).
   std::vector<ProjectUnit> project;
+  /// Libraries outside the project the harness was linked with
+  /// (projectLibraries: taglib's tzlib.cpp calls zlib's inflate), as
+  /// absolute paths or -l flags; empty when it needed none.
+  std::vector<std::string> libraries;
 };
+
+/// The libraries outside the project its build links with, read from its
+/// build folder (the compile database's): a CMake cache's
+/// `NAME_LIBRARY[_RELEASE]` and `NAME_LIBRARIES` entries (taglib's
+/// ZLIB_LIBRARY_RELEASE=/usr/lib/x86_64-linux-gnu/libz.so), and a
+/// Makefile's `LIBS = -lz -lm` (autotools). Existing files and -l flags
+/// only, in order, each once.
+std::vector<std::string> projectLibraries(const std::string &buildDir);
 
 /// Whether the object file defines a global `main` (nm): a program or a
 /// test driver of the project (re2's util/test.cc), whose main the project
