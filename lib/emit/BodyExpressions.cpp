@@ -131,9 +131,11 @@ std::string BodyWriter::callExpression(const TestCase &t, size_t i, std::set<mod
     // hides by a member of the same name (taglib's PropertyMap::insert
     // returns bool, hiding Map<String, StringList>::insert, which returns
     // the map): named through its class, as the harness calls it through a
-    // pointer to the base.
+    // pointer to the base. Not a virtual one: the harness's call dispatches
+    // to the override, and so does the test's (a qualified call would not,
+    // and would name libplist's pure virtual Node::Clone).
     std::string qualifier;
-    if (c.parent && vt) {
+    if (c.parent && vt && !c.isVirtual) {
       const model::Type &held = p_.type(p_.type(*vt).value);
       const model::Type &object =
           held.kind == TypeKind::Pointer && held.pointee ? p_.type(p_.type(*held.pointee).value) : held;

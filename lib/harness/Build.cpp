@@ -170,7 +170,11 @@ std::vector<std::string> buildFlags(const std::vector<std::string> &argv, const 
 } // namespace
 
 std::vector<std::string> unitFlags(const model::Program &program) {
-  return buildFlags(program.compileCommand, program.directory, program.unit);
+  std::vector<std::string> flags = buildFlags(program.compileCommand, program.directory, program.unit);
+  // The suite's wrapper is mosaic's code too (taglib's -std=gnu++98).
+  if (program.language != "c")
+    for (std::string &f : flags) f = harnessStandard(f);
+  return flags;
 }
 
 std::string harnessStandard(const std::string &flag) {

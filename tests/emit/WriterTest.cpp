@@ -462,6 +462,28 @@ TEST(Writer, ABasesMethodThatTheReceiversClassHidesIsCalledThroughItsClass) {
   EXPECT_NE(text.find(".knob::Shelf::put("), std::string::npos) << text;
 }
 
+TEST(Writer, AVirtualMethodAnOverrideHidesIsCalledAsItIs) {
+  // libplist's Node::Clone(), pure virtual, overridden by Dictionary: a call
+  // qualified with Node would not dispatch, and names nothing to link
+  // (shop::Shelf::capacity(), overridden by SmallShelf).
+  Unit u("inventory.cpp", MOSAIC_FIXTURE_DB_DIR, kAnalysisFixtures);
+  const model::Callable *capacity = nullptr, *small = nullptr;
+  for (const auto &c : u.program.callables) {
+    if (c.qualifiedName == "shop::Shelf::capacity") capacity = &c;
+    if (c.kind == model::CallableKind::Constructor && c.qualifiedName == "shop::SmallShelf::SmallShelf" &&
+        c.params.empty())
+      small = &c;
+  }
+  ASSERT_TRUE(capacity && small);
+  ASSERT_TRUE(capacity->isVirtual);
+  emit::SuiteTest t;
+  t.test.statements = {Statement{.op = Op::Construct, .callable = small->id},
+                       Statement{.op = Op::MethodCall, .callable = capacity->id, .refs = {0}}};
+  const std::string text = writeAndCheck(u, {t});
+  EXPECT_EQ(text.find("shop::Shelf::capacity("), std::string::npos) << text;
+  EXPECT_NE(text.find(".capacity()"), std::string::npos) << text;
+}
+
 TEST(Writer, APointerBoundToANonConstReferenceIsCastAsAReference) {
   // pugixml's impl::swap<xpath_node *>(T &, T &) given a const_iterator
   // (`const xpath_node *`): `(xpath_node *)it` is a temporary, which cannot

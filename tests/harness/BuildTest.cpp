@@ -139,6 +139,14 @@ TEST(HarnessCompile, ACxxStandardBeforeCxx11BecomesCxx11) {
   EXPECT_EQ(harness::harnessStandard("-std=c++14"), "-std=c++14");
   EXPECT_EQ(harness::harnessStandard("-std=gnu11"), "-std=gnu11");
   EXPECT_EQ(harness::harnessStandard("-O2"), "-O2");
+  // The suite's wrapper is built with the unit's flags, and is mosaic's
+  // code too.
+  model::Program p = fixtureModel("inventory.cpp");
+  for (std::string &a : p.compileCommand)
+    if (a.rfind("-std=", 0) == 0) a = "-std=gnu++98";
+  const auto flags = harness::unitFlags(p);
+  EXPECT_NE(std::find(flags.begin(), flags.end(), "-std=gnu++11"), flags.end());
+  EXPECT_EQ(std::find(flags.begin(), flags.end(), "-std=gnu++98"), flags.end());
 }
 
 TEST(ProjectLibraries, AreReadFromACMakeCacheAndAMakefile) {

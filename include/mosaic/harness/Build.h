@@ -115,7 +115,8 @@ std::vector<std::string> harnessCompileCommand(const model::Program &program, co
 
 /// The unit's own compile flags as a standalone build would pass them: no
 /// compiler, outputs, dependency files or the file itself; relative include
-/// paths made absolute.
+/// paths made absolute; a C++ standard before C++11 raised as the harness's
+/// (harnessStandard: the suite's wrapper is mosaic's code too).
 std::vector<std::string> unitFlags(const model::Program &program);
 
 } // namespace mosaic::harness
