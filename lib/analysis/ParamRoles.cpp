@@ -366,6 +366,31 @@ void assignParamRoles(const clang::FunctionDecl &fn, model::Callable &c, const m
     params[nb].pairedWith = static_cast<unsigned>(b);
     i += 3;
   }
+  // A length named after its pointer (LZ4's deprecated `LZ4_compress(src,
+  // dest, srcSize)`: srcSize is src's, whatever sits between; the rule
+  // below would pair dest with it and leave src a C string): its name is
+  // the pointer's followed by a word of a length (Size, Len, _len,
+  // Length, Capacity, Count).
+  for (size_t len = 0; len < params.size(); ++len) {
+    if (params[len].role != model::ParamRole::None || !isLength(len)) continue;
+    const std::string &ln = params[len].name;
+    for (size_t ptr = 0; ptr < params.size(); ++ptr) {
+      const std::string &pn = params[ptr].name;
+      if (ptr == len || params[ptr].role != model::ParamRole::None || !isObjectPointer(ptr) || pn.empty() ||
+          ln.size() <= pn.size() || ln.compare(0, pn.size(), pn) != 0)
+        continue;
+      std::string rest = ln.substr(pn.size());
+      if (rest.front() == '_') rest.erase(0, 1);
+      for (char &ch : rest) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      if (rest != "size" && rest != "len" && rest != "length" && rest != "capacity" && rest != "count" && rest != "sz")
+        continue;
+      params[ptr].role = model::ParamRole::Buffer;
+      params[len].role = model::ParamRole::Length;
+      params[ptr].pairedWith = static_cast<unsigned>(len);
+      params[len].pairedWith = static_cast<unsigned>(ptr);
+      break;
+    }
+  }
   // (pointer, length) pairs: the length right after the pointer, or right
   // before it when its name says so.
   for (size_t i = 0; i + 1 < params.size(); ++i) {

@@ -985,6 +985,11 @@ TEST_F(Claims, BuffersFollowedByTheirLengthsArePairedInOrder) {
   const model::Callable &squeeze = callable("claims_squeeze");
   EXPECT_EQ(squeeze.params[0].pairedWith, 2u);
   EXPECT_EQ(squeeze.params[1].pairedWith, 3u);
+  // A length named after its pointer pairs with it, not with the pointer
+  // before it (LZ4_compress(src, dest, srcSize)); dest has no length.
+  const model::Callable &pack = callable("claims_pack");
+  EXPECT_EQ(pack.params[0].pairedWith, 2u);
+  EXPECT_EQ(pack.params[1].pairedWith, std::nullopt);
   testcase::TestCase t;
   const Ref src = push(t, Statement{.op = Op::CString, .type = squeeze.params[0].type, .bytes = "abc"});
   const Ref dst = push(t, Statement{.op = Op::Buffer, .type = squeeze.params[1].type, .bytes = std::string(8, '\0')});
