@@ -285,6 +285,11 @@ bool looksLikeEnd(const std::string &raw) {
   // Ragel's `pe` and expat's `lim` among them.
   static constexpr std::string_view kExact[] = {"end", "endp", "end_ptr", "lim", "limit", "pe", "eptr", "stop", "last", "eob"};
   if (std::find(std::begin(kExact), std::end(kExact), n) != std::end(kExact)) return true;
+  // A word of its own at the start (jsoncpp's Reader::parse(const char
+  // *beginDoc, const char *endDoc, ...), `end_of_input`), so not `endian`.
+  if (raw.size() > 3 && raw.compare(0, 3, "end") == 0 &&
+      (raw[3] == '_' || std::isupper(static_cast<unsigned char>(raw[3]))))
+    return true;
   // A word of its own at the end of the name (`entityTextEnd`, `buf_end`,
   // expat's `fromLim`), so not `legend` or `append`.
   static constexpr std::string_view kSuffixes[] = {"End", "_end", "Lim", "_lim", "Limit", "_limit", "Last", "_last"};

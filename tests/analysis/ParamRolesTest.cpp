@@ -17,11 +17,11 @@ TEST(LooksLikeLength, NamesThatAreNotLengths) {
 }
 
 TEST(LooksLikeEnd, NamesOfEnds) {
-  for (const char *n : {"end", "lim", "limit", "pe", "entityTextEnd", "buf_end", "fromLim", "end_ptr", "textEnd", "eptr"})
+  for (const char *n : {"end", "lim", "limit", "pe", "entityTextEnd", "buf_end", "fromLim", "end_ptr", "textEnd", "eptr", "endDoc", "end_of_input"})
     EXPECT_TRUE(looksLikeEnd(n)) << n;
 }
 
 TEST(LooksLikeEnd, NamesThatAreNotEnds) {
-  for (const char *n : {"", "ptr", "s", "start", "begin", "endian", "ending", "legend", "append", "p"})
+  for (const char *n : {"", "ptr", "s", "start", "begin", "endian", "ending", "legend", "append", "p", "endianness", "endorse"})
     EXPECT_FALSE(looksLikeEnd(n)) << n;
 }
