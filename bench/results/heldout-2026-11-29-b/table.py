@@ -1,11 +1,18 @@
 #!/usr/bin/python3
 """The README's first -> last table: per library, totals over its units of two
-held-out runs (heldout.py's OUT folders). Usage: table.py FIRST_OUT[,FIRST_OUT2...] LAST_OUT[,...]"""
+held-out runs (heldout.py's OUT folders, or their held.json as kept in runs/).
+Usage: table.py FIRST[,FIRST2...] LAST[,LAST2...]"""
 import glob, json, os, sys
 
 def records(outs):
+    """{library: {unit: record}} from OUT folders or their held.json files
+    (runs/*.json here); a later one's unit replaces an earlier one's."""
     by = {}
     for out in outs.split(","):
+        if out.endswith(".json"):
+            for lib in json.load(open(out)):
+                by.setdefault(lib["name"], {}).update(lib.get("units", {}))
+            continue
         for sj in glob.glob(os.path.join(out, "*", "*", "sweep.json")):
             lib = os.path.basename(os.path.dirname(os.path.dirname(sj)))
             by.setdefault(lib, {})[os.path.basename(os.path.dirname(sj))] = json.load(open(sj))
