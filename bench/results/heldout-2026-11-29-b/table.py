@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """The README's first -> last table: per library, totals over its units of two
-held-out runs (heldout.py's OUT folders, or their held.json as kept in runs/).
+held-out runs (heldout.py's OUT folders, or their held.json as kept here: run-*.json).
 Usage: table.py FIRST[,FIRST2...] LAST[,LAST2...]"""
 import glob, json, os, sys
 
