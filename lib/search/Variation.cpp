@@ -55,6 +55,7 @@ bool Variation::mutate(TestCase &t, const Execution *last) {
   changed |= testcase::dropEarlyReleases(t, program_) > 0;
   changed |= catalog_.dropWritesThroughConst(t) > 0;
   changed |= testcase::fitFormats(catalog_, t);
+  changed |= testcase::fitCounts(catalog_, t);
   if (!callsTarget(t) && !targets_.empty()) {
     for (int attempt = 0; attempt < 10; ++attempt)
       if (factory_.appendCall(t, factory_.pickTarget(targets_))) break;

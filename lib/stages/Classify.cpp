@@ -745,7 +745,7 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
         return fmt::format("gives {} an array holding one object twice as {}, and it releases each", callName(p, call),
                            paramName(args[a], a));
     }
-  // The test's own bytes as a string only the API makes (hiredis's
+  // The test's own bytes as a pointer only the API makes (hiredis's
   // sdscat(s, t) given a char array as the sds s: sdslen reads a header
   // before its first byte).
   for (size_t a = 0; a < args.size(); ++a) {
@@ -1009,7 +1009,7 @@ std::string elementOfNothing(const model::Program &p, const TestCase &t, size_t 
   return "";
 }
 
-// A string only the API makes (Catalog::apiPointer: hiredis's sds) used by
+// A pointer only the API makes (Catalog::apiPointer: hiredis's sds) used by
 // statement `i` after an earlier call replaced it, returning one of its
 // type in its place (sdscat(s, t) may move s as it grows: the idiom is
 // `s = sdscat(s, t)`), or after a function named like a release was given
@@ -1267,7 +1267,7 @@ std::string twoRoles(const testcase::Catalog &catalog, const TestCase &t, size_t
   if (!isCall(call.op)) return "";
   const auto args = argumentsOf(p, call);
   // The object behind a pointer or reference parameter of a record type
-  // (the receiver: always one), or a string only the API makes (hiredis's
+  // (the receiver: always one), or a pointer only the API makes (hiredis's
   // sdscat(s, s): s may move as it grows, leaving the source behind).
   const auto object = [&](Ref r, const model::Param *param) -> std::optional<Ref> {
     if (r >= t.statements.size() || (param && !recordOf(p, param->type) && !catalog.apiPointer(param->type)))
@@ -1659,7 +1659,7 @@ std::string earlierMisuse(const testcase::Catalog &catalog, const TestCase &t, s
       return happened + ", and an earlier call was misuse: " + why;
     // An element of a container nothing was put into, whatever was then
     // done with it (swapped into another object, destroyed at the end); a
-    // string only the API makes, used after a call replaced or released it.
+    // pointer only the API makes, used after a call replaced or released it.
     if (std::string why = elementOfNothing(p, t, j); !why.empty())
       return happened + ", and earlier " + why;
     if (std::string why = staleApiPointer(catalog, t, j); !why.empty()) return happened + ", and earlier " + why;

@@ -1,6 +1,8 @@
 // Random test generation.
 #include "mosaic/testcase/TestFactory.h"
 
+#include "mosaic/support/Text.h"
+
 #include "mosaic/abi/Format.h"
 #include "mosaic/abi/TestWire.h"
 
@@ -152,6 +154,7 @@ std::optional<Ref> TestFactory::call(TestCase &t, model::CallableId id, int dept
   if (c.variadic && !appendVarargs(t, s, depth)) return std::nullopt;
   const Ref made = push(t, std::move(s));
   if (c.formatParam && fitFormats(catalog_, t) && made >= t.statements.size()) return std::nullopt;
+  if (varargCountParam(program_, c) && fitCounts(catalog_, t) && made >= t.statements.size()) return std::nullopt;
   return made;
 }
 
@@ -213,7 +216,7 @@ std::optional<Ref> TestFactory::reuse(const TestCase &t, model::TypeId type, dou
       if (!Catalog::standsFor(t.statements[i], param)) continue;
       // Dereferencing a null pointer is the test's fault, not the unit's.
       if (*how == Passing::Deref && t.statements[i].op == Op::Null) continue;
-      // A string only the API makes is a call's result (or NULL).
+      // A pointer only the API makes (Catalog::apiPointer) is a call's result (or NULL).
       if (catalog_.apiPointer(type) && !isCall(t.statements[i].op) && t.statements[i].op != Op::Null) continue;
       candidates.push_back(static_cast<Ref>(i));
     }
@@ -429,7 +432,7 @@ std::optional<Ref> TestFactory::makePointer(TestCase &t, const Need &need, int d
     return addressOf(make(t, {pointee.id, nullptr, true, /*exact=*/true}, depth + 1));
   }
   if (need.allowNull && rng_.chance(options_.nullProbability)) return null();
-  // A string only the API makes (hiredis's sds): from a function that
+  // A pointer only the API makes (hiredis's sds, libplist's plist_t): from a function that
   // returns one, never the test's own bytes.
   if (catalog_.apiPointer(type.id)) {
     const std::vector<model::CallableId> makers = catalog_.returning(type.id);
@@ -635,6 +638,51 @@ bool fitFormats(const Catalog &catalog, TestCase &test) {
       std::erase(format, '%');
       changed = true;
     }
+  }
+  return changed;
+}
+
+} // namespace mosaic::testcase
+
+namespace mosaic::testcase {
+
+std::optional<size_t> varargCountParam(const model::Program &p, const model::Callable &c) {
+  if (!c.variadic || c.formatParam) return std::nullopt;
+  for (size_t k = c.params.size(); k-- > 0;) {
+    if (p.type(p.type(c.params[k].type).value).kind != model::TypeKind::Integer) continue;
+    const std::string n = lowercase(c.params[k].name);
+    if (n == "count" || n == "n" || n == "num" || n == "nargs" || n == "argc" || n == "cnt" ||
+        (n.size() > 5 && n.compare(n.size() - 5, 5, "count") == 0))
+      return k;
+    return std::nullopt; // the last fixed integer is no count
+  }
+  return std::nullopt;
+}
+
+bool fitCounts(const Catalog &catalog, TestCase &test) {
+  const model::Program &p = catalog.program();
+  bool changed = false;
+  for (size_t i = 0; i < test.statements.size(); ++i) {
+    const Statement &s = test.statements[i];
+    if (s.op != Op::Call && s.op != Op::MethodCall) continue;
+    const model::Callable &c = p.callable(s.callable);
+    const auto k = varargCountParam(p, c);
+    if (!k) continue;
+    const size_t offset = s.op == Op::MethodCall ? 1 : 0;
+    const size_t fixed = offset + c.params.size();
+    if (offset + *k >= s.refs.size() || fixed > s.refs.size()) continue;
+    const Ref r = s.refs[offset + *k];
+    const std::uint64_t extras = s.refs.size() - fixed;
+    if (r < i && test.statements[r].op == Op::Primitive) {
+      if (test.statements[r].bits != extras) {
+        test.statements[r].bits = extras;
+        changed = true;
+      }
+      continue;
+    }
+    test = withoutStatement(test, i);
+    changed = true;
+    --i;
   }
   return changed;
 }

@@ -323,3 +323,31 @@ TEST(Factory, AHandleOnlyTheAPIMakesIsNullWhereTheCalleeSetsIt) {
     EXPECT_TRUE(node.op == testcase::Op::Null || node.op == testcase::Op::Call) << testcase::toCode(u->program, k);
   }
 }
+
+TEST(Factory, AVariadicCountIsTheNumberOfExtras) {
+  // claims_sum(int count, ...): claims_sum(701) read 701 ints that were not
+  // there; it passed in the harness and crashed in the suite's own build.
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_SEARCH_DB_DIR,
+                             std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/claims.c");
+  const model::Callable &sum = u->callable("claims_sum");
+  ASSERT_EQ(testcase::varargCountParam(u->program, sum), 0u);
+  Rng rng(13);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*u->catalog, pool, rng);
+  for (int i = 0; i < 20; ++i) {
+    testcase::TestCase t;
+    ASSERT_TRUE(factory.appendCall(t, sum.id));
+    const testcase::Statement &call = t.statements.back();
+    const testcase::Statement &count = t.statements[call.refs[0]];
+    ASSERT_EQ(count.op, testcase::Op::Primitive);
+    EXPECT_EQ(count.bits, call.refs.size() - 1) << testcase::toCode(u->program, t);
+  }
+  // A mutation's count is put right.
+  testcase::TestCase t;
+  t.statements = {testcase::Statement{.op = testcase::Op::Primitive, .type = u->program.type(sum.params[0].type).value,
+                                      .bits = 701},
+                  testcase::Statement{.op = testcase::Op::Call, .callable = sum.id, .refs = {0}}};
+  EXPECT_TRUE(testcase::fitCounts(*u->catalog, t));
+  EXPECT_EQ(t.statements[0].bits, 0u);
+  EXPECT_FALSE(testcase::fitCounts(*u->catalog, t));
+}

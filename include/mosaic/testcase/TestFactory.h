@@ -156,4 +156,17 @@ private:
 /// text is unknown until run time). Returns whether `test` changed.
 bool fitFormats(const Catalog &catalog, TestCase &test);
 
+/// The parameter of a variadic function without a format that says how
+/// many extras follow: its last fixed integer parameter named count, n,
+/// num, nargs, argc or cnt, or ending in count (`int sum(int count, ...)`).
+std::optional<size_t> varargCountParam(const model::Program &program, const model::Callable &callable);
+
+/// Makes every call of such a function (varargCountParam) pass as its count
+/// the number of extras it passes: a count that is a number of the test's
+/// is set to it; a call whose count is anything else is dropped, with what
+/// depends on it. `sum(701)` reads 701 ints that are not there: it passed
+/// in the harness and crashed in a suite's own build. Returns whether
+/// `test` changed.
+bool fitCounts(const Catalog &catalog, TestCase &test);
+
 } // namespace mosaic::testcase
