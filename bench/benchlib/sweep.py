@@ -289,3 +289,27 @@ def write_comparison(out, before, after, before_label, after_label):
             "were classed has no classes (—).", ""] + rows + ["", "## Failing tests written per unit", ""] + units
     with open(os.path.join(out, "compare.md"), "w") as f:
         f.write("\n".join(text) + "\n")
+
+
+def held_out(held, argv, root):
+    """The held-out sweeps' command line (bench/results/heldout-*/heldout.py):
+    LIBRARY[,LIBRARY...] OUT [EXECUTIONS [MOSAIC]], each library of `held`
+    (name -> Subject) run as `subject` runs one, into OUT, its record
+    appended to OUT/held.json as it ends. The libraries are fetched and
+    built in $MOSAIC_HELDOUT_CACHE (default ROOT/build/heldout-cache);
+    MOSAIC defaults to ROOT/build/tools/mosaic."""
+    import time
+    names, out = argv[1].split(","), argv[2]
+    execs = int(argv[3]) if len(argv) > 3 else 3000
+    mosaic = argv[4] if len(argv) > 4 else os.path.join(root, "build", "tools", "mosaic")
+    cache = os.environ.get("MOSAIC_HELDOUT_CACHE", os.path.join(root, "build", "heldout-cache"))
+    start = time.monotonic()
+    log = lambda m: print(f"[{time.monotonic()-start:7.1f}s] {m}", flush=True)
+    res = []
+    os.makedirs(out, exist_ok=True)
+    for n in names:
+        r = subject(held[n], cache, out, mosaic, execs, 600, log)
+        res.append(r)
+        with open(os.path.join(out, "held.json"), "w") as f:
+            json.dump(res, f, indent=1)
+        print(json.dumps({k: v for k, v in r.items() if k != "units"}), flush=True)

@@ -218,28 +218,24 @@ std::vector<std::string> projectLibraries(const std::string &buildDir) {
                       (item.ends_with(".so") || item.ends_with(".a") || item.find(".so.") != std::string::npos);
     if ((flag || file) && std::find(out.begin(), out.end(), item) == out.end()) out.push_back(item);
   };
-  {
-    // NAME_LIBRARY, NAME_LIBRARY_RELEASE, NAME_LIBRARIES (CMake's find
-    // modules), their values ;-lists.
-    std::ifstream in(fs::path(buildDir) / "CMakeCache.txt");
-    static const std::regex entry(R"(^([A-Za-z0-9_]+_LIBRAR(?:Y|IES)(?:_RELEASE)?):(?:FILEPATH|STRING|PATH)=(.+)$)");
+  // The last group of each line of `file` that `line` matches, as items
+  // split at `separator` (whitespace when 0).
+  const auto scan = [&](const char *file, const std::regex &line, char separator) {
+    std::ifstream in(fs::path(buildDir) / file);
     std::smatch m;
-    for (std::string line; std::getline(in, line);)
-      if (std::regex_match(line, m, entry)) {
-        std::stringstream items(m[2].str());
-        for (std::string item; std::getline(items, item, ';');) add(item);
+    for (std::string text; std::getline(in, text);)
+      if (std::regex_match(text, m, line)) {
+        std::stringstream items(m[m.size() - 1].str());
+        if (separator)
+          for (std::string item; std::getline(items, item, separator);) add(item);
+        else
+          for (std::string item; items >> item;) add(item);
       }
-  }
-  {
-    std::ifstream in(fs::path(buildDir) / "Makefile");
-    static const std::regex libs(R"(^LIBS\s*=\s*(.*)$)");
-    std::smatch m;
-    for (std::string line; std::getline(in, line);)
-      if (std::regex_match(line, m, libs)) {
-        std::stringstream items(m[1].str());
-        for (std::string item; items >> item;) add(item);
-      }
-  }
+  };
+  // NAME_LIBRARY, NAME_LIBRARY_RELEASE, NAME_LIBRARIES (CMake's find
+  // modules), their values ;-lists; then an autotools Makefile's LIBS.
+  scan("CMakeCache.txt", std::regex(R"(^[A-Za-z0-9_]+_LIBRAR(?:Y|IES)(?:_RELEASE)?:(?:FILEPATH|STRING|PATH)=(.+)$)"), ';');
+  scan("Makefile", std::regex(R"(^LIBS\s*=\s*(.*)$)"), 0);
   return out;
 }
 

@@ -752,7 +752,7 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
     if (!args[a].param || args[a].ref >= t.statements.size() || !catalog.apiPointer(args[a].param->type)) continue;
     const Statement &v = t.statements[args[a].ref];
     if (v.op != Op::CString && v.op != Op::Buffer && v.op != Op::Array) continue;
-    const std::vector<model::CallableId> makers = catalog.returning(args[a].param->type);
+    const std::vector<model::CallableId> &makers = catalog.returning(args[a].param->type);
     return fmt::format("gives {} {} bytes of the test's own as {}, a {} only the API makes ({}())", callName(p, call),
                        bytesOf(v), paramName(args[a], a), p.type(p.type(args[a].param->type).value).spelling,
                        makers.empty() ? std::string("its functions") : p.callable(makers.front()).qualifiedName);
@@ -1051,8 +1051,7 @@ std::string testsOwnThroughAPointer(const testcase::Catalog &catalog, const Test
 std::string initialisedKind(const std::string &name) {
   const std::vector<std::string> w = words(name);
   for (size_t k = 1; k < w.size(); ++k)
-    if (w[k].rfind("init", 0) == 0 || (w[k].size() > 4 && w[k].compare(w[k].size() - 4, 4, "init") == 0))
-      return w[k - 1];
+    if (testcase::isInitialiserWord(w[k])) return w[k - 1];
   return "";
 }
 

@@ -146,24 +146,19 @@ public:
         if (auto r = c.isolated.run(f.test)) observations = std::move(r->observations);
       }
       Classification cls = classify(c.catalog, f.test, f.result, observations, f.output);
-      if (cls.kind == FailureClass::Defect && f.reproducible) {
-        search::Executor *executor = f.sanitizerOnly ? c.sanitized : &c.isolated;
-        if (executor) {
-          const std::vector<std::string> needs = needsUnusualIntegers(c, f, *executor);
-          if (!needs.empty()) {
-            cls.kind = FailureClass::Robustness;
-            cls.why = "fails only with " + needs.front() + (needs.size() > 1 ? " (and " + std::to_string(needs.size() - 1) + " more)" : "") +
-                      ": with 0 or 1 there it does not";
-          }
+      // The counterfactual runs, where the failure showed: small integers in
+      // place of unusual ones, then roomy buffers in place of unsized ones.
+      search::Executor *executor = f.sanitizerOnly ? c.sanitized : &c.isolated;
+      if (cls.kind == FailureClass::Defect && f.reproducible && executor) {
+        const std::vector<std::string> needs = needsUnusualIntegers(c, f, *executor);
+        if (!needs.empty()) {
+          cls.kind = FailureClass::Robustness;
+          cls.why = "fails only with " + needs.front() + (needs.size() > 1 ? " (and " + std::to_string(needs.size() - 1) + " more)" : "") +
+                    ": with 0 or 1 there it does not";
+        } else if (std::string why = needsALargerBuffer(c, f, *executor); !why.empty()) {
+          cls.kind = FailureClass::Misuse;
+          cls.why = std::move(why);
         }
-      }
-      if (cls.kind == FailureClass::Defect && f.reproducible) {
-        search::Executor *executor = f.sanitizerOnly ? c.sanitized : &c.isolated;
-        if (executor)
-          if (std::string why = needsALargerBuffer(c, f, *executor); !why.empty()) {
-            cls.kind = FailureClass::Misuse;
-            cls.why = std::move(why);
-          }
       }
       if (c.frames) {
         if (f.sanitizerOnly || f.result.outcome == exec::Outcome::Sanitizer)

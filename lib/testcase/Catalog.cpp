@@ -1,6 +1,8 @@
 // The build and call rules shared by the test generator and the harness.
 #include "mosaic/testcase/Catalog.h"
 
+#include "mosaic/support/Text.h"
+
 #include "mosaic/abi/Format.h"
 #include "mosaic/abi/TestWire.h"
 
@@ -263,9 +265,8 @@ bool Catalog::isCharPointer(model::TypeId id) const {
 bool Catalog::fileDescriptor(const model::Param &param) const {
   const model::Type &t = program_.type(program_.type(param.type).value);
   if (t.kind != TypeKind::Integer || t.bits != 32 || !t.isSigned) return false;
-  std::string n;
-  for (char ch : param.name)
-    if (ch != '_') n += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  std::string n = lowercase(param.name);
+  std::erase(n, '_');
   return n == "filedes" || n == "fildes" || n == "filehandle" || n == "filedesc" ||
          (n.size() >= 2 && n.size() <= 8 && n.compare(n.size() - 2, 2, "fd") == 0);
 }
@@ -282,13 +283,14 @@ bool Catalog::descriptorArgument(const TestCase &test, size_t index) const {
   return false;
 }
 
-std::vector<model::CallableId> Catalog::returning(model::TypeId type) const {
+const std::vector<model::CallableId> &Catalog::returning(model::TypeId type) const {
   const model::TypeId key = program_.type(type).value;
+  if (auto it = returning_.find(key); it != returning_.end()) return it->second;
   std::vector<model::CallableId> out;
   for (const model::Callable &c : program_.callables)
     if (c.kind == model::CallableKind::Function && callable_[c.id] && program_.type(c.result).value == key)
       out.push_back(c.id);
-  return out;
+  return returning_.emplace(key, std::move(out)).first->second;
 }
 
 bool Catalog::apiPointer(model::TypeId id) const {

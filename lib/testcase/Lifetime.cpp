@@ -14,11 +14,13 @@ bool isDestroyerName(const std::string &name) {
   return false;
 }
 
+bool isInitialiserWord(const std::string &w) {
+  return w.rfind("init", 0) == 0 || (w.size() > 4 && w.compare(w.size() - 4, 4, "init") == 0);
+}
+
 bool isInitialiserName(const std::string &name) {
-  for (const std::string &word : identifierWords(name)) {
-    const std::string w = lowercase(word);
-    if (w.rfind("init", 0) == 0 || (w.size() > 4 && w.compare(w.size() - 4, 4, "init") == 0)) return true;
-  }
+  for (const std::string &word : identifierWords(name))
+    if (isInitialiserWord(lowercase(word))) return true;
   return false;
 }
 

@@ -205,6 +205,8 @@ bool TestFactory::appendVarargs(TestCase &t, Statement &call, int depth) {
 std::optional<Ref> TestFactory::reuse(const TestCase &t, model::TypeId type, double probability, bool exact,
                                       bool writable, const model::Param *param) {
   if (!rng_.chance(probability)) return std::nullopt;
+  // A pointer only the API makes (Catalog::apiPointer) is a call's result (or NULL).
+  const bool fromApi = catalog_.apiPointer(type);
   std::vector<Ref> candidates;
   for (size_t i = 0; i < t.statements.size(); ++i)
     if (auto vt = variableType(program_, t, i); vt && catalog_.passable(*vt, type)) {
@@ -216,8 +218,7 @@ std::optional<Ref> TestFactory::reuse(const TestCase &t, model::TypeId type, dou
       if (!Catalog::standsFor(t.statements[i], param)) continue;
       // Dereferencing a null pointer is the test's fault, not the unit's.
       if (*how == Passing::Deref && t.statements[i].op == Op::Null) continue;
-      // A pointer only the API makes (Catalog::apiPointer) is a call's result (or NULL).
-      if (catalog_.apiPointer(type) && !isCall(t.statements[i].op) && t.statements[i].op != Op::Null) continue;
+      if (fromApi && !isCall(t.statements[i].op) && t.statements[i].op != Op::Null) continue;
       candidates.push_back(static_cast<Ref>(i));
     }
   if (candidates.empty()) return std::nullopt;
@@ -435,7 +436,7 @@ std::optional<Ref> TestFactory::makePointer(TestCase &t, const Need &need, int d
   // A pointer only the API makes (hiredis's sds, libplist's plist_t): from a function that
   // returns one, never the test's own bytes.
   if (catalog_.apiPointer(type.id)) {
-    const std::vector<model::CallableId> makers = catalog_.returning(type.id);
+    const std::vector<model::CallableId> &makers = catalog_.returning(type.id);
     if (auto r = call(t, rng_.pick(makers), depth + 1)) return r;
     return need.allowNull ? std::optional<Ref>(null()) : std::nullopt;
   }

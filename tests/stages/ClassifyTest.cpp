@@ -34,6 +34,13 @@ exec::RunResult crashAtEnd(const testcase::TestCase &t, exec::Outcome o = exec::
   return r;
 }
 
+// The callable of `p` with this signature (Callable::signature).
+const model::Callable &bySignature(const model::Program &p, const std::string &signature) {
+  for (const model::Callable &c : p.callables)
+    if (c.signature == signature) return c;
+  throw std::runtime_error("no callable " + signature);
+}
+
 class Claims : public ::testing::Test {
 protected:
   static void SetUpTestSuite() { m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "claims.c").release(); }
@@ -449,11 +456,7 @@ TEST(StubClaims, ASingularIteratorOrOneNeverComparedWithAnEndIsMisuse) {
   // Value(0u).begin().key()): a C++ caller never does either.
   const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "relay.cpp");
   const model::Program &p = m->program;
-  const auto id = [&](const std::string &signature) {
-    for (const model::Callable &c : p.callables)
-      if (c.signature == signature) return c.id;
-    throw std::runtime_error("no callable " + signature);
-  };
+  const auto id = [&](const std::string &signature) { return bySignature(p, signature).id; };
   const model::CallableId digit = id("sig::Channel::DigitIterator::digit() const");
   testcase::TestCase singular;
   singular.statements = {Statement{.op = Op::Construct, .callable = id("sig::Channel::DigitIterator::DigitIterator()")},
@@ -498,11 +501,7 @@ TEST(StubClaims, AHandleOfAnEmptyStructTheTestZeroedIsMisuse) {
   // Cache::Handle of the test's): only Store::Insert makes a handle.
   const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "relay.cpp");
   const model::Program &p = m->program;
-  const auto callable = [&](const std::string &signature) -> const model::Callable & {
-    for (const model::Callable &c : p.callables)
-      if (c.signature == signature) return c;
-    throw std::runtime_error("no callable " + signature);
-  };
+  const auto callable = [&](const std::string &signature) -> const model::Callable & { return bySignature(p, signature); };
   const model::Callable &value = callable("sig::Store::Value(sig::Store::Handle *) const");
   const model::TypeId handlePointer = value.params[0].type;
   testcase::TestCase t;
@@ -1742,11 +1741,7 @@ TEST(StubClaims, AnElementOfAnEmptyContainerIsMisuseAndOneByAnUncheckedIndexIsRo
   const auto m = UnitModel::make(MOSAIC_FIXTURE_DB_DIR,
                                  std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/inventory.cpp");
   const model::Program &p = m->program;
-  const auto id = [&](const std::string &signature) {
-    for (const model::Callable &c : p.callables)
-      if (c.signature == signature) return c.id;
-    throw std::runtime_error("no callable " + signature);
-  };
+  const auto id = [&](const std::string &signature) { return bySignature(p, signature).id; };
   const model::CallableId at = id("shop::Inventory::operator[](std::size_t) const");
   const model::CallableId price = id("shop::Item::price() const");
   const model::Callable &subscript = p.callable(at);

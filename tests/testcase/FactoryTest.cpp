@@ -28,6 +28,13 @@ std::vector<testcase::TestCase> tests(const UnitHarness &u, std::uint64_t seed, 
 
 class FactoryAgainstHarness : public ::testing::TestWithParam<const char *> {};
 
+// The claims.c fixture's harness, built once for the tests here that use it.
+UnitHarness &claims() {
+  static const std::unique_ptr<UnitHarness> u =
+      UnitHarness::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/claims.c");
+  return *u;
+}
+
 } // namespace
 
 TEST_P(FactoryAgainstHarness, EveryRandomTestIsPerformed) {
@@ -103,8 +110,7 @@ TEST(Factory, BytesMadeAsABufferAreNeverReusedAsACString) {
   // A buffer holds exactly its bytes, with no NUL after them: given to
   // claims_first(const char *s), which reads to the NUL, it would be read
   // past its end. A test reuses it for a buffer, never for a C string.
-  auto u = UnitHarness::make(MOSAIC_FIXTURE_SEARCH_DB_DIR,
-                             std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/claims.c");
+  UnitHarness *u = &claims();
   const model::Callable &first = u->callable("claims_first");
   ASSERT_EQ(first.params.at(0).role, model::ParamRole::CString);
   Rng rng(9);
@@ -134,8 +140,7 @@ TEST(Factory, PrivateTypesComeFromTheUnitsFactories) {
 TEST(Factory, AnInitialiserMayTakeTheObjectAsAnotherParameterThanTheFirst) {
   // claims_buffer_init(doc, &b), as lua's luaL_buffinit(L, &b): a buffer for
   // claims_buffer_peek is `claims_buffer b = {}; claims_buffer_init(doc, &b)`.
-  auto u = UnitHarness::make(MOSAIC_FIXTURE_SEARCH_DB_DIR,
-                             std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/claims.c");
+  UnitHarness *u = &claims();
   const model::Callable &init = u->callable("claims_buffer_init");
   const model::Callable &peek = u->callable("claims_buffer_peek");
   Rng rng(5);
@@ -230,8 +235,7 @@ TEST(Factory, AParameterDeclaredAsAnArrayGetsThatManyElements) {
   // claims_mix(unsigned int state[4], const unsigned char block[8]) (libmd's
   // SHA256Transform(uint32_t state[8], const uint8_t data[64])): the
   // address of one integer was overflowed by the first call.
-  auto u = UnitHarness::make(MOSAIC_FIXTURE_SEARCH_DB_DIR,
-                             std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/claims.c");
+  UnitHarness *u = &claims();
   Rng rng(3);
   testcase::ConstantPool pool;
   testcase::TestFactory factory(*u->catalog, pool, rng);
@@ -260,8 +264,7 @@ TEST(Factory, AParameterDeclaredAsAnArrayGetsThatManyElements) {
 TEST(Factory, AStringOnlyTheAPIMakesComesFromTheAPI) {
   // claims_str_len(claims_str s) (hiredis's sdslen(sds)): never the test's
   // own bytes, which have no header before them.
-  auto u = UnitHarness::make(MOSAIC_FIXTURE_SEARCH_DB_DIR,
-                             std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/claims.c");
+  UnitHarness *u = &claims();
   Rng rng(5);
   testcase::ConstantPool pool;
   testcase::TestFactory factory(*u->catalog, pool, rng);
@@ -281,8 +284,7 @@ TEST(Factory, AStringOnlyTheAPIMakesComesFromTheAPI) {
 TEST(Factory, AFileDescriptorIsNoneTheRunnerHas) {
   // claims_read_fd(int fd) (giflib's DGifOpenFileHandle(int FileHandle,
   // ...)): -1, never a number that may be the runner's stdio.
-  auto u = UnitHarness::make(MOSAIC_FIXTURE_SEARCH_DB_DIR,
-                             std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/claims.c");
+  UnitHarness *u = &claims();
   Rng rng(9);
   testcase::ConstantPool pool;
   testcase::TestFactory factory(*u->catalog, pool, rng);
@@ -303,8 +305,7 @@ TEST(Factory, AHandleOnlyTheAPIMakesIsNullWhereTheCalleeSetsIt) {
   // claims_node_parse(text, claims_node *out) (libplist's plist_from_xml(xml,
   // n, plist_t *plist)): `claims_node out = NULL; ...(&out)`, as a C caller
   // writes it, and a claims_node argument always from the API.
-  auto u = UnitHarness::make(MOSAIC_FIXTURE_SEARCH_DB_DIR,
-                             std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/claims.c");
+  UnitHarness *u = &claims();
   Rng rng(11);
   testcase::ConstantPool pool;
   testcase::TestFactory factory(*u->catalog, pool, rng);
@@ -327,8 +328,7 @@ TEST(Factory, AHandleOnlyTheAPIMakesIsNullWhereTheCalleeSetsIt) {
 TEST(Factory, AVariadicCountIsTheNumberOfExtras) {
   // claims_sum(int count, ...): claims_sum(701) read 701 ints that were not
   // there; it passed in the harness and crashed in the suite's own build.
-  auto u = UnitHarness::make(MOSAIC_FIXTURE_SEARCH_DB_DIR,
-                             std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/claims.c");
+  UnitHarness *u = &claims();
   const model::Callable &sum = u->callable("claims_sum");
   ASSERT_EQ(testcase::varargCountParam(u->program, sum), 0u);
   Rng rng(13);

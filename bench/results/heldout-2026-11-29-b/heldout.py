@@ -4,7 +4,7 @@ of each unit (benchlib/sweep.py) on nine more Debian libraries that are not
 benchmark subjects. Usage: heldout.py LIBRARY[,LIBRARY...] OUT [EXECUTIONS
 [MOSAIC]]; the fetched and built libraries go to $MOSAIC_HELDOUT_CACHE
 (default build/heldout-cache)."""
-import os, sys, time, json
+import os, sys
 BENCH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
 sys.path.insert(0, BENCH)
 from benchlib import sweep
@@ -58,15 +58,4 @@ HELD = {s.name: s for s in [
             cmake_args=["-DBUILD_TESTS=OFF", "-DBUILD_EXAMPLES=OFF", "-DBUILD_BINDINGS=OFF"]),
 ]}
 
-names = sys.argv[1].split(",")
-out = sys.argv[2]
-execs = int(sys.argv[3]) if len(sys.argv) > 3 else 3000
-start = time.monotonic()
-log = lambda m: print(f"[{time.monotonic()-start:7.1f}s] {m}", flush=True)
-res = []
-os.makedirs(out, exist_ok=True)
-for n in names:
-    r = sweep.subject(HELD[n], os.environ.get("MOSAIC_HELDOUT_CACHE", os.path.join(BENCH, "..", "build", "heldout-cache")), out, sys.argv[4] if len(sys.argv) > 4 else os.path.join(BENCH, "..", "build", "tools", "mosaic"), execs, 600, log)
-    res.append(r)
-    json.dump(res, open(os.path.join(out, "held.json"), "w"), indent=1)
-    print(json.dumps({k: v for k, v in r.items() if k != "units"}), flush=True)
+sweep.held_out(HELD, sys.argv, os.path.join(BENCH, ".."))

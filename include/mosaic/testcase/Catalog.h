@@ -236,7 +236,7 @@ public:
   bool apiPointer(model::TypeId type) const;
   /// The callable functions that return `type` itself (apiPointer's makers
   /// and the functions that return one they were given, sdscat).
-  std::vector<model::CallableId> returning(model::TypeId type) const;
+  const std::vector<model::CallableId> &returning(model::TypeId type) const;
   /// Whether the harness observes a value of `type` (its value type): a
   /// scalar of at most 64 bits, a pointer (null or not; a C string's text),
   /// std::string and std::string_view, or a complete record with a public,
@@ -275,6 +275,7 @@ private:
   mutable std::map<model::TypeId, std::vector<std::pair<model::TypeId, Passing>>> fitting_;
   mutable std::map<model::TypeId, std::vector<model::CallableId>> producers_;
   mutable std::map<model::TypeId, bool> apiPointers_; ///< apiPointer, by value type
+  mutable std::map<model::TypeId, std::vector<model::CallableId>> returning_; ///< returning, by value type
   mutable std::map<model::TypeId, std::string> notBuildable_;
   mutable std::map<model::RecordId, std::string> madeByApi_;
   mutable std::map<model::RecordId, bool> internalType_;
