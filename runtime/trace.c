@@ -105,6 +105,16 @@ static void update(uint32_t side, double d) {
   if (depth == 1) mosaic_rt_least(direct_sides, unit_sides, side, d);
 }
 
+/* Whether both sides of the branch at `site` were already taken in this
+ * run (slot 1.0: 1 + distance 0), in the direct area too when the
+ * comparison is the called function's own: no distance can lower them, so
+ * a comparison there needs no arithmetic. Most calls in a loop of the unit
+ * are of this kind after its first exit. */
+static inline int settled(uint32_t site) {
+  if (site + 1 >= unit_sides || __mosaic_sides[site] != 1.0 || __mosaic_sides[site + 1] != 1.0) return 0;
+  return depth != 1 || (direct_sides[site] == 1.0 && direct_sides[site + 1] == 1.0);
+}
+
 static double nu(double x) { return x / (x + 1.0); }
 
 /* Scopes around calls whose result decides a branch (Hooks.h). */
@@ -204,6 +214,8 @@ void __mosaic_cmp_int(uint32_t site, uint32_t pred, uint64_t a, uint64_t b, uint
   const unsigned width = (flags >> MOSAIC_CMP_WIDTH_SHIFT) & 0xffu;
   double dt, df;
   int taken;
+  if (!(flags & MOSAIC_CMP_POINTER)) record_cmp(site, a, b, flags);
+  if (settled(site)) return;
   if (flags & MOSAIC_CMP_POINTER) {
     /* Null and equality tests: no gradient between addresses. */
     switch (pred) {
@@ -217,7 +229,6 @@ void __mosaic_cmp_int(uint32_t site, uint32_t pred, uint64_t a, uint64_t b, uint
     apply(site, taken, taken ? 0 : 1, taken ? 1 : 0, flags);
     return;
   }
-  record_cmp(site, a, b, flags);
   if (pred == MOSAIC_PRED_EQ || pred == MOSAIC_PRED_NE) {
     const int equal = mosaic_rt_mask(a, width) == mosaic_rt_mask(b, width);
     taken = equality(pred, ring_distance(a, b, width), equal, &dt, &df);
@@ -235,6 +246,7 @@ void __mosaic_cmp_float(uint32_t site, uint32_t pred, double a, double b, uint32
   memcpy(&ua, &a, sizeof ua);
   memcpy(&ub, &b, sizeof ub);
   record_cmp(site, ua, ub, flags | (64u << MOSAIC_CMP_WIDTH_SHIFT));
+  if (settled(site)) return;
   if (pred == MOSAIC_PRED_TRUE || pred == MOSAIC_PRED_FALSE) {
     update(site, pred == MOSAIC_PRED_TRUE ? 0 : 1);
     update(site + 1, pred == MOSAIC_PRED_TRUE ? 1 : 0);
@@ -258,12 +270,14 @@ void __mosaic_cmp_float(uint32_t site, uint32_t pred, double a, double b, uint32
 }
 
 void __mosaic_cond(uint32_t site, uint32_t taken) {
+  if (settled(site)) return;
   update(site, taken ? 0 : 1);
   update(site + 1, taken ? 1 : 0);
 }
 
 void __mosaic_cond_call(uint32_t site, uint32_t taken) {
   double scoped;
+  if (settled(site)) return;
   if (scoped_distance(site, &scoped)) {
     update(site, taken ? 0 : scoped);
     update(site + 1, taken ? scoped : 0);

@@ -41,6 +41,7 @@ std::shared_ptr<const Execution> StoppedPrefixes::find(const testcase::TestCase 
   std::uint64_t h = 0;
   for (size_t k = 0; k < test.statements.size(); ++k) {
     h = extend(h, test.statements[k]);
+    if (!marked(h)) continue;
     const auto [first, last] = byKey_.equal_range(h);
     for (auto it = first; it != last; ++it) {
       const Entry &e = *it->second;
@@ -68,10 +69,17 @@ void StoppedPrefixes::add(std::shared_ptr<const testcase::TestCase> test, std::s
       }
     bytes_ -= old.bytes;
     entries_.pop_front();
+    ++forgotten_;
+  }
+  if (forgotten_ > entries_.size()) { // more stale bits than kept keys: from the kept keys again
+    std::fill(bits_.begin(), bits_.end(), 0);
+    for (const Entry &kept : entries_) mark(kept.key);
+    forgotten_ = 0;
   }
   if (e.bytes > maxBytes_) return;
   bytes_ += e.bytes;
   entries_.push_back(std::move(e));
+  mark(entries_.back().key);
   byKey_.emplace(entries_.back().key, &entries_.back());
 }
 

@@ -55,27 +55,47 @@ std::string lowercase(std::string s) {
   return s;
 }
 
-std::vector<std::string> identifierWords(std::string_view name) {
-  std::vector<std::string> words;
-  std::string word;
-  auto flush = [&] {
-    if (!word.empty()) words.push_back(lowercase(word));
-    word.clear();
-  };
+bool anyIdentifierWord(std::string_view name, const std::function<bool(std::string_view)> &visit) {
+  size_t start = 0;
+  auto flush = [&](size_t end) { return end > start && visit(name.substr(start, end - start)); };
   for (size_t i = 0; i < name.size(); ++i) {
     const unsigned char c = static_cast<unsigned char>(name[i]);
     if (c == '_' || c == ':' || c == '~' || c == '-' || c == '.') {
-      flush();
+      if (flush(i)) return true;
+      start = i + 1;
       continue;
     }
     if (std::isupper(c) && i > 0) {
       const unsigned char before = static_cast<unsigned char>(name[i - 1]);
-      if (std::islower(before) || std::isdigit(before)) flush();
+      if (std::islower(before) || std::isdigit(before)) {
+        if (flush(i)) return true;
+        start = i;
+      }
     }
-    word.push_back(static_cast<char>(c));
   }
-  flush();
+  return flush(name.size());
+}
+
+std::vector<std::string> identifierWords(std::string_view name) {
+  std::vector<std::string> words;
+  anyIdentifierWord(name, [&](std::string_view w) {
+    words.push_back(lowercase(std::string(w)));
+    return false;
+  });
   return words;
+}
+
+bool containsFolded(std::string_view text, std::string_view lower) {
+  if (lower.empty()) return true;
+  // ASCII folding inline: std::tolower is a call into the C locale per byte.
+  const auto fold = [](char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; };
+  for (size_t i = 0; i + lower.size() <= text.size(); ++i) {
+    if (fold(text[i]) != lower[0]) continue;
+    size_t k = 1;
+    while (k < lower.size() && fold(text[i + k]) == lower[k]) ++k;
+    if (k == lower.size()) return true;
+  }
+  return false;
 }
 
 std::string readFile(const std::string &path) {

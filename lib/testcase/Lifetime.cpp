@@ -8,9 +8,8 @@
 namespace mosaic::testcase {
 
 bool isDestroyerName(const std::string &name) {
-  const std::string n = lowercase(name);
   for (const char *word : {"free", "delete", "destroy", "release", "dispose", "unref", "dealloc"})
-    if (n.find(word) != std::string::npos) return true;
+    if (containsFolded(name, word)) return true;
   return false;
 }
 
@@ -19,9 +18,11 @@ bool isInitialiserWord(const std::string &w) {
 }
 
 bool isInitialiserName(const std::string &name) {
-  for (const std::string &word : identifierWords(name))
-    if (isInitialiserWord(lowercase(word))) return true;
-  return false;
+  // isInitialiserWord on each lower-cased word, without building them.
+  const auto init = [](std::string_view w) {
+    return w.size() >= 4 && (containsFolded(w.substr(0, 4), "init") || containsFolded(w.substr(w.size() - 4), "init"));
+  };
+  return anyIdentifierWord(name, init);
 }
 
 namespace {
@@ -32,6 +33,7 @@ namespace {
 // parameter's type. yajl_gen_map_close is not one: yajl_gen_map_open
 // returns a status; nor is a stream_block_close beside stream_open.
 bool closesWhatIsOpened(const model::Program &p, const model::Callable &c) {
+  if (!containsFolded(c.name, "close")) return false; // most names: no allocation
   const std::string name = lowercase(c.name);
   const size_t at = name.rfind("close");
   if (at == std::string::npos) return false;

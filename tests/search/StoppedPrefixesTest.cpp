@@ -61,6 +61,24 @@ TEST(StoppedPrefixes, TheOldestRunsGoFirstWhenTheBoundIsReached) {
   EXPECT_NE(known.find(of({2})), nullptr);
 }
 
+TEST(StoppedPrefixes, RunsKeptAfterManyWereForgottenAreStillFound) {
+  // Room for three: 200 runs come and go, the bits of the forgotten ones
+  // are rebuilt from the kept keys, and the last three are found, the
+  // rest not.
+  const size_t one = sizeof(Execution) + 10 * sizeof(double);
+  StoppedPrefixes known(3 * one + one / 2);
+  for (std::uint64_t v = 0; v < 200; ++v) {
+    Execution e;
+    e.stoppedAt = 1;
+    e.sides.assign(10, 1.0);
+    known.add(std::make_shared<const testcase::TestCase>(of({v, v + 1})),
+              std::make_shared<const Execution>(std::move(e)));
+  }
+  EXPECT_EQ(known.size(), 3u);
+  for (std::uint64_t v = 0; v < 200; ++v)
+    EXPECT_EQ(known.find(of({v, v + 1, 5})) != nullptr, v >= 197) << v;
+}
+
 TEST(Evaluator, DoesNotRunATestKnownToStopWhereAnEarlierRunStopped) {
   const auto d = test::fourBlocks();
   const Goals goals(d);

@@ -39,3 +39,30 @@ TEST(ReadFile, ReadsEveryByteOrNothing) {
   std::remove(path.c_str());
   EXPECT_EQ(readFile(path), "");
 }
+
+TEST(IdentifierWords, TheVisitorSeesTheWordsIdentifierWordsMakesAsSpelt) {
+  for (const char *name : {"XML_ParserFree", "deflateInit2_", "mp_init_i32", "__a::b~c-d.e", "", "_", "ABC", "aB9Cd"}) {
+    std::vector<std::string> seen;
+    EXPECT_FALSE(mosaic::anyIdentifierWord(name, [&](std::string_view w) {
+      seen.push_back(mosaic::lowercase(std::string(w)));
+      return false;
+    }));
+    EXPECT_EQ(seen, mosaic::identifierWords(name)) << name;
+  }
+  // It stops at the first word the visitor accepts.
+  int asked = 0;
+  EXPECT_TRUE(mosaic::anyIdentifierWord("one_two_three", [&](std::string_view w) {
+    ++asked;
+    return w == "two";
+  }));
+  EXPECT_EQ(asked, 2);
+}
+
+TEST(ContainsFolded, FindsALowerCaseNeedleInAnyCase) {
+  EXPECT_TRUE(mosaic::containsFolded("XML_ParserFree", "free"));
+  EXPECT_TRUE(mosaic::containsFolded("gzclose_r", "close"));
+  EXPECT_TRUE(mosaic::containsFolded("x", ""));
+  EXPECT_FALSE(mosaic::containsFolded("fre", "free"));
+  EXPECT_FALSE(mosaic::containsFolded("FrEx", "free"));
+  EXPECT_TRUE(mosaic::containsFolded("ffree", "free")); // a false start, then the match
+}

@@ -69,6 +69,12 @@ TEST(Lifetime, InitialisersAreKnownByAWordThatStartsOrEndsWithInit) {
   EXPECT_TRUE(isInitialiserName("luaL_buffinit"));
   EXPECT_FALSE(isInitialiserName("luaL_addvalue"));
   EXPECT_FALSE(isInitialiserName("infinity"));
+  // Any case, as identifierWords splits and lower-cases it.
+  EXPECT_TRUE(isInitialiserName("XML_INIT"));
+  EXPECT_TRUE(isInitialiserName("Reinit"));
+  EXPECT_TRUE(isInitialiserName("initialize"));
+  EXPECT_FALSE(isInitialiserName("ini"));
+  EXPECT_FALSE(isInitialiserName("xmlInInput")); // words xml, in, input
 }
 
 TEST(Lifetime, AReleaseBeforeALaterUseIsDropped) {

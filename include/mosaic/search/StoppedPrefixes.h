@@ -17,6 +17,7 @@
 #include <deque>
 #include <memory>
 #include <unordered_map>
+#include <vector>
 
 namespace mosaic::search {
 
@@ -47,6 +48,16 @@ private:
   std::size_t maxBytes_, bytes_ = 0;
   std::deque<Entry> entries_;                              ///< oldest first
   std::unordered_multimap<std::uint64_t, const Entry *> byKey_; ///< by prefix hash
+  /// One bit per prefix hash modulo kBits, set for every kept key (and for
+  /// keys forgotten since the last rebuild): a test's prefixes are looked
+  /// up in byKey_ only where the bit is set. A random test of 23 statements
+  /// asked the multimap 23 times, a cache miss each (2% of http_parser.c's
+  /// random search); the bits, 8 KiB, stay in the first-level cache.
+  static constexpr std::size_t kBits = std::size_t{1} << 16; // ours
+  std::vector<std::uint64_t> bits_ = std::vector<std::uint64_t>(kBits / 64, 0);
+  std::size_t forgotten_ = 0; ///< keys forgotten since the bits were rebuilt
+  void mark(std::uint64_t key) { bits_[(key % kBits) / 64] |= std::uint64_t{1} << (key % 64); }
+  bool marked(std::uint64_t key) const { return (bits_[(key % kBits) / 64] >> (key % 64)) & 1u; }
 };
 
 } // namespace mosaic::search

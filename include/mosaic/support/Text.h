@@ -1,6 +1,7 @@
 // Small text utilities shared by the components.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,13 @@ bool sourceFileName(std::string_view path);
 /// (`XML_ParserFree` -> xml, parser, free; `deflateInit2_` -> deflate,
 /// init2; `mp_init_i32` -> mp, init, i32).
 std::vector<std::string> identifierWords(std::string_view name);
+/// Whether `visit` holds for one of the words of `name` as identifierWords
+/// splits it, each given as it is spelt in `name` (not lower-cased), with
+/// no allocation: the test factory and the failure classifier ask it of
+/// callable names on every test.
+bool anyIdentifierWord(std::string_view name, const std::function<bool(std::string_view)> &visit);
+/// Whether `text` contains `lower` (lower case), ignoring the case of `text`.
+bool containsFolded(std::string_view text, std::string_view lower);
 
 /// "a, b or c" for a list of words.
 std::string joinOr(const std::vector<std::string> &words);
