@@ -31,6 +31,10 @@ typedef struct child_proc {
   int pidfd, out, cmd, done;
   uint32_t tests; /* tests run by this persistent child */
   int persistent;
+  /* Its CPU clock, asked once per child (clock_getcpuclockid is a
+   * clock_getres call each time); has_clock 0 when it could not be. */
+  clockid_t clock;
+  int has_clock;
 } child_proc;
 
 typedef struct server {
@@ -71,10 +75,9 @@ static uint64_t now_us(void) {
 
 /* CPU time a process has used, in microseconds; -1 when it cannot be read
  * (the process is gone). */
-static int64_t cpu_us(pid_t pid) {
-  clockid_t clock;
+static int64_t cpu_us(const child_proc *c) {
   struct timespec ts;
-  if (pid <= 0 || clock_getcpuclockid(pid, &clock) != 0 || clock_gettime(clock, &ts) != 0) return -1;
+  if (c->pid <= 0 || !c->has_clock || clock_gettime(c->clock, &ts) != 0) return -1;
   return (int64_t)ts.tv_sec * 1000000 + (int64_t)ts.tv_nsec / 1000;
 }
 
@@ -192,6 +195,7 @@ static int start_child(server *s, const mosaic_request *req, int persistent) {
   c->pidfd = (s->features & MOSAIC_FEATURE_PIDFD) ? pidfd_open_(c->pid) : -1;
   c->tests = 0;
   c->persistent = persistent;
+  c->has_clock = clock_getcpuclockid(c->pid, &c->clock) == 0;
   return 0;
 }
 
@@ -336,7 +340,7 @@ static int wait_child(server *s, uint64_t start, int64_t cpu_start, int64_t cpu_
     int nfds = 0, wait_ms, i_done = -1, i_pid = -1, i_out = -1;
     const uint64_t now = now_us();
     if (now >= deadline) {
-      const int64_t cpu = cpu_us(c->pid);
+      const int64_t cpu = cpu_us(c);
       const int64_t used = cpu - cpu_start;
       if (cpu < 0 || cpu_start < 0 || used >= cpu_limit || now >= wall_end) return 1;
       if (stuck(c->pid)) return 2;
@@ -403,14 +407,14 @@ static mosaic_reply run_one(server *s, const mosaic_request *req) {
    * fresh one from its fork. The first look is when the limit has passed
    * in wall-clock time (it cannot have passed in CPU time before), or
    * sooner to see whether it is stuck(). */
-  if (!reply.fresh) cpu_start = cpu_us(c->pid);
+  if (!reply.fresh) cpu_start = cpu_us(c);
   timed_out = wait_child(s, start, cpu_start, (int64_t)timeout_ms * 1000, start + MOSAIC_WALL_LIMIT_MS(timeout_ms) * 1000u,
                          &status, &done_rc);
   reply.statement = t->current_stmt;
   reply.stuck = timed_out == 2;
   {
     /* Read before the child is reaped (a zombie still has its clock). */
-    const int64_t cpu = c->pid > 0 ? cpu_us(c->pid) : -1;
+    const int64_t cpu = cpu_us(c);
     if (cpu >= cpu_start && cpu_start >= 0) reply.cpu_us = (uint32_t)(cpu - cpu_start);
   }
 
