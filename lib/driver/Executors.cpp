@@ -4,12 +4,22 @@
 #include "mosaic/testcase/TestCase.h"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 
 namespace mosaic::driver {
 
 std::uint32_t SearchTimeout::limitMs() const {
   if (normal_ < kWarmup) return ceilingMs_;
-  const std::uint64_t ms = (static_cast<std::uint64_t>(slowestUs_) * kFactor + 999) / 1000;
+  // The bucket of the kQuantile-th normal test; its upper bound, at most the slowest.
+  const auto wanted = static_cast<std::uint64_t>(std::ceil(kQuantile * normal_));
+  std::uint64_t seen = 0, slowUs = slowestUs_;
+  for (size_t k = 0; k < buckets_.size(); ++k)
+    if ((seen += buckets_[k]) >= wanted) {
+      slowUs = std::min<std::uint64_t>(slowestUs_, (std::uint64_t{1} << k) - 1);
+      break;
+    }
+  const std::uint64_t ms = (slowUs * kFactor + 999) / 1000;
   return static_cast<std::uint32_t>(std::min<std::uint64_t>(ceilingMs_, std::max<std::uint64_t>(kFloorMs, ms)));
 }
 
@@ -17,6 +27,7 @@ void SearchTimeout::observe(const exec::RunResult &r) {
   if (r.outcome != exec::Outcome::Ok || r.cpuUs == 0) return;
   ++normal_;
   slowestUs_ = std::max(slowestUs_, r.cpuUs);
+  ++buckets_[std::bit_width(r.cpuUs)];
 }
 
 std::optional<search::Execution> ServerExecutor::run(const testcase::TestCase &test) {

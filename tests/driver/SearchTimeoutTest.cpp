@@ -32,6 +32,19 @@ TEST(SearchTimeout, TheCeilingUntilEnoughTestsEndedNormallyThenTenTimesTheSlowes
   EXPECT_EQ(t.limitMs(), 1000u); // never above the ceiling (--timeout)
 }
 
+TEST(SearchTimeout, OneNormalTestFarAboveTheRestDoesNotSetTheLimit) {
+  driver::SearchTimeout t(1000);
+  for (std::uint32_t k = 0; k < 2000; ++k) t.observe(ended(exec::Outcome::Ok, 800));
+  EXPECT_EQ(t.limitMs(), 8u);
+  // One in 2,001 at 7 ms: above the 99.9th percentile, whose bucket (512-1023 us)
+  // bounds the slow end at 1,023 us.
+  t.observe(ended(exec::Outcome::Ok, 7000));
+  EXPECT_EQ(t.limitMs(), 11u);
+  // Ten of them, one in 200: the slow end now.
+  for (std::uint32_t k = 0; k < 9; ++k) t.observe(ended(exec::Outcome::Ok, 7000));
+  EXPECT_EQ(t.limitMs(), 70u);
+}
+
 TEST(SearchTimeout, ACeilingBelowTheFloorStaysTheLimit) {
   driver::SearchTimeout t(3);
   for (std::uint32_t k = 0; k < driver::SearchTimeout::kWarmup; ++k) t.observe(ended(exec::Outcome::Ok, 10));
