@@ -13,17 +13,11 @@ bool isDestroyerName(const std::string &name) {
   return false;
 }
 
-bool isInitialiserWord(const std::string &w) {
-  return w.rfind("init", 0) == 0 || (w.size() > 4 && w.compare(w.size() - 4, 4, "init") == 0);
+bool isInitialiserWord(std::string_view w) {
+  return w.size() >= 4 && (containsFolded(w.substr(0, 4), "init") || containsFolded(w.substr(w.size() - 4), "init"));
 }
 
-bool isInitialiserName(const std::string &name) {
-  // isInitialiserWord on each lower-cased word, without building them.
-  const auto init = [](std::string_view w) {
-    return w.size() >= 4 && (containsFolded(w.substr(0, 4), "init") || containsFolded(w.substr(w.size() - 4), "init"));
-  };
-  return anyIdentifierWord(name, init);
-}
+bool isInitialiserName(const std::string &name) { return anyIdentifierWord(name, isInitialiserWord); }
 
 namespace {
 

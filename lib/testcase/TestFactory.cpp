@@ -606,10 +606,6 @@ std::optional<Ref> TestFactory::initialised(TestCase &t, const model::Record &r,
   return x;
 }
 
-} // namespace mosaic::testcase
-
-namespace mosaic::testcase {
-
 bool fitFormats(const Catalog &catalog, TestCase &test) {
   const model::Program &p = catalog.program();
   bool changed = false;
@@ -642,10 +638,6 @@ bool fitFormats(const Catalog &catalog, TestCase &test) {
   }
   return changed;
 }
-
-} // namespace mosaic::testcase
-
-namespace mosaic::testcase {
 
 std::optional<size_t> varargCountParam(const model::Program &p, const model::Callable &c) {
   if (!c.variadic || c.formatParam) return std::nullopt;

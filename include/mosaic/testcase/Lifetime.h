@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace mosaic::testcase {
 
@@ -22,9 +23,9 @@ bool isDestroyerName(const std::string &name);
 /// of its words (identifierWords) starts or ends with init (mp_init_size,
 /// deflateInit2_, lua's luaL_buffinit), case-insensitive. Ours.
 bool isInitialiserName(const std::string &name);
-/// Whether one word of a name, in lower case, is such a word (`init`,
-/// `init2`, `buffinit`).
-bool isInitialiserWord(const std::string &word);
+/// Whether one word of a name is such a word (`init`, `Init2`,
+/// `buffinit`), case-insensitive.
+bool isInitialiserWord(std::string_view word);
 
 /// A free function of one pointer parameter (not to a function) with such
 /// a name (cJSON_Delete, XML_ParserFree, cJSON_free's void *), or the close
