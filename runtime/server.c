@@ -1,7 +1,8 @@
-/* The fork server's protocol: the hello, then per request one test run in a
- * child (fresh, or a persistent one that runs test after test), watched for
- * its CPU time, its output captured, and a closed outcome as the reply. The
- * children's sandbox is set up in sandbox.c. */
+/* The fork server's protocol: the hello, then per request a batch of tests
+ * run in order in a child (fresh for each, or a persistent one that runs
+ * test after test), each watched for its CPU time, its output captured,
+ * and a closed outcome per test as the reply. The children's sandbox is set
+ * up in sandbox.c. */
 #define _GNU_SOURCE
 #include "internal.h"
 #include "sandbox.h"
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
@@ -31,6 +33,10 @@ typedef struct child_proc {
   int pidfd, out, cmd, done;
   uint32_t tests; /* tests run by this persistent child */
   int persistent;
+  /* Persistent: the slot past the last one it was told to run; it runs
+   * every test before that without a word from the server (and waits for
+   * a command once it has run them, or has said DONE_WAIT). */
+  uint32_t queued_end;
   /* Its CPU clock, asked once per child (clock_getcpuclockid is a
    * clock_getres call each time); has_clock 0 when it could not be. */
   clockid_t clock;
@@ -38,7 +44,16 @@ typedef struct child_proc {
 } child_proc;
 
 typedef struct server {
-  mosaic_trace_header *trace;
+  mosaic_trace_header *trace; /* slot 0 */
+  size_t stride;              /* bytes from one slot to the next (abi/Protocol.h) */
+  uint32_t slots;             /* slots the memory holds, at most MOSAIC_MAX_SLOTS */
+  mosaic_trace_header *cur;   /* the slot of the test the server waits for: its output goes there */
+  /* Each slot's header as the host wrote it for this request: a slot is
+   * put back from it when a test must run again in a new child after the
+   * old one had begun it (runtime stray processes). */
+  mosaic_trace_header sent[MOSAIC_MAX_SLOTS];
+  int cut;       /* the host sent MOSAIC_CMD_CUT (or is gone) during this request */
+  int host_gone; /* the control pipe closed or said something else than a cut: quit after the request */
   int ctl, status, devnull;
   uint32_t features;
   mosaic_sandbox box;
@@ -67,6 +82,10 @@ static int read_all(int fd, void *buf, size_t len) {
   return 0;
 }
 
+static mosaic_trace_header *slot_at(const server *s, uint32_t i) {
+  return (mosaic_trace_header *)((char *)s->trace + (size_t)i * s->stride);
+}
+
 static uint64_t now_us(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -82,13 +101,23 @@ static int64_t cpu_us(const child_proc *c) {
 }
 
 /* What a persistent child reports on `done` after a test: 0, the harness's
- * error code, or DONE_RECOVERED | the signal of a fault it went on past. */
+ * error code, or DONE_RECOVERED | the signal of a fault it went on past;
+ * with DONE_WAIT when what the test printed was not all read yet: the
+ * child then waits for a command before the next test, so that the output
+ * of one test never lands in the slot of the one before. */
 #define DONE_RECOVERED 0x10000
+#define DONE_WAIT 0x20000
 
-/* In the child: the sandbox, then one test, or (persistent) test after test
- * as the server says "run". Never returns. */
-static void child(server *s, const mosaic_request *req, int out, int cmd, int done) {
-  mosaic_trace_header *t = s->trace;
+/* A persistent child's command: run the tests of slots [first, first + count). */
+typedef struct run_command {
+  uint32_t first, count;
+} run_command;
+
+/* In the child: the sandbox, then the test of slot `first`, or
+ * (persistent) the tests of each run_command the server sends. Never
+ * returns. */
+static void child(server *s, const mosaic_request *req, int out, int cmd, int done, uint32_t first) {
+  mosaic_trace_header *t = slot_at(s, first);
   int rc;
   setpgid(0, 0);
   dup2(s->devnull, 0);
@@ -111,6 +140,7 @@ static void child(server *s, const mosaic_request *req, int out, int cmd, int do
   setvbuf(stdout, NULL, _IONBF, 0);
   mosaic_rt_install_observe_guard();
   if (cmd < 0) {
+    mosaic_rt_use_trace(t);
     mosaic_rt_select_mutant(t);
     rc = mosaic_rt_run_test((const uint8_t *)t + t->input_off, t->input_len);
     fflush(NULL);
@@ -119,35 +149,48 @@ static void child(server *s, const mosaic_request *req, int out, int cmd, int do
   }
   for (;;) {
     static sigjmp_buf recover_at;
-    char go;
-    int sig;
-    if (read(cmd, &go, 1) != 1) _exit(0);
-    mosaic_rt_snapshot_restore();
-    mosaic_rt_child_state_restore(&s->box);
-    mosaic_rt_reset_scopes();
-    mosaic_rt_reset_depth();
-    mosaic_rt_select_mutant(t);
-    errno = 0;
-    /* A clean fault ends the test, not the child (mosaic_rt_recover_arm):
-     * the next test needs no fork. What the unit left buffered is not
-     * flushed, as a process killed by the fault would not have. */
-    if ((sig = sigsetjmp(recover_at, 0)) == 0) {
-      mosaic_rt_recover_arm(&recover_at);
-      rc = mosaic_rt_run_test((const uint8_t *)t + t->input_off, t->input_len);
-      mosaic_rt_recover_arm(NULL);
-      fflush(NULL);
-      if (rc == 0) t->finished = 1;
-    } else {
-      mosaic_rt_abandon_test();
-      rc = DONE_RECOVERED | sig;
+    run_command rc_cmd;
+    uint32_t i;
+    if (read_all(cmd, &rc_cmd, sizeof rc_cmd) != 0) _exit(0);
+    for (i = rc_cmd.first; i - rc_cmd.first < rc_cmd.count && i < s->slots; ++i) {
+      int sig, pending = 0;
+      t = slot_at(s, i);
+      mosaic_rt_use_trace(t);
+      /* The server cleaned the scratch folder before it sent the command;
+       * between the tests of one command the child does. */
+      if (i > rc_cmd.first) mosaic_rt_sandbox_clean_scratch(&s->box);
+      mosaic_rt_snapshot_restore();
+      mosaic_rt_child_state_restore(&s->box);
+      mosaic_rt_reset_scopes();
+      mosaic_rt_reset_depth();
+      mosaic_rt_select_mutant(t);
+      errno = 0;
+      /* A clean fault ends the test, not the child (mosaic_rt_recover_arm):
+       * the next test needs no fork. What the unit left buffered is not
+       * flushed, as a process killed by the fault would not have. */
+      if ((sig = sigsetjmp(recover_at, 0)) == 0) {
+        mosaic_rt_recover_arm(&recover_at);
+        rc = mosaic_rt_run_test((const uint8_t *)t + t->input_off, t->input_len);
+        mosaic_rt_recover_arm(NULL);
+        fflush(NULL);
+        if (rc == 0) t->finished = 1;
+      } else {
+        mosaic_rt_abandon_test();
+        rc = DONE_RECOVERED | sig;
+      }
+      /* Bytes in the output pipe (its copy at 5) that the server has not
+       * read; unknown counts as some. */
+      if (ioctl(5, FIONREAD, &pending) != 0 || pending > 0) rc |= DONE_WAIT;
+      if (write(done, &rc, sizeof rc) != (ssize_t)sizeof rc) _exit(rc & ~DONE_WAIT);
+      if (rc & DONE_WAIT) break;
     }
-    if (write(done, &rc, sizeof rc) != (ssize_t)sizeof rc) _exit(rc);
   }
 }
 
-/* Appends what the child printed to the trace's output area (bounded). */
-static int pump_output(server *s, int fd) {
-  mosaic_trace_header *t = s->trace;
+/* Appends what the child printed to the output area of the current slot
+ * (bounded): all there is, or (`once`) what one read returns. */
+static int pump_output(server *s, int fd, int once) {
+  mosaic_trace_header *t = s->cur;
   char sink[4096]; /* past the area's end, read and dropped a page at a time (ours) */
   for (;;) {
     ssize_t n;
@@ -157,6 +200,7 @@ static int pump_output(server *s, int fd) {
     if (n > 0) {
       if (room > 0) t->output_len += (uint32_t)n;
       else t->output_dropped += (uint32_t)n;
+      if (once) return 1;
       continue;
     }
     if (n < 0 && errno == EINTR) continue;
@@ -166,8 +210,8 @@ static int pump_output(server *s, int fd) {
 
 static int pidfd_open_(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
 
-/* Starts a child (persistent or for one test). */
-static int start_child(server *s, const mosaic_request *req, int persistent) {
+/* Starts a child (persistent, or for the test of slot `first`). */
+static int start_child(server *s, const mosaic_request *req, int persistent, uint32_t first) {
   child_proc *c = &s->child;
   int out[2], cmd[2] = {-1, -1}, done[2] = {-1, -1};
   if (pipe2(out, O_CLOEXEC) != 0) return -1;
@@ -177,7 +221,7 @@ static int start_child(server *s, const mosaic_request *req, int persistent) {
     return -1;
   }
   c->pid = fork();
-  if (c->pid == 0) child(s, req, out[1], cmd[0], done[1]);
+  if (c->pid == 0) child(s, req, out[1], cmd[0], done[1], first);
   close(out[1]);
   if (persistent) {
     close(cmd[0]);
@@ -194,6 +238,7 @@ static int start_child(server *s, const mosaic_request *req, int persistent) {
   c->done = persistent ? done[0] : -1;
   c->pidfd = (s->features & MOSAIC_FEATURE_PIDFD) ? pidfd_open_(c->pid) : -1;
   c->tests = 0;
+  c->queued_end = 0;
   c->persistent = persistent;
   c->has_clock = clock_getcpuclockid(c->pid, &c->clock) == 0;
   return 0;
@@ -210,7 +255,7 @@ static void end_child(server *s, int *status) {
   mosaic_rt_sandbox_kill_strays(&s->box, c->pid);
   while (waitpid(-1, NULL, WNOHANG) > 0) {
   }
-  pump_output(s, c->out);
+  pump_output(s, c->out, 0);
   close(c->out);
   if (c->cmd >= 0) close(c->cmd);
   if (c->done >= 0) close(c->done);
@@ -231,7 +276,7 @@ static void retire_child(server *s) {
 }
 
 static void classify(server *s, int status, int timed_out, mosaic_reply *reply) {
-  mosaic_trace_header *t = s->trace;
+  mosaic_trace_header *t = s->cur;
   if (timed_out) {
     reply->outcome = MOSAIC_OUTCOME_TIMEOUT;
   } else if (WIFSIGNALED(status)) {
@@ -249,24 +294,30 @@ static void classify(server *s, int status, int timed_out, mosaic_reply *reply) 
   }
 }
 
-/* Makes sure a child is ready for the test: a persistent one is told to go
- * (replaced when it died between tests), otherwise one is forked. -1 when
- * none could be started; *fresh is set when the child is new. */
-static int ready_child(server *s, const mosaic_request *req, int persistent, uint32_t *fresh) {
+/* Makes sure a child runs the test of slot k of n: a persistent one that
+ * is not on its way to it already is told to run the tests from k on (as
+ * many as it may still run; replaced when it died between tests),
+ * otherwise one is forked. -1 when none could be started; *fresh is set
+ * when the child is new. */
+static int ready_child(server *s, const mosaic_request *req, int persistent, uint32_t k, uint32_t n, uint32_t *fresh) {
   child_proc *c = &s->child;
   int status = 0;
   if (c->pid > 0 && (!persistent || c->persistent != persistent)) retire_child(s);
   if (c->pid <= 0) {
-    if (start_child(s, req, persistent) != 0) return -1;
+    if (start_child(s, req, persistent, k) != 0) return -1;
     *fresh = 1;
   }
-  if (persistent) {
-    char go = 'r';
-    if (write(c->cmd, &go, 1) != 1) { /* it died between tests: a fresh one */
+  if (persistent && c->queued_end <= k) {
+    run_command go;
+    go.first = k;
+    go.count = n - k;
+    if (go.count > MOSAIC_PERSISTENT_TESTS - c->tests) go.count = MOSAIC_PERSISTENT_TESTS - c->tests;
+    if (write_all(c->cmd, &go, sizeof go) != 0) { /* it died between tests: a fresh one */
       end_child(s, &status);
-      if (start_child(s, req, 1) != 0 || write(c->cmd, &go, 1) != 1) return -1;
+      if (start_child(s, req, 1, k) != 0 || write_all(c->cmd, &go, sizeof go) != 0) return -1;
       *fresh = 1;
     }
+    c->queued_end = k + go.count;
   }
   return 0;
 }
@@ -336,8 +387,8 @@ static int wait_child(server *s, uint64_t start, int64_t cpu_start, int64_t cpu_
   int open_out = 1, open_done = 1;
   uint64_t deadline = start + ((uint64_t)cpu_limit < STUCK_LOOK_US ? (uint64_t)cpu_limit : STUCK_LOOK_US);
   for (;;) {
-    struct pollfd fds[3];
-    int nfds = 0, wait_ms, i_done = -1, i_pid = -1, i_out = -1;
+    struct pollfd fds[4];
+    int nfds = 0, wait_ms, i_done = -1, i_pid = -1, i_out = -1, i_ctl = -1;
     const uint64_t now = now_us();
     if (now >= deadline) {
       const int64_t cpu = cpu_us(c);
@@ -367,8 +418,15 @@ static int wait_child(server *s, uint64_t start, int64_t cpu_start, int64_t cpu_
       i_out = nfds;
       fds[nfds].fd = c->out, fds[nfds].events = POLLIN, fds[nfds].revents = 0, ++nfds;
     }
+    if (!s->cut) {
+      i_ctl = nfds;
+      fds[nfds].fd = s->ctl, fds[nfds].events = POLLIN, fds[nfds].revents = 0, ++nfds;
+    }
     if (poll(fds, (nfds_t)nfds, wait_ms) < 0 && errno != EINTR) return 0;
-    if (i_out >= 0 && (fds[i_out].revents & (POLLIN | POLLHUP))) open_out = pump_output(s, c->out);
+    /* The end of the test before its output: a persistent child may go on
+     * to print the next test's (DONE_WAIT says when this one's is not all
+     * read), and one read at a time, so that no read takes in bytes
+     * written after a `done` not looked at yet. */
     if (i_done >= 0 && (fds[i_done].revents & (POLLIN | POLLHUP))) {
       if (read(c->done, done_rc, sizeof *done_rc) == (ssize_t)sizeof *done_rc) return 0;
       /* The pipe closed: the child is exiting; its status tells. Looked at
@@ -378,12 +436,22 @@ static int wait_child(server *s, uint64_t start, int64_t cpu_start, int64_t cpu_
       *done_rc = -1;
       open_done = 0;
     }
+    if (i_out >= 0 && (fds[i_out].revents & (POLLIN | POLLHUP))) open_out = pump_output(s, c->out, 1);
+    if (i_ctl >= 0 && (fds[i_ctl].revents & (POLLIN | POLLHUP))) {
+      /* Only a cut comes while a request runs; anything else, or the pipe
+       * closing, ends the request too (the main loop sees the rest). */
+      mosaic_request cut;
+      s->cut = 1;
+      if (read_all(s->ctl, &cut, sizeof cut) != 0 || cut.magic != MOSAIC_PROTOCOL_MAGIC || cut.command != MOSAIC_CMD_CUT)
+        s->host_gone = 1;
+    }
     if (i_pid >= 0 && (fds[i_pid].revents & POLLIN)) return 0;
   }
 }
 
-static mosaic_reply run_one(server *s, const mosaic_request *req) {
-  mosaic_trace_header *t = s->trace;
+/* Runs the test of slot k of the request's n. */
+static mosaic_reply run_one(server *s, const mosaic_request *req, uint32_t k, uint32_t n) {
+  mosaic_trace_header *t = slot_at(s, k);
   child_proc *c = &s->child;
   mosaic_reply reply;
   int status = 0, timed_out = 0, done_rc = -1;
@@ -396,10 +464,10 @@ static mosaic_reply run_one(server *s, const mosaic_request *req) {
   memset(&reply, 0, sizeof reply);
   reply.magic = MOSAIC_PROTOCOL_MAGIC;
   reply.statement = -1;
+  s->cur = t;
   t->output_len = t->output_dropped = 0;
-  mosaic_rt_sandbox_set_pids_limit(&s->box, req->max_processes);
   start = now_us();
-  if (ready_child(s, req, persistent, &reply.fresh) != 0) {
+  if (ready_child(s, req, persistent, k, n, &reply.fresh) != 0) {
     reply.outcome = MOSAIC_OUTCOME_HARNESS_ERROR;
     return reply;
   }
@@ -419,8 +487,13 @@ static mosaic_reply run_one(server *s, const mosaic_request *req) {
   }
 
   if (done_rc >= 0) {
-    /* A persistent child finished the test and waits for the next. */
-    pump_output(s, c->out);
+    /* A persistent child finished the test, and is on to the next of its
+     * command, or (DONE_WAIT, or none left) waits for one. */
+    if (done_rc & DONE_WAIT) {
+      pump_output(s, c->out, 0);
+      c->queued_end = k + 1;
+      done_rc &= ~DONE_WAIT;
+    }
     if (done_rc & DONE_RECOVERED) {
       reply.signal = done_rc & ~DONE_RECOVERED;
       reply.outcome = reply.signal == SIGABRT ? MOSAIC_OUTCOME_ABORT : MOSAIC_OUTCOME_CRASH;
@@ -429,7 +502,17 @@ static mosaic_reply run_one(server *s, const mosaic_request *req) {
       reply.outcome = done_rc == 0 ? MOSAIC_OUTCOME_OK : MOSAIC_OUTCOME_HARNESS_ERROR;
     }
     reply.duration_us = (uint32_t)(now_us() - start);
-    if (++c->tests >= MOSAIC_PERSISTENT_TESTS || mosaic_rt_sandbox_has_strays(&s->box)) retire_child(s);
+    if (++c->tests >= MOSAIC_PERSISTENT_TESTS || mosaic_rt_sandbox_has_strays(&s->box)) {
+      /* It may have begun the next test: that one runs again, in the
+       * next child, from its slot as the host wrote it. */
+      const int ahead = c->queued_end > k + 1;
+      if (ahead) s->cur = slot_at(s, k + 1); /* what it printed there is dropped with the slot */
+      retire_child(s);
+      if (ahead) {
+        memcpy(slot_at(s, k + 1), &s->sent[k + 1], sizeof s->sent[k + 1]);
+        mosaic_trace_reset(slot_at(s, k + 1));
+      }
+    }
   } else {
     if (c->pid < 0) c->pid = -c->pid; /* reaped above: end_child must not wait again */
     else if (!timed_out) waitpid(c->pid, &status, 0);
@@ -444,8 +527,38 @@ static mosaic_reply run_one(server *s, const mosaic_request *req) {
     }
     classify(s, status, timed_out, &reply);
   }
-  mosaic_rt_sandbox_clean_scratch(&s->box);
+  /* Unless a test of the child's runs now (it cleans between them itself). */
+  if (c->pid <= 0 || c->queued_end <= k + 1) mosaic_rt_sandbox_clean_scratch(&s->box);
   return reply;
+}
+
+/* Runs the request's tests in order into `replies`, until it is cut. */
+static void run_batch(server *s, const mosaic_request *req, uint32_t n, mosaic_reply *replies) {
+  const uint64_t start = now_us();
+  uint32_t k;
+  for (k = 0; k < n; ++k) memcpy(&s->sent[k], slot_at(s, k), sizeof s->sent[k]);
+  mosaic_rt_sandbox_set_pids_limit(&s->box, req->max_processes);
+  s->cut = 0;
+  for (k = 0; k < n; ++k) {
+    if (k > 0 && (s->cut || (req->deadline_ms && now_us() - start >= (uint64_t)req->deadline_ms * 1000u))) {
+      /* Cut: a child told to run on is stopped before it starts another. */
+      if (s->child.queued_end > k) {
+        s->cur = slot_at(s, k); /* what it printed of a test not run is not kept */
+        retire_child(s);
+      }
+      for (; k < n; ++k) {
+        memset(&replies[k], 0, sizeof replies[k]);
+        replies[k].magic = MOSAIC_PROTOCOL_MAGIC;
+        replies[k].outcome = MOSAIC_OUTCOME_HARNESS_ERROR;
+        replies[k].statement = -1;
+        replies[k].not_run = 1;
+      }
+      break;
+    }
+    replies[k] = run_one(s, req, k, n);
+    if (req->slow_ms && replies[k].duration_us >= (uint64_t)req->slow_ms * 1000u) s->cut = 1;
+  }
+  s->child.queued_end = 0; /* it ran what it was told: the next request's slot 0 needs a command */
 }
 
 int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
@@ -467,6 +580,11 @@ int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
   if (s.trace->magic != MOSAIC_TRACE_MAGIC || s.trace->version != MOSAIC_TRACE_VERSION ||
       s.trace->total_size > (uint64_t)st.st_size)
     return 2;
+  /* Read once, before any test could write over the header. */
+  s.stride = (size_t)MOSAIC_SLOT_STRIDE(s.trace->total_size);
+  s.slots = (uint32_t)((uint64_t)st.st_size / s.stride > MOSAIC_MAX_SLOTS ? MOSAIC_MAX_SLOTS : (uint64_t)st.st_size / s.stride);
+  if (s.slots == 0) s.slots = 1; /* total_size fits: one slot, however the memory ends */
+  s.cur = s.trace;
   mosaic_rt_use_trace(s.trace);
 
   signal(SIGPIPE, SIG_IGN);
@@ -524,10 +642,23 @@ int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
   hello.pid = (int32_t)getpid();
   if (write_all(status_fd, &hello, sizeof hello) != 0) return 2;
 
-  while (read_all(ctl_fd, &req, sizeof req) == 0 && req.magic == MOSAIC_PROTOCOL_MAGIC &&
-         req.command == MOSAIC_CMD_RUN) {
-    mosaic_reply reply = run_one(&s, &req);
-    if (write_all(status_fd, &reply, sizeof reply) != 0) break;
+  while (!s.host_gone && read_all(ctl_fd, &req, sizeof req) == 0 && req.magic == MOSAIC_PROTOCOL_MAGIC &&
+         (req.command == MOSAIC_CMD_RUN || req.command == MOSAIC_CMD_CUT)) {
+    static mosaic_reply replies[MOSAIC_MAX_SLOTS];
+    const uint32_t n = req.tests ? req.tests : 1;
+    if (req.command == MOSAIC_CMD_CUT) continue; /* it came after the replies of the request it meant */
+    if (n > s.slots) { /* more than the memory holds: the host's mistake, said per test */
+      uint32_t k;
+      memset(replies, 0, sizeof replies[0]);
+      replies[0].magic = MOSAIC_PROTOCOL_MAGIC;
+      replies[0].outcome = MOSAIC_OUTCOME_HARNESS_ERROR;
+      replies[0].statement = -1;
+      for (k = 0; k < n; ++k)
+        if (write_all(status_fd, &replies[0], sizeof replies[0]) != 0) break;
+      continue;
+    }
+    run_batch(&s, &req, n, replies);
+    if (write_all(status_fd, replies, n * sizeof replies[0]) != 0) break;
   }
   retire_child(&s);
   mosaic_rt_sandbox_close(&s.box);

@@ -39,11 +39,41 @@ std::optional<search::Execution> ServerExecutor::run(const testcase::TestCase &t
     return std::nullopt;
   }
   if (timeout_) timeout_->observe(*r);
-  search::Execution e = search::toExecution(*r, server_.trace(), options_);
+  return collect(test, *r, server_.trace());
+}
+
+search::Execution ServerExecutor::collect(const testcase::TestCase &test, const exec::RunResult &r,
+                                          const exec::Trace &trace) {
+  search::Execution e = search::toExecution(r, trace, options_);
   search::noteStoppedCallable(e, test);
-  if (options_.outputs)
-    search::collectOutputs(e, test, options_.observations ? e.observations : server_.trace().observations());
+  if (options_.outputs) search::collectOutputs(e, test, options_.observations ? e.observations : trace.observations());
   return e;
+}
+
+std::vector<std::optional<search::Execution>> ServerExecutor::runBatch(std::span<const testcase::TestCase *const> tests,
+                                                                      const search::BatchBounds &bounds) {
+  exec::Limits limits = limits_;
+  if (timeout_) limits.timeoutMs = timeout_->limitMs();
+  std::vector<std::vector<std::uint8_t>> inputs;
+  inputs.reserve(tests.size());
+  for (const testcase::TestCase *t : tests) inputs.push_back(testcase::encode(*t));
+  exec::BatchBounds within;
+  within.stop = bounds.stop;
+  if (bounds.deadline != std::chrono::steady_clock::time_point::max()) {
+    const auto ms = std::chrono::ceil<std::chrono::milliseconds>(bounds.deadline - std::chrono::steady_clock::now()).count();
+    within.deadlineMs = static_cast<std::uint32_t>(std::clamp<long long>(ms, 1, UINT32_MAX));
+  }
+  auto rs = server_.runBatch(inputs, limits, within);
+  if (!rs) {
+    lastError_ = rs.error().message;
+    return std::vector<std::optional<search::Execution>>(tests.size());
+  }
+  std::vector<std::optional<search::Execution>> out(rs->size());
+  for (size_t i = 0; i < rs->size(); ++i) {
+    if (timeout_) timeout_->observe((*rs)[i]);
+    out[i] = collect(*tests[i], (*rs)[i], server_.trace(i));
+  }
+  return out;
 }
 
 std::optional<search::Execution> SchemataRunner::run(const testcase::TestCase &test, std::optional<std::uint32_t> mutant,

@@ -68,12 +68,19 @@ public:
   }
   std::optional<search::Execution> run(const testcase::TestCase &test) override;
   const exec::Trace *trace() const override { return &server_.trace(); }
+  size_t batchCapacity() const override { return server_.batchCapacity(); }
+  std::vector<std::optional<search::Execution>> runBatch(std::span<const testcase::TestCase *const> tests,
+                                                         const search::BatchBounds &bounds) override;
+  const exec::Trace *batchTrace(size_t i) const override { return &server_.trace(i); }
   /// Why the last test that could not run did not ("" when all ran).
   const std::string &lastError() const { return lastError_; }
   /// The CPU-time limit the next test gets, in milliseconds.
   std::uint32_t timeoutMs() const { return timeout_ ? timeout_->limitMs() : limits_.timeoutMs; }
 
 private:
+  /// The Execution of `test` from its result and the trace it left.
+  search::Execution collect(const testcase::TestCase &test, const exec::RunResult &r, const exec::Trace &trace);
+
   exec::ForkServer &server_;
   exec::Limits limits_;
   search::ExecutorOptions options_;

@@ -22,6 +22,7 @@
 #include <cstring>
 #include <algorithm>
 #include <atomic>
+#include <limits>
 #include <filesystem>
 #include <fstream>
 #include <mutex>
@@ -103,12 +104,16 @@ Expected<std::unique_ptr<ForkServer>> ForkServer::start(const ServerOptions &opt
   static std::once_flag swept;
   std::call_once(swept, sweepWhatDeadHostsLeft);
   std::unique_ptr<ForkServer> s(new ForkServer(options, blocks, sides, mutants));
-  s->size_ = mosaic_trace_size(blocks, sides, mutants);
+  s->stride_ = MOSAIC_SLOT_STRIDE(mosaic_trace_size(blocks, sides, mutants));
+  s->slots_ = options.symbolic ? 1 : std::clamp<std::size_t>(options.batch, 1, MOSAIC_MAX_SLOTS);
+  s->size_ = s->stride_ * s->slots_;
   auto mem = sharedMemory("mosaic-trace", s->size_, s->shm_);
   if (!mem) return mem.takeError();
   s->header_ = static_cast<mosaic_trace_header *>(*mem);
-  mosaic_trace_layout(s->header_, blocks, sides, mutants);
-  s->trace_ = Trace(s->header_);
+  for (std::size_t i = 0; i < s->slots_; ++i) {
+    mosaic_trace_layout(s->slot(i), blocks, sides, mutants);
+    s->traces_.emplace_back(s->slot(i));
+  }
   if (options.symbolic) {
     const std::size_t size =
         mosaic_sym_size(MOSAIC_SYM_NODE_CAPACITY, MOSAIC_SYM_CONSTRAINT_CAPACITY, MOSAIC_SYM_INPUT_CAPACITY);
@@ -268,18 +273,53 @@ ForkServer::~ForkServer() {
   if (symShm_ >= 0) close(symShm_);
 }
 
-Expected<RunResult> ForkServer::runOnce(std::span<const std::uint8_t> input, const Limits &limits) {
+bool ForkServer::readReplies(void *into, std::size_t bytes, int timeoutMs, const volatile std::sig_atomic_t *stop) {
+  // Without a flag to watch, one wait; with one, slices of 50 ms (ours: a
+  // stop is then seen within a twentieth of a second).
+  if (!stop) return readFull(status_, into, bytes, timeoutMs);
+  char *p = static_cast<char *>(into);
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+  bool cut = false;
+  while (bytes > 0) {
+    if (*stop && !cut) {
+      mosaic_request req{};
+      req.magic = MOSAIC_PROTOCOL_MAGIC;
+      req.command = MOSAIC_CMD_CUT;
+      if (!writeAll(ctl_, &req, sizeof req)) return false;
+      cut = true;
+    }
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) return false;
+    pollfd pfd{status_, POLLIN, 0};
+    const int r = poll(&pfd, 1, static_cast<int>(std::min<long long>(left.count(), 50)));
+    if (r < 0 && errno != EINTR) return false;
+    if (r <= 0) continue;
+    const ssize_t n = read(status_, p, bytes);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;
+    p += n;
+    bytes -= static_cast<std::size_t>(n);
+  }
+  return true;
+}
+
+Expected<std::vector<RunResult>> ForkServer::runSlots(std::span<const std::span<const std::uint8_t>> inputs,
+                                                     const Limits &limits, const BatchBounds &bounds) {
   if (pid_ <= 0) return Error::internal("the fork server is not running");
-  if (input.size() > MOSAIC_INPUT_BYTES) return Error::input("test case too large for the trace");
-  mosaic_trace_header *h = header_;
-  char *base = reinterpret_cast<char *>(h);
-  // The layout again, from the host's numbers: the last test may have
-  // written over the shared header (Trace.h), and reset and input follow it.
-  mosaic_trace_layout(h, blocks_, sides_, mutants_);
-  mosaic_trace_reset(h);
-  h->active_mutant = mutant_.value_or(MOSAIC_NO_MUTANT);
-  std::memcpy(base + h->input_off, input.data(), input.size());
-  h->input_len = static_cast<std::uint32_t>(input.size());
+  const std::size_t n = inputs.size();
+  if (n == 0 || n > slots_) return Error::internal("a batch of " + std::to_string(n) + " tests for " +
+                                                   std::to_string(slots_) + " trace slots");
+  for (std::size_t i = 0; i < n; ++i) {
+    if (inputs[i].size() > MOSAIC_INPUT_BYTES) return Error::input("test case too large for the trace");
+    mosaic_trace_header *h = slot(i);
+    // The layout again, from the host's numbers: the last test may have
+    // written over the shared header (Trace.h), and reset and input follow it.
+    mosaic_trace_layout(h, blocks_, sides_, mutants_);
+    mosaic_trace_reset(h);
+    h->active_mutant = mutant_.value_or(MOSAIC_NO_MUTANT);
+    std::memcpy(reinterpret_cast<char *>(h) + h->input_off, inputs[i].data(), inputs[i].size());
+    h->input_len = static_cast<std::uint32_t>(inputs[i].size());
+  }
 
   mosaic_request req{};
   req.magic = MOSAIC_PROTOCOL_MAGIC;
@@ -289,30 +329,84 @@ Expected<RunResult> ForkServer::runOnce(std::span<const std::uint8_t> input, con
   req.file_size_mb = limits.fileSizeMb;
   req.max_processes = limits.maxProcesses;
   req.flags = limits.persistent && !symHeader_ ? MOSAIC_REQ_PERSISTENT : MOSAIC_REQ_ISOLATE;
+  req.tests = static_cast<std::uint32_t>(n);
+  req.deadline_ms = bounds.deadlineMs;
+  req.slow_ms = bounds.slowMs;
   // The region's header as the host laid it out: the last test may have
   // written over it.
   if (symHeader_)
     mosaic_sym_layout(symHeader_, MOSAIC_SYM_NODE_CAPACITY, MOSAIC_SYM_CONSTRAINT_CAPACITY, MOSAIC_SYM_INPUT_CAPACITY);
   if (!writeAll(ctl_, &req, sizeof req)) return Error::internal("the fork server is gone");
-  mosaic_reply reply{};
-  if (!readFull(status_, &reply, sizeof reply, static_cast<int>(MOSAIC_WALL_LIMIT_MS(limits.timeoutMs)) + kReplyGraceMs) ||
-      reply.magic != MOSAIC_PROTOCOL_MAGIC)
+  std::vector<mosaic_reply> replies(n);
+  // Each test may take its wall-clock limit; the server answers once for all.
+  const auto wait = static_cast<int>(std::min<std::uint64_t>(
+      n * MOSAIC_WALL_LIMIT_MS(limits.timeoutMs) + kReplyGraceMs, std::numeric_limits<int>::max()));
+  if (!readReplies(replies.data(), n * sizeof(mosaic_reply), wait, n > 1 ? bounds.stop : nullptr))
     return Error::internal("the fork server stopped answering");
-  RunResult r;
-  r.outcome = static_cast<Outcome>(reply.outcome < kOutcomeCount ? reply.outcome : MOSAIC_OUTCOME_HARNESS_ERROR);
-  r.signal = reply.signal;
-  r.exitCode = reply.exit_code;
-  r.statement = reply.statement;
-  r.durationUs = reply.duration_us;
-  r.fresh = reply.fresh != 0;
-  r.stuck = reply.stuck != 0;
-  r.recovered = reply.recovered != 0;
-  r.cpuUs = reply.cpu_us;
-  // The stack at a crash or abort, or at the throw of an exception that
-  // left the unit (the runtime records it then only).
-  if (r.outcome == Outcome::Crash || r.outcome == Outcome::Abort || r.outcome == Outcome::Ok)
-    r.stack.assign(h->stack, h->stack + std::min(h->stack_count, MOSAIC_STACK_CAPACITY));
-  return r;
+  std::vector<RunResult> out;
+  out.reserve(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const mosaic_reply &reply = replies[i];
+    if (reply.magic != MOSAIC_PROTOCOL_MAGIC) return Error::internal("the fork server stopped answering");
+    if (reply.not_run) break; // the request was cut here: none after it ran
+    const mosaic_trace_header *h = slot(i);
+    RunResult r;
+    r.outcome = static_cast<Outcome>(reply.outcome < kOutcomeCount ? reply.outcome : MOSAIC_OUTCOME_HARNESS_ERROR);
+    r.signal = reply.signal;
+    r.exitCode = reply.exit_code;
+    r.statement = reply.statement;
+    r.durationUs = reply.duration_us;
+    r.fresh = reply.fresh != 0;
+    r.stuck = reply.stuck != 0;
+    r.recovered = reply.recovered != 0;
+    r.cpuUs = reply.cpu_us;
+    // The stack at a crash or abort, or at the throw of an exception that
+    // left the unit (the runtime records it then only).
+    if (r.outcome == Outcome::Crash || r.outcome == Outcome::Abort || r.outcome == Outcome::Ok)
+      r.stack.assign(h->stack, h->stack + std::min(h->stack_count, MOSAIC_STACK_CAPACITY));
+    out.push_back(std::move(r));
+  }
+  if (out.empty()) return Error::internal("the fork server ran none of the tests");
+  last_ = out.size() - 1;
+  return out;
+}
+
+Expected<std::vector<RunResult>> ForkServer::runBatch(std::span<const std::vector<std::uint8_t>> inputs,
+                                                     const Limits &limits, const BatchBounds &bounds) {
+  std::vector<std::span<const std::uint8_t>> spans(inputs.begin(), inputs.end());
+  if (inputs.size() > 1) {
+    if (auto all = runSlots(spans, limits, bounds)) return all;
+    stop();
+    ++restarts_;
+    if (auto ok = spawn(); !ok) return ok.takeError();
+  }
+  // One at a time in slot 0, each trace then copied to its own slot (the
+  // first's aside until the last has run).
+  const std::size_t bytes = mosaic_trace_size(blocks_, sides_, mutants_);
+  std::vector<char> first;
+  std::vector<RunResult> out;
+  const auto began = std::chrono::steady_clock::now();
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    if (i > 0 && ((bounds.stop && *bounds.stop) ||
+                  (bounds.deadlineMs && std::chrono::steady_clock::now() - began >= std::chrono::milliseconds(bounds.deadlineMs))))
+      break;
+    if (i > 0 && bounds.slowMs && out.back().durationUs >= std::uint64_t{bounds.slowMs} * 1000) break;
+    auto r = run(spans[i], limits);
+    if (!r) return r.takeError();
+    if (i > 0) std::memcpy(slot(i), slot(0), bytes);
+    else if (spans.size() > 1) first.assign(reinterpret_cast<const char *>(slot(0)), reinterpret_cast<const char *>(slot(0)) + bytes);
+    out.push_back(std::move(*r));
+  }
+  if (!first.empty()) std::memcpy(slot(0), first.data(), bytes);
+  last_ = spans.empty() ? 0 : spans.size() - 1;
+  return out;
+}
+
+Expected<RunResult> ForkServer::runOnce(std::span<const std::uint8_t> input, const Limits &limits) {
+  const std::span<const std::uint8_t> one[] = {input};
+  auto r = runSlots(one, limits);
+  if (!r) return r.takeError();
+  return std::move(r->front());
 }
 
 Expected<RunResult> ForkServer::run(std::span<const std::uint8_t> input, const Limits &limits) {

@@ -19,6 +19,14 @@ struct Individual {
   std::optional<std::vector<std::uint32_t>> entered;
 };
 
+/// Tests an algorithm makes before it runs them together
+/// (Evaluator::evaluateAll): the fork server's batch (exec::ServerOptions
+/// ::batch). Fixed, not the executor's, so that a seed makes the same
+/// tests whatever runs them; no more than that, so that what learns from
+/// runs (the dynamic constant pool, Bloodhound's weights) still hears of
+/// them every few tests.
+constexpr size_t kEvaluationBatch = 16;
+
 std::unique_ptr<Algorithm> makeMosa(Evaluator &evaluator, Variation &variation, Rng &rng, const SearchOptions &options,
                                     bool dynamic);
 std::unique_ptr<Algorithm> makeWholeSuite(Evaluator &evaluator, Variation &variation, Rng &rng,

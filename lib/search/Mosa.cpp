@@ -24,8 +24,9 @@ public:
   void run() override {
     std::vector<Individual> population;
     while (population.size() < o_.population && !e_.done()) {
-      Individual i{.test = v_.randomTest()};
-      if (evaluate(i)) population.push_back(std::move(i));
+      std::vector<Individual> fresh(std::min(kEvaluationBatch, o_.population - population.size()));
+      for (Individual &i : fresh) i.test = v_.randomTest();
+      evaluate(fresh, population);
     }
     ranks_.assign(population.size(), 0);
     crowding_.assign(population.size(), 0.0);
@@ -37,12 +38,21 @@ public:
   }
 
 private:
-  // Runs a test and releases the goals its newly taken branch sides guard.
-  bool evaluate(Individual &i) {
-    i.run = e_.evaluate(i.test);
-    if (!i.run) return false;
-    if (dynamic_) releaseTaken(*i.run);
-    return true;
+  // Runs the tests of `made` together (the executor's batches), in order;
+  // moves those that ran to `into`, releasing the goals their newly taken
+  // branch sides guard.
+  void evaluate(std::vector<Individual> &made, std::vector<Individual> &into) {
+    std::vector<testcase::TestCase> tests;
+    tests.reserve(made.size());
+    for (Individual &i : made) tests.push_back(std::move(i.test));
+    std::vector<std::shared_ptr<const Execution>> runs = e_.evaluateAll(tests);
+    for (size_t k = 0; k < made.size(); ++k) {
+      if (!runs[k]) continue;
+      made[k].test = std::move(tests[k]);
+      made[k].run = std::move(runs[k]);
+      if (dynamic_) releaseTaken(*made[k].run);
+      into.push_back(std::move(made[k]));
+    }
   }
 
   // DynaMOSA's release (§1.5) by the branch sides a run took, whichever
@@ -86,23 +96,31 @@ private:
     // Tests a side task ran and proposed (concolic execution's), first.
     for (auto &[test, run] : e_.takeProposed())
       if (run) offspring.push_back({.test = std::move(test), .run = std::move(run)});
+    // The children of a generation depend only on the population: made a
+    // batch at a time, then run together.
     while (offspring.size() < o_.population && !e_.done()) {
-      const Individual &a = population[select()];
-      const Individual &b = population[select()];
-      Individual c1{.test = a.test}, c2{.test = b.test};
-      if (rng_.chance(o_.crossoverRate)) {
-        auto [x, y] = v_.crossover(a.test, b.test);
-        c1.test = std::move(x);
-        c2.test = std::move(y);
+      std::vector<Individual> children;
+      const size_t wanted = std::min(kEvaluationBatch, o_.population - offspring.size());
+      while (children.size() < wanted) {
+        const Individual &a = population[select()];
+        const Individual &b = population[select()];
+        Individual c1{.test = a.test}, c2{.test = b.test};
+        if (rng_.chance(o_.crossoverRate)) {
+          auto [x, y] = v_.crossover(a.test, b.test);
+          c1.test = std::move(x);
+          c2.test = std::move(y);
+        }
+        v_.mutate(c1.test, a.run.get());
+        v_.mutate(c2.test, b.run.get());
+        for (Individual *c : {&c1, &c2})
+          if (!c->test.statements.empty()) children.push_back(std::move(*c));
       }
-      v_.mutate(c1.test, a.run.get());
-      v_.mutate(c2.test, b.run.get());
-      for (Individual *c : {&c1, &c2})
-        if (!c->test.statements.empty() && evaluate(*c)) offspring.push_back(std::move(*c));
+      evaluate(children, offspring);
     }
     // Fresh tests or mutated archive tests (DynaMOSA's test insertion).
     const auto extra = static_cast<size_t>(std::ceil(o_.testInsertion * static_cast<double>(o_.population)));
     const auto solutions = e_.archive().solutions();
+    std::vector<Individual> inserted;
     for (size_t k = 0; k < extra && !e_.done(); ++k) {
       Individual i{};
       if (!solutions.empty() && rng_.chance(0.5)) {
@@ -112,8 +130,9 @@ private:
       } else {
         i.test = v_.randomTest();
       }
-      if (!i.test.statements.empty() && evaluate(i)) offspring.push_back(std::move(i));
+      if (!i.test.statements.empty()) inserted.push_back(std::move(i));
     }
+    evaluate(inserted, offspring);
     return offspring;
   }
 

@@ -10,7 +10,12 @@ class RandomSearch final : public Algorithm {
 public:
   RandomSearch(Evaluator &e, Variation &v) : e_(e), v_(v) {}
   void run() override {
-    while (!e_.done()) e_.evaluate(v_.randomTest());
+    std::vector<testcase::TestCase> tests;
+    while (!e_.done()) {
+      tests.clear();
+      for (size_t i = 0; i < kEvaluationBatch; ++i) tests.push_back(v_.randomTest());
+      e_.evaluateAll(tests);
+    }
   }
 
 private:

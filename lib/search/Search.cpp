@@ -62,22 +62,39 @@ bool Evaluator::done() const {
   return budget_.elapsed() >= budget_.seconds;
 }
 
-void Evaluator::notify(const testcase::TestCase &test, const Execution &run, bool searching) {
-  const Evaluation ev{test, run, executor_.trace(), searching};
+void Evaluator::notify(const testcase::TestCase &test, const Execution &run, const exec::Trace *trace, bool searching) {
+  const Evaluation ev{test, run, trace, searching};
   for (EvaluationObserver *o : observers_) o->evaluated(*this, ev);
 }
 
+void Evaluator::sideTasksTurn() {
+  if (inSideTask_) return;
+  for (SideTask *task : sideTasks_)
+    if (!done() && task->due(*this)) {
+      inSideTask_ = true;
+      struct Turn {
+        bool &in;
+        ~Turn() { in = false; }
+      } turn{inSideTask_};
+      task->run(*this);
+    }
+}
+
+std::shared_ptr<const Execution> Evaluator::record(const testcase::TestCase &test, Execution run,
+                                                   const exec::Trace *trace) {
+  ++executions_;
+  auto kept = std::make_shared<const testcase::TestCase>(test);
+  run.test = kept;
+  auto shared = std::make_shared<const Execution>(std::move(run));
+  if (goals_.discover(*shared)) archive_.grow(goals_.size());
+  fresh_ = archive_.update(kept, shared, goals_.coveredBy(*shared));
+  stopped_.add(kept, shared);
+  notify(test, *shared, trace, true);
+  return shared;
+}
+
 std::shared_ptr<const Execution> Evaluator::evaluate(const testcase::TestCase &test) {
-  if (!inSideTask_)
-    for (SideTask *task : sideTasks_)
-      if (!done() && task->due(*this)) {
-        inSideTask_ = true;
-        struct Turn {
-          bool &in;
-          ~Turn() { in = false; }
-        } turn{inSideTask_};
-        task->run(*this);
-      }
+  sideTasksTurn();
   fresh_.clear();
   if (done() || test.statements.empty()) return nullptr;
   if (auto known = stopped_.find(test)) {
@@ -89,20 +106,55 @@ std::shared_ptr<const Execution> Evaluator::evaluate(const testcase::TestCase &t
     ++failures_;
     return nullptr;
   }
-  ++executions_;
-  auto kept = std::make_shared<const testcase::TestCase>(test);
-  run->test = kept;
-  auto shared = std::make_shared<const Execution>(std::move(*run));
-  if (goals_.discover(*shared)) archive_.grow(goals_.size());
-  fresh_ = archive_.update(kept, shared, goals_.coveredBy(*shared));
-  stopped_.add(kept, shared);
-  notify(test, *shared, true);
-  return shared;
+  return record(test, std::move(*run), executor_.trace());
+}
+
+std::vector<std::shared_ptr<const Execution>> Evaluator::evaluateAll(std::span<const testcase::TestCase> tests) {
+  std::vector<std::shared_ptr<const Execution>> out(tests.size());
+  sideTasksTurn();
+  std::vector<size_t> fresh, batch;
+  std::vector<const testcase::TestCase *> runNow;
+  BatchBounds bounds{.stop = budget_.stop};
+  if (budget_.seconds < 1e8) // ours: past three years, no deadline (and no overflow of the clock's nanoseconds)
+    bounds.deadline = budget_.start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                          std::chrono::duration<double>(budget_.seconds));
+  size_t next = 0;
+  while (next < tests.size() && !done()) {
+    size_t cap = std::max<size_t>(1, executor_.batchCapacity());
+    if (budget_.maxExecutions) // done() says fewer have run
+      cap = std::min<std::uint64_t>(cap, budget_.maxExecutions - std::max(executions_, predicted_));
+    batch.clear();
+    runNow.clear();
+    for (; next < tests.size() && batch.size() < cap; ++next) {
+      if (out[next] || tests[next].statements.empty()) continue; // predicted before a cut
+      if (auto known = stopped_.find(tests[next])) {
+        ++predicted_;
+        out[next] = std::move(known);
+        continue;
+      }
+      batch.push_back(next);
+      runNow.push_back(&tests[next]);
+    }
+    if (batch.empty()) continue;
+    std::vector<std::optional<Execution>> runs = executor_.runBatch(runNow, bounds);
+    if (runs.empty()) break; // against its contract: nothing would ever run
+    if (runs.size() < batch.size()) next = batch[runs.size()]; // cut short: the rest from its first test not run
+    for (size_t k = 0; k < runs.size(); ++k) {
+      if (!runs[k]) {
+        ++failures_;
+        continue;
+      }
+      out[batch[k]] = record(tests[batch[k]], std::move(*runs[k]), executor_.batchTrace(k));
+      fresh.insert(fresh.end(), fresh_.begin(), fresh_.end());
+    }
+  }
+  fresh_ = std::move(fresh);
+  return out;
 }
 
 std::optional<Execution> Evaluator::execute(const testcase::TestCase &test) {
   auto run = executor_.run(test);
-  if (run) notify(test, *run, false);
+  if (run) notify(test, *run, executor_.trace(), false);
   return run;
 }
 

@@ -106,3 +106,94 @@ TEST(Evaluator, DoesNotRunATestKnownToStopWhereAnEarlierRunStopped) {
   EXPECT_EQ(evaluator.executions(), 2u);
   EXPECT_EQ(evaluator.predicted(), 1u);
 }
+
+namespace {
+
+// Runs tests as FakeExecutor does, several at a time (batchCapacity 4);
+// once `cutAfter` tests have run in all, a batch runs its first test only
+// (as one cut at its deadline).
+class BatchingExecutor final : public Executor {
+public:
+  explicit BatchingExecutor(test::FakeExecutor::Decide decide) : decide_(std::move(decide)) {}
+  std::optional<Execution> run(const testcase::TestCase &test) override {
+    ++runs;
+    return decide_(test);
+  }
+  size_t batchCapacity() const override { return 4; }
+  std::vector<std::optional<Execution>> runBatch(std::span<const testcase::TestCase *const> tests,
+                                                 const BatchBounds &) override {
+    ++batches;
+    std::vector<std::optional<Execution>> out;
+    for (const testcase::TestCase *t : tests) {
+      if (!out.empty() && cutAfter && runs >= *cutAfter) break;
+      out.push_back(run(*t));
+    }
+    return out;
+  }
+  int runs = 0, batches = 0;
+  std::optional<int> cutAfter;
+
+private:
+  test::FakeExecutor::Decide decide_;
+};
+
+} // namespace
+
+TEST(Evaluator, EvaluatesTestsTogetherInTheExecutorsBatchesAsOneByOne) {
+  const auto d = test::fourBlocks();
+  const Goals goals(d);
+  const auto shorter = shorterTest();
+  // Statement 0 crashes when its value is 7; a value of 1 takes both branches.
+  auto decide = [](const testcase::TestCase &t) -> std::optional<Execution> {
+    Execution e = test::fourBlocksRun(true, t.statements[0].bits == 1);
+    if (t.statements[0].bits == 7) {
+      e.result.outcome = exec::Outcome::Crash;
+      e.result.statement = 0;
+      e.stoppedAt = 0;
+    }
+    return e;
+  };
+  const std::vector<testcase::TestCase> tests = {of({7, 1}), of({2}), of({}), of({3}), of({4}),
+                                                 of({1}),    of({5}), of({6}), of({7, 2})};
+  Budget budget;
+  budget.maxExecutions = 100;
+  budget.stopWhenCovered = false;
+  // One by one.
+  Archive one(goals.size(), *shorter);
+  test::FakeExecutor single(decide);
+  Evaluator byOne(goals, one, single, budget);
+  for (const testcase::TestCase &t : tests) byOne.evaluate(t);
+  // Together: the empty test is not run, and neither is the one whose
+  // first statement crashed in the batch before (7, 2 after 7, 1).
+  Archive together(goals.size(), *shorter);
+  BatchingExecutor batching(decide);
+  Evaluator all(goals, together, batching, budget);
+  const auto runs = all.evaluateAll(tests);
+  ASSERT_EQ(runs.size(), tests.size());
+  EXPECT_EQ(runs[2], nullptr);
+  EXPECT_EQ(runs[8], runs[0]);
+  EXPECT_EQ(batching.runs, 7);
+  EXPECT_EQ(batching.batches, 2);
+  EXPECT_EQ(all.executions(), byOne.executions());
+  EXPECT_EQ(all.predicted(), 1u);
+  EXPECT_EQ(together.coveredCount(), one.coveredCount());
+  EXPECT_EQ(all.newlyCovered().size(), together.coveredCount());
+  // A batch never runs past --max-executions.
+  Budget five = budget;
+  five.maxExecutions = 5;
+  Archive capped(goals.size(), *shorter);
+  BatchingExecutor bounded(decide);
+  Evaluator fewer(goals, capped, bounded, five);
+  fewer.evaluateAll(tests);
+  EXPECT_EQ(bounded.runs, 5);
+  // A batch cut short goes on from its first test not run while the
+  // budget lasts: after its third test the executor runs one a batch.
+  Archive cut(goals.size(), *shorter);
+  BatchingExecutor cutting(decide);
+  cutting.cutAfter = 3;
+  Evaluator afterCut(goals, cut, cutting, budget);
+  const auto partial = afterCut.evaluateAll(tests);
+  EXPECT_EQ(cutting.runs, 7);
+  EXPECT_EQ(cutting.batches, 5); // {0, 1, 3} of 0, 1, 3, 4; then 4; 5; 6; 7
+  EXPECT_EQ(cut.coveredCount(), one.coveredCount());
+}

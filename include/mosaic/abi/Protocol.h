@@ -8,10 +8,18 @@
  * in-process, and exits: plain execution, for reproducing a test by hand.
  *
  * 1. The server writes a mosaic_hello.
- * 2. For each test the host writes the input into the trace, then a
- *    mosaic_request; the server has a child run it (a fresh fork, or a
- *    persistent child: see MOSAIC_REQ_PERSISTENT), waits (killing the
- *    child's processes at the timeout) and writes a mosaic_reply.
+ * 2. For each request the host writes the inputs of its `tests` tests
+ *    into the first `tests` trace slots (MOSAIC_TRACE_SLOT_BYTES), then a
+ *    mosaic_request; the server has a child run them in order (a fresh
+ *    fork each, or a persistent child: see MOSAIC_REQ_PERSISTENT), waits
+ *    for each (killing the child's processes at its timeout, and going on
+ *    with a new child from the next test) and writes `tests` mosaic_reply
+ *    records at once: one round trip for a batch of tests. It starts no
+ *    test after the first once the request's deadline_ms have passed,
+ *    after a test that took slow_ms or more, or
+ *    once the host has sent MOSAIC_CMD_CUT (at any time: one that comes
+ *    after the replies is ignored); the tests it did not start are
+ *    replied with not_run.
  * 3. MOSAIC_CMD_QUIT, or the control pipe closing, ends the server. */
 #ifndef MOSAIC_ABI_PROTOCOL_H
 #define MOSAIC_ABI_PROTOCOL_H
@@ -23,7 +31,7 @@ extern "C" {
 #endif
 
 #define MOSAIC_PROTOCOL_MAGIC 0x4d4f5350u /* "MOSP" */
-#define MOSAIC_PROTOCOL_VERSION 5u /* 2: the file-system sandbox, the server's PID namespace, server_id; 3: unit_mutants; 4: reply.stuck, cpu_us; 5: reply.recovered */
+#define MOSAIC_PROTOCOL_VERSION 6u /* 2: the file-system sandbox, the server's PID namespace, server_id; 3: unit_mutants; 4: reply.stuck, cpu_us; 5: reply.recovered; 6: request.tests, trace slots */
 
 #define MOSAIC_ENV_SHM_FD "MOSAIC_SHM_FD"
 #define MOSAIC_ENV_CTL_FD "MOSAIC_CTL_FD"
@@ -77,6 +85,7 @@ typedef struct mosaic_hello {
 enum mosaic_command {
   MOSAIC_CMD_RUN = 1,
   MOSAIC_CMD_QUIT = 2,
+  MOSAIC_CMD_CUT = 3, /* start no more tests of the running request */
 };
 
 typedef struct mosaic_request {
@@ -87,8 +96,20 @@ typedef struct mosaic_request {
   uint32_t file_size_mb;   /* RLIMIT_FSIZE of the child; 0 = none */
   uint32_t max_processes;  /* processes the child may create (cgroup / rlimit) */
   uint32_t flags;          /* MOSAIC_REQ_* */
-  uint32_t reserved;
+  uint32_t tests;          /* tests in slots 0 .. tests - 1 (0 is taken as 1); at most the slots the trace has */
+  uint32_t deadline_ms;    /* wall-clock time from the request after which no test but the first starts; 0 = none */
+  uint32_t slow_ms;        /* no test starts after one that took this much wall-clock time; 0 = none */
 } mosaic_request;
+
+/* The trace memory holds slots, one whole trace each (abi/Trace.h), at a
+ * stride of its first header's total_size rounded up to MOSAIC_SLOT_ALIGN;
+ * the host decides how many (the memory's size over the stride). A server
+ * takes at most MOSAIC_MAX_SLOTS of them (ours: 64 tests of a few
+ * microseconds each already make the round trip's cost negligible). */
+#define MOSAIC_SLOT_ALIGN 4096u
+#define MOSAIC_MAX_SLOTS 64u
+#define MOSAIC_SLOT_STRIDE(total_size) \
+  (((uint64_t)(total_size) + MOSAIC_SLOT_ALIGN - 1u) / MOSAIC_SLOT_ALIGN * MOSAIC_SLOT_ALIGN)
 
 /* Request flags. A persistent child runs test after test, the unit's
  * globals restored before each (only when the server offers
@@ -123,6 +144,8 @@ typedef struct mosaic_reply {
   uint32_t cpu_us;      /* CPU time the test's process used; 0 when it could not be read */
   uint32_t recovered;   /* CRASH: 1 when a persistent child went on past the fault (a null
                            pointer or a division by zero in the program's own code) */
+  uint32_t not_run;     /* 1 when the test was not started: the request was cut (deadline_ms, MOSAIC_CMD_CUT) */
+  uint32_t reserved;
 } mosaic_reply;
 
 /* Exit codes the harness child uses among themselves (never the unit's). */

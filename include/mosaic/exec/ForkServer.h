@@ -10,6 +10,8 @@
 
 #include <sys/types.h>
 
+#include <csignal>
+
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -68,6 +70,13 @@ struct ServerOptions {
   /// child (never persistent: shadow memory must start empty); symbolic()
   /// is the last test's.
   bool symbolic = false;
+  /// The most tests one request may carry (runBatch): the trace memory
+  /// holds a slot of its own for each (abi/Protocol.h). 16 is ours: at
+  /// ~60 us a test, the round trip's cost (four context switches and four
+  /// system calls, ~30% of http_parser.c's random search) is then paid
+  /// once per millisecond; more slots gave no more (bench/speed). A
+  /// symbolic harness has one.
+  std::uint32_t batch = 16;
 };
 
 /// ASAN_OPTIONS and UBSAN_OPTIONS for a harness: reports end the child with
@@ -77,6 +86,20 @@ struct ServerOptions {
 /// tests/s with it; the failing suite, built with -DMOSAIC_SANITIZE=ON,
 /// prints the symbolized report when it runs.
 std::vector<std::pair<std::string, std::string>> sanitizerEnvironment(std::uint32_t memoryMb);
+
+/// When a batch (ForkServer::runBatch) starts no more tests.
+struct BatchBounds {
+  /// Wall-clock time from its start, in milliseconds; 0: none.
+  std::uint32_t deadlineMs = 0;
+  /// After a test that took this much wall-clock time (0: none). Ours:
+  /// 100 ms, so that a batch of tests that each sleep to their wall-clock
+  /// limit (seconds) costs one of them, as running them one at a time
+  /// would before the search sees it is done, and a batch of 16 that each
+  /// stay just under it costs 1.6 s at most.
+  std::uint32_t slowMs = 100;
+  /// Set (by a signal handler) when the caller wants no more tests.
+  const volatile std::sig_atomic_t *stop = nullptr;
+};
 
 class ForkServer {
 public:
@@ -96,13 +119,25 @@ public:
   /// serves the next test. Only a server that cannot start again, or hangs
   /// twice, makes the result an error.
   Expected<RunResult> run(std::span<const std::uint8_t> input, const Limits &limits);
+  /// Runs the tests one after the other in one round trip (at most
+  /// batchCapacity() of them): a result per test started, as run() would
+  /// give it (a test that ends its child is followed by a new child);
+  /// trace(i) is then the i-th test's. No test but the first starts once
+  /// `bounds` say so: the results are then fewer than the inputs. When the
+  /// server dies or hangs, it is started again and the tests are run one
+  /// by one with run().
+  Expected<std::vector<RunResult>> runBatch(std::span<const std::vector<std::uint8_t>> inputs, const Limits &limits,
+                                            const BatchBounds &bounds = {});
+  std::size_t batchCapacity() const { return slots_; }
 
   /// The mutant the next runs switch on, in a harness built with mutant
   /// schemata (abi/Trace.h: active_mutant); nullopt: the original code.
   void setMutant(std::optional<std::uint32_t> mutant) { mutant_ = mutant; }
 
   /// The trace of the last run (valid until the next one).
-  const Trace &trace() const { return trace_; }
+  const Trace &trace() const { return traces_[last_]; }
+  /// The trace of the i-th test of the last runBatch() (valid until the next run).
+  const Trace &trace(std::size_t i) const { return traces_[i]; }
   /// The last test's symbolic region (ServerOptions::symbolic); empty
   /// otherwise. Written by the program under test: read it with
   /// solver::readSymbolicTrace, which checks everything.
@@ -121,7 +156,17 @@ private:
   /// Ends the server; its wait status when it had ended by itself, else -1.
   int stop();
   std::string whyItDiedBeforeServing();
+  /// The header of trace slot i.
+  mosaic_trace_header *slot(std::size_t i) const {
+    return reinterpret_cast<mosaic_trace_header *>(reinterpret_cast<char *>(header_) + i * stride_);
+  }
   Expected<RunResult> runOnce(std::span<const std::uint8_t> input, const Limits &limits);
+  /// Runs inputs[i] in slot i, all in one request.
+  Expected<std::vector<RunResult>> runSlots(std::span<const std::span<const std::uint8_t>> inputs, const Limits &limits,
+                                            const BatchBounds &bounds = {});
+  /// Reads `bytes` of replies, for at most `timeoutMs`; when `stop` is set
+  /// meanwhile, cuts the request (MOSAIC_CMD_CUT) once and goes on reading.
+  bool readReplies(void *into, std::size_t bytes, int timeoutMs, const volatile std::sig_atomic_t *stop);
 
   ServerOptions options_;
   std::uint32_t blocks_, sides_, mutants_;
@@ -130,9 +175,9 @@ private:
   mosaic_sym_header *symHeader_ = nullptr;
   std::size_t symSize_ = 0;
   pid_t pid_ = -1;
-  mosaic_trace_header *header_ = nullptr;
-  std::size_t size_ = 0;
-  Trace trace_{nullptr};
+  mosaic_trace_header *header_ = nullptr; ///< slot 0
+  std::size_t size_ = 0, stride_ = 0, slots_ = 1, last_ = 0;
+  std::vector<Trace> traces_; ///< a view per slot
   std::uint32_t features_ = 0;
   std::string id_; ///< the running server's name (trace server_id): its cgroup is mosaic-<id>
   std::uint64_t restarts_ = 0;

@@ -11,7 +11,10 @@
 
 #include <cstdint>
 #include <memory>
+#include <chrono>
+#include <csignal>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -107,6 +110,14 @@ void collectOutputs(Execution &e, const testcase::TestCase &test, const std::vec
 /// Builds the Execution of a run from its result and its trace.
 Execution toExecution(const exec::RunResult &result, const exec::Trace &trace, const ExecutorOptions &options);
 
+/// When a batch of runs (Executor::runBatch) starts no more tests: a
+/// search's budget as a batch sees it.
+struct BatchBounds {
+  std::chrono::steady_clock::time_point deadline = std::chrono::steady_clock::time_point::max();
+  const volatile std::sig_atomic_t *stop = nullptr; ///< set by a signal handler
+  bool over() const { return (stop && *stop) || std::chrono::steady_clock::now() >= deadline; }
+};
+
 /// Runs tests. The search reaches the program only through an Executor; so
 /// do the post-search stages, whose unit tests use a fake one.
 class Executor {
@@ -118,6 +129,29 @@ public:
   /// The raw trace of the last run, valid until the next one; nullptr for
   /// an executor that has none (a fake).
   virtual const exec::Trace *trace() const { return nullptr; }
+  /// The most tests runBatch() takes at once; 1 for an executor that runs
+  /// them only one at a time.
+  virtual size_t batchCapacity() const { return 1; }
+  /// Runs the tests one after the other (at most batchCapacity() of them),
+  /// each as run() would, in one round trip where the executor can: a run
+  /// (nullopt: it could not run) per test started. No test but the first
+  /// starts once `bounds` say so, and the result is then shorter than
+  /// `tests`. After it, batchTrace(i) is the raw trace of the i-th run,
+  /// valid until the next run. By default, run() on each (the traces of
+  /// all but the last are gone then).
+  virtual std::vector<std::optional<Execution>> runBatch(std::span<const testcase::TestCase *const> tests,
+                                                         const BatchBounds &bounds) {
+    std::vector<std::optional<Execution>> out;
+    for (const testcase::TestCase *t : tests) {
+      if (!out.empty() && bounds.over()) break;
+      out.push_back(run(*t));
+    }
+    return out;
+  }
+  virtual const exec::Trace *batchTrace(size_t i) const {
+    (void)i;
+    return trace();
+  }
 };
 
 } // namespace mosaic::search

@@ -16,6 +16,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 
 namespace mosaic::search {
@@ -91,6 +92,14 @@ public:
   /// Runs `test` for the search; nullptr when the budget is spent, the test
   /// is empty, or it could not be run.
   std::shared_ptr<const Execution> evaluate(const testcase::TestCase &test);
+  /// Runs `tests` for the search as evaluate() would, one after the
+  /// other, as few round trips as the executor can (Executor::runBatch): a
+  /// run, or nullptr as from evaluate(), per test. Side tasks have their
+  /// turn once, before the first; the budget is looked at before each
+  /// batch, and a batch never runs past --max-executions. A test the
+  /// StoppedPrefixes predict from the runs before its batch is not run.
+  /// newlyCovered() is then what the whole call covered first.
+  std::vector<std::shared_ptr<const Execution>> evaluateAll(std::span<const testcase::TestCase> tests);
   /// Runs `test` on behalf of a later stage: not counted against the
   /// budget nor offered to the archive, but observed (a failure it meets
   /// is recorded like any other).
@@ -134,7 +143,12 @@ public:
   Executor &executor() { return executor_; }
 
 private:
-  void notify(const testcase::TestCase &test, const Execution &run, bool searching);
+  void notify(const testcase::TestCase &test, const Execution &run, const exec::Trace *trace, bool searching);
+  /// Side tasks that are due have their turn (never from within one's own evaluations).
+  void sideTasksTurn();
+  /// What follows a search's run of `test`: counted, offered to the
+  /// archive and the StoppedPrefixes, observed with `trace`.
+  std::shared_ptr<const Execution> record(const testcase::TestCase &test, Execution run, const exec::Trace *trace);
   /// Every goal the search seeks is covered (passive ones aside).
   bool allSoughtCovered() const;
 
