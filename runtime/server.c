@@ -33,6 +33,7 @@ typedef struct child_proc {
   int pidfd, out, cmd, done;
   uint32_t tests; /* tests run by this persistent child */
   int persistent;
+  int64_t last_cpu_us; /* its CPU clock at the end of its last test (done_record); -1: unknown */
   /* Persistent: the slot past the last one it was told to run; it runs
    * every test before that without a word from the server (and waits for
    * a command once it has run them, or has said DONE_WAIT). */
@@ -108,6 +109,17 @@ static int64_t cpu_us(const child_proc *c) {
 #define DONE_RECOVERED 0x10000
 #define DONE_WAIT 0x20000
 
+/* What a persistent child writes on `done` after each test: the code
+ * above, and its CPU clock then (CLOCK_PROCESS_CPUTIME_ID, microseconds):
+ * the end of this test and the start of the next one it runs on its own.
+ * The server may read it late (the child runs on, on the same CPU), so the
+ * child's clock, not the server's reading, says what each test used. */
+typedef struct done_record {
+  int32_t rc;
+  uint32_t reserved;
+  int64_t cpu_us;
+} done_record;
+
 /* A persistent child's command: run the tests of slots [first, first + count). */
 typedef struct run_command {
   uint32_t first, count;
@@ -181,7 +193,16 @@ static void child(server *s, const mosaic_request *req, int out, int cmd, int do
       /* Bytes in the output pipe (its copy at 5) that the server has not
        * read; unknown counts as some. */
       if (ioctl(5, FIONREAD, &pending) != 0 || pending > 0) rc |= DONE_WAIT;
-      if (write(done, &rc, sizeof rc) != (ssize_t)sizeof rc) _exit(rc & ~DONE_WAIT);
+      {
+        done_record d;
+        struct timespec ts;
+        memset(&d, 0, sizeof d);
+        d.rc = rc;
+        d.cpu_us = clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0
+                       ? (int64_t)ts.tv_sec * 1000000 + (int64_t)ts.tv_nsec / 1000
+                       : -1;
+        if (write(done, &d, sizeof d) != (ssize_t)sizeof d) _exit(rc & ~DONE_WAIT);
+      }
       if (rc & DONE_WAIT) break;
     }
   }
@@ -239,6 +260,7 @@ static int start_child(server *s, const mosaic_request *req, int persistent, uin
   c->pidfd = (s->features & MOSAIC_FEATURE_PIDFD) ? pidfd_open_(c->pid) : -1;
   c->tests = 0;
   c->queued_end = 0;
+  c->last_cpu_us = -1;
   c->persistent = persistent;
   c->has_clock = clock_getcpuclockid(c->pid, &c->clock) == 0;
   return 0;
@@ -382,7 +404,7 @@ static int stuck(pid_t pid) {
  * wall-clock time (until `wall_end`), pumping its output meanwhile. Returns
  * 1 when it timed out, 2 when it was stuck() (a timeout too), else 0. */
 static int wait_child(server *s, uint64_t start, int64_t cpu_start, int64_t cpu_limit, uint64_t wall_end, int *status,
-                      int *done_rc) {
+                      done_record *done_rc) {
   child_proc *c = &s->child;
   int open_out = 1, open_done = 1;
   uint64_t deadline = start + ((uint64_t)cpu_limit < STUCK_LOOK_US ? (uint64_t)cpu_limit : STUCK_LOOK_US);
@@ -428,12 +450,12 @@ static int wait_child(server *s, uint64_t start, int64_t cpu_start, int64_t cpu_
      * read), and one read at a time, so that no read takes in bytes
      * written after a `done` not looked at yet. */
     if (i_done >= 0 && (fds[i_done].revents & (POLLIN | POLLHUP))) {
-      if (read(c->done, done_rc, sizeof *done_rc) == (ssize_t)sizeof *done_rc) return 0;
+      if (read_all(c->done, done_rc, sizeof *done_rc) == 0) return 0;
       /* The pipe closed: the child is exiting; its status tells. Looked at
        * no more: a closed pipe polls ready at once, and spinning on it kept
        * the exiting child, on the same CPU, from finishing (4 ms, a
        * scheduler tick, per crash). */
-      *done_rc = -1;
+      done_rc->rc = -1;
       open_done = 0;
     }
     if (i_out >= 0 && (fds[i_out].revents & (POLLIN | POLLHUP))) open_out = pump_output(s, c->out, 1);
@@ -455,6 +477,7 @@ static mosaic_reply run_one(server *s, const mosaic_request *req, uint32_t k, ui
   child_proc *c = &s->child;
   mosaic_reply reply;
   int status = 0, timed_out = 0, done_rc = -1;
+  done_record done;
   const int persistent = (req->flags & MOSAIC_REQ_PERSISTENT) && !(req->flags & MOSAIC_REQ_ISOLATE) &&
                          (s->features & MOSAIC_FEATURE_PERSISTENT);
   uint64_t start;
@@ -464,9 +487,13 @@ static mosaic_reply run_one(server *s, const mosaic_request *req, uint32_t k, ui
   memset(&reply, 0, sizeof reply);
   reply.magic = MOSAIC_PROTOCOL_MAGIC;
   reply.statement = -1;
+  /* A persistent child told to run this test already: its CPU time
+   * counts from the end of the one before, by its own clock. */
+  const int ahead = c->pid > 0 && c->persistent && persistent && c->queued_end > k && c->last_cpu_us >= 0;
   s->cur = t;
   t->output_len = t->output_dropped = 0;
   start = now_us();
+  done.rc = -1;
   if (ready_child(s, req, persistent, k, n, &reply.fresh) != 0) {
     reply.outcome = MOSAIC_OUTCOME_HARNESS_ERROR;
     return reply;
@@ -475,15 +502,18 @@ static mosaic_reply run_one(server *s, const mosaic_request *req, uint32_t k, ui
    * fresh one from its fork. The first look is when the limit has passed
    * in wall-clock time (it cannot have passed in CPU time before), or
    * sooner to see whether it is stuck(). */
-  if (!reply.fresh) cpu_start = cpu_us(c);
+  if (!reply.fresh) cpu_start = ahead ? c->last_cpu_us : cpu_us(c);
   timed_out = wait_child(s, start, cpu_start, (int64_t)timeout_ms * 1000, start + MOSAIC_WALL_LIMIT_MS(timeout_ms) * 1000u,
-                         &status, &done_rc);
+                         &status, &done);
+  done_rc = done.rc;
   reply.statement = t->current_stmt;
   reply.stuck = timed_out == 2;
   {
-    /* Read before the child is reaped (a zombie still has its clock). */
-    const int64_t cpu = cpu_us(c);
+    /* Read before the child is reaped (a zombie still has its clock); a
+     * test that ended well, from the child's own reading. */
+    const int64_t cpu = done_rc >= 0 && done.cpu_us >= 0 ? done.cpu_us : cpu_us(c);
     if (cpu >= cpu_start && cpu_start >= 0) reply.cpu_us = (uint32_t)(cpu - cpu_start);
+    c->last_cpu_us = done_rc >= 0 ? done.cpu_us : -1;
   }
 
   if (done_rc >= 0) {
