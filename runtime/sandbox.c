@@ -21,6 +21,7 @@
 #include <sys/syscall.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 uint32_t mosaic_rt_sandbox_unshare_network(void) {
@@ -110,14 +111,31 @@ void mosaic_rt_sandbox_kill_strays(const mosaic_sandbox *box, pid_t keep) {
     if (pids[i] != getpid() && pids[i] != keep) kill(pids[i], SIGKILL);
 }
 
-int mosaic_rt_sandbox_has_strays(const mosaic_sandbox *box) {
+/* Processes in the cgroup; -1 when it cannot be read. */
+static int cgroup_count(const mosaic_sandbox *box) {
   char buf[32]; /* a count in decimal */
   ssize_t n;
-  if (box->pids_current_fd < 0) return 0;
+  if (box->pids_current_fd < 0) return -1;
   n = pread(box->pids_current_fd, buf, sizeof buf - 1, 0);
-  if (n <= 0) return 0;
+  if (n <= 0) return -1;
   buf[n] = 0;
-  return atoi(buf) > 2; /* the server and its child */
+  return atoi(buf);
+}
+
+int mosaic_rt_sandbox_has_strays(const mosaic_sandbox *box) {
+  return cgroup_count(box) > 2; /* the server and its child */
+}
+
+void mosaic_rt_sandbox_reap_strays(const mosaic_sandbox *box) {
+  int i;
+  /* 1,000 looks 100 us apart (ours: a killed process is gone in
+   * microseconds; one in an uninterruptible sleep is left for later). */
+  for (i = 0; i < 1000; ++i) {
+    while (waitpid(-1, NULL, WNOHANG) > 0) {
+    }
+    if (cgroup_count(box) <= 1) return;
+    usleep(100);
+  }
 }
 
 /* Makes every mount of this (new) namespace read-only, then mounts what

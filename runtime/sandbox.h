@@ -84,6 +84,13 @@ void mosaic_rt_sandbox_kill_strays(const mosaic_sandbox *box, pid_t keep);
  * and its child). */
 int mosaic_rt_sandbox_has_strays(const mosaic_sandbox *box);
 
+/* Once the child is gone and its strays killed: reaps them (the server is
+ * their subreaper) until the cgroup holds the server alone, for 100 ms at
+ * most. A killed process is counted in the cgroup until it is reaped: left
+ * to a later reaping, it made the next tests' children look as if they
+ * had left processes behind, and they were replaced one after the other. */
+void mosaic_rt_sandbox_reap_strays(const mosaic_sandbox *box);
+
 /* Empties the scratch directory when a test wrote into it. */
 void mosaic_rt_sandbox_clean_scratch(mosaic_sandbox *box);
 

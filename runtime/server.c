@@ -275,8 +275,7 @@ static void end_child(server *s, int *status) {
   while (waitpid(c->pid, status, 0) < 0 && errno == EINTR) {
   }
   mosaic_rt_sandbox_kill_strays(&s->box, c->pid);
-  while (waitpid(-1, NULL, WNOHANG) > 0) {
-  }
+  mosaic_rt_sandbox_reap_strays(&s->box);
   pump_output(s, c->out, 0);
   close(c->out);
   if (c->cmd >= 0) close(c->cmd);
