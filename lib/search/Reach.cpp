@@ -45,6 +45,7 @@ std::uint32_t Reach::functionOf(const std::vector<std::string> &linkageNames) co
 Reach::Reach(const model::UnitDescription &d, std::vector<bool> entryPoints)
     : d_(d), entryPoints_(std::move(entryPoints)) {
   blockFunction_.assign(d.blocks, 0);
+  blockLocal_.assign(d.blocks, 0);
   blockDeps_.assign(d.blocks, nullptr);
   always_.assign(d.blocks, false);
   sideBlock_.assign(d.sides, 0);
@@ -57,6 +58,7 @@ Reach::Reach(const model::UnitDescription &d, std::vector<bool> entryPoints)
     for (const model::BlockInfo &b : f.blocks) {
       if (b.id >= d.blocks) continue;
       blockFunction_[b.id] = fi;
+      blockLocal_[b.id] = static_cast<std::uint32_t>(functionBlocks_[fi].size());
       functionBlocks_[fi].push_back(b.id);
       blockDeps_[b.id] = &b.deps;
       always_[b.id] = b.deps.empty() || postDominatesEntry(f, b.id, byId);
@@ -76,9 +78,7 @@ double Reach::block(std::uint32_t block, const Execution &e) const {
   const std::uint32_t fi = blockFunction_[block];
   const model::FunctionInfo &f = d_.functions[fi];
   if (!ran(f.entry, e)) return f.diameter + 1.0; // never called
-  if (e.approach.size() != d_.blocks) e.approach.assign(d_.blocks, std::numeric_limits<double>::quiet_NaN());
-  if (std::isnan(e.approach[block])) approachLevels(fi, e);
-  return e.approach[block];
+  return approachLevels(fi, e)[blockLocal_[block]];
 }
 
 // Every block of a function that ran: the cheapest chain of control
@@ -97,13 +97,20 @@ double Reach::block(std::uint32_t block, const Execution &e) const {
 // more than the one it came from, taken in order, so in order too), merged
 // as two sorted queues (the heap took 30% of a DynaMOSA search's time on
 // http_parser.c).
-void Reach::approachLevels(std::uint32_t fi, const Execution &e) const {
+const std::vector<double> &Reach::approachLevels(std::uint32_t fi, const Execution &e) const {
+  // The goals of one function are asked about one after the other: the
+  // last memo first.
+  for (size_t k = e.approach.size(); k-- > 0;)
+    if (e.approach[k].first == fi) return e.approach[k].second;
   constexpr double kInf = std::numeric_limits<double>::infinity();
   using Entry = std::pair<double, std::uint32_t>;
+  const std::vector<std::uint32_t> &blocks = functionBlocks_[fi];
+  std::vector<double> level(blocks.size(), kInf);
+  auto at = [&](std::uint32_t b) -> double & { return level[blockLocal_[b]]; };
   std::vector<Entry> starts, reached;
-  for (std::uint32_t b : functionBlocks_[fi]) {
+  for (std::uint32_t b : blocks) {
     if (ran(b, e)) {
-      e.approach[b] = 0;
+      at(b) = 0;
       continue;
     }
     double best = always_[b] ? 2.0 : kInf;
@@ -113,7 +120,7 @@ void Reach::approachLevels(std::uint32_t fi, const Execution &e) const {
         if (s < e.sides.size() && e.sides[s] > 0) best = std::min(best, 1.0 + normalise(e.sides[s] - 1.0));
         else if (ran(sideBlock_[s], e)) best = std::min(best, 2.0); // the branch ran, its distance unrecorded
       }
-    e.approach[b] = best;
+    at(b) = best;
     if (best < kInf) starts.emplace_back(best, b);
   }
   std::sort(starts.begin(), starts.end());
@@ -122,16 +129,18 @@ void Reach::approachLevels(std::uint32_t fi, const Execution &e) const {
     const bool fromStarts = nextReached == reached.size() ||
                             (nextStart < starts.size() && starts[nextStart].first <= reached[nextReached].first);
     const auto [cost, x] = fromStarts ? starts[nextStart++] : reached[nextReached++];
-    if (cost > e.approach[x]) continue;
+    if (cost > at(x)) continue;
     for (std::uint32_t b : blockDependents_[x])
-      if (!ran(b, e) && cost + 1.0 < e.approach[b]) {
-        e.approach[b] = cost + 1.0;
+      if (blockFunction_[b] == fi && !ran(b, e) && cost + 1.0 < at(b)) { // dependences stay within a function
+        at(b) = cost + 1.0;
         reached.emplace_back(cost + 1.0, b);
       }
   }
   const double worst = d_.functions[fi].diameter + 2.0;
-  for (std::uint32_t b : functionBlocks_[fi])
-    if (std::isinf(e.approach[b])) e.approach[b] = worst;
+  for (double &v : level)
+    if (std::isinf(v)) v = worst;
+  e.approach.emplace_back(fi, std::move(level));
+  return e.approach.back().second;
 }
 
 double Reach::side(std::uint32_t side, const Execution &e) const {

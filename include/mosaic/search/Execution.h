@@ -82,10 +82,14 @@ struct Execution {
   /// constructors), in statement order; filled only when the executor was
   /// asked to (ExecutorOptions::outputs).
   std::vector<Output> outputs;
-  /// Goals' memo of the approach level + ν(distance) of each block
-  /// (Reach), filled a function at a time on first use; NaN: not computed
-  /// yet. An execution's trace never changes, so neither does it.
-  mutable std::vector<double> approach;
+  /// Goals' memo of the approach level + ν(distance) of the blocks of
+  /// each function asked about (Reach), computed a function at a time on
+  /// first use: the function's index and its blocks' values in Reach's
+  /// order. Per function, not per block of the unit: a test enters a few
+  /// of a large unit's functions (a memo of every block was 8 bytes per
+  /// block of pugixml.cpp, zeroed per test). An execution's trace never
+  /// changes, so neither does it.
+  mutable std::vector<std::pair<std::uint32_t, std::vector<double>>> approach;
 
   /// The program failed (crash, abort, timeout, exit, sanitizer, memory).
   bool failed() const { return outcome() != exec::Outcome::Ok && outcome() != exec::Outcome::HarnessError; }

@@ -59,13 +59,16 @@ public:
   static double normalise(double x) { return x / (x + 1.0); }
 
 private:
-  void approachLevels(std::uint32_t function, const Execution &e) const;
+  /// The memo of `function`'s blocks in `e` (Execution::approach),
+  /// computed on first use.
+  const std::vector<double> &approachLevels(std::uint32_t function, const Execution &e) const;
 
   const model::UnitDescription &d_;
   std::vector<bool> entryPoints_;
   // Per block id: its function, its control dependences, and whether it
   // post-dominates its function's entry (reached whenever the function is).
   std::vector<std::uint32_t> blockFunction_;
+  std::vector<std::uint32_t> blockLocal_; ///< per block id: its place in functionBlocks_[its function]
   std::vector<const std::vector<std::uint32_t> *> blockDeps_;
   std::vector<bool> always_;
   std::vector<std::uint32_t> sideBlock_;                   ///< per side id: the branching block
