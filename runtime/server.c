@@ -470,11 +470,20 @@ static int wait_child(server *s, uint64_t start, int64_t cpu_start, int64_t cpu_
   }
 }
 
+/* A reply that says nothing yet: outcome OK, no statement. */
+static mosaic_reply blank_reply(void) {
+  mosaic_reply r;
+  memset(&r, 0, sizeof r);
+  r.magic = MOSAIC_PROTOCOL_MAGIC;
+  r.statement = -1;
+  return r;
+}
+
 /* Runs the test of slot k of the request's n. */
 static mosaic_reply run_one(server *s, const mosaic_request *req, uint32_t k, uint32_t n) {
   mosaic_trace_header *t = slot_at(s, k);
   child_proc *c = &s->child;
-  mosaic_reply reply;
+  mosaic_reply reply = blank_reply();
   int status = 0, timed_out = 0, done_rc = -1;
   done_record done;
   const int persistent = (req->flags & MOSAIC_REQ_PERSISTENT) && !(req->flags & MOSAIC_REQ_ISOLATE) &&
@@ -483,9 +492,6 @@ static mosaic_reply run_one(server *s, const mosaic_request *req, uint32_t k, ui
   int64_t cpu_start = 0;
   /* 1 s when the host sends none, as exec::Limits::timeoutMs (ours). */
   const uint32_t timeout_ms = req->timeout_ms ? req->timeout_ms : 1000u;
-  memset(&reply, 0, sizeof reply);
-  reply.magic = MOSAIC_PROTOCOL_MAGIC;
-  reply.statement = -1;
   /* A persistent child told to run this test already: its CPU time
    * counts from the end of the one before, by its own clock. */
   const int ahead = c->pid > 0 && c->persistent && persistent && c->queued_end > k && c->last_cpu_us >= 0;
@@ -576,10 +582,8 @@ static void run_batch(server *s, const mosaic_request *req, uint32_t n, mosaic_r
         retire_child(s);
       }
       for (; k < n; ++k) {
-        memset(&replies[k], 0, sizeof replies[k]);
-        replies[k].magic = MOSAIC_PROTOCOL_MAGIC;
+        replies[k] = blank_reply();
         replies[k].outcome = MOSAIC_OUTCOME_HARNESS_ERROR;
-        replies[k].statement = -1;
         replies[k].not_run = 1;
       }
       break;
@@ -678,10 +682,8 @@ int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
     if (req.command == MOSAIC_CMD_CUT) continue; /* it came after the replies of the request it meant */
     if (n > s.slots) { /* more than the memory holds: the host's mistake, said per test */
       uint32_t k;
-      memset(replies, 0, sizeof replies[0]);
-      replies[0].magic = MOSAIC_PROTOCOL_MAGIC;
+      replies[0] = blank_reply();
       replies[0].outcome = MOSAIC_OUTCOME_HARNESS_ERROR;
-      replies[0].statement = -1;
       for (k = 0; k < n; ++k)
         if (write_all(status_fd, &replies[0], sizeof replies[0]) != 0) break;
       continue;

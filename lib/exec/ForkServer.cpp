@@ -25,6 +25,7 @@
 #include <limits>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <mutex>
 #include <thread>
 
@@ -39,15 +40,21 @@ constexpr int kReplyGraceMs = 10000;   // beyond the test's own timeout: the ser
 // environment; these numbers are ours).
 constexpr int kShmFd = 3, kCtlFd = 4, kStatusFd = 5, kSymFd = 6;
 
-bool readFull(int fd, void *buf, size_t len, int timeoutMs) {
+constexpr int kTickMs = 50; // readFull's slices when it has a tick: a stop seen within a twentieth of a second; ours
+
+// Reads `len` bytes from `fd` within `timeoutMs`. With `tick`, waits in
+// slices of kTickMs and calls it before each; false from it ends the read.
+bool readFull(int fd, void *buf, size_t len, int timeoutMs, const std::function<bool()> &tick = {}) {
   char *p = static_cast<char *>(buf);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
   while (len > 0) {
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
     if (left.count() <= 0) return false;
+    if (tick && !tick()) return false;
     pollfd pfd{fd, POLLIN, 0};
-    const int r = poll(&pfd, 1, static_cast<int>(left.count()));
+    const int r = poll(&pfd, 1, static_cast<int>(tick ? std::min<long long>(left.count(), kTickMs) : left.count()));
     if (r < 0 && errno == EINTR) continue;
+    if (r == 0 && tick) continue; // a slice ended: the deadline is looked at above
     if (r <= 0) return false;
     const ssize_t n = read(fd, p, len);
     if (n < 0 && errno == EINTR) continue;
@@ -274,33 +281,16 @@ ForkServer::~ForkServer() {
 }
 
 bool ForkServer::readReplies(void *into, std::size_t bytes, int timeoutMs, const volatile std::sig_atomic_t *stop) {
-  // Without a flag to watch, one wait; with one, slices of 50 ms (ours: a
-  // stop is then seen within a twentieth of a second).
   if (!stop) return readFull(status_, into, bytes, timeoutMs);
-  char *p = static_cast<char *>(into);
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
   bool cut = false;
-  while (bytes > 0) {
-    if (*stop && !cut) {
-      mosaic_request req{};
-      req.magic = MOSAIC_PROTOCOL_MAGIC;
-      req.command = MOSAIC_CMD_CUT;
-      if (!writeAll(ctl_, &req, sizeof req)) return false;
-      cut = true;
-    }
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) return false;
-    pollfd pfd{status_, POLLIN, 0};
-    const int r = poll(&pfd, 1, static_cast<int>(std::min<long long>(left.count(), 50)));
-    if (r < 0 && errno != EINTR) return false;
-    if (r <= 0) continue;
-    const ssize_t n = read(status_, p, bytes);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return false;
-    p += n;
-    bytes -= static_cast<std::size_t>(n);
-  }
-  return true;
+  return readFull(status_, into, bytes, timeoutMs, [&] {
+    if (!*stop || cut) return true;
+    mosaic_request req{};
+    req.magic = MOSAIC_PROTOCOL_MAGIC;
+    req.command = MOSAIC_CMD_CUT;
+    cut = true;
+    return writeAll(ctl_, &req, sizeof req);
+  });
 }
 
 Expected<std::vector<RunResult>> ForkServer::runSlots(std::span<const std::span<const std::uint8_t>> inputs,

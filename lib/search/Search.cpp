@@ -94,19 +94,7 @@ std::shared_ptr<const Execution> Evaluator::record(const testcase::TestCase &tes
 }
 
 std::shared_ptr<const Execution> Evaluator::evaluate(const testcase::TestCase &test) {
-  sideTasksTurn();
-  fresh_.clear();
-  if (done() || test.statements.empty()) return nullptr;
-  if (auto known = stopped_.find(test)) {
-    ++predicted_;
-    return known;
-  }
-  auto run = executor_.run(test);
-  if (!run) {
-    ++failures_;
-    return nullptr;
-  }
-  return record(test, std::move(*run), executor_.trace());
+  return evaluateAll(std::span(&test, 1)).front();
 }
 
 std::vector<std::shared_ptr<const Execution>> Evaluator::evaluateAll(std::span<const testcase::TestCase> tests) {
