@@ -388,7 +388,7 @@ Expected<std::vector<RunResult>> ForkServer::runBatch(std::span<const std::vecto
     out.push_back(std::move(*r));
   }
   if (!first.empty()) std::memcpy(slot(0), first.data(), bytes);
-  last_ = spans.empty() ? 0 : spans.size() - 1;
+  last_ = out.empty() ? 0 : out.size() - 1; // the bounds may have ended it early
   return out;
 }
 
