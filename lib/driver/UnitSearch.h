@@ -20,6 +20,7 @@
 #include "mosaic/testcase/TestFactory.h"
 
 #include <fmt/format.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <optional>
@@ -28,6 +29,13 @@
 namespace mosaic::driver {
 
 /// What the search left for the report.
+/// CPU time of mosaic's process so far (every thread, no child).
+inline double processCpuSeconds() {
+  timespec t{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
+}
+
 struct SearchSummary {
   search::AlgorithmKind algorithm{};
   double seconds = 0;
@@ -36,6 +44,9 @@ struct SearchSummary {
   size_t archived = 0;
   /// Tests evaluated without running (search::Evaluator::predicted).
   std::uint64_t predicted = 0;
+  /// CPU time mosaic's own process spent during the search (its threads,
+  /// not the program's): the rest of `seconds` was the tests' and waiting.
+  double hostCpuSeconds = 0;
 };
 
 // The search and everything that watches it, alive until the report is
@@ -90,10 +101,16 @@ public:
       factory_.setChooser(&*lent.hound);
       evaluator_.addObserver(*lent.hound);
     }
+    const double cpuBefore = processCpuSeconds();
     search::makeAlgorithm(algorithm, evaluator_, variation, rng_, parameters)->run();
     evaluator_.finish();
-    SearchSummary summary{algorithm, evaluator_.budget().elapsed(), evaluator_.executions(), interrupt_.raised(),
-                          archive_.solutions().size(), evaluator_.predicted()};
+    SearchSummary summary{algorithm,
+                          evaluator_.budget().elapsed(),
+                          evaluator_.executions(),
+                          interrupt_.raised(),
+                          archive_.solutions().size(),
+                          evaluator_.predicted(),
+                          processCpuSeconds() - cpuBefore};
     if (summary.interrupted) fmt::print(err, "mosaic: interrupted: writing the suite found so far\n");
     return summary;
   }

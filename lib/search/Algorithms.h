@@ -11,10 +11,11 @@ namespace mosaic::search {
 struct Individual {
   testcase::TestCase test;
   std::shared_ptr<const Execution> run;
-  /// Its fitness on the goals of the last selection that kept it, in their
-  /// order (MOSA's survive(): a run's fitness on a goal never changes, and
-  /// half the population is carried over each generation); empty when new.
-  std::vector<double> scores;
+  /// Its row in the fitness matrix of the last selection that kept it
+  /// (MOSA's survive(): a run's fitness on a goal never changes, and half
+  /// the population is carried over each generation, so its values are
+  /// read from there); SIZE_MAX when new.
+  size_t scored = SIZE_MAX;
   /// The functions its run entered (Goals::enteredFunctions), once asked.
   std::optional<std::vector<std::uint32_t>> entered;
 };

@@ -140,6 +140,8 @@ private:
     const std::vector<size_t> goals = targets();
     if (goals.empty()) { // everything covered: the evaluator stops the search
       if (all.size() > o_.population) all.resize(o_.population);
+      for (Individual &i : all) i.scored = SIZE_MAX;
+      scoredGoals_.clear();
       ranks_.assign(all.size(), 0);
       crowding_.assign(all.size(), 0.0);
       return all;
@@ -153,9 +155,7 @@ private:
     std::vector<size_t> stored;
     for (size_t k = 0; k < goals.size(); ++k)
       if (!known[k]) stored.push_back(goals[k]);
-    std::vector<std::vector<double>> rows(all.size());
-    for (size_t i = 0; i < all.size(); ++i) rows[i] = score(all[i], stored);
-    const FitnessMatrix f(std::move(rows), std::move(known));
+    FitnessMatrix f(all.size(), std::move(known), scores(all, stored));
     const TieBreak tieBreak = [&](size_t column, size_t a, size_t b) {
       return secondary.compare(goals[column], {all[a].test, *all[a].run}, {all[b].test, *all[b].run});
     };
@@ -172,7 +172,7 @@ private:
         std::sort(order.begin(), order.end(), [&](size_t x, size_t y) { return d[x] != d[y] ? d[x] > d[y] : x < y; });
       for (size_t k : order) {
         if (next.size() >= remain) break;
-        all[fronts[r][k]].scores = f[fronts[r][k]];
+        all[fronts[r][k]].scored = fronts[r][k];
         next.push_back(std::move(all[fronts[r][k]]));
         ranks.push_back(r);
         crowding.push_back(d[k]);
@@ -181,6 +181,9 @@ private:
     ranks_ = std::move(ranks);
     crowding_ = std::move(crowding);
     scoredGoals_ = std::move(stored);
+    columns_ = std::move(scored_);
+    scored_ = std::move(f).takeColumns();
+    scoredIndividuals_ = all.size();
     return next;
   }
 
@@ -201,21 +204,39 @@ private:
     return out;
   }
 
-  // An individual's fitness on `goals` (ascending): what it kept from the
-  // last selection (on scoredGoals_, ascending too), the rest computed.
-  std::vector<double> score(const Individual &i, const std::vector<size_t> &goals) const {
-    std::vector<double> out(goals.size());
-    const bool kept = !i.scores.empty() && i.scores.size() == scoredGoals_.size();
+  // The individuals' fitness on `goals` (ascending), goal after goal (a
+  // FitnessMatrix's columns, in a spare matrix's storage): what each kept
+  // from the last selection (its column of scored_, on scoredGoals_,
+  // ascending too), the rest computed, and asked of the criteria only for
+  // the individuals whose runs entered the goal's function (Goals::fitness:
+  // the others are at notCalled).
+  std::vector<double> scores(std::vector<Individual> &all, const std::vector<size_t> &goals) {
+    const Goals &g = e_.goals();
+    const size_t n = all.size();
+    std::vector<std::vector<std::uint32_t>> enteredBy(g.reach().description().functions.size());
+    for (size_t i = 0; i < n; ++i) {
+      if (!all[i].entered) all[i].entered = g.enteredFunctions(*all[i].run);
+      for (std::uint32_t fi : *all[i].entered) enteredBy[fi].push_back(static_cast<std::uint32_t>(i));
+    }
+    std::vector<double> out = std::move(columns_);
+    out.resize(n * goals.size());
     size_t old = 0;
     for (size_t k = 0; k < goals.size(); ++k) {
-      if (kept) {
-        while (old < scoredGoals_.size() && scoredGoals_[old] < goals[k]) ++old;
-        if (old < scoredGoals_.size() && scoredGoals_[old] == goals[k]) {
-          out[k] = i.scores[old];
-          continue;
-        }
+      const size_t goal = goals[k];
+      while (old < scoredGoals_.size() && scoredGoals_[old] < goal) ++old;
+      const double *before =
+          old < scoredGoals_.size() && scoredGoals_[old] == goal ? scored_.data() + old * scoredIndividuals_ : nullptr;
+      const auto known = [&](size_t i) { return before && all[i].scored != SIZE_MAX; };
+      double *column = out.data() + k * n;
+      const size_t fi = g.functionOf(goal);
+      if (fi == SIZE_MAX) { // a goal of no function: asked of every run
+        for (size_t i = 0; i < n; ++i) column[i] = known(i) ? before[all[i].scored] : g.fitness(goal, *all[i].run);
+        continue;
       }
-      out[k] = e_.goals().fitness(goals[k], *i.run);
+      const double far = g.notCalled(goal);
+      for (size_t i = 0; i < n; ++i) column[i] = known(i) ? before[all[i].scored] : far;
+      for (std::uint32_t i : enteredBy[fi])
+        if (!known(i)) column[i] = g.fitness(goal, *all[i].run);
     }
     return out;
   }
@@ -229,7 +250,12 @@ private:
   std::vector<bool> taken_ = std::vector<bool>(e_.goals().reach().description().sides, false); ///< per side: taken by a run
   std::vector<size_t> ranks_;
   std::vector<double> crowding_;
-  std::vector<size_t> scoredGoals_; ///< the stored goals of the last survive(), ascending (Individual::scores)
+  /// The last survive()'s fitness matrix: its stored goals (ascending), its
+  /// columns and how many individuals it had (Individual::scored).
+  std::vector<size_t> scoredGoals_;
+  std::vector<double> scored_;
+  size_t scoredIndividuals_ = 0;
+  std::vector<double> columns_; ///< storage for the next matrix (the one before scored_'s)
 };
 
 } // namespace

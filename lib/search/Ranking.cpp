@@ -8,36 +8,42 @@
 namespace mosaic::search {
 
 namespace {
-// Every goal's flag "known constant" false, for rows of values of all goals
-// (read before the rows move: arguments' order of evaluation is unspecified).
+// Every goal's flag "known constant" false, for rows of values of all goals.
 std::vector<bool> noneKnown(const std::vector<std::vector<double>> &rows) {
   return std::vector<bool>(rows.empty() ? 0 : rows[0].size(), false);
 }
+
+// The rows' values column by column (rows hold the stored goals only).
+std::vector<double> transpose(const std::vector<std::vector<double>> &rows) {
+  const size_t n = rows.size(), stored = rows.empty() ? 0 : rows[0].size();
+  std::vector<double> out(n * stored);
+  for (size_t i = 0; i < n; ++i)
+    for (size_t c = 0; c < stored; ++c) out[c * n + i] = rows[i][c];
+  return out;
+}
 } // namespace
 
-FitnessMatrix::FitnessMatrix(std::vector<std::vector<double>> rows) : FitnessMatrix(rows, noneKnown(rows)) {}
+FitnessMatrix::FitnessMatrix(const std::vector<std::vector<double>> &rows) : FitnessMatrix(rows, noneKnown(rows)) {}
 
-FitnessMatrix::FitnessMatrix(std::vector<std::vector<double>> rows, std::vector<bool> known)
-    : rows_(std::move(rows)), goals_(known.size()), constant_(std::move(known)) {
-  const size_t n = rows_.size();
+FitnessMatrix::FitnessMatrix(const std::vector<std::vector<double>> &rows, std::vector<bool> known)
+    : FitnessMatrix(rows.size(), std::move(known), transpose(rows)) {}
+
+FitnessMatrix::FitnessMatrix(size_t individuals, std::vector<bool> known, std::vector<double> columns)
+    : n_(individuals), goals_(known.size()), byGoal_(std::move(columns)), constant_(std::move(known)) {
   stored_.assign(goals_, kNone);
-  size_t stored = 0;
   for (size_t g = 0; g < goals_; ++g)
-    if (!constant_[g]) stored_[g] = stored++;
-  byGoal_.resize(n * stored);
-  // In tiles of a cache line of each row (8 goals), so that the reads of a
-  // row stay sequential while the writes fill eight columns.
-  constexpr size_t kTile = 8;
-  for (size_t c0 = 0; c0 < stored; c0 += kTile) {
-    const size_t c1 = std::min(stored, c0 + kTile);
-    for (size_t i = 0; i < n; ++i)
-      for (size_t c = c0; c < c1; ++c) byGoal_[c * n + i] = rows_[i][c];
-  }
+    if (!constant_[g]) stored_[g] = storedCount_++;
   for (size_t g = 0; g < goals_; ++g)
-    if (const double *c = column(g)) constant_[g] = std::all_of(c, c + n, [&](double v) { return v == c[0]; });
+    if (const double *c = column(g)) constant_[g] = std::all_of(c, c + n_, [&](double v) { return v == c[0]; });
 }
 
-bool dominates(const std::vector<double> &a, const std::vector<double> &b) {
+std::vector<double> FitnessMatrix::row(size_t individual) const {
+  std::vector<double> out(storedCount_);
+  for (size_t c = 0; c < storedCount_; ++c) out[c] = byGoal_[c * n_ + individual];
+  return out;
+}
+
+bool dominates(std::span<const double> a, std::span<const double> b) {
   bool better = false;
   for (size_t g = 0; g < a.size(); ++g) {
     if (a[g] > b[g]) return false;
@@ -54,23 +60,36 @@ std::vector<std::vector<size_t>> preferenceSort(const FitnessMatrix &f, const Ti
   const size_t goals = f.goals();
   std::vector<bool> inFirst(n, false);
   std::vector<size_t> first;
-  // On a constant column with a tie-break blind to the goal: the
-  // individuals it prefers, in order, found on the first such column. The
-  // scan of a column picks the first of them, then each later one by a coin
-  // flip; so does a walk over this list, without asking tieBreak again.
+  // With a tie-break blind to the goal: each individual's place in its
+  // order (equal places tie), asked once. A goal's scan settles its ties
+  // by the places and a coin flip where they are equal, as asking it would.
+  std::vector<size_t> place;
+  if (sameForEveryGoal) {
+    std::vector<size_t> order(n);
+    for (size_t i = 0; i < n; ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+      const int t = tieBreak(0, a, b);
+      return t != 0 ? t < 0 : a < b;
+    });
+    place.assign(n, 0);
+    for (size_t k = 1; k < n; ++k)
+      place[order[k]] = place[order[k - 1]] + (tieBreak(0, order[k - 1], order[k]) < 0 ? 1 : 0);
+  }
+  const auto tie = [&](size_t g, size_t a, size_t b) {
+    if (!sameForEveryGoal) return tieBreak(g, a, b);
+    return place[a] < place[b] ? -1 : place[a] > place[b] ? 1 : 0;
+  };
+  // On a constant column: the individuals at the first place, in order.
+  // The scan of a column picks the first of them, then each later one by a
+  // coin flip; so does a walk over this list.
   std::vector<size_t> preferred;
   for (size_t g = 0; g < goals; ++g) {
     const double *column = f.column(g); // null: declared constant, every individual ties
     size_t best = 0;
     if (sameForEveryGoal && f.constant(g)) {
-      if (preferred.empty()) {
-        preferred.push_back(0);
-        for (size_t i = 1; i < n; ++i) {
-          const int tie = tieBreak(g, i, preferred.front());
-          if (tie < 0) preferred.clear();
-          if (tie <= 0) preferred.push_back(i);
-        }
-      }
+      if (preferred.empty())
+        for (size_t i = 0; i < n; ++i)
+          if (place[i] == 0) preferred.push_back(i);
       best = preferred.front();
       for (size_t k = 1; k < preferred.size(); ++k)
         if (rng.chance(0.5)) best = preferred[k];
@@ -81,8 +100,8 @@ std::vector<std::vector<size_t>> preferenceSort(const FitnessMatrix &f, const Ti
           continue;
         }
         if (column && column[i] != column[best]) continue;
-        const int tie = tieBreak(g, i, best);
-        if (tie < 0 || (tie == 0 && rng.chance(0.5))) best = i;
+        const int t = tie(g, i, best);
+        if (t < 0 || (t == 0 && rng.chance(0.5))) best = i;
       }
     }
     if (!inFirst[best]) {
@@ -107,14 +126,24 @@ std::vector<std::vector<size_t>> preferenceSort(const FitnessMatrix &f, const Ti
 std::vector<std::vector<size_t>> nonDominatedSort(const FitnessMatrix &f, const std::vector<size_t> &members,
                                                   size_t enough) {
   const size_t m = members.size();
+  // The members' rows, contiguous: dominance reads a pair's values goal
+  // after goal.
+  const size_t width = f.stored();
+  std::vector<double> rows(m * width);
+  for (size_t c = 0, g = 0; g < f.goals(); ++g)
+    if (const double *column = f.column(g)) {
+      for (size_t a = 0; a < m; ++a) rows[a * width + c] = column[members[a]];
+      ++c;
+    }
+  const auto row = [&](size_t a) { return std::span<const double>(rows.data() + a * width, width); };
   std::vector<std::vector<size_t>> dominated(m); // indices into members
   std::vector<size_t> count(m, 0);
   for (size_t a = 0; a < m; ++a)
     for (size_t b = a + 1; b < m; ++b) {
-      if (dominates(f[members[a]], f[members[b]])) {
+      if (dominates(row(a), row(b))) {
         dominated[a].push_back(b);
         ++count[b];
-      } else if (dominates(f[members[b]], f[members[a]])) {
+      } else if (dominates(row(b), row(a))) {
         dominated[b].push_back(a);
         ++count[a];
       }
