@@ -315,12 +315,12 @@ static void classify(server *s, int status, int timed_out, mosaic_reply *reply) 
   }
 }
 
-/* Makes sure a child runs the test of slot k of n: a persistent one that
- * is not on its way to it already is told to run the tests from k on (as
- * many as it may still run; replaced when it died between tests),
- * otherwise one is forked. -1 when none could be started; *fresh is set
- * when the child is new. */
-static int ready_child(server *s, const mosaic_request *req, int persistent, uint32_t k, uint32_t n, uint32_t *fresh) {
+/* Makes sure a child runs the test of slot k of a request whose slots end
+ * before `end`: a persistent one that is not on its way to it already is
+ * told to run the tests from k on (as many as it may still run; replaced
+ * when it died between tests), otherwise one is forked. -1 when none could
+ * be started; *fresh is set when the child is new. */
+static int ready_child(server *s, const mosaic_request *req, int persistent, uint32_t k, uint32_t end, uint32_t *fresh) {
   child_proc *c = &s->child;
   int status = 0;
   if (c->pid > 0 && (!persistent || c->persistent != persistent)) retire_child(s);
@@ -331,7 +331,7 @@ static int ready_child(server *s, const mosaic_request *req, int persistent, uin
   if (persistent && c->queued_end <= k) {
     run_command go;
     go.first = k;
-    go.count = n - k;
+    go.count = end - k;
     if (go.count > MOSAIC_PERSISTENT_TESTS - c->tests) go.count = MOSAIC_PERSISTENT_TESTS - c->tests;
     if (write_all(c->cmd, &go, sizeof go) != 0) { /* it died between tests: a fresh one */
       end_child(s, &status);
@@ -479,8 +479,8 @@ static mosaic_reply blank_reply(void) {
   return r;
 }
 
-/* Runs the test of slot k of the request's n. */
-static mosaic_reply run_one(server *s, const mosaic_request *req, uint32_t k, uint32_t n) {
+/* Runs the test of slot k of a request whose slots end before `end`. */
+static mosaic_reply run_one(server *s, const mosaic_request *req, uint32_t k, uint32_t end) {
   mosaic_trace_header *t = slot_at(s, k);
   child_proc *c = &s->child;
   mosaic_reply reply = blank_reply();
@@ -499,7 +499,7 @@ static mosaic_reply run_one(server *s, const mosaic_request *req, uint32_t k, ui
   t->output_len = t->output_dropped = 0;
   start = now_us();
   done.rc = -1;
-  if (ready_child(s, req, persistent, k, n, &reply.fresh) != 0) {
+  if (ready_child(s, req, persistent, k, end, &reply.fresh) != 0) {
     reply.outcome = MOSAIC_OUTCOME_HARNESS_ERROR;
     return reply;
   }
@@ -567,31 +567,32 @@ static mosaic_reply run_one(server *s, const mosaic_request *req, uint32_t k, ui
   return reply;
 }
 
-/* Runs the request's tests in order into `replies`, until it is cut. */
-static void run_batch(server *s, const mosaic_request *req, uint32_t n, mosaic_reply *replies) {
+/* Runs the request's tests, slots [first, end), in order into `replies`
+ * (one per slot, from replies[0]), until it is cut. */
+static void run_batch(server *s, const mosaic_request *req, uint32_t first, uint32_t end, mosaic_reply *replies) {
   const uint64_t start = now_us();
   uint32_t k;
-  for (k = 0; k < n; ++k) memcpy(&s->sent[k], slot_at(s, k), sizeof s->sent[k]);
+  for (k = first; k < end; ++k) memcpy(&s->sent[k], slot_at(s, k), sizeof s->sent[k]);
   mosaic_rt_sandbox_set_pids_limit(&s->box, req->max_processes);
   s->cut = 0;
-  for (k = 0; k < n; ++k) {
-    if (k > 0 && (s->cut || (req->deadline_ms && now_us() - start >= (uint64_t)req->deadline_ms * 1000u))) {
+  for (k = first; k < end; ++k) {
+    if (k > first && (s->cut || (req->deadline_ms && now_us() - start >= (uint64_t)req->deadline_ms * 1000u))) {
       /* Cut: a child told to run on is stopped before it starts another. */
       if (s->child.queued_end > k) {
         s->cur = slot_at(s, k); /* what it printed of a test not run is not kept */
         retire_child(s);
       }
-      for (; k < n; ++k) {
-        replies[k] = blank_reply();
-        replies[k].outcome = MOSAIC_OUTCOME_HARNESS_ERROR;
-        replies[k].not_run = 1;
+      for (; k < end; ++k) {
+        replies[k - first] = blank_reply();
+        replies[k - first].outcome = MOSAIC_OUTCOME_HARNESS_ERROR;
+        replies[k - first].not_run = 1;
       }
       break;
     }
-    replies[k] = run_one(s, req, k, n);
-    if (req->slow_ms && replies[k].duration_us >= (uint64_t)req->slow_ms * 1000u) s->cut = 1;
+    replies[k - first] = run_one(s, req, k, end);
+    if (req->slow_ms && replies[k - first].duration_us >= (uint64_t)req->slow_ms * 1000u) s->cut = 1;
   }
-  s->child.queued_end = 0; /* it ran what it was told: the next request's slot 0 needs a command */
+  s->child.queued_end = 0; /* it ran what it was told: the next request's first slot needs a command */
 }
 
 int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
@@ -680,7 +681,8 @@ int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
     static mosaic_reply replies[MOSAIC_MAX_SLOTS];
     const uint32_t n = req.tests ? req.tests : 1;
     if (req.command == MOSAIC_CMD_CUT) continue; /* it came after the replies of the request it meant */
-    if (n > s.slots) { /* more than the memory holds: the host's mistake, said per test */
+    if (n > MOSAIC_MAX_SLOTS || req.first_slot >= s.slots || n > s.slots - req.first_slot) {
+      /* past the memory's slots: the host's mistake, said per test */
       uint32_t k;
       replies[0] = blank_reply();
       replies[0].outcome = MOSAIC_OUTCOME_HARNESS_ERROR;
@@ -688,7 +690,7 @@ int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
         if (write_all(status_fd, &replies[0], sizeof replies[0]) != 0) break;
       continue;
     }
-    run_batch(&s, &req, n, replies);
+    run_batch(&s, &req, req.first_slot, req.first_slot + n, replies);
     if (write_all(status_fd, replies, n * sizeof replies[0]) != 0) break;
   }
   retire_child(&s);

@@ -50,29 +50,54 @@ search::Execution ServerExecutor::collect(const testcase::TestCase &test, const 
   return e;
 }
 
-std::vector<std::optional<search::Execution>> ServerExecutor::runBatch(std::span<const testcase::TestCase *const> tests,
-                                                                      const search::BatchBounds &bounds) {
+exec::Limits ServerExecutor::batchLimits() const {
   exec::Limits limits = limits_;
   if (timeout_) limits.timeoutMs = timeout_->limitMs();
-  std::vector<std::vector<std::uint8_t>> inputs;
-  inputs.reserve(tests.size());
-  for (const testcase::TestCase *t : tests) inputs.push_back(testcase::encode(*t));
+  return limits;
+}
+
+exec::BatchBounds ServerExecutor::batchBounds(const search::BatchBounds &bounds) {
   exec::BatchBounds within;
   within.stop = bounds.stop;
   if (bounds.deadline != std::chrono::steady_clock::time_point::max()) {
     const auto ms = std::chrono::ceil<std::chrono::milliseconds>(bounds.deadline - std::chrono::steady_clock::now()).count();
     within.deadlineMs = static_cast<std::uint32_t>(std::clamp<long long>(ms, 1, UINT32_MAX));
   }
-  auto rs = server_.runBatch(inputs, limits, within);
-  if (!rs) {
-    lastError_ = rs.error().message;
-    return std::vector<std::optional<search::Execution>>(tests.size());
+  return within;
+}
+
+std::vector<std::optional<search::Execution>> ServerExecutor::runBatch(std::span<const testcase::TestCase *const> tests,
+                                                                      const search::BatchBounds &bounds) {
+  startBatch(tests, bounds);
+  waitBatch();
+  return takeBatch();
+}
+
+void ServerExecutor::startBatch(std::span<const testcase::TestCase *const> tests, const search::BatchBounds &bounds) {
+  std::vector<std::vector<std::uint8_t>> inputs;
+  inputs.reserve(tests.size());
+  for (const testcase::TestCase *t : tests) inputs.push_back(testcase::encode(*t));
+  started_.assign(tests.begin(), tests.end());
+  server_.startBatch(inputs, batchLimits(), batchBounds(bounds));
+}
+
+size_t ServerExecutor::waitBatch() {
+  results_ = server_.finishBatch();
+  waited_ = std::exchange(started_, {});
+  if (!results_) {
+    lastError_ = results_.error().message;
+    return waited_.size(); // each a test that could not run
   }
-  std::vector<std::optional<search::Execution>> out(rs->size());
-  for (size_t i = 0; i < rs->size(); ++i) {
-    if (timeout_) timeout_->observe((*rs)[i]);
-    out[i] = collect(*tests[i], (*rs)[i], server_.trace(i));
-  }
+  if (timeout_)
+    for (const exec::RunResult &r : *results_) timeout_->observe(r);
+  return results_->size();
+}
+
+std::vector<std::optional<search::Execution>> ServerExecutor::takeBatch() {
+  if (!results_) return std::vector<std::optional<search::Execution>>(waited_.size());
+  std::vector<std::optional<search::Execution>> out(results_->size());
+  for (size_t i = 0; i < results_->size(); ++i) out[i] = collect(*waited_[i], (*results_)[i], server_.trace(i));
+  results_ = std::vector<exec::RunResult>{};
   return out;
 }
 

@@ -72,6 +72,11 @@ public:
   std::vector<std::optional<search::Execution>> runBatch(std::span<const testcase::TestCase *const> tests,
                                                          const search::BatchBounds &bounds) override;
   const exec::Trace *batchTrace(size_t i) const override { return &server_.trace(i); }
+  /// The fork server runs the batch (ForkServer::startBatch) while mosaic
+  /// reads the one before from the other bank of slots.
+  void startBatch(std::span<const testcase::TestCase *const> tests, const search::BatchBounds &bounds) override;
+  size_t waitBatch() override;
+  std::vector<std::optional<search::Execution>> takeBatch() override;
   /// Why the last test that could not run did not ("" when all ran).
   const std::string &lastError() const { return lastError_; }
   /// The CPU-time limit the next test gets, in milliseconds.
@@ -84,8 +89,14 @@ private:
   exec::ForkServer &server_;
   exec::Limits limits_;
   search::ExecutorOptions options_;
+  /// The limits and bounds of a batch, as the fork server takes them.
+  exec::Limits batchLimits() const;
+  static exec::BatchBounds batchBounds(const search::BatchBounds &bounds);
+
   std::optional<SearchTimeout> timeout_;
   std::string lastError_;
+  std::vector<const testcase::TestCase *> started_, waited_; ///< the started and the waited batch's tests
+  Expected<std::vector<exec::RunResult>> results_ = std::vector<exec::RunResult>{}; ///< the waited batch's
 };
 
 /// Runs tests on the fork server of a harness built with mutant schemata,

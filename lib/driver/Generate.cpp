@@ -518,7 +518,7 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   for (const auto &c : criteria) weakMutation |= c->needsWeakMutation();
   weakMutation |= options.measureCriteria; // the mutants' goals are measured too
   auto opened =
-      openTestableSession({options.unit, options.workDir, options.sanitize, options.memoryMb, weakMutation, options.pinCpu},
+      openTestableSession({options.unit, options.workDir, options.sanitize, options.memoryMb, weakMutation, options.pinCpu, options.spareCpu},
                           out, err);
   if (auto *code = std::get_if<int>(&opened)) return *code;
   Session &session = *std::get<std::unique_ptr<Session>>(opened);

@@ -309,6 +309,8 @@ private:
                                   "--seed", std::to_string(o_.seed), "--json", json, "--no-progress",
                                   "--work-dir", (out / "work" / u.id).string()};
     if (!o_.verify) argv.push_back("--no-verify");
+    // Units at once that would not each find two free CPUs share one each.
+    if (2 * o_.jobs > std::max<std::uint64_t>(1, std::thread::hardware_concurrency())) argv.push_back("--one-cpu");
     if (o_.maxExecutions) argv.insert(argv.end(), {"--max-executions", std::to_string(o_.maxExecutions)});
     if (!u.functionWeights.empty()) argv.insert(argv.end(), {"--function-weights", u.functionWeights});
     ProcessOptions po;

@@ -118,7 +118,7 @@ Attempt attempt(const ReproduceOptions &options, GenerateOptions g, const crash:
   g.sanitize = g.sanitize || trace.kind.cls == crash::FailureClass::Sanitizer;
   g.criteria = {};
   const bool first = choice.unit == placed.frames[deepest].file;
-  auto opened = openTestableSession({g.unit, g.workDir, g.sanitize, g.memoryMb, false, g.pinCpu}, out, err);
+  auto opened = openTestableSession({g.unit, g.workDir, g.sanitize, g.memoryMb, false, g.pinCpu, g.spareCpu}, out, err);
   if (auto *code = std::get_if<int>(&opened)) return first ? Attempt{*code, false} : Attempt{};
   Session &session = *std::get<std::unique_ptr<Session>>(opened);
   std::vector<std::string> generated{session.harness.directory, fs::path(toolchain().abiInclude).parent_path() / "runtime"};

@@ -63,7 +63,7 @@ int runRandom(const RunOptions &options, std::ostream &out, std::ostream &err) {
       fmt::print(err, "mosaic: error: {}\n", ok.error().message);
       return kExitUsage;
     }
-  auto opened = openTestableSession({options.unit, options.workDir, options.sanitize, options.memoryMb, false, options.pinCpu}, out, err);
+  auto opened = openTestableSession({options.unit, options.workDir, options.sanitize, options.memoryMb, false, options.pinCpu, options.spareCpu}, out, err);
   if (auto *code = std::get_if<int>(&opened)) return *code;
   Session &session = *std::get<std::unique_ptr<Session>>(opened);
   const model::Program &p = session.program;

@@ -74,6 +74,10 @@ std::variant<std::unique_ptr<Session>, int> openSession(const SessionOptions &op
   server.log = (fs::path(s->harness.directory) / "server.log").string();
   server.env = exec::sanitizerEnvironment(options.memoryMb);
   server.sanitized = options.sanitize;
+  if (s->pin && options.spareCpu && s->pin->spare() >= 0) {
+    server.cpu = s->pin->spare();
+    server.callerCpu = s->pin->cpu();
+  }
   s->probedMutants = options.weakMutation ? s->description.mutants : 0;
   auto started = exec::ForkServer::start(server, s->description.blocks, s->description.sides, s->probedMutants);
   if (!started) {

@@ -29,6 +29,9 @@ struct SessionOptions {
   /// The session's thread and its fork servers on one free CPU (CpuPin.h);
   /// off with --no-cpu-pin.
   bool pinCpu = true;
+  /// With pinCpu: the fork server on a second free CPU (CpuPin::spare,
+  /// ServerOptions::cpu); off with --one-cpu.
+  bool spareCpu = true;
 };
 
 struct Session {

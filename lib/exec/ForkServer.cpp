@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstring>
 #include <algorithm>
+#include <cassert>
 #include <atomic>
 #include <limits>
 #include <filesystem>
@@ -112,7 +113,8 @@ Expected<std::unique_ptr<ForkServer>> ForkServer::start(const ServerOptions &opt
   std::call_once(swept, sweepWhatDeadHostsLeft);
   std::unique_ptr<ForkServer> s(new ForkServer(options, blocks, sides, mutants));
   s->stride_ = MOSAIC_SLOT_STRIDE(mosaic_trace_size(blocks, sides, mutants));
-  s->slots_ = options.symbolic ? 1 : std::clamp<std::size_t>(options.batch, 1, MOSAIC_MAX_SLOTS);
+  s->bank_ = options.symbolic ? 1 : std::clamp<std::size_t>(options.batch, 1, MOSAIC_MAX_SLOTS / 2);
+  s->slots_ = options.symbolic ? 1 : 2 * s->bank_;
   s->size_ = s->stride_ * s->slots_;
   auto mem = sharedMemory("mosaic-trace", s->size_, s->shm_);
   if (!mem) return mem.takeError();
@@ -172,6 +174,7 @@ Expected<bool> ForkServer::spawn() {
   }
   spec.pidNamespace = options_.pidNamespace;
   spec.inheritAffinity = true; // beside the search that drives it (CpuPin.h)
+  spec.cpu = options_.cpu;     // or on the CPU beside it
   // The personality is the calling thread's and is inherited by what it
   // spawns; it is restored at once (it matters to this process only at exec).
   const int before = personality(0xffffffff);
@@ -293,15 +296,16 @@ bool ForkServer::readReplies(void *into, std::size_t bytes, int timeoutMs, const
   });
 }
 
-Expected<std::vector<RunResult>> ForkServer::runSlots(std::span<const std::span<const std::uint8_t>> inputs,
-                                                     const Limits &limits, const BatchBounds &bounds) {
+Expected<bool> ForkServer::sendSlots(std::span<const std::span<const std::uint8_t>> inputs, const Limits &limits,
+                                     const BatchBounds &bounds, std::size_t at) {
   if (pid_ <= 0) return Error::internal("the fork server is not running");
   const std::size_t n = inputs.size();
-  if (n == 0 || n > slots_) return Error::internal("a batch of " + std::to_string(n) + " tests for " +
-                                                   std::to_string(slots_) + " trace slots");
+  if (n == 0 || at + n > slots_ || n > bank_)
+    return Error::internal("a batch of " + std::to_string(n) + " tests from slot " + std::to_string(at) + " of " +
+                           std::to_string(slots_));
   for (std::size_t i = 0; i < n; ++i) {
     if (inputs[i].size() > MOSAIC_INPUT_BYTES) return Error::input("test case too large for the trace");
-    mosaic_trace_header *h = slot(i);
+    mosaic_trace_header *h = slot(at + i);
     // The layout again, from the host's numbers: the last test may have
     // written over the shared header (Trace.h), and reset and input follow it.
     mosaic_trace_layout(h, blocks_, sides_, mutants_);
@@ -322,11 +326,17 @@ Expected<std::vector<RunResult>> ForkServer::runSlots(std::span<const std::span<
   req.tests = static_cast<std::uint32_t>(n);
   req.deadline_ms = bounds.deadlineMs;
   req.slow_ms = bounds.slowMs;
+  req.first_slot = static_cast<std::uint32_t>(at);
   // The region's header as the host laid it out: the last test may have
   // written over it.
   if (symHeader_)
     mosaic_sym_layout(symHeader_, MOSAIC_SYM_NODE_CAPACITY, MOSAIC_SYM_CONSTRAINT_CAPACITY, MOSAIC_SYM_INPUT_CAPACITY);
   if (!writeAll(ctl_, &req, sizeof req)) return Error::internal("the fork server is gone");
+  return true;
+}
+
+Expected<std::vector<RunResult>> ForkServer::readSlots(std::size_t n, std::size_t at, const Limits &limits,
+                                                       const BatchBounds &bounds) {
   std::vector<mosaic_reply> replies(n);
   // Each test may take its wall-clock limit; the server answers once for all.
   const auto wait = static_cast<int>(std::min<std::uint64_t>(
@@ -339,7 +349,7 @@ Expected<std::vector<RunResult>> ForkServer::runSlots(std::span<const std::span<
     const mosaic_reply &reply = replies[i];
     if (reply.magic != MOSAIC_PROTOCOL_MAGIC) return Error::internal("the fork server stopped answering");
     if (reply.not_run) break; // the request was cut here: none after it ran
-    const mosaic_trace_header *h = slot(i);
+    const mosaic_trace_header *h = slot(at + i);
     RunResult r;
     r.outcome = static_cast<Outcome>(reply.outcome < kOutcomeCount ? reply.outcome : MOSAIC_OUTCOME_HARNESS_ERROR);
     r.signal = reply.signal;
@@ -357,63 +367,106 @@ Expected<std::vector<RunResult>> ForkServer::runSlots(std::span<const std::span<
     out.push_back(std::move(r));
   }
   if (out.empty()) return Error::internal("the fork server ran none of the tests");
-  last_ = out.size() - 1;
   return out;
 }
 
 Expected<std::vector<RunResult>> ForkServer::runBatch(std::span<const std::vector<std::uint8_t>> inputs,
                                                      const Limits &limits, const BatchBounds &bounds) {
-  std::vector<std::span<const std::uint8_t>> spans(inputs.begin(), inputs.end());
-  if (inputs.size() > 1) {
-    if (auto all = runSlots(spans, limits, bounds)) return all;
+  startBatch(inputs, limits, bounds);
+  return finishBatch();
+}
+
+void ForkServer::placeCaller(bool batch) {
+  if (options_.cpu < 0 || options_.callerCpu < 0) return;
+  const int want = batch ? options_.callerCpu : options_.cpu;
+  if (want == callerOn_ || want >= CPU_SETSIZE) return;
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(want, &one);
+  if (sched_setaffinity(0, sizeof one, &one) == 0) callerOn_ = want;
+}
+
+void ForkServer::startBatch(std::span<const std::vector<std::uint8_t>> inputs, const Limits &limits,
+                            const BatchBounds &bounds) {
+  assert(!pending_ && "finishBatch() before the next startBatch()");
+  placeCaller(inputs.size() > 1);
+  Pending p{.inputs = {inputs.begin(), inputs.end()}, .limits = limits, .bounds = bounds, .at = spare()};
+  // One test goes through run() in finishBatch(), with its restarts; a
+  // request that could not be sent, one at a time in a new server.
+  if (p.inputs.size() > 1) {
+    std::vector<std::span<const std::uint8_t>> spans(p.inputs.begin(), p.inputs.end());
+    p.sent = static_cast<bool>(sendSlots(spans, limits, bounds, p.at));
+  }
+  pending_ = std::move(p);
+}
+
+Expected<std::vector<RunResult>> ForkServer::finishBatch() {
+  if (!pending_) return Error::internal("no batch was started");
+  const Pending p = std::move(*pending_);
+  pending_.reset();
+  const std::size_t n = p.inputs.size();
+  if (n > 1) {
+    if (p.sent)
+      if (auto all = readSlots(n, p.at, p.limits, p.bounds)) {
+        first_ = p.at;
+        last_ = all->size() - 1;
+        return all;
+      }
     stop();
     ++restarts_;
     if (auto ok = spawn(); !ok) return ok.takeError();
   }
-  // One at a time in slot 0, each trace then copied to its own slot (the
-  // first's aside until the last has run).
-  const std::size_t bytes = mosaic_trace_size(blocks_, sides_, mutants_);
-  std::vector<char> first;
+  // One at a time, each in its own slot of the batch's bank.
   std::vector<RunResult> out;
   const auto began = std::chrono::steady_clock::now();
-  for (std::size_t i = 0; i < spans.size(); ++i) {
-    if (i > 0 && ((bounds.stop && *bounds.stop) ||
-                  (bounds.deadlineMs && std::chrono::steady_clock::now() - began >= std::chrono::milliseconds(bounds.deadlineMs))))
+  for (std::size_t i = 0; i < n; ++i) {
+    if (i > 0 && ((p.bounds.stop && *p.bounds.stop) ||
+                  (p.bounds.deadlineMs &&
+                   std::chrono::steady_clock::now() - began >= std::chrono::milliseconds(p.bounds.deadlineMs))))
       break;
-    if (i > 0 && bounds.slowMs && out.back().durationUs >= std::uint64_t{bounds.slowMs} * 1000) break;
-    auto r = run(spans[i], limits);
+    if (i > 0 && p.bounds.slowMs && out.back().durationUs >= std::uint64_t{p.bounds.slowMs} * 1000) break;
+    auto r = runAt(p.inputs[i], p.limits, p.at + i);
     if (!r) return r.takeError();
-    if (i > 0) std::memcpy(slot(i), slot(0), bytes);
-    else if (spans.size() > 1) first.assign(reinterpret_cast<const char *>(slot(0)), reinterpret_cast<const char *>(slot(0)) + bytes);
     out.push_back(std::move(*r));
   }
-  if (!first.empty()) std::memcpy(slot(0), first.data(), bytes);
+  first_ = p.at;
   last_ = out.empty() ? 0 : out.size() - 1; // the bounds may have ended it early
   return out;
 }
 
-Expected<RunResult> ForkServer::runOnce(std::span<const std::uint8_t> input, const Limits &limits) {
+Expected<RunResult> ForkServer::runOnce(std::span<const std::uint8_t> input, const Limits &limits, std::size_t at) {
   const std::span<const std::uint8_t> one[] = {input};
-  auto r = runSlots(one, limits);
+  if (auto sent = sendSlots(one, limits, {}, at); !sent) return sent.takeError();
+  auto r = readSlots(1, at, limits, {});
   if (!r) return r.takeError();
   return std::move(r->front());
 }
 
 Expected<RunResult> ForkServer::run(std::span<const std::uint8_t> input, const Limits &limits) {
-  auto r = runOnce(input, limits);
+  if (pending_) return Error::internal("a test run while a batch is started");
+  placeCaller(false);
+  const std::size_t at = spare();
+  auto r = runAt(input, limits, at);
+  first_ = at;
+  last_ = 0;
+  return r;
+}
+
+Expected<RunResult> ForkServer::runAt(std::span<const std::uint8_t> input, const Limits &limits, std::size_t at) {
+  auto r = runOnce(input, limits, at);
   if (r) return r;
   // The server died or hung: start a new one and try once more.
   stop();
   ++restarts_;
   if (auto ok = spawn(); !ok) return ok.takeError();
-  r = runOnce(input, limits);
+  r = runOnce(input, limits, at);
   if (r) return r;
   // Twice: the test ends the server (without a PID namespace of its own, a
   // test can signal it). That is the test's result; the next test gets a
   // new server.
   // Where the test was: the last statement it started (the child may go
   // on for a moment after the signal it sent, so not current_stmt).
-  const int statement = static_cast<int>(header_->stmt_count) - 1;
+  const int statement = static_cast<int>(slot(at)->stmt_count) - 1;
   const int status = stop();
   ++restarts_;
   if (auto ok = spawn(); !ok) return ok.takeError();

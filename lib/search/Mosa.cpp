@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <tuple>
 
 namespace mosaic::search {
 
@@ -23,11 +24,15 @@ public:
 
   void run() override {
     std::vector<Individual> population;
-    while (population.size() < o_.population && !e_.done()) {
-      std::vector<Individual> fresh(std::min(kEvaluationBatch, o_.population - population.size()));
-      for (Individual &i : fresh) i.test = v_.randomTest();
-      evaluate(fresh, population);
-    }
+    size_t made = 0;
+    evaluate(
+        [&] {
+          std::vector<testcase::TestCase> fresh(std::min(kEvaluationBatch, o_.population - made));
+          for (testcase::TestCase &t : fresh) t = v_.randomTest();
+          made += fresh.size();
+          return fresh;
+        },
+        population);
     ranks_.assign(population.size(), 0);
     crowding_.assign(population.size(), 0.0);
     while (!e_.done() && !population.empty()) {
@@ -38,21 +43,15 @@ public:
   }
 
 private:
-  // Runs the tests of `made` together (the executor's batches), in order;
-  // moves those that ran to `into`, releasing the goals their newly taken
+  // Runs the tests make() makes (Evaluator::evaluateStream: a batch runs
+  // while the next is made and the one before is read), in order; puts
+  // those that ran into `into`, releasing the goals their newly taken
   // branch sides guard.
-  void evaluate(std::vector<Individual> &made, std::vector<Individual> &into) {
-    std::vector<testcase::TestCase> tests;
-    tests.reserve(made.size());
-    for (Individual &i : made) tests.push_back(std::move(i.test));
-    std::vector<std::shared_ptr<const Execution>> runs = e_.evaluateAll(tests);
-    for (size_t k = 0; k < made.size(); ++k) {
-      if (!runs[k]) continue;
-      made[k].test = std::move(tests[k]);
-      made[k].run = std::move(runs[k]);
-      if (dynamic_) releaseTaken(*made[k].run);
-      into.push_back(std::move(made[k]));
-    }
+  void evaluate(const Evaluator::MakeTests &make, std::vector<Individual> &into) {
+    e_.evaluateStream(make, [&](size_t, testcase::TestCase test, std::shared_ptr<const Execution> run) {
+      if (dynamic_) releaseTaken(*run);
+      into.push_back({.test = std::move(test), .run = std::move(run)});
+    });
   }
 
   // DynaMOSA's release (§1.5) by the branch sides a run took, whichever
@@ -97,42 +96,46 @@ private:
     for (auto &[test, run] : e_.takeProposed())
       if (run) offspring.push_back({.test = std::move(test), .run = std::move(run)});
     // The children of a generation depend only on the population: made a
-    // batch at a time, then run together.
-    while (offspring.size() < o_.population && !e_.done()) {
-      std::vector<Individual> children;
-      const size_t wanted = std::min(kEvaluationBatch, o_.population - offspring.size());
-      while (children.size() < wanted) {
-        const Individual &a = population[select()];
-        const Individual &b = population[select()];
-        Individual c1{.test = a.test}, c2{.test = b.test};
-        if (rng_.chance(o_.crossoverRate)) {
-          auto [x, y] = v_.crossover(a.test, b.test);
-          c1.test = std::move(x);
-          c2.test = std::move(y);
-        }
-        v_.mutate(c1.test, a.run.get());
-        v_.mutate(c2.test, b.run.get());
-        for (Individual *c : {&c1, &c2})
-          if (!c->test.statements.empty()) children.push_back(std::move(*c));
-      }
-      evaluate(children, offspring);
-    }
-    // Fresh tests or mutated archive tests (DynaMOSA's test insertion).
+    // batch at a time while the batch before runs; then the fresh tests or
+    // mutated archive tests of DynaMOSA's test insertion.
+    const size_t wanted = o_.population > offspring.size() ? o_.population - offspring.size() : 0;
     const auto extra = static_cast<size_t>(std::ceil(o_.testInsertion * static_cast<double>(o_.population)));
-    const auto solutions = e_.archive().solutions();
-    std::vector<Individual> inserted;
-    for (size_t k = 0; k < extra && !e_.done(); ++k) {
-      Individual i{};
-      if (!solutions.empty() && rng_.chance(0.5)) {
-        const Solution &s = rng_.pick(solutions);
-        i.test = *s.test;
-        v_.mutate(i.test, s.run.get());
-      } else {
-        i.test = v_.randomTest();
-      }
-      if (!i.test.statements.empty()) inserted.push_back(std::move(i));
-    }
-    evaluate(inserted, offspring);
+    size_t made = 0;
+    bool inserted = false;
+    evaluate(
+        [&] {
+          std::vector<testcase::TestCase> children;
+          if (made < wanted) {
+            while (children.size() < std::min(kEvaluationBatch, wanted - made)) {
+              const Individual &a = population[select()];
+              const Individual &b = population[select()];
+              testcase::TestCase c1 = a.test, c2 = b.test;
+              if (rng_.chance(o_.crossoverRate)) std::tie(c1, c2) = v_.crossover(a.test, b.test);
+              v_.mutate(c1, a.run.get());
+              v_.mutate(c2, b.run.get());
+              for (testcase::TestCase *c : {&c1, &c2})
+                if (!c->statements.empty()) children.push_back(std::move(*c));
+            }
+            made += children.size();
+            return children;
+          }
+          if (inserted) return children;
+          inserted = true;
+          const auto solutions = e_.archive().solutions();
+          for (size_t k = 0; k < extra; ++k) {
+            testcase::TestCase t;
+            if (!solutions.empty() && rng_.chance(0.5)) {
+              const Solution &s = rng_.pick(solutions);
+              t = *s.test;
+              v_.mutate(t, s.run.get());
+            } else {
+              t = v_.randomTest();
+            }
+            if (!t.statements.empty()) children.push_back(std::move(t));
+          }
+          return children;
+        },
+        offspring);
     return offspring;
   }
 

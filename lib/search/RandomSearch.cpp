@@ -9,13 +9,16 @@ namespace {
 class RandomSearch final : public Algorithm {
 public:
   RandomSearch(Evaluator &e, Variation &v) : e_(e), v_(v) {}
+  // A batch of fresh tests at a time, made while the one before runs,
+  // until the budget is spent.
   void run() override {
-    std::vector<testcase::TestCase> tests;
-    while (!e_.done()) {
-      tests.clear();
-      for (size_t i = 0; i < kEvaluationBatch; ++i) tests.push_back(v_.randomTest());
-      e_.evaluateAll(tests);
-    }
+    e_.evaluateStream(
+        [&] {
+          std::vector<testcase::TestCase> tests;
+          for (size_t i = 0; i < kEvaluationBatch; ++i) tests.push_back(v_.randomTest());
+          return tests;
+        },
+        [](size_t, testcase::TestCase, std::shared_ptr<const Execution>) {});
   }
 
 private:

@@ -4,6 +4,7 @@
 #include "Algorithms.h"
 
 #include <algorithm>
+#include <deque>
 
 namespace mosaic::search {
 
@@ -99,45 +100,98 @@ std::shared_ptr<const Execution> Evaluator::evaluate(const testcase::TestCase &t
 
 std::vector<std::shared_ptr<const Execution>> Evaluator::evaluateAll(std::span<const testcase::TestCase> tests) {
   std::vector<std::shared_ptr<const Execution>> out(tests.size());
+  bool made = false;
+  evaluateStream(
+      [&] {
+        if (made) return std::vector<testcase::TestCase>{};
+        made = true;
+        return std::vector<testcase::TestCase>(tests.begin(), tests.end());
+      },
+      [&](size_t id, testcase::TestCase, std::shared_ptr<const Execution> run) { out[id] = std::move(run); });
+  return out;
+}
+
+void Evaluator::evaluateStream(const MakeTests &make, const TakeRun &take) {
   sideTasksTurn();
-  std::vector<size_t> fresh, batch;
-  std::vector<const testcase::TestCase *> runNow;
+  struct Made {
+    size_t id;
+    testcase::TestCase test;
+  };
+  std::deque<Made> waiting; // made, not started
+  size_t made = 0;
+  bool more = true;
+  const size_t capacity = std::max<size_t>(1, executor_.batchCapacity());
   BatchBounds bounds{.stop = budget_.stop};
   if (budget_.seconds < 1e8) // ours: past three years, no deadline (and no overflow of the clock's nanoseconds)
     bounds.deadline = budget_.start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                           std::chrono::duration<double>(budget_.seconds));
-  size_t next = 0;
-  while (next < tests.size() && !done()) {
-    size_t cap = std::max<size_t>(1, executor_.batchCapacity());
-    if (budget_.maxExecutions) // done() says fewer have run
-      cap = std::min<std::uint64_t>(cap, budget_.maxExecutions - std::max(executions_, predicted_));
-    batch.clear();
-    runNow.clear();
-    for (; next < tests.size() && batch.size() < cap; ++next) {
-      if (out[next] || tests[next].statements.empty()) continue; // predicted before a cut
-      if (auto known = stopped_.find(tests[next])) {
+  // A batch's worth of tests waiting, as far as make() has them.
+  const auto fill = [&] {
+    while (more && waiting.size() < capacity && !done()) {
+      std::vector<testcase::TestCase> tests = make();
+      if (tests.empty()) more = false;
+      for (testcase::TestCase &t : tests) waiting.push_back({made++, std::move(t)});
+    }
+  };
+  std::vector<Made> running, waited; // the batch started; the batch ended, being read
+  // The next batch from `waiting`: no more than the executor takes and
+  // --max-executions leaves (counting the batch not recorded yet); a test
+  // the StoppedPrefixes predict is handed over at once.
+  const auto form = [&](size_t unrecorded) {
+    std::vector<Made> batch;
+    if (done()) return batch;
+    size_t cap = capacity;
+    if (budget_.maxExecutions) {
+      const std::uint64_t used = std::max(executions_ + unrecorded, predicted_);
+      cap = std::min<std::uint64_t>(cap, used >= budget_.maxExecutions ? 0 : budget_.maxExecutions - used);
+    }
+    while (batch.size() < cap) {
+      if (waiting.empty()) fill();
+      if (waiting.empty()) break;
+      Made m = std::move(waiting.front());
+      waiting.pop_front();
+      if (m.test.statements.empty()) continue;
+      if (auto known = stopped_.find(m.test)) {
         ++predicted_;
-        out[next] = std::move(known);
+        take(m.id, std::move(m.test), std::move(known));
         continue;
       }
-      batch.push_back(next);
-      runNow.push_back(&tests[next]);
+      batch.push_back(std::move(m));
     }
-    if (batch.empty()) continue;
-    std::vector<std::optional<Execution>> runs = executor_.runBatch(runNow, bounds);
-    if (runs.empty()) break; // against its contract: nothing would ever run
-    if (runs.size() < batch.size()) next = batch[runs.size()]; // cut short: the rest from its first test not run
-    for (size_t k = 0; k < runs.size(); ++k) {
+    return batch;
+  };
+  const auto start = [&](std::vector<Made> batch) {
+    running = std::move(batch);
+    if (running.empty()) return;
+    std::vector<const testcase::TestCase *> tests;
+    for (const Made &m : running) tests.push_back(&m.test);
+    executor_.startBatch(tests, bounds);
+  };
+  std::vector<size_t> fresh;
+  start(form(0));
+  while (!running.empty()) {
+    const size_t ran = std::min(executor_.waitBatch(), running.size());
+    waited = std::move(running); // the executor's pointers to the tests stay valid: the buffer moves
+    running.clear();
+    // Cut short (a deadline, a slow test, Ctrl-C): the tests not started go
+    // first into the next batch.
+    for (size_t k = waited.size(); k-- > ran;) waiting.push_front(std::move(waited[k]));
+    waited.resize(ran);
+    if (ran > 0) start(form(ran)); // runs while this one is read
+    std::vector<std::optional<Execution>> runs = executor_.takeBatch();
+    for (size_t k = 0; k < runs.size() && k < waited.size(); ++k) {
       if (!runs[k]) {
         ++failures_;
         continue;
       }
-      out[batch[k]] = record(tests[batch[k]], std::move(*runs[k]), executor_.batchTrace(k));
+      auto run = record(waited[k].test, std::move(*runs[k]), executor_.batchTrace(k));
       fresh.insert(fresh.end(), fresh_.begin(), fresh_.end());
+      take(waited[k].id, std::move(waited[k].test), std::move(run));
     }
+    waited.clear();
+    fill(); // the next batch's tests, while this one runs
   }
   fresh_ = std::move(fresh);
-  return out;
 }
 
 std::optional<Execution> Evaluator::execute(const testcase::TestCase &test) {

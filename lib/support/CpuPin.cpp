@@ -72,11 +72,14 @@ std::unique_ptr<CpuPin> CpuPin::onFreeCpu(std::string *why) {
   if (cpu < 0 || !CPU_ISSET(cpu, &free))
     for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &free); ++cpu) {
     }
+  int spare = -1;
+  for (int other = 0; other < CPU_SETSIZE && spare < 0; ++other)
+    if (other != cpu && CPU_ISSET(other, &free)) spare = other;
   cpu_set_t one;
   CPU_ZERO(&one);
   CPU_SET(cpu, &one);
   if (sched_setaffinity(0, sizeof one, &one) != 0) return fail("the machine refused to bind the thread to a CPU");
-  return std::unique_ptr<CpuPin>(new CpuPin(cpu, before));
+  return std::unique_ptr<CpuPin>(new CpuPin(cpu, spare, before));
 }
 
 CpuPin::~CpuPin() { sched_setaffinity(0, sizeof before_, &before_); }

@@ -57,8 +57,14 @@ namespace {
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr); // the program starts with no signal blocked
-  if (!spec.inheritAffinity && startAffinity()) // a pinned caller's CPU is the search's alone
+  if (spec.cpu >= 0 && spec.cpu < CPU_SETSIZE) {
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(spec.cpu, &one);
+    sched_setaffinity(0, sizeof one, &one);
+  } else if (!spec.inheritAffinity && startAffinity()) { // a pinned caller's CPU is the search's alone
     sched_setaffinity(0, sizeof(cpu_set_t), startAffinity());
+  }
   if (spec.newGroup && setpgid(0, 0) != 0) fail();
   if (spec.cgroupProcs >= 0) (void)!write(spec.cgroupProcs, "0", 1); // "0": the writer itself
   for (const auto &[from, to] : spec.dups) {

@@ -153,8 +153,8 @@ TEST(Evaluator, EvaluatesTestsTogetherInTheExecutorsBatchesAsOneByOne) {
     }
     return e;
   };
-  const std::vector<testcase::TestCase> tests = {of({7, 1}), of({2}), of({}), of({3}), of({4}),
-                                                 of({1}),    of({5}), of({6}), of({7, 2})};
+  const std::vector<testcase::TestCase> tests = {of({7, 1}), of({2}), of({}), of({3}), of({4}), of({1}),
+                                                 of({5}),    of({6}), of({7, 2}), of({8}), of({9}), of({7, 3})};
   Budget budget;
   budget.maxExecutions = 100;
   budget.stopWhenCovered = false;
@@ -163,18 +163,23 @@ TEST(Evaluator, EvaluatesTestsTogetherInTheExecutorsBatchesAsOneByOne) {
   test::FakeExecutor single(decide);
   Evaluator byOne(goals, one, single, budget);
   for (const testcase::TestCase &t : tests) byOne.evaluate(t);
-  // Together: the empty test is not run, and neither is the one whose
-  // first statement crashed in the batch before (7, 2 after 7, 1).
+  EXPECT_EQ(byOne.predicted(), 2u); // 7, 2 and 7, 3 after 7, 1
+  // Together, in batches of 4: the empty test is not run. A batch is
+  // formed while the one before runs, before that one is recorded: 7, 2
+  // (batch 2) runs, 7, 3 (batch 3, formed once batch 1 was recorded) is
+  // known to stop where 7, 1 did.
   Archive together(goals.size(), *shorter);
   BatchingExecutor batching(decide);
   Evaluator all(goals, together, batching, budget);
   const auto runs = all.evaluateAll(tests);
   ASSERT_EQ(runs.size(), tests.size());
   EXPECT_EQ(runs[2], nullptr);
-  EXPECT_EQ(runs[8], runs[0]);
-  EXPECT_EQ(batching.runs, 7);
-  EXPECT_EQ(batching.batches, 2);
-  EXPECT_EQ(all.executions(), byOne.executions());
+  ASSERT_NE(runs[8], nullptr);
+  EXPECT_NE(runs[8], runs[0]);
+  EXPECT_EQ(runs[11], runs[0]);
+  EXPECT_EQ(batching.runs, 10);
+  EXPECT_EQ(batching.batches, 3);
+  EXPECT_EQ(all.executions(), 10u);
   EXPECT_EQ(all.predicted(), 1u);
   EXPECT_EQ(together.coveredCount(), one.coveredCount());
   EXPECT_EQ(all.newlyCovered().size(), together.coveredCount());
@@ -193,7 +198,8 @@ TEST(Evaluator, EvaluatesTestsTogetherInTheExecutorsBatchesAsOneByOne) {
   cutting.cutAfter = 3;
   Evaluator afterCut(goals, cut, cutting, budget);
   const auto partial = afterCut.evaluateAll(tests);
-  EXPECT_EQ(cutting.runs, 7);
-  EXPECT_EQ(cutting.batches, 5); // {0, 1, 3} of 0, 1, 3, 4; then 4; 5; 6; 7
+  for (size_t k = 0; k < tests.size(); ++k) EXPECT_EQ(partial[k] == nullptr, k == 2) << k;
+  EXPECT_EQ(cutting.runs + static_cast<int>(afterCut.predicted()), 11); // each test once
+  EXPECT_EQ(cutting.batches, 1 + (cutting.runs - 3)); // {0, 1, 3} of 0, 1, 3, 4; then one a batch
   EXPECT_EQ(cut.coveredCount(), one.coveredCount());
 }

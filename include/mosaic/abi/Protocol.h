@@ -9,8 +9,8 @@
  *
  * 1. The server writes a mosaic_hello.
  * 2. For each request the host writes the inputs of its `tests` tests
- *    into the first `tests` trace slots (MOSAIC_TRACE_SLOT_BYTES), then a
- *    mosaic_request; the server has a child run them in order (a fresh
+ *    into `tests` trace slots from `first_slot` on (MOSAIC_SLOT_STRIDE
+ *    apart), then a mosaic_request; the server has a child run them in order (a fresh
  *    fork each, or a persistent child: see MOSAIC_REQ_PERSISTENT), waits
  *    for each (killing the child's processes at its timeout, and going on
  *    with a new child from the next test) and writes `tests` mosaic_reply
@@ -31,7 +31,7 @@ extern "C" {
 #endif
 
 #define MOSAIC_PROTOCOL_MAGIC 0x4d4f5350u /* "MOSP" */
-#define MOSAIC_PROTOCOL_VERSION 6u /* 2: the file-system sandbox, the server's PID namespace, server_id; 3: unit_mutants; 4: reply.stuck, cpu_us; 5: reply.recovered; 6: request.tests, trace slots */
+#define MOSAIC_PROTOCOL_VERSION 7u /* 2: the file-system sandbox, the server's PID namespace, server_id; 3: unit_mutants; 4: reply.stuck, cpu_us; 5: reply.recovered; 6: request.tests, trace slots; 7: request.first_slot */
 
 #define MOSAIC_ENV_SHM_FD "MOSAIC_SHM_FD"
 #define MOSAIC_ENV_CTL_FD "MOSAIC_CTL_FD"
@@ -96,9 +96,11 @@ typedef struct mosaic_request {
   uint32_t file_size_mb;   /* RLIMIT_FSIZE of the child; 0 = none */
   uint32_t max_processes;  /* processes the child may create (cgroup / rlimit) */
   uint32_t flags;          /* MOSAIC_REQ_* */
-  uint32_t tests;          /* tests in slots 0 .. tests - 1 (0 is taken as 1); at most the slots the trace has */
+  uint32_t tests;          /* tests in slots first_slot .. first_slot + tests - 1 (0 is taken as 1), within the trace's slots */
   uint32_t deadline_ms;    /* wall-clock time from the request after which no test but the first starts; 0 = none */
   uint32_t slow_ms;        /* no test starts after one that took this much wall-clock time; 0 = none */
+  uint32_t first_slot;     /* the slot of the first test: the host reads the last request's slots while this one runs in others */
+  uint32_t reserved;
 } mosaic_request;
 
 /* The trace memory holds slots, one whole trace each (abi/Trace.h), at a

@@ -22,6 +22,7 @@ struct RunOptions {
   bool sanitize = false;         ///< --sanitize: an ASan + UBSan harness
   bool isolate = false;          ///< --isolate: a fresh process for every test
   bool pinCpu = true;            ///< off with --no-cpu-pin: the search and its servers on one free CPU
+  bool spareCpu = true;          ///< off with --one-cpu: the tests' batches on a second free CPU
   bool progress = true;          ///< live progress line on a terminal
 };
 

@@ -77,6 +77,15 @@ struct ServerOptions {
   /// once per millisecond; more slots gave no more (bench/speed). A
   /// symbolic harness has one.
   std::uint32_t batch = 16;
+  /// Where the server and its tests run, and where the thread that drives
+  /// it does (a pinned search: CpuPin.h). With both set, the server is bound
+  /// to `cpu` and the calling thread moves: to `callerCpu` when it starts a
+  /// batch of tests (it reads the batch before while the server runs this
+  /// one), to `cpu` when it runs one test (a round trip on one CPU is a
+  /// context switch, not a cross-CPU wake-up; the stages after a search run
+  /// thousands of single tests). -1: the server runs where the caller does.
+  int cpu = -1;
+  int callerCpu = -1;
 };
 
 /// ASAN_OPTIONS and UBSAN_OPTIONS for a harness: reports end the child with
@@ -128,16 +137,27 @@ public:
   /// by one with run().
   Expected<std::vector<RunResult>> runBatch(std::span<const std::vector<std::uint8_t>> inputs, const Limits &limits,
                                             const BatchBounds &bounds = {});
-  std::size_t batchCapacity() const { return slots_; }
+  /// runBatch() in two halves: startBatch() hands the tests to the server
+  /// and returns; finishBatch() waits for them and gives what runBatch()
+  /// would have. The batch runs in trace slots of its own (the memory has
+  /// two banks of batchCapacity() slots), so the traces of the batch
+  /// finished before it (trace(i)) stay as they were until finishBatch():
+  /// the caller reads one batch while the server runs the next. Nothing
+  /// else may run in between (run() says so with an error).
+  void startBatch(std::span<const std::vector<std::uint8_t>> inputs, const Limits &limits, const BatchBounds &bounds = {});
+  Expected<std::vector<RunResult>> finishBatch();
+  bool batchStarted() const { return pending_.has_value(); }
+  std::size_t batchCapacity() const { return bank_; }
 
   /// The mutant the next runs switch on, in a harness built with mutant
   /// schemata (abi/Trace.h: active_mutant); nullopt: the original code.
   void setMutant(std::optional<std::uint32_t> mutant) { mutant_ = mutant; }
 
   /// The trace of the last run (valid until the next one).
-  const Trace &trace() const { return traces_[last_]; }
-  /// The trace of the i-th test of the last runBatch() (valid until the next run).
-  const Trace &trace(std::size_t i) const { return traces_[i]; }
+  const Trace &trace() const { return traces_[first_ + last_]; }
+  /// The trace of the i-th test of the last batch finished (valid until
+  /// the next run, or the next batch finished).
+  const Trace &trace(std::size_t i) const { return traces_[first_ + i]; }
   /// The last test's symbolic region (ServerOptions::symbolic); empty
   /// otherwise. Written by the program under test: read it with
   /// solver::readSymbolicTrace, which checks everything.
@@ -160,10 +180,20 @@ private:
   mosaic_trace_header *slot(std::size_t i) const {
     return reinterpret_cast<mosaic_trace_header *>(reinterpret_cast<char *>(header_) + i * stride_);
   }
-  Expected<RunResult> runOnce(std::span<const std::uint8_t> input, const Limits &limits);
-  /// Runs inputs[i] in slot i, all in one request.
-  Expected<std::vector<RunResult>> runSlots(std::span<const std::span<const std::uint8_t>> inputs, const Limits &limits,
-                                            const BatchBounds &bounds = {});
+  /// run() in slot `at`.
+  Expected<RunResult> runAt(std::span<const std::uint8_t> input, const Limits &limits, std::size_t at);
+  Expected<RunResult> runOnce(std::span<const std::uint8_t> input, const Limits &limits, std::size_t at);
+  /// Writes inputs[i] into slot at + i and the request for them all.
+  Expected<bool> sendSlots(std::span<const std::span<const std::uint8_t>> inputs, const Limits &limits,
+                           const BatchBounds &bounds, std::size_t at);
+  /// Reads the replies of the request sendSlots() sent for `n` tests.
+  Expected<std::vector<RunResult>> readSlots(std::size_t n, std::size_t at, const Limits &limits,
+                                             const BatchBounds &bounds);
+  /// Moves the calling thread to callerCpu (a batch) or beside the server
+  /// (a single test), where ServerOptions say so.
+  void placeCaller(bool batch);
+  /// The first slot of the bank the last finished batch or run is not in.
+  std::size_t spare() const { return slots_ > bank_ && first_ == 0 ? bank_ : 0; }
   /// Reads `bytes` of replies, for at most `timeoutMs`; when `stop` is set
   /// meanwhile, cuts the request (MOSAIC_CMD_CUT) once and goes on reading.
   bool readReplies(void *into, std::size_t bytes, int timeoutMs, const volatile std::sig_atomic_t *stop);
@@ -176,8 +206,22 @@ private:
   std::size_t symSize_ = 0;
   pid_t pid_ = -1;
   mosaic_trace_header *header_ = nullptr; ///< slot 0
-  std::size_t size_ = 0, stride_ = 0, slots_ = 1, last_ = 0;
+  std::size_t size_ = 0, stride_ = 0, slots_ = 1;
+  std::size_t bank_ = 1;  ///< slots of a batch: the memory has two such banks (one for a symbolic harness)
+  std::size_t first_ = 0; ///< the first slot of the last batch or run finished
+  std::size_t last_ = 0;  ///< its last test, from first_
   std::vector<Trace> traces_; ///< a view per slot
+  /// The batch startBatch() started: its inputs (run one by one if the
+  /// server dies), its first slot, and whether its request went out.
+  struct Pending {
+    std::vector<std::vector<std::uint8_t>> inputs;
+    Limits limits;
+    BatchBounds bounds;
+    std::size_t at = 0;
+    bool sent = false;
+  };
+  std::optional<Pending> pending_;
+  int callerOn_ = -1; ///< the CPU placeCaller() last moved the caller to
   std::uint32_t features_ = 0;
   std::string id_; ///< the running server's name (trace server_id): its cgroup is mosaic-<id>
   std::uint64_t restarts_ = 0;

@@ -16,6 +16,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace mosaic::testcase {
@@ -156,6 +157,29 @@ public:
     (void)i;
     return trace();
   }
+
+  /// runBatch() in three steps, so that the caller works while the tests
+  /// run: startBatch() hands them over (they must outlive waitBatch()),
+  /// waitBatch() waits until they ended and says how many started, and
+  /// takeBatch() gives their runs. Between waitBatch() and takeBatch() the
+  /// next batch may be started: batchTrace(i) stays the waited batch's
+  /// until the next waitBatch(). No run() while a batch is started. By
+  /// default, waitBatch() is runBatch().
+  virtual void startBatch(std::span<const testcase::TestCase *const> tests, const BatchBounds &bounds) {
+    started_.assign(tests.begin(), tests.end());
+    startedBounds_ = bounds;
+  }
+  virtual size_t waitBatch() {
+    waited_ = runBatch(started_, startedBounds_);
+    started_.clear();
+    return waited_.size();
+  }
+  virtual std::vector<std::optional<Execution>> takeBatch() { return std::exchange(waited_, {}); }
+
+private:
+  std::vector<const testcase::TestCase *> started_;
+  BatchBounds startedBounds_;
+  std::vector<std::optional<Execution>> waited_;
 };
 
 } // namespace mosaic::search

@@ -100,6 +100,21 @@ public:
   /// StoppedPrefixes predict from the runs before its batch is not run.
   /// newlyCovered() is then what the whole call covered first.
   std::vector<std::shared_ptr<const Execution>> evaluateAll(std::span<const testcase::TestCase> tests);
+  /// What an algorithm makes for evaluateStream(): the next tests (none:
+  /// it has no more).
+  using MakeTests = std::function<std::vector<testcase::TestCase>()>;
+  /// Where evaluateStream() hands a test that ran (or was predicted) with
+  /// its run; `id` is its place among the tests made (0, 1, ...).
+  using TakeRun = std::function<void(size_t id, testcase::TestCase test, std::shared_ptr<const Execution> run)>;
+  /// Runs the tests make() makes as evaluateAll() would, until it makes
+  /// none or the budget is spent, overlapping mosaic's work with the
+  /// program's (Executor::startBatch): while a batch runs, the one before
+  /// is recorded and handed to take(), and the tests of the next are made.
+  /// So make() is called up to a batch ahead of what take() was told, and
+  /// the tests of a batch are formed before the runs of the batch just
+  /// ended are known (no StoppedPrefixes prediction from them). Each test
+  /// made is handed to take() at most once: not those that did not run.
+  void evaluateStream(const MakeTests &make, const TakeRun &take);
   /// Runs `test` on behalf of a later stage: not counted against the
   /// budget nor offered to the archive, but observed (a failure it meets
   /// is recorded like any other).

@@ -1,12 +1,16 @@
-// One CPU for a search and its fork servers (AFL's bind_to_free_cpu).
+// One CPU for a search and its fork servers (AFL's bind_to_free_cpu), and
+// a second one beside it where one is free.
 //
 // A test is a round trip host -> fork server -> child -> fork server ->
 // host, each step a wake-up of the next process. When the three run on
 // different CPUs every wake-up crosses CPUs (an inter-processor interrupt,
-// a VM exit on a virtual machine); on one CPU it is a context switch. The
-// steps never overlap, so one CPU loses nothing: a trivial unit ran 6,417
-// tests/s unpinned and 19,799 pinned on the 2-CPU machine of
-// bench/results/speed-2026-11-28.
+// a VM exit on a virtual machine); on one CPU it is a context switch. Run
+// one at a time, the steps never overlap, so one CPU loses nothing: a
+// trivial unit ran 6,417 tests/s unpinned and 19,799 pinned on the 2-CPU
+// machine of bench/results/speed-2026-11-28. A batch of tests is one
+// round trip, and mosaic works on the batch before while the server runs
+// it (Executor::startBatch): then the server on a CPU of its own, the
+// spare, gains what the overlap gives (ForkServer: ServerOptions::cpu).
 #pragma once
 
 #include <sched.h>
@@ -31,10 +35,14 @@ public:
   CpuPin &operator=(const CpuPin &) = delete;
 
   int cpu() const { return cpu_; }
+  /// Another CPU the thread may use that no process was bound to alone when
+  /// it was pinned, for the fork server beside it; -1 when there is none.
+  int spare() const { return spare_; }
 
 private:
-  CpuPin(int cpu, const cpu_set_t &before) : cpu_(cpu), before_(before) {}
+  CpuPin(int cpu, int spare, const cpu_set_t &before) : cpu_(cpu), spare_(spare), before_(before) {}
   int cpu_;
+  int spare_;
   cpu_set_t before_;
 };
 

@@ -32,6 +32,9 @@ struct SpawnSpec {
   /// search: CpuPin.h); otherwise on the CPUs this process started with,
   /// so that a compiler started by a pinned thread is not confined to one.
   bool inheritAffinity = false;
+  /// Run on this CPU alone (a fork server on the CPU beside its search's:
+  /// CpuPin::spare); -1: as inheritAffinity says.
+  int cpu = -1;
 };
 
 struct Spawned {
