@@ -10,7 +10,12 @@
 
 #include "mosaic/abi/Protocol.h"
 
+#include <sched.h>
+
+#include <chrono>
 #include <csignal>
+#include <fstream>
+#include <thread>
 #include <optional>
 #include <string>
 #include <vector>
@@ -130,5 +135,100 @@ TEST_P(Batch, ABatchStopsAtItsDeadlineAfterASlowTestAndWhenTheCallerStops) {
   EXPECT_EQ(all->size(), 4u);
 }
 
+TEST_P(Batch, ABatchsTracesStayAsTheyWereWhileTheNextOneRuns) {
+  std::vector<std::vector<std::uint8_t>> first, second;
+  for (std::int64_t n : {1, 2}) first.push_back(testcase::encode(u().call("say", {n})));
+  for (std::int64_t n : {3, 4}) second.push_back(testcase::encode(u().call("say", {n})));
+  auto a = u().server->runBatch(first, limits());
+  ASSERT_TRUE(a) << a.error().message;
+  ASSERT_EQ(a->size(), 2u);
+  EXPECT_EQ(u().server->trace(1).output(), "said 2\n");
+  // The next batch runs in the other bank of slots: by the time it has
+  // surely ended, the first's traces are still there to read.
+  u().server->startBatch(second, limits());
+  EXPECT_TRUE(u().server->batchStarted());
+  std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_EQ(u().server->trace(0).output(), "said 1\n");
+  EXPECT_EQ(u().server->trace(1).output(), "said 2\n");
+  EXPECT_EQ(result(1, 1), 2);
+  // No single test while a batch is out.
+  EXPECT_FALSE(u().server->run(testcase::encode(u().call("say", {std::int64_t{9}})), limits()));
+  auto b = u().server->finishBatch();
+  ASSERT_TRUE(b) << b.error().message;
+  ASSERT_EQ(b->size(), 2u);
+  EXPECT_EQ(u().server->trace(0).output(), "said 3\n");
+  EXPECT_EQ(u().server->trace(1).output(), "said 4\n");
+  EXPECT_EQ(result(1, 1), 4);
+  // Then alone, and a batch again, each where its traces say.
+  EXPECT_EQ(u().run(u().call("say", {std::int64_t{5}}), limits()).outcome, exec::Outcome::Ok);
+  EXPECT_EQ(u().server->trace().output(), "said 5\n");
+  auto c = u().server->runBatch(first, limits());
+  ASSERT_TRUE(c) << c.error().message;
+  EXPECT_EQ(u().server->trace(0).output(), "said 1\n");
+  EXPECT_EQ(u().server->trace().output(), "said 2\n");
+}
+
 INSTANTIATE_TEST_SUITE_P(Modes, Batch, ::testing::Values(true, false),
                          [](const ::testing::TestParamInfo<bool> &p) { return p.param ? "Persistent" : "Isolated"; });
+
+namespace {
+
+// The single CPU in /proc/PID/status's Cpus_allowed_list, -1 when more.
+int boundTo(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("Cpus_allowed_list:", 0) == 0) {
+      const std::string list = line.substr(line.find_first_not_of(" \t", 18));
+      return list.find_first_of(",-") == std::string::npos ? std::stoi(list) : -1;
+    }
+  return -1;
+}
+
+int threadCpu() {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof set, &set) != 0 || CPU_COUNT(&set) != 1) return -1;
+  for (int c = 0; c < CPU_SETSIZE; ++c)
+    if (CPU_ISSET(c, &set)) return c;
+  return -1;
+}
+
+} // namespace
+
+TEST(BatchCpus, TheServerRunsOnItsOwnCpuAndTheCallerJoinsItForSingleTests) {
+  cpu_set_t before;
+  ASSERT_EQ(sched_getaffinity(0, sizeof before, &before), 0);
+  std::vector<int> cpus;
+  for (int c = 0; c < CPU_SETSIZE && cpus.size() < 2; ++c)
+    if (CPU_ISSET(c, &before)) cpus.push_back(c);
+  if (cpus.size() < 2) GTEST_SKIP() << "one CPU: the server has none of its own";
+  static auto h = UnitHarness::make(MOSAIC_FIXTURE_HOSTILE_DB_DIR, kDir + "hostile.c");
+  // As a pinned search: the caller on one CPU, its server on the other.
+  cpu_set_t one;
+  CPU_ZERO(&one);
+  CPU_SET(cpus[0], &one);
+  ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+  struct Restore {
+    cpu_set_t set;
+    ~Restore() { sched_setaffinity(0, sizeof set, &set); }
+  } restore{before};
+  exec::ServerOptions so;
+  so.harness = h->built.binary;
+  so.cpu = cpus[1];
+  so.callerCpu = cpus[0];
+  auto server = exec::ForkServer::start(so, h->description.blocks, h->description.sides);
+  ASSERT_TRUE(server) << server.error().message;
+  EXPECT_EQ(boundTo((*server)->pid()), cpus[1]);
+  exec::Limits l;
+  l.persistent = true;
+  std::vector<std::vector<std::uint8_t>> two;
+  for (std::int64_t n : {1, 2}) two.push_back(testcase::encode(h->call("say", {n})));
+  ASSERT_TRUE((*server)->runBatch(two, l));
+  EXPECT_EQ(threadCpu(), cpus[0]); // a batch: beside the server
+  ASSERT_TRUE((*server)->run(testcase::encode(h->call("say", {std::int64_t{3}})), l));
+  EXPECT_EQ(threadCpu(), cpus[1]); // a single test: with it
+  EXPECT_EQ((*server)->trace().output(), "said 3\n");
+  ASSERT_TRUE((*server)->runBatch(two, l));
+  EXPECT_EQ(threadCpu(), cpus[0]);
+  EXPECT_EQ((*server)->trace(1).output(), "said 2\n");
+}

@@ -203,3 +203,72 @@ TEST(Evaluator, EvaluatesTestsTogetherInTheExecutorsBatchesAsOneByOne) {
   EXPECT_EQ(cutting.batches, 1 + (cutting.runs - 3)); // {0, 1, 3} of 0, 1, 3, 4; then one a batch
   EXPECT_EQ(cut.coveredCount(), one.coveredCount());
 }
+
+namespace {
+
+// Logs the batch protocol's steps ("start 3", "wait", "take") and runs
+// each test as FakeExecutor would, when its batch is waited for.
+class LoggingExecutor final : public Executor {
+public:
+  explicit LoggingExecutor(std::vector<std::string> &log) : log_(log) {}
+  std::optional<Execution> run(const testcase::TestCase &test) override {
+    log_.push_back("run " + std::to_string(test.statements[0].bits));
+    return test::fourBlocksRun(true, test.statements[0].bits == 1);
+  }
+  size_t batchCapacity() const override { return 2; }
+  void startBatch(std::span<const testcase::TestCase *const> tests, const BatchBounds &bounds) override {
+    log_.push_back("start " + std::to_string(tests.size()));
+    Executor::startBatch(tests, bounds);
+  }
+  size_t waitBatch() override {
+    log_.push_back("wait");
+    return Executor::waitBatch();
+  }
+  std::vector<std::optional<Execution>> takeBatch() override {
+    log_.push_back("take");
+    return Executor::takeBatch();
+  }
+
+private:
+  std::vector<std::string> &log_;
+};
+
+} // namespace
+
+TEST(Evaluator, StreamsBatchesSoThatTheNextRunsWhileTheLastIsReadAndTheOneAfterIsMade) {
+  const auto d = test::fourBlocks();
+  const Goals goals(d);
+  const auto shorter = shorterTest();
+  Archive archive(goals.size(), *shorter);
+  std::vector<std::string> log;
+  LoggingExecutor executor(log);
+  Budget budget;
+  budget.maxExecutions = 100;
+  budget.stopWhenCovered = false;
+  Evaluator evaluator(goals, archive, executor, budget);
+  // Five tests made two at a time (values 1..5), then none.
+  std::uint64_t next = 1;
+  std::vector<std::pair<size_t, std::uint64_t>> taken;
+  evaluator.evaluateStream(
+      [&] {
+        log.push_back("make");
+        std::vector<testcase::TestCase> made;
+        for (int k = 0; k < 2 && next <= 5; ++k) made.push_back(of({next++}));
+        return made;
+      },
+      [&](size_t id, testcase::TestCase test, std::shared_ptr<const Execution> run) {
+        ASSERT_NE(run, nullptr);
+        log.push_back("took " + std::to_string(id));
+        taken.emplace_back(id, test.statements[0].bits);
+      });
+  // Batch 2 starts before batch 1 is read; batch 3's test is made while
+  // batch 2 runs (and make() asked once more, for a full batch: it has
+  // none).
+  const std::vector<std::string> expected = {
+      "make", "start 2", "wait",    "run 1", "run 2",  "make",   "start 2", "take",  "took 0", "took 1", "make", "make",
+      "wait", "run 3",   "run 4",   "start 1", "take", "took 2", "took 3",  "wait",  "run 5",  "take",   "took 4"};
+  EXPECT_EQ(log, expected);
+  ASSERT_EQ(taken.size(), 5u);
+  for (size_t k = 0; k < taken.size(); ++k) EXPECT_EQ(taken[k], std::make_pair(k, std::uint64_t{k + 1}));
+  EXPECT_EQ(evaluator.executions(), 5u);
+}
