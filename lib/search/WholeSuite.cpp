@@ -26,19 +26,23 @@ class WholeSuite final : public Algorithm {
 public:
   WholeSuite(Evaluator &e, Variation &v, Rng &rng, const SearchOptions &o) : e_(e), v_(v), rng_(rng), o_(o) {}
 
+  // A generation's suites are made first, then the tests they changed or
+  // added run together (Evaluator::evaluateAll: in the fork server's
+  // batches), rather than one round trip per test.
   void run() override {
     std::vector<Suite> population;
-    while (population.size() < o_.population && !e_.done()) {
+    for (size_t k = 0; k < o_.population; ++k) {
       Suite s;
       const auto n = static_cast<size_t>(rng_.uniform(1, static_cast<std::int64_t>(o_.initialSuiteMax)));
-      for (size_t k = 0; k < n && !e_.done(); ++k) add(s, v_.randomTest());
+      for (size_t t = 0; t < n; ++t) add(s, v_.randomTest());
       population.push_back(std::move(s));
     }
+    runChanged(population);
     while (!e_.done() && !population.empty()) {
       score(population);
       std::vector<Suite> next;
       next.push_back(population.front()); // elitism: the best suite survives
-      while (next.size() < o_.population && !e_.done()) {
+      while (next.size() < o_.population) {
         Suite a = population[rankSelection(population.size(), o_.rankBias, rng_)];
         Suite b = population[rankSelection(population.size(), o_.rankBias, rng_)];
         if (rng_.chance(o_.crossoverRate)) crossover(a, b);
@@ -47,16 +51,34 @@ public:
         next.push_back(std::move(a));
         if (next.size() < o_.population) next.push_back(std::move(b));
       }
+      runChanged(next);
       population = std::move(next);
     }
   }
 
 private:
+  // A test to run with the suite's others (runChanged).
   void add(Suite &s, testcase::TestCase test) {
     if (test.statements.empty()) return;
-    Individual i{.test = std::move(test)};
-    i.run = e_.evaluate(i.test);
-    if (i.run) s.tests.push_back(std::move(i));
+    s.tests.push_back({.test = std::move(test)});
+  }
+
+  // Runs every test of `population` without a run (new or changed), all
+  // together; drops those that could not run (the budget ended first, or
+  // the harness could not run them) and suites left empty.
+  void runChanged(std::vector<Suite> &population) {
+    std::vector<Individual *> changed;
+    std::vector<testcase::TestCase> tests;
+    for (Suite &s : population)
+      for (Individual &i : s.tests)
+        if (!i.run) {
+          changed.push_back(&i);
+          tests.push_back(i.test);
+        }
+    const auto runs = e_.evaluateAll(tests);
+    for (size_t k = 0; k < changed.size(); ++k) changed[k]->run = runs[k];
+    for (Suite &s : population) std::erase_if(s.tests, [](const Individual &i) { return !i.run; });
+    std::erase_if(population, [](const Suite &s) { return s.tests.empty(); });
   }
 
   // Sorts best first, after computing each suite's fitness against the
@@ -104,23 +126,21 @@ private:
   }
 
   // Each test mutated with probability 1/|T|, then new tests added while
-  // rand <= 0.1^k (TestSuiteChromosome.mutate).
+  // rand <= 0.1^k (TestSuiteChromosome.mutate). A changed test loses its
+  // run: runChanged() runs it.
   void mutate(Suite &s) {
     const double p = 1.0 / static_cast<double>(std::max<size_t>(s.tests.size(), 1));
     for (Individual &i : s.tests) {
-      if (e_.done() || !rng_.chance(p)) continue;
-      if (v_.mutate(i.test, i.run.get()) && !i.test.statements.empty()) {
-        auto run = e_.evaluate(i.test);
-        if (run) i.run = run;
-      }
+      if (!rng_.chance(p)) continue;
+      if (v_.mutate(i.test, i.run.get())) i.run.reset();
     }
-    std::erase_if(s.tests, [](const Individual &i) { return i.test.statements.empty() || !i.run; });
+    std::erase_if(s.tests, [](const Individual &i) { return i.test.statements.empty(); });
     int k = 1;
-    while (s.tests.size() < o_.maxSuiteSize && !e_.done() && rng_.chance(std::pow(o_.testInsertion, k))) {
+    while (s.tests.size() < o_.maxSuiteSize && rng_.chance(std::pow(o_.testInsertion, k))) {
       add(s, v_.randomTest());
       ++k;
     }
-    if (s.tests.empty() && !e_.done()) add(s, v_.randomTest());
+    if (s.tests.empty()) add(s, v_.randomTest());
   }
 
   Evaluator &e_;

@@ -261,3 +261,56 @@ TEST(Criteria, SmartSelectionKeepsTheRepresentativesAndLongBlocksLastLines) {
   for (size_t i = 0; i < g.size(); ++i)
     if (g[i].criterion->name() == "line") EXPECT_EQ(g[i].line, 21u);
 }
+
+namespace {
+
+// FakeExecutor's runs, in batches of up to 8, counting them.
+class CountingBatches final : public Executor {
+public:
+  explicit CountingBatches(FakeExecutor inner) : inner_(std::move(inner)) {}
+  std::optional<Execution> run(const testcase::TestCase &test) override { return inner_.run(test); }
+  size_t batchCapacity() const override { return 8; }
+  std::vector<std::optional<Execution>> runBatch(std::span<const testcase::TestCase *const> tests,
+                                                 const BatchBounds &) override {
+    ++batches;
+    std::vector<std::optional<Execution>> out;
+    for (const testcase::TestCase *t : tests) out.push_back(inner_.run(*t));
+    runs += out.size();
+    return out;
+  }
+  size_t batches = 0, runs = 0;
+
+private:
+  FakeExecutor inner_;
+};
+
+} // namespace
+
+TEST(Algorithms, ThePopulationBasedOnesAndRandomSearchRunTheirTestsInTheExecutorsBatches) {
+  // MIO and GRT learn from each run before the next (a child replaces its
+  // parent, the pool grows): they run tests one at a time; the others run
+  // what a generation (or a random batch) makes together.
+  auto m = UnitModel::make(MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c");
+  const auto d = fourBlocks();
+  const Goals goals(d);
+  const auto shorter = shorterTest();
+  for (AlgorithmKind kind : {AlgorithmKind::Random, AlgorithmKind::Mosa, AlgorithmKind::DynaMosa,
+                             AlgorithmKind::WholeSuite, AlgorithmKind::Mio}) {
+    CountingBatches executor(shapesOnFourBlocks(m->program));
+    Archive archive(goals.size(), *shorter);
+    Budget budget;
+    budget.maxExecutions = 1000;
+    budget.stopWhenCovered = false;
+    Evaluator evaluator(goals, archive, executor, budget);
+    Rng rng(3);
+    testcase::ConstantPool pool;
+    testcase::TestFactory factory(*m->catalog, pool, rng);
+    Variation variation(*m->catalog, factory, rng, m->program.targets);
+    makeAlgorithm(kind, evaluator, variation, rng, {})->run();
+    ASSERT_GT(executor.batches, 0u) << toString(kind);
+    const double mean = static_cast<double>(executor.runs) / static_cast<double>(executor.batches);
+    if (kind == AlgorithmKind::Mio) EXPECT_EQ(mean, 1.0);
+    else EXPECT_GT(mean, 6.0) << toString(kind);
+    EXPECT_EQ(archive.coveredCount(), goals.size()) << toString(kind);
+  }
+}
