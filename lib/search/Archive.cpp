@@ -17,11 +17,13 @@ std::vector<size_t> Archive::update(const std::shared_ptr<const testcase::TestCa
     if (g >= best_.size()) continue;
     Solution &s = best_[g];
     if (!s.test) {
+      solutions_.reset();
       s = {test, run};
       ++count_;
       erroneous_ += run->erroneous();
       fresh.push_back(g);
     } else if (better(g, {*test, *run}, {*s.test, *s.run})) {
+      solutions_.reset();
       erroneous_ -= s.run->erroneous();
       s = {test, run};
       erroneous_ += run->erroneous();
@@ -30,12 +32,13 @@ std::vector<size_t> Archive::update(const std::shared_ptr<const testcase::TestCa
   return fresh;
 }
 
-std::vector<Solution> Archive::solutions() const {
+const std::vector<Solution> &Archive::solutions() const {
+  if (solutions_) return *solutions_;
   std::vector<Solution> out;
   std::set<const testcase::TestCase *> seen;
   for (const Solution &s : best_)
     if (s.test && seen.insert(s.test.get()).second) out.push_back(s);
-  return out;
+  return solutions_.emplace(std::move(out));
 }
 
 } // namespace mosaic::search

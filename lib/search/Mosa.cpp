@@ -121,7 +121,7 @@ private:
           }
           if (inserted) return children;
           inserted = true;
-          const auto solutions = e_.archive().solutions();
+          const auto &solutions = e_.archive().solutions(); // no run changes the archive while it is read
           for (size_t k = 0; k < extra; ++k) {
             testcase::TestCase t;
             if (!solutions.empty() && rng_.chance(0.5)) {

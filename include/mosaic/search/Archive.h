@@ -41,8 +41,10 @@ public:
   size_t erroneousCount() const { return erroneous_; }
   size_t size() const { return best_.size(); }
   const Solution &at(size_t goal) const { return best_[goal]; }
-  /// The distinct tests stored, in the order of their first goal.
-  std::vector<Solution> solutions() const;
+  /// The distinct tests stored, in the order of their first goal. Kept
+  /// until the archive changes: (Dyna)MOSA asks once per generation, and
+  /// over a unit's thousands of goals the list cost as much as ranking.
+  const std::vector<Solution> &solutions() const;
 
   const SecondaryObjective &secondary() const { return secondary_; }
   /// Whether `candidate` should replace `current` for goal `goal`.
@@ -53,6 +55,7 @@ private:
   const SecondaryObjective &secondary_;
   size_t count_ = 0;
   size_t erroneous_ = 0;
+  mutable std::optional<std::vector<Solution>> solutions_; ///< solutions(), until an update changes a goal's test
 };
 
 } // namespace mosaic::search
