@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
 
 namespace mosaic::search {
 
@@ -100,43 +101,88 @@ std::shared_ptr<const Execution> Evaluator::evaluate(const testcase::TestCase &t
 
 std::vector<std::shared_ptr<const Execution>> Evaluator::evaluateAll(std::span<const testcase::TestCase> tests) {
   std::vector<std::shared_ptr<const Execution>> out(tests.size());
-  bool made = false;
+  // A batch's worth at a time, so that a test is predicted from the runs
+  // of the batches two before its own (evaluateStream's rule).
+  const size_t chunk = std::max<size_t>(1, executor_.batchCapacity());
+  size_t given = 0;
   evaluateStream(
       [&] {
-        if (made) return std::vector<testcase::TestCase>{};
-        made = true;
-        return std::vector<testcase::TestCase>(tests.begin(), tests.end());
+        const size_t n = std::min(chunk, tests.size() - given);
+        std::vector<testcase::TestCase> next(tests.begin() + static_cast<std::ptrdiff_t>(given),
+                                             tests.begin() + static_cast<std::ptrdiff_t>(given + n));
+        given += n;
+        return next;
       },
       [&](size_t id, testcase::TestCase, std::shared_ptr<const Execution> run) { out[id] = std::move(run); });
   return out;
 }
 
+// The stream is deterministic whatever the timing: which batches a cut
+// (a deadline, a slow test, Ctrl-C) splits the tests into changes nothing
+// a later test depends on. For that, make()'s j-th call (chunk j) comes
+// after the runs of chunks 0..j-2 are recorded and before any run of chunk
+// j-1 is (the archive, the observers and the StoppedPrefixes it sees are
+// those of a fixed set of runs), a chunk's tests the StoppedPrefixes
+// predict are predicted as it is made, and take() hears of the tests in
+// the order they were made. Without cuts the pipeline never waits for the
+// rule: chunk j is made while the batch of chunk j-1 runs.
 void Evaluator::evaluateStream(const MakeTests &make, const TakeRun &take) {
   sideTasksTurn();
   struct Made {
     size_t id;
     testcase::TestCase test;
   };
-  std::deque<Made> waiting; // made, not started
-  size_t made = 0;
+  std::deque<Made> waiting;       // made, not started (or started and cut before they ran)
+  std::vector<size_t> chunkStart; // the id of each chunk's first test
+  std::vector<bool> resolved;     // per id: run and recorded, predicted, or dropped
+  std::map<size_t, std::pair<testcase::TestCase, std::shared_ptr<const Execution>>> ready; // resolved, not taken
+  size_t made = 0, cursor = 0; // ids below the cursor are resolved and taken
   bool more = true;
   const size_t capacity = std::max<size_t>(1, executor_.batchCapacity());
   BatchBounds bounds{.stop = budget_.stop};
   if (budget_.seconds < 1e8) // ours: past three years, no deadline (and no overflow of the clock's nanoseconds)
     bounds.deadline = budget_.start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                           std::chrono::duration<double>(budget_.seconds));
-  // A batch's worth of tests waiting, as far as make() has them.
+  const auto resolve = [&](size_t id, testcase::TestCase test, std::shared_ptr<const Execution> run) {
+    resolved[id] = true;
+    if (run) ready.emplace(id, std::make_pair(std::move(test), std::move(run)));
+    for (; cursor < made && resolved[cursor]; ++cursor)
+      if (auto it = ready.find(cursor); it != ready.end()) {
+        take(cursor, std::move(it->second.first), std::move(it->second.second));
+        ready.erase(it);
+      }
+  };
+  // make()'s next chunk, if the rule above lets it come now.
+  const auto makeOnce = [&] {
+    const size_t j = chunkStart.size();
+    if (!more || done() || (j >= 2 && cursor < chunkStart[j - 1])) return false;
+    std::vector<testcase::TestCase> tests = make();
+    if (tests.empty()) {
+      more = false;
+      return false;
+    }
+    chunkStart.push_back(made);
+    for (testcase::TestCase &t : tests) {
+      const size_t id = made++;
+      resolved.push_back(false);
+      if (t.statements.empty()) {
+        resolve(id, {}, nullptr);
+      } else if (auto known = stopped_.find(t)) {
+        ++predicted_;
+        resolve(id, std::move(t), std::move(known));
+      } else {
+        waiting.push_back({id, std::move(t)});
+      }
+    }
+    return true;
+  };
   const auto fill = [&] {
-    while (more && waiting.size() < capacity && !done()) {
-      std::vector<testcase::TestCase> tests = make();
-      if (tests.empty()) more = false;
-      for (testcase::TestCase &t : tests) waiting.push_back({made++, std::move(t)});
+    while (waiting.size() < capacity && makeOnce()) {
     }
   };
   std::vector<Made> running, waited; // the batch started; the batch ended, being read
   // The next batch from `waiting`: no more than the executor takes and
-  // --max-executions leaves (counting the batch not recorded yet); a test
-  // the StoppedPrefixes predict is handed over at once.
+  // --max-executions leaves (counting the batch not recorded yet).
   const auto form = [&](size_t unrecorded) {
     std::vector<Made> batch;
     if (done()) return batch;
@@ -145,18 +191,10 @@ void Evaluator::evaluateStream(const MakeTests &make, const TakeRun &take) {
       const std::uint64_t used = std::max(executions_ + unrecorded, predicted_);
       cap = std::min<std::uint64_t>(cap, used >= budget_.maxExecutions ? 0 : budget_.maxExecutions - used);
     }
-    while (batch.size() < cap) {
-      if (waiting.empty()) fill();
-      if (waiting.empty()) break;
-      Made m = std::move(waiting.front());
+    if (waiting.empty()) fill();
+    while (batch.size() < cap && !waiting.empty()) {
+      batch.push_back(std::move(waiting.front()));
       waiting.pop_front();
-      if (m.test.statements.empty()) continue;
-      if (auto known = stopped_.find(m.test)) {
-        ++predicted_;
-        take(m.id, std::move(m.test), std::move(known));
-        continue;
-      }
-      batch.push_back(std::move(m));
     }
     return batch;
   };
@@ -167,30 +205,41 @@ void Evaluator::evaluateStream(const MakeTests &make, const TakeRun &take) {
     for (const Made &m : running) tests.push_back(&m.test);
     executor_.startBatch(tests, bounds);
   };
+  const auto chunkOf = [&](size_t id) {
+    return static_cast<size_t>(std::upper_bound(chunkStart.begin(), chunkStart.end(), id) - chunkStart.begin()) - 1;
+  };
   std::vector<size_t> fresh;
+  fill();
   start(form(0));
   while (!running.empty()) {
     const size_t ran = std::min(executor_.waitBatch(), running.size());
     waited = std::move(running); // the executor's pointers to the tests stay valid: the buffer moves
     running.clear();
-    // Cut short (a deadline, a slow test, Ctrl-C): the tests not started go
-    // first into the next batch.
+    // Cut short: the tests not started go first into the next batch.
     for (size_t k = waited.size(); k-- > ran;) waiting.push_front(std::move(waited[k]));
     waited.resize(ran);
     if (ran > 0) start(form(ran)); // runs while this one is read
     std::vector<std::optional<Execution>> runs = executor_.takeBatch();
-    for (size_t k = 0; k < runs.size() && k < waited.size(); ++k) {
-      if (!runs[k]) {
+    for (size_t k = 0; k < waited.size(); ++k) {
+      const size_t id = waited[k].id;
+      // The chunk after this test's is made before this test's run is recorded.
+      while (chunkStart.size() < chunkOf(id) + 2 && makeOnce()) {
+      }
+      if (k >= runs.size() || !runs[k]) {
         ++failures_;
+        resolve(id, {}, nullptr);
         continue;
       }
       auto run = record(waited[k].test, std::move(*runs[k]), executor_.batchTrace(k));
       fresh.insert(fresh.end(), fresh_.begin(), fresh_.end());
-      take(waited[k].id, std::move(waited[k].test), std::move(run));
+      resolve(id, std::move(waited[k].test), std::move(run));
     }
     waited.clear();
     fill(); // the next batch's tests, while this one runs
+    if (running.empty() && ran > 0) start(form(0)); // what the rule held back when the batch was formed
   }
+  // Tests after one that never ran (the budget ended first), in order.
+  for (auto &[id, made] : ready) take(id, std::move(made.first), std::move(made.second));
   fresh_ = std::move(fresh);
 }
 

@@ -24,9 +24,22 @@ struct StartAffinity {
 // Read as the program loads, before any thread pins itself.
 const StartAffinity kStart;
 
+// Whether process `pid` is a mosaic fork server or one of its tests (its
+// environment names the server's control pipe, abi/Protocol.h): bound to
+// the spare CPU beside its search, which another search may still take
+// as its own (the two then share it).
+bool forkServer(const std::string &pid) {
+  std::ifstream in("/proc/" + pid + "/environ", std::ios::binary);
+  std::string entry;
+  while (std::getline(in, entry, '\0'))
+    if (entry.rfind("MOSAIC_CTL_FD=", 0) == 0) return true; // MOSAIC_ENV_CTL_FD (support does not see the ABI)
+  return false;
+}
+
 // The CPU process `pid` is bound to alone; -1 when it may run on more, is
 // a kernel thread (no VmSize: the per-CPU ones are bound to their CPU, and
-// take no CPU from a search), or its status cannot be read.
+// take no CPU from a search), a fork server (above), or its status cannot
+// be read.
 int boundCpu(const std::string &pid) {
   std::ifstream in("/proc/" + pid + "/status");
   std::string line;
@@ -41,7 +54,7 @@ int boundCpu(const std::string &pid) {
     const long n = std::strtol(p, &end, 10);
     if (end != p && *end == '\0' && n >= 0 && n < CPU_SETSIZE) cpu = static_cast<int>(n); // a list or a range: not alone
   }
-  return user ? cpu : -1;
+  return user && cpu >= 0 && !forkServer(pid) ? cpu : -1;
 }
 
 } // namespace

@@ -1,6 +1,6 @@
 // CpuPin: the calling thread on one free CPU while the pin lives; the fork
-// servers it spawns there too, every other command on the CPUs the process
-// started with.
+// servers it spawns there too or on the spare CPU, every other command on
+// the CPUs the process started with.
 #include "mosaic/support/CpuPin.h"
 #include "mosaic/support/Process.h"
 #include "mosaic/support/Spawn.h"
@@ -64,6 +64,16 @@ TEST(CpuPin, TheThreadAndTheServersItSpawnsShareOneCpuOtherCommandsDoNot) {
     server.inheritAffinity = true;
     EXPECT_EQ(cpusOf(server), "Cpus_allowed_list:\t" + std::to_string(pin->cpu()) + "\n");
     EXPECT_EQ(cpusOf({}), unpinned); // a compiler: every CPU the process started with
+    // The spare, where there is one: another CPU the thread could use, on
+    // which a fork server runs alone.
+    if (pin->spare() >= 0) {
+      EXPECT_NE(pin->spare(), pin->cpu());
+      EXPECT_TRUE(CPU_ISSET(pin->spare(), &before));
+      SpawnSpec beside;
+      beside.inheritAffinity = true;
+      beside.cpu = pin->spare();
+      EXPECT_EQ(cpusOf(beside), "Cpus_allowed_list:\t" + std::to_string(pin->spare()) + "\n");
+    }
     ASSERT_NE(startAffinity(), nullptr);
     EXPECT_EQ(listOf(*startAffinity()), listOf(before));
   }

@@ -110,10 +110,11 @@ public:
   /// none or the budget is spent, overlapping mosaic's work with the
   /// program's (Executor::startBatch): while a batch runs, the one before
   /// is recorded and handed to take(), and the tests of the next are made.
-  /// So make() is called up to a batch ahead of what take() was told, and
-  /// the tests of a batch are formed before the runs of the batch just
-  /// ended are known (no StoppedPrefixes prediction from them). Each test
-  /// made is handed to take() at most once: not those that did not run.
+  /// make()'s j-th call comes after the runs of its calls 0..j-2 are
+  /// recorded and before any run of call j-1's is (so it sees the archive
+  /// and observers of a fixed set of runs, whatever the timing); the
+  /// tests the StoppedPrefixes predict are predicted when made; take() is
+  /// told of the tests that ran or were predicted, in the order made.
   void evaluateStream(const MakeTests &make, const TakeRun &take);
   /// Runs `test` on behalf of a later stage: not counted against the
   /// budget nor offered to the archive, but observed (a failure it meets
