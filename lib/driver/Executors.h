@@ -77,6 +77,7 @@ public:
   void startBatch(std::span<const testcase::TestCase *const> tests, const search::BatchBounds &bounds) override;
   size_t waitBatch() override;
   std::vector<std::optional<search::Execution>> takeBatch() override;
+  void releaseBatch() override { server_.releaseBatch(); }
   /// Why the last test that could not run did not ("" when all ran).
   const std::string &lastError() const { return lastError_; }
   /// The CPU-time limit the next test gets, in milliseconds.

@@ -123,6 +123,7 @@ Expected<std::unique_ptr<ForkServer>> ForkServer::start(const ServerOptions &opt
     mosaic_trace_layout(s->slot(i), blocks, sides, mutants);
     s->traces_.emplace_back(s->slot(i));
   }
+  s->cleared_.assign(s->slots_, false);
   if (options.symbolic) {
     const std::size_t size =
         mosaic_sym_size(MOSAIC_SYM_NODE_CAPACITY, MOSAIC_SYM_CONSTRAINT_CAPACITY, MOSAIC_SYM_INPUT_CAPACITY);
@@ -309,7 +310,9 @@ Expected<bool> ForkServer::sendSlots(std::span<const std::span<const std::uint8_
     // The layout again, from the host's numbers: the last test may have
     // written over the shared header (Trace.h), and reset and input follow it.
     mosaic_trace_layout(h, blocks_, sides_, mutants_);
-    mosaic_trace_reset(h);
+    if (cleared_[at + i]) mosaic_trace_reset_counters(h);
+    else mosaic_trace_reset(h);
+    cleared_[at + i] = false;
     h->active_mutant = mutant_.value_or(MOSAIC_NO_MUTANT);
     std::memcpy(reinterpret_cast<char *>(h) + h->input_off, inputs[i].data(), inputs[i].size());
     h->input_len = static_cast<std::uint32_t>(inputs[i].size());
@@ -374,6 +377,15 @@ Expected<std::vector<RunResult>> ForkServer::runBatch(std::span<const std::vecto
                                                      const Limits &limits, const BatchBounds &bounds) {
   startBatch(inputs, limits, bounds);
   return finishBatch();
+}
+
+void ForkServer::releaseBatch() {
+  // (A batch started meanwhile is in the other bank: spare().)
+  for (std::size_t i = first_; i <= first_ + last_ && i < slots_; ++i) {
+    mosaic_trace_layout(slot(i), blocks_, sides_, mutants_); // the areas where the host put them
+    mosaic_trace_reset(slot(i));
+    cleared_[i] = true;
+  }
 }
 
 void ForkServer::placeCaller(bool batch) {

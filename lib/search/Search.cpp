@@ -235,7 +235,8 @@ void Evaluator::evaluateStream(const MakeTests &make, const TakeRun &take) {
       resolve(id, std::move(waited[k].test), std::move(run));
     }
     waited.clear();
-    fill(); // the next batch's tests, while this one runs
+    executor_.releaseBatch(); // its slots cleared now, not when the server waits for the next
+    fill();                   // the next batch's tests, while this one runs
     if (running.empty() && ran > 0) start(form(0)); // what the rule held back when the batch was formed
   }
   // Tests after one that never ran (the budget ended first), in order.

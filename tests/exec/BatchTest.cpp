@@ -12,6 +12,7 @@
 
 #include <sched.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <fstream>
@@ -166,6 +167,32 @@ TEST_P(Batch, ABatchsTracesStayAsTheyWereWhileTheNextOneRuns) {
   ASSERT_TRUE(c) << c.error().message;
   EXPECT_EQ(u().server->trace(0).output(), "said 1\n");
   EXPECT_EQ(u().server->trace().output(), "said 2\n");
+}
+
+TEST_P(Batch, ABatchReleasedIsClearedAndTheBatchThatReusesItsSlotsEndsAsAnyOther) {
+  std::vector<std::vector<std::uint8_t>> first, second;
+  for (std::int64_t n : {1, 2}) first.push_back(testcase::encode(u().call("say", {n})));
+  for (std::int64_t n : {3, 4}) second.push_back(testcase::encode(u().call("say", {n})));
+  ASSERT_TRUE(u().server->runBatch(first, limits()));
+  const auto blocks = [](size_t i) {
+    const auto b = u().server->trace(i).blocks();
+    return std::vector<std::uint8_t>(b.begin(), b.end());
+  };
+  const std::vector<std::uint8_t> ran = blocks(1);
+  ASSERT_NE(std::count(ran.begin(), ran.end(), 1), 0);
+  u().server->releaseBatch();
+  EXPECT_EQ(u().server->trace(1).output(), "");
+  const std::vector<std::uint8_t> cleared = blocks(1);
+  EXPECT_EQ(std::count(cleared.begin(), cleared.end(), 1), 0);
+  EXPECT_TRUE(u().server->trace(1).observations().empty());
+  // The next batch is in the other bank; the one after reuses the cleared
+  // slots and covers what the first did.
+  ASSERT_TRUE(u().server->runBatch(second, limits()));
+  EXPECT_EQ(u().server->trace(1).output(), "said 4\n");
+  ASSERT_TRUE(u().server->runBatch(first, limits()));
+  EXPECT_EQ(u().server->trace(1).output(), "said 2\n");
+  EXPECT_EQ(result(1, 1), 2);
+  EXPECT_EQ(blocks(1), ran);
 }
 
 INSTANTIATE_TEST_SUITE_P(Modes, Batch, ::testing::Values(true, false),

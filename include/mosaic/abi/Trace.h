@@ -186,6 +186,18 @@ static __inline__ size_t mosaic_trace_size(uint32_t blocks, uint32_t sides, uint
          MOSAIC_INPUT_BYTES + MOSAIC_OUTPUT_BYTES;
 }
 
+/* The per-test counters of the header: what mosaic_trace_reset does
+ * besides clearing the areas (enough for a slot cleared since its last
+ * test). */
+static __inline__ void mosaic_trace_reset_counters(mosaic_trace_header *t) {
+  t->cmp_count = t->str_count = t->stmt_count = t->obs_len = t->obs_dropped = 0;
+  t->current_stmt = -1;
+  t->finished = 0;
+  t->output_len = t->output_dropped = 0;
+  t->active_mutant = MOSAIC_NO_MUTANT;
+  t->stack_count = 0;
+}
+
 /* Clears what one test writes, before the next (the host in server mode,
  * the runtime in plain execution). */
 static __inline__ void mosaic_trace_reset(mosaic_trace_header *t) {
@@ -195,12 +207,7 @@ static __inline__ void mosaic_trace_reset(mosaic_trace_header *t) {
   memset((char *)t + t->direct_off, 0, t->block_capacity);
   memset((char *)t + t->direct_sides_off, 0, (size_t)t->side_capacity * sizeof(double));
   memset((char *)t + t->stmts_off, 0, MOSAIC_STMT_CAPACITY * sizeof(mosaic_stmt_record));
-  t->cmp_count = t->str_count = t->stmt_count = t->obs_len = t->obs_dropped = 0;
-  t->current_stmt = -1;
-  t->finished = 0;
-  t->output_len = t->output_dropped = 0;
-  t->active_mutant = MOSAIC_NO_MUTANT;
-  t->stack_count = 0;
+  mosaic_trace_reset_counters(t);
 }
 
 /* Writes the header of a zeroed trace of mosaic_trace_size(blocks, sides,

@@ -147,6 +147,10 @@ public:
   void startBatch(std::span<const std::vector<std::uint8_t>> inputs, const Limits &limits, const BatchBounds &bounds = {});
   Expected<std::vector<RunResult>> finishBatch();
   bool batchStarted() const { return pending_.has_value(); }
+  /// The caller is done with the traces of the last batch finished:
+  /// their slots are cleared now (while the next batch runs), so that
+  /// the batch that reuses them starts at once. trace(i) then reads empty.
+  void releaseBatch();
   std::size_t batchCapacity() const { return bank_; }
 
   /// The mutant the next runs switch on, in a harness built with mutant
@@ -221,6 +225,7 @@ private:
     bool sent = false;
   };
   std::optional<Pending> pending_;
+  std::vector<bool> cleared_; ///< per slot: cleared by releaseBatch() since its last test
   int callerOn_ = -1; ///< the CPU placeCaller() last moved the caller to
   std::uint32_t features_ = 0;
   std::string id_; ///< the running server's name (trace server_id): its cgroup is mosaic-<id>

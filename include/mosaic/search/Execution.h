@@ -175,6 +175,9 @@ public:
     return waited_.size();
   }
   virtual std::vector<std::optional<Execution>> takeBatch() { return std::exchange(waited_, {}); }
+  /// The caller is done with the waited batch's traces (batchTrace): the
+  /// executor may clear them for reuse while the next batch runs.
+  virtual void releaseBatch() {}
 
 private:
   std::vector<const testcase::TestCase *> started_;
