@@ -100,8 +100,9 @@ TEST(ConcolicCli, ANumberParsedFromTextIsReachedOnlyWithTheCLibrarysModels) {
 
 TEST(ConcolicCli, FifoIsTheAblationAndAnUnknownSelectionIsAUsageError) {
   const std::string dir = makeTempDir("mosaic-concolic-fifo");
+  // Up to 200,000 tests, as above (every branch near 52,000 here).
   const nlohmann::json stats =
-      generate(dir, {"--max-executions", "60000", "--concolic", "--concolic-selection", "fifo", "--no-verify"});
+      generate(dir, {"--max-executions", "200000", "--concolic", "--concolic-selection", "fifo", "--no-verify"});
   EXPECT_EQ(stats["concolic"]["selection"], "fifo");
   EXPECT_EQ(stats["goals"]["branch"]["covered"], stats["goals"]["branch"]["total"]) << stats["goals"].dump(2);
   auto r = runProcess({MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_CONCOLIC_DB_DIR, kUnit, "-o",
