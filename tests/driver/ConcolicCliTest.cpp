@@ -84,12 +84,13 @@ TEST(ConcolicCli, WithTheConcolicSideEveryBranchIsCoveredAndTheSuitePasses) {
 // (and of strcmp, strlen and <ctype.h> on the way) carries to the solver.
 TEST(ConcolicCli, ANumberParsedFromTextIsReachedOnlyWithTheCLibrarysModels) {
   const std::string off = makeTempDir("mosaic-concolic-words-off"), on = makeTempDir("mosaic-concolic-words-on");
-  // Seed 3: the search alone misses v == 4711 at every seed of 1-6, and
-  // v < -90000 at 2 of them (3 and 5).
-  const nlohmann::json plain = generate(off, {"--max-executions", "20000", "--no-verify"}, kWords, "3");
+  // The search alone misses v == 4711 (at every seed of 1-6 at 20,000
+  // tests; v < -90000 it reaches by chance, at 4 of them). 60,000 tests
+  // each: the concolic side's turns come by time, and at 20,000 a loaded
+  // machine left it one short now and then.
+  const nlohmann::json plain = generate(off, {"--max-executions", "60000", "--no-verify"}, kWords, "3");
   EXPECT_TRUE(uncovered(plain, "words.c:33:7 true (number)")) << plain["goals"].dump(2);
-  EXPECT_TRUE(uncovered(plain, "words.c:34:7 true (number)")) << plain["goals"].dump(2);
-  const nlohmann::json hybrid = generate(on, {"--max-executions", "20000", "--concolic"}, kWords, "3");
+  const nlohmann::json hybrid = generate(on, {"--max-executions", "60000", "--concolic"}, kWords, "3");
   EXPECT_FALSE(uncovered(hybrid, "(number)")) << hybrid["goals"].dump(2);
   EXPECT_FALSE(uncovered(hybrid, "(keyword)")) << hybrid["goals"].dump(2);
   EXPECT_FALSE(uncovered(hybrid, "(letters)")) << hybrid["goals"].dump(2);
