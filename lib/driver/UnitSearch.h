@@ -28,7 +28,6 @@
 
 namespace mosaic::driver {
 
-/// What the search left for the report.
 /// CPU time of mosaic's process so far (every thread, no child).
 inline double processCpuSeconds() {
   timespec t{};
@@ -36,6 +35,7 @@ inline double processCpuSeconds() {
   return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
 }
 
+/// What the search left for the report.
 struct SearchSummary {
   search::AlgorithmKind algorithm{};
   double seconds = 0;
