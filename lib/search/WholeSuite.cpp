@@ -27,7 +27,7 @@ public:
   WholeSuite(Evaluator &e, Variation &v, Rng &rng, const SearchOptions &o) : e_(e), v_(v), rng_(rng), o_(o) {}
 
   // A generation's suites are made first, then the tests they changed or
-  // added run together (Evaluator::evaluateAll: in the fork server's
+  // added run together (Evaluator::evaluateStream: in the fork server's
   // batches), rather than one round trip per test.
   void run() override {
     std::vector<Suite> population;
@@ -64,19 +64,26 @@ private:
   }
 
   // Runs every test of `population` without a run (new or changed), all
-  // together; drops those that could not run (the budget ended first, or
-  // the harness could not run them) and suites left empty.
+  // together, a batch made at a time (each test lent to the evaluator and
+  // handed back with its run); drops those that could not run (the budget
+  // ended first, or the harness could not run them) and suites left empty.
   void runChanged(std::vector<Suite> &population) {
     std::vector<Individual *> changed;
-    std::vector<testcase::TestCase> tests;
     for (Suite &s : population)
       for (Individual &i : s.tests)
-        if (!i.run) {
-          changed.push_back(&i);
-          tests.push_back(i.test);
-        }
-    const auto runs = e_.evaluateAll(tests);
-    for (size_t k = 0; k < changed.size(); ++k) changed[k]->run = runs[k];
+        if (!i.run) changed.push_back(&i);
+    size_t lent = 0;
+    e_.evaluateStream(
+        [&] {
+          std::vector<testcase::TestCase> tests;
+          for (; lent < changed.size() && tests.size() < kEvaluationBatch; ++lent)
+            tests.push_back(std::move(changed[lent]->test));
+          return tests;
+        },
+        [&](size_t id, testcase::TestCase test, std::shared_ptr<const Execution> run) {
+          changed[id]->test = std::move(test);
+          changed[id]->run = std::move(run);
+        });
     for (Suite &s : population) std::erase_if(s.tests, [](const Individual &i) { return !i.run; });
     std::erase_if(population, [](const Suite &s) { return s.tests.empty(); });
   }
