@@ -43,6 +43,16 @@ constexpr int kFlipsPerSidePerTrace = 2;
 // Ours: undecided path conditions made goals, one per side, at most this
 // many (each is a goal the search ranks its population by).
 constexpr size_t kMaxUndecided = 64;
+// Ours: with the budget counted in executions (--max-executions) the
+// side's clock is work, not time, so that a seed and a number of
+// executions make the same run on a loaded machine as on an idle one (as
+// the GRT bloodhound's period does): a test of the search counts 50 us, a
+// run in the symbolic harness 2 ms and a question to Z3 4 ms. Sources:
+// bench/results/speed-2026-11-29c (DynaMOSA ran 6,000-23,000 tests a
+// second on its seven units) and concolic-2026-11-27 (symbolic runs took
+// 0.5-2.4 ms and Z3's queries 2-5 ms on average on http_parser.c,
+// xmltok.c, xmlparse.c, tinyxml2.cpp and pugixml.cpp).
+constexpr double kWorkPerTest = 50e-6, kWorkPerSymbolicRun = 2e-3, kWorkPerQuery = 4e-3;
 
 double now() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
@@ -71,9 +81,21 @@ Hybrid::Hybrid(const model::Program &program, const model::UnitDescription &desc
   stats_.share = share_;
 }
 
+bool Hybrid::counted(const search::Evaluator &evaluator) { return evaluator.budget().maxExecutions > 0; }
+
+double Hybrid::clock(const search::Evaluator &evaluator) const {
+  return counted(evaluator) ? static_cast<double>(evaluator.executions()) * kWorkPerTest : evaluator.budget().elapsed();
+}
+
+double Hybrid::work(const search::Evaluator &evaluator) const {
+  const std::uint64_t asked = stats_.solver.queries - stats_.solver.cached;
+  return static_cast<double>(stats_.symbolicRuns) * kWorkPerSymbolicRun + static_cast<double>(asked) * kWorkPerQuery +
+         static_cast<double>(evaluator.executions()) * kWorkPerTest;
+}
+
 bool Hybrid::due(const search::Evaluator &evaluator) {
-  const double elapsed = evaluator.budget().elapsed();
-  return elapsed >= idleUntil_ && stats_.seconds < share_ * elapsed;
+  const double elapsed = clock(evaluator);
+  return elapsed >= idleUntil_ && spent_ < share_ * elapsed;
 }
 
 std::optional<std::uint32_t> Hybrid::sideOfFlip(const solver::Constraint &c, const search::Evaluator &evaluator) const {
@@ -143,14 +165,14 @@ void Hybrid::indexGoals(const search::Goals &goals) {
 
 bool Hybrid::stuck(std::uint32_t side, const search::Evaluator &evaluator) const {
   auto it = firstReached_.find(side);
-  return it != firstReached_.end() && evaluator.budget().elapsed() - it->second >= kStuckSeconds;
+  return it != firstReached_.end() && clock(evaluator) - it->second >= kStuckSeconds;
 }
 
 void Hybrid::evaluated(const search::Evaluator &evaluator, const search::Evaluation &evaluation) {
   if (!evaluation.searching || evaluation.run.failed()) return;
   indexGoals(evaluator.goals());
   const std::vector<double> &sides = evaluation.run.sides;
-  const double elapsed = evaluator.budget().elapsed();
+  const double elapsed = clock(evaluator);
   // One pass over the uncovered sides whose branch the run reached: each
   // one's first reach is noted, and the test is kept to trace for the first
   // side that still takes tests.
@@ -246,10 +268,12 @@ bool Hybrid::undecided(const Waiting &w, const search::Goals &goals) {
 
 void Hybrid::run(search::Evaluator &evaluator) {
   indexGoals(evaluator.goals());
-  const double start = now();
+  const double start = now(), startWork = work(evaluator);
+  const bool counted = Hybrid::counted(evaluator);
+  auto turn = [&] { return counted ? work(evaluator) - startWork : now() - start; };
   const std::uint64_t before = stats_.stuckGoals;
   bool idle = false;
-  while (!evaluator.done() && now() - start < kTurnSeconds) {
+  while (!evaluator.done() && turn() < kTurnSeconds) {
     if (selection_->waiting() == 0 || (waiting_.size() < kMaxWaiting && rng_.chance(0.5))) {
       const std::uint64_t runs = stats_.symbolicRuns;
       collect(evaluator);
@@ -260,9 +284,9 @@ void Hybrid::run(search::Evaluator &evaluator) {
     }
     if (selection_->waiting() > 0) solveOne(evaluator);
   }
-  const double spent = now() - start;
-  stats_.seconds += spent;
-  if (idle) idleUntil_ = evaluator.budget().elapsed() + kIdleSeconds;
+  spent_ += turn();
+  stats_.seconds += now() - start;
+  if (idle) idleUntil_ = clock(evaluator) + kIdleSeconds;
   share_ = stats_.stuckGoals > before ? std::min(options_.maxShare, share_ * kGrow)
                                     : std::max(options_.minShare, share_ * kShrink);
   stats_.share = share_;

@@ -44,6 +44,24 @@ TEST(ConcolicCli, TheSearchAloneMissesTheExactValueGoals) {
   EXPECT_TRUE(uncovered(stats, "(flag)")) << stats["goals"].dump(2);
 }
 
+// With the budget in executions the concolic side's turns come by work
+// done, not by time: a seed and a number of tests make the same run
+// however busy the machine is (the tests here rely on it).
+TEST(ConcolicCli, TheSameSeedAndNumberOfTestsMakeTheSameConcolicRun) {
+  nlohmann::json runs[2];
+  for (int i = 0; i < 2; ++i) {
+    runs[i] = generate(makeTempDir("mosaic-concolic-again"), {"--max-executions", "20000", "--concolic", "--no-verify"},
+                       kWords, "2");
+    nlohmann::json &c = runs[i]["concolic"];
+    for (auto it = c.begin(); it != c.end();)
+      it = it.key().find("seconds") != std::string::npos ? c.erase(it) : std::next(it);
+  }
+  EXPECT_GT(runs[0]["concolic"]["symbolic_runs"].get<int>(), 0);
+  EXPECT_EQ(runs[0]["concolic"], runs[1]["concolic"]);
+  EXPECT_EQ(runs[0]["goals"], runs[1]["goals"]);
+  EXPECT_EQ(runs[0]["executions"], runs[1]["executions"]);
+}
+
 // SUSHI's goals alone (Z3 decides nothing): each flip toward an uncovered
 // side becomes a path-condition goal; flag()'s comparison, behind a
 // boolean whose branch distance is 0 or 1, guides the search there.
@@ -60,12 +78,9 @@ TEST(ConcolicCli, UndecidedPathConditionsBecomeGoalsThatGuideTheSearchPastAFlag)
 
 TEST(ConcolicCli, WithTheConcolicSideEveryBranchIsCoveredAndTheSuitePasses) {
   const std::string dir = makeTempDir("mosaic-concolic-on");
-  // The concolic side's turns come by time: the search runs its tests too
-  // fast for the side to get the turns it needs within 20,000, so up to
-  // 200,000 (it stops once every branch is covered: near 30,000 when the
-  // search ran one test at a time, 45,000-55,000 since it overlaps its
-  // batches with the program, more on a loaded machine).
-  const nlohmann::json stats = generate(dir, {"--max-executions", "200000", "--concolic"});
+  // Up to 20,000 tests: it stops once every branch is covered, near 5,300
+  // at seeds 1-6 (the side's clock counts work under --max-executions).
+  const nlohmann::json stats = generate(dir, {"--max-executions", "20000", "--concolic"});
   const nlohmann::json &c = stats["concolic"];
   ASSERT_TRUE(c["on"].get<bool>()) << c.dump(2);
   EXPECT_EQ(c["selection"], "knn");
@@ -85,12 +100,10 @@ TEST(ConcolicCli, WithTheConcolicSideEveryBranchIsCoveredAndTheSuitePasses) {
 TEST(ConcolicCli, ANumberParsedFromTextIsReachedOnlyWithTheCLibrarysModels) {
   const std::string off = makeTempDir("mosaic-concolic-words-off"), on = makeTempDir("mosaic-concolic-words-on");
   // The search alone misses v == 4711 (at every seed of 1-6 at 20,000
-  // tests; v < -90000 it reaches by chance, at 4 of them). 60,000 tests
-  // each: the concolic side's turns come by time, and at 20,000 a loaded
-  // machine left it one short now and then.
-  const nlohmann::json plain = generate(off, {"--max-executions", "60000", "--no-verify"}, kWords, "3");
+  // tests; v < -90000 it reaches by chance, at 4 of them).
+  const nlohmann::json plain = generate(off, {"--max-executions", "20000", "--no-verify"}, kWords, "3");
   EXPECT_TRUE(uncovered(plain, "words.c:33:7 true (number)")) << plain["goals"].dump(2);
-  const nlohmann::json hybrid = generate(on, {"--max-executions", "60000", "--concolic"}, kWords, "3");
+  const nlohmann::json hybrid = generate(on, {"--max-executions", "20000", "--concolic"}, kWords, "3");
   EXPECT_FALSE(uncovered(hybrid, "(number)")) << hybrid["goals"].dump(2);
   EXPECT_FALSE(uncovered(hybrid, "(keyword)")) << hybrid["goals"].dump(2);
   EXPECT_FALSE(uncovered(hybrid, "(letters)")) << hybrid["goals"].dump(2);
@@ -101,9 +114,9 @@ TEST(ConcolicCli, ANumberParsedFromTextIsReachedOnlyWithTheCLibrarysModels) {
 
 TEST(ConcolicCli, FifoIsTheAblationAndAnUnknownSelectionIsAUsageError) {
   const std::string dir = makeTempDir("mosaic-concolic-fifo");
-  // Up to 200,000 tests, as above (every branch near 52,000 here).
+  // Up to 20,000 tests, as above (every branch near 5,300 at seeds 1-6).
   const nlohmann::json stats =
-      generate(dir, {"--max-executions", "200000", "--concolic", "--concolic-selection", "fifo", "--no-verify"});
+      generate(dir, {"--max-executions", "20000", "--concolic", "--concolic-selection", "fifo", "--no-verify"});
   EXPECT_EQ(stats["concolic"]["selection"], "fifo");
   EXPECT_EQ(stats["goals"]["branch"]["covered"], stats["goals"]["branch"]["total"]) << stats["goals"].dump(2);
   auto r = runProcess({MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_CONCOLIC_DB_DIR, kUnit, "-o",

@@ -10,7 +10,8 @@
 // it yields where the search was stuck: goals a flip covers count only
 // when the search had reached the flipped side's branch for a while
 // without taking the side (goals the search would soon have covered
-// anyway do not buy the side more time).
+// anyway do not buy the side more time). With the budget in executions
+// the side measures time as nominal work, so that the run repeats.
 #pragma once
 
 #include "mosaic/concolic/PathGoals.h"
@@ -121,13 +122,21 @@ private:
   std::map<std::uint32_t, int> allowance_;
   std::shared_ptr<UndecidedPaths> undecided_;
   std::set<std::uint32_t> undecidedSides_; ///< sides an undecided condition was made a goal for
-  /// Side id -> the search's elapsed seconds when one of its tests first
+  /// Side id -> the side's clock when one of the search's tests first
   /// reached the side's branch with the side not covered.
   std::map<std::uint32_t, double> firstReached_;
   /// Whether the search had been stuck at `side`: its branch reached, the
   /// side not taken, for kStuckSeconds.
   bool stuck(std::uint32_t side, const search::Evaluator &evaluator) const;
-  double idleUntil_ = 0; ///< the search's elapsed seconds before which the side does not look again
+  /// The side's clock: the search's seconds so far, wall time or, with the
+  /// budget in executions, work (Hybrid.cpp's kWork*: the same run
+  /// whatever the load).
+  static bool counted(const search::Evaluator &evaluator);
+  double clock(const search::Evaluator &evaluator) const;
+  /// The work done so far, the side's and the search's (counted runs).
+  double work(const search::Evaluator &evaluator) const;
+  double spent_ = 0;     ///< the side's seconds by that clock
+  double idleUntil_ = 0; ///< the side's clock before which the side does not look again
   double share_;
   HybridStats stats_;
 };
