@@ -24,6 +24,13 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// Linked into every harness. -z now: every symbol bound when the fork
+// server starts, not again in each child it forks on first call (AFL's
+// fork server sets LD_BIND_NOW for the same reason; in pugixml.cpp's
+// random search, whose children die by the hundred, lazy binding was 6%
+// of the server's time, perf).
+constexpr const char *kLinkFlags[] = {"-Wl,-z,now"};
+
 std::string canonicalPath(const fs::path &p) {
   std::error_code ec;
   fs::path c = fs::weakly_canonical(p, ec);
@@ -478,6 +485,7 @@ Expected<bool> buildIn(const model::Program &program, const Toolchain &tc, const
   // Every C++ throw through the runtime's wrapper, which notes its stack
   // (runtime/throw.c); nothing for a unit that never throws.
   std::vector<std::string> link{tc.clangxx, object, tc.runtime, "-o", binary, "-Wl,--wrap=__cxa_throw"};
+  link.insert(link.end(), std::begin(kLinkFlags), std::end(kLinkFlags));
   if (options.sanitize) link.insert(link.end(), {"-fsanitize=address,undefined"});
   // libffi for calls of variadic functions (CodegenVariadic.cpp).
   const std::vector<std::string> libs{"-lffi", "-lm", "-lpthread", "-ldl"};
@@ -563,6 +571,7 @@ Expected<Harness> buildHarness(const model::Program &program, const testcase::Ca
   if (options.weakMutation) key = fnv1a("weak mutation", key);
   if (options.schemata) key = fnv1a("mutant schemata", key);
   if (options.symbolic) key = fnv1a("symbolic", key);
+  for (const char *flag : kLinkFlags) key = fnv1a(flag, key);
   for (const std::string &f : {tc.passPlugin, tc.runtime}) {
     std::error_code ec;
     key = fnv1a(std::to_string(fs::last_write_time(f, ec).time_since_epoch().count()), key);

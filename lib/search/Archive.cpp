@@ -1,7 +1,7 @@
 // The archive of covering tests.
 #include "mosaic/search/Archive.h"
 
-#include <set>
+#include <unordered_set>
 
 namespace mosaic::search {
 
@@ -35,9 +35,15 @@ std::vector<size_t> Archive::update(const std::shared_ptr<const testcase::TestCa
 const std::vector<Solution> &Archive::solutions() const {
   if (solutions_) return *solutions_;
   std::vector<Solution> out;
-  std::set<const testcase::TestCase *> seen;
-  for (const Solution &s : best_)
-    if (s.test && seen.insert(s.test.get()).second) out.push_back(s);
+  std::unordered_set<const testcase::TestCase *> seen;
+  // A test is often the best for goals next to each other (a function's
+  // lines and branches): the set is asked only when the test changes.
+  const testcase::TestCase *last = nullptr;
+  for (const Solution &s : best_) {
+    if (!s.test || s.test.get() == last) continue;
+    last = s.test.get();
+    if (seen.insert(last).second) out.push_back(s);
+  }
   return solutions_.emplace(std::move(out));
 }
 
