@@ -7,6 +7,7 @@
 #include "mosaic/abi/Protocol.h"
 #include "mosaic/abi/TestWire.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,6 +107,46 @@ mosaic_ctx *__mosaic_context(void) { return &context; }
 
 void __mosaic_sym_input(mosaic_ctx *ctx, const void *address, uint32_t bytes, uint32_t kind) {
   __mosaic_sym_mark(address, bytes, ctx->current, kind);
+}
+
+/* An unlinked file in the working directory holding the bytes, open for
+ * reading and writing at its start; -1 when none. */
+static int temp_fd(const uint8_t *bytes, uint32_t len) {
+  char name[] = "mosaic-file-XXXXXX";
+  uint32_t done = 0;
+  const int fd = mkstemp(name);
+  if (fd < 0) return -1;
+  unlink(name);
+  while (done < len) {
+    const ssize_t n = write(fd, bytes + done, len - done);
+    if (n <= 0) {
+      close(fd);
+      return -1;
+    }
+    done += (uint32_t)n;
+  }
+  if (lseek(fd, 0, SEEK_SET) != 0) {
+    close(fd);
+    return -1;
+  }
+  return fd;
+}
+
+void *__mosaic_temp_file(const uint8_t *bytes, uint32_t len) {
+  FILE *f;
+  const int fd = temp_fd(bytes, len);
+  if (fd < 0) return NULL;
+  if (!(f = fdopen(fd, "w+"))) {
+    close(fd);
+    return NULL;
+  }
+  return f;
+}
+
+int __mosaic_temp_fd(const uint8_t *bytes, uint32_t len) {
+  const int fd = temp_fd(bytes, len), high = fd < 0 ? -1 : fcntl(fd, F_DUPFD, MOSAIC_TEMP_FD_BASE);
+  if (fd >= 0) close(fd);
+  return high;
 }
 
 void *__mosaic_alloc(mosaic_ctx *ctx, size_t size) {
@@ -341,6 +382,7 @@ static int decode(reader *r, mosaic_stmt *s) {
   case MOSAIC_OP_CSTRING:
   case MOSAIC_OP_STD_STRING:
   case MOSAIC_OP_BUFFER:
+  case MOSAIC_OP_FILE:
     s->type = rd32(r);
     s->len = rd32(r);
     if ((size_t)(r->end - r->p) < s->len) return 0;

@@ -32,6 +32,7 @@ Body BodyWriter::write(const SuiteTest &st, bool withAssertions) {
   nameValues(st, n, body.trampolines);
   if (!writeStatements(st, n, withAssertions, body)) return body;
   requireStubs(t, body);
+  body.files = std::any_of(t.statements.begin(), t.statements.end(), [](const Statement &s) { return s.op == Op::File; });
   requireTrampolines(body);
   return body;
 }

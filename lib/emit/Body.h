@@ -44,7 +44,15 @@ struct Body {
   std::string name;  ///< a readable name (callable and what it shows), not yet unique
   std::set<model::CallableId> trampolines;
   std::set<model::RecordId> stubs; ///< abstract classes whose stub subclass the test uses
+  bool files = false;              ///< the test opens a temporary file (Op::File): temporaryFileHelpers()
 };
+
+/// The helpers a test file defines when a test gives a stream or a
+/// descriptor of a temporary file holding some bytes (Op::File), and their
+/// lines (after the includes, in an anonymous namespace).
+inline constexpr const char *kTemporaryFile = "TemporaryFileWith";
+inline constexpr const char *kTemporaryDescriptor = "TemporaryDescriptorWith";
+std::vector<std::string> temporaryFileHelpers();
 
 class BodyWriter {
 public:
@@ -134,6 +142,7 @@ private:
   std::optional<std::string> cStringStatement(const StatementSite &at) const;
   std::optional<std::string> stdStringStatement(const StatementSite &at) const;
   std::optional<std::string> bufferStatement(const StatementSite &at) const;
+  std::optional<std::string> fileStatement(const StatementSite &at) const;
   std::optional<std::string> nullStatement(const StatementSite &at) const;
   std::optional<std::string> aggregateStatement(const StatementSite &at);
   std::optional<std::string> arrayFieldValue(const StatementSite &at, const model::Field &field, testcase::Ref ref);

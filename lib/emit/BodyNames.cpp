@@ -173,6 +173,7 @@ std::string BodyWriter::identifierFor(const TestCase &t, size_t i) const {
   }
   if (s.op == Op::CString) return "text";
   if (s.op == Op::Buffer || s.op == Op::Array) return "buffer";
+  if (s.op == Op::File) return "file";
   return typeName(s.type);
 }
 

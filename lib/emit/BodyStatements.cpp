@@ -3,6 +3,7 @@
 // a stub subclass or a callback lambda.
 #include "BodyParts.h"
 
+#include "mosaic/abi/TestWire.h"
 #include "mosaic/testcase/Printer.h"
 
 #include <algorithm>
@@ -34,6 +35,7 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
   case Op::CString: return cStringStatement(at);
   case Op::StdString: return stdStringStatement(at);
   case Op::Buffer: return bufferStatement(at);
+  case Op::File: return fileStatement(at);
   case Op::Null: return nullStatement(at);
   case Op::Aggregate: return aggregateStatement(at);
   case Op::AddressOf: return addressOfStatement(at);
@@ -99,6 +101,34 @@ std::optional<std::string> BodyWriter::stdStringStatement(const StatementSite &a
   if (s.bytes.find('\0') != std::string::npos)
     return type + " " + name + "(" + testcase::quote(s.bytes) + ", " + std::to_string(s.bytes.size()) + ");";
   return type + " " + name + " = " + testcase::quote(s.bytes) + ";";
+}
+
+// A stream or a descriptor of a temporary file holding the bytes, read
+// from its start, as the harness made it (runtime/harness.c's
+// __mosaic_temp_file and __mosaic_temp_fd).
+std::optional<std::string> BodyWriter::fileStatement(const StatementSite &at) const {
+  const Statement &s = at.s;
+  auto d = declareVariable(at, s.type);
+  if (!d) return std::nullopt;
+  const char *helper = catalog_.fileStream(s.type) ? kTemporaryFile : kTemporaryDescriptor;
+  return *d + " = " + helper + "(" + testcase::quote(s.bytes) + ", " + std::to_string(s.bytes.size()) + ");";
+}
+
+std::vector<std::string> temporaryFileHelpers() {
+  return {"// A stream over a temporary file that holds `size` bytes, read from its start",
+          "// (the file goes when the test program ends), and a descriptor of one, the",
+          "// lowest free from " + std::to_string(MOSAIC_TEMP_FD_BASE) +
+              " as mosaic gave it (a descriptor the code keeps is the same number).",
+          std::string("[[maybe_unused]] FILE *") + kTemporaryFile + "(const char *bytes, size_t size) {",
+          "  FILE *file = tmpfile();",
+          "  if (file == nullptr || fwrite(bytes, 1, size, file) != size) return nullptr;",
+          "  rewind(file);",
+          "  return file;",
+          "}",
+          std::string("[[maybe_unused]] int ") + kTemporaryDescriptor + "(const char *bytes, size_t size) {",
+          std::string("  FILE *file = ") + kTemporaryFile + "(bytes, size);",
+          "  return file == nullptr ? -1 : fcntl(fileno(file), F_DUPFD, " + std::to_string(MOSAIC_TEMP_FD_BASE) + ");",
+          "}"};
 }
 
 // A byte buffer: a char array of its text, or an array of its bytes and a NUL.

@@ -192,12 +192,19 @@ void header(Text &text, const SuiteContext &context, const std::vector<Written> 
       text.line("extern \"C\" " + result.value_or("void " + trampolineName(c) + "()") + ";");
     }
   if (!first) text.line("");
-  // Stub subclasses of the abstract classes the tests need one of.
+  // Stub subclasses of the abstract classes the tests need one of, and the
+  // helper of tests that open a temporary file.
   std::set<model::RecordId> stubs;
   for (const Written &w : written) stubs.insert(w.body.stubs.begin(), w.body.stubs.end());
-  if (!stubs.empty()) {
+  const bool files = std::any_of(written.begin(), written.end(), [](const Written &w) { return w.body.files; });
+  if (files) text.line("#include <fcntl.h>");
+  if (!stubs.empty() || files) {
     text.line("namespace {");
     text.line("");
+    if (files) {
+      for (const std::string &l : temporaryFileHelpers()) text.line(l);
+      text.line("");
+    }
     for (model::RecordId r : stubs) {
       for (const std::string &l : writer.stubDefinition(r).value_or(std::vector<std::string>{})) text.line(l);
       text.line("");

@@ -185,6 +185,7 @@ void Writer::emitDispatcher() {
             << "  case MOSAIC_OP_CSTRING: return __mosaic_make_cstring(ctx, s);\n"
             << "  case MOSAIC_OP_STD_STRING: return __mosaic_make_std_string(ctx, s);\n"
             << "  case MOSAIC_OP_BUFFER: return __mosaic_make_buffer(ctx, s);\n"
+            << "  case MOSAIC_OP_FILE: return __mosaic_make_file(ctx, s);\n"
             << "  case MOSAIC_OP_NULL_VALUE: return __mosaic_make_null(ctx, s);\n"
             << "  case MOSAIC_OP_AGGREGATE: return __mosaic_make_aggregate(ctx, s);\n"
             << "  case MOSAIC_OP_ADDRESS_OF: return __mosaic_make_address_of(ctx, s);\n"

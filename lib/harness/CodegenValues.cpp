@@ -25,6 +25,7 @@ std::string openBuilder(const char *name) {
 void Writer::emitBuilders() {
   emitPrimitive();
   emitStrings();
+  emitFiles();
   emitNull();
   emitAggregate();
   emitAddressOf();
@@ -105,6 +106,27 @@ void Writer::emitStrings() {
     builders_ << "  (void)ctx;\n  (void)s;\n";
   }
   builders_ << "  " << invalid() << "\n}\n\n";
+}
+
+// The C library's streams over a temporary file holding the statement's
+// bytes (Op::File; runtime/harness.c's __mosaic_temp_file).
+void Writer::emitFiles() {
+  builders_ << openBuilder("__mosaic_make_file") << "  void *f;\n  switch (s->type) {\n";
+  for (const model::Type *ty : valueTypes(p_)) {
+    const std::string T = t(ty->id);
+    if (catalog_.descriptorType(ty->id) && catalog_.buildable(ty->id)) {
+      builders_ << "  case " << ty->id << ": {\n    const int fd = __mosaic_temp_fd(s->bytes, s->len);\n"
+                << "    if (fd < 0) break;\n    *(" << T << " *)__mosaic_define(ctx, " << ty->id << ", sizeof(" << T
+                << ")) = (" << T << ")fd;\n    return MOSAIC_STMT_OK;\n  }\n";
+      continue;
+    }
+    if (!catalog_.fileStream(ty->id)) continue;
+    builders_ << "  case " << ty->id << ":\n    f = __mosaic_temp_file(s->bytes, s->len);\n"
+              << "    if (!f) break;\n"
+              << "    *(" << T << " *)__mosaic_define(ctx, " << ty->id << ", sizeof(" << T << ")) = (" << T << ")f;\n"
+              << "    return MOSAIC_STMT_OK;\n";
+  }
+  builders_ << "  }\n  (void)f;\n  " << invalid() << "\n}\n\n";
 }
 
 void Writer::emitNull() {

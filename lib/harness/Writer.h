@@ -54,6 +54,7 @@ private:
   void emitBuilders();
   void emitPrimitive();
   void emitStrings();
+  void emitFiles();
   void emitNull();
   void emitAggregate();
   void emitAddressOf();

@@ -246,7 +246,7 @@ private:
       const bool number = s.op == Op::Primitive && (type.kind == model::TypeKind::Integer ||
                                                     type.kind == model::TypeKind::Char ||
                                                     type.kind == model::TypeKind::Floating);
-      if (number || s.op == Op::CString || s.op == Op::StdString) inputs.push_back(i);
+      if (number || s.op == Op::CString || s.op == Op::StdString || s.op == Op::File) inputs.push_back(i);
     }
     for (size_t i : inputs) {
       if (!rng_.chance(1.0 / static_cast<double>(inputs.size()))) continue;
@@ -333,7 +333,7 @@ private:
         s.bits = static_cast<std::uint64_t>(rng_.pick(k.chars));
       else if (s.op == Op::Primitive && type.kind == model::TypeKind::Floating && !k.floats.empty())
         s.bits = testcase::bitsOf(rng_.pick(k.floats));
-      else if ((s.op == Op::CString || s.op == Op::StdString) && !k.strings.empty())
+      else if ((s.op == Op::CString || s.op == Op::StdString || s.op == Op::File) && !k.strings.empty())
         s.bytes = rng_.pick(k.strings);
     }
   }

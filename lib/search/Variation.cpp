@@ -264,6 +264,10 @@ bool Variation::changeBytes(TestCase &t, size_t i) {
     const bool anyByte = !factory_.isText(s.type) || !rng_.chance(factory_.options().textBuffer);
     s.bytes = rng_.chance(options_.randomPerturbation) ? factory_.randomBuffer(s.type) : mutateString(s.bytes, anyByte);
     resizePaired(t, i, t.statements[i].bytes.size());
+  } else if (s.op == Op::File) {
+    // A stream's content: mostly text, as a buffer of char.
+    const bool anyByte = !rng_.chance(factory_.options().textBuffer);
+    s.bytes = rng_.chance(options_.randomPerturbation) ? factory_.randomText() : mutateString(s.bytes, anyByte);
   } else {
     s.bytes = rng_.chance(options_.randomPerturbation) ? factory_.randomText() : mutateString(s.bytes, false);
   }
@@ -329,7 +333,8 @@ bool Variation::changeCall(TestCase &t, size_t i) {
   }
   const model::Param *param = paramOf(t, i, arg);
   if (param && (param->pairedWith || isPairedLength(t, s.refs[arg]))) return false;
-  if (param && catalog_.fileDescriptor(*param)) return false; // -1 stays (Catalog::fileDescriptor)
+  // A descriptor: a new temporary file or -1, never another int (Catalog::fileDescriptor).
+  if (param && catalog_.fileDescriptor(*param)) return newArgument(t, i, arg);
   if (rng_.chance(options_.newArgument)) return newArgument(t, i, arg);
   // Another existing variable that fits.
   const model::TypeId want = param ? param->type : program_.record(*program_.callable(s.callable).parent).type;
@@ -373,7 +378,8 @@ bool Variation::changeStatement(TestCase &t, size_t i) {
   case Op::Primitive: return !isPairedLength(t, i) && !catalog_.descriptorArgument(t, i) && changePrimitive(s);
   case Op::CString:
   case Op::StdString:
-  case Op::Buffer: return changeBytes(t, i);
+  case Op::Buffer:
+  case Op::File: return changeBytes(t, i);
   case Op::Null:
     // Replace it where it is used with something built.
     for (size_t j = i + 1; j < t.statements.size(); ++j)

@@ -262,9 +262,22 @@ bool Catalog::isCharPointer(model::TypeId id) const {
   return t.kind == TypeKind::Pointer && t.pointee && program_.type(*t.pointee).kind == TypeKind::Char;
 }
 
+bool Catalog::fileStream(model::TypeId id) const {
+  const model::Type &t = program_.type(program_.type(id).value);
+  if (t.kind != TypeKind::Pointer || !t.pointee) return false;
+  const model::Type &pointee = program_.type(program_.type(*t.pointee).value);
+  if (pointee.kind != TypeKind::Record || !pointee.recordId) return false;
+  const model::Record &r = program_.record(*pointee.recordId);
+  return r.inSystemHeader && (r.name == "FILE" || r.name == "_IO_FILE");
+}
+
+bool Catalog::descriptorType(model::TypeId id) const {
+  const model::Type &t = program_.type(program_.type(id).value);
+  return t.kind == TypeKind::Integer && t.bits == 32 && t.isSigned;
+}
+
 bool Catalog::fileDescriptor(const model::Param &param) const {
-  const model::Type &t = program_.type(program_.type(param.type).value);
-  if (t.kind != TypeKind::Integer || t.bits != 32 || !t.isSigned) return false;
+  if (!descriptorType(param.type)) return false;
   std::string n = lowercase(param.name);
   std::erase(n, '_');
   return n == "filedes" || n == "fildes" || n == "filehandle" || n == "filedesc" ||
@@ -488,6 +501,11 @@ std::string Catalog::typeError(const TestCase &t) const {
     case Op::EndOf: e = endOfTypeError(t, i); break;
     case Op::Subclass: e = subclassTypeError(t, i); break;
     case Op::FieldSet: e = fieldSetTypeError(t, i); break;
+    case Op::File:
+      if (!fileStream(t.statements[i].type) && !descriptorType(t.statements[i].type))
+        e = "statement " + std::to_string(i) + " makes a temporary file as a " + program_.type(t.statements[i].type).spelling +
+            ", neither a FILE * nor a descriptor";
+      break;
     default: e = laterReferenceError(t, i);
     }
     if (!e.empty()) return e;

@@ -102,6 +102,7 @@ std::string toCode(const model::Program &p, const TestCase &t, const std::string
       out << "unsigned char " << var(me) << "_bytes[] = " << quote(s.bytes) << "; /* " << s.bytes.size() << " bytes */ "
           << decl(s.type) << " = " << var(me) << "_bytes;";
       break;
+    case Op::File: out << decl(s.type) << " = /* a temporary file holding */ " << quote(s.bytes) << ";"; break;
     case Op::Null: out << decl(s.type) << " = " << (p.language == "c" ? "NULL" : "nullptr") << ";"; break;
     case Op::Aggregate: out << decl(s.type) << " = {" << joinRefs(s.refs) << "};"; break;
     case Op::AddressOf: out << decl(s.type) << " = &" << var(s.refs.at(0)) << ";"; break;

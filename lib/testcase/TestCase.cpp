@@ -9,7 +9,7 @@ namespace mosaic::testcase {
 
 static_assert(static_cast<int>(Op::Primitive) == MOSAIC_OP_PRIMITIVE && static_cast<int>(Op::Callback) == MOSAIC_OP_CALLBACK &&
                   static_cast<int>(Op::EndOf) == MOSAIC_OP_END_OF && static_cast<int>(Op::Subclass) == MOSAIC_OP_SUBCLASS &&
-                  static_cast<int>(Op::MethodCall) == MOSAIC_OP_METHOD_CALL,
+                  static_cast<int>(Op::MethodCall) == MOSAIC_OP_METHOD_CALL && static_cast<int>(Op::File) == MOSAIC_OP_FILE,
               "Op must mirror enum mosaic_op");
 
 std::optional<model::TypeId> callResultVariable(const model::Program &p, model::CallableId id) {
@@ -172,6 +172,7 @@ std::vector<std::uint8_t> encode(const TestCase &t) {
     case Op::CString:
     case Op::StdString:
     case Op::Buffer:
+    case Op::File:
       put32(out, s.type);
       put32(out, static_cast<std::uint32_t>(s.bytes.size()));
       out.insert(out.end(), s.bytes.begin(), s.bytes.end());
@@ -232,7 +233,8 @@ Expected<TestCase> decode(const std::vector<std::uint8_t> &bytes) {
       break;
     case Op::CString:
     case Op::StdString:
-    case Op::Buffer: {
+    case Op::Buffer:
+    case Op::File: {
       s.type = r.u32();
       const std::uint32_t n = r.u32();
       if (bytes.size() - r.at < n) return Error::input("test case truncated in statement " + std::to_string(i));

@@ -333,9 +333,13 @@ std::optional<Ref> TestFactory::make(TestCase &t, const Need &need, int depth) {
   case TypeKind::Integer:
   case TypeKind::Floating:
   case TypeKind::Enum:
-    // A file descriptor: none the test opened, never the runner's stdio.
-    if (need.param && catalog_.fileDescriptor(*need.param))
-      return push(t, Statement{.op = Op::Primitive, .type = type.id, .bits = ~std::uint64_t{0}});
+    // A file descriptor: of a temporary file holding bytes (as a stream's),
+    // or -1 as often as a pointer is NULL; never the runner's stdio.
+    if (need.param && catalog_.fileDescriptor(*need.param)) {
+      if (rng_.chance(options_.nullProbability))
+        return push(t, Statement{.op = Op::Primitive, .type = type.id, .bits = ~std::uint64_t{0}});
+      return push(t, Statement{.op = Op::File, .type = type.id, .bytes = randomBytes(true)});
+    }
     return push(t, Statement{.op = Op::Primitive, .type = type.id, .bits = deep ? 0 : randomScalarBits(type)});
   case TypeKind::Pointer:
     return makePointer(t, need, depth);
@@ -386,6 +390,12 @@ std::optional<Ref> TestFactory::makePointer(TestCase &t, const Need &need, int d
     return push(t, Statement{.op = Op::AddressOf, .type = type.id, .refs = {*target}});
   };
   if (deep) return null();
+  // The C library's stream: over a temporary file holding bytes (text
+  // mostly, as a buffer of char), or NULL as any pointer.
+  if (catalog_.fileStream(type.id)) {
+    if (need.allowNull && rng_.chance(options_.nullProbability)) return null();
+    return push(t, Statement{.op = Op::File, .type = type.id, .bytes = randomBytes(true)});
+  }
 
   // Through a reference (`const char *&cursor`) the pointer itself is what
   // the callee writes; what it points at is input like any other.

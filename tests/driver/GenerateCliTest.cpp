@@ -101,6 +101,23 @@ TEST(GenerateCli, ReachesMagicNumbersStringsAndNestedStructState) {
   buildAndRun(dir);
 }
 
+TEST(GenerateCli, GivesStreamsAndDescriptorsOfTemporaryFilesHoldingTheTestsBytes) {
+  // records.c reads its input from a FILE * and from a descriptor: a test
+  // gives each a temporary file holding its bytes, and the written test
+  // opens the same (TemporaryFileWith, TemporaryDescriptorWith).
+  const std::string dir = makeTempDir("mosaic-generate-files");
+  const auto j = generate(dir, "records.c", "5000");
+  EXPECT_EQ(j["goals"]["branch"]["covered"], j["goals"]["branch"]["total"]) << j.dump(2);
+  EXPECT_TRUE(j["tests"]["verified"].get<bool>());
+  EXPECT_EQ(j["tests"]["removed"], 0) << j["tests"].dump(2);
+  expectEveryBranchCovered(j);
+  const std::string suite = readFile(dir + "/suite/records_test.cpp");
+  // The header line the unit compares with, read through the stream.
+  EXPECT_TRUE(std::regex_search(suite, std::regex(R"(TemporaryFileWith\("RECORDS[^"]*", [0-9]+\);)"))) << suite;
+  EXPECT_NE(suite.find("= TemporaryDescriptorWith(\""), std::string::npos) << suite;
+  buildAndRun(dir);
+}
+
 TEST(GenerateCli, FindsTheCallSequenceAClassNeeds) {
   const std::string dir = makeTempDir("mosaic-generate");
   // The code is found at some seeds only: within 150,000 executions at 4

@@ -281,9 +281,11 @@ TEST(Factory, AStringOnlyTheAPIMakesComesFromTheAPI) {
   EXPECT_GT(made, 15);
 }
 
-TEST(Factory, AFileDescriptorIsNoneTheRunnerHas) {
+TEST(Factory, AFileDescriptorIsATemporaryFilesOrMinusOneNeverOneTheRunnerHas) {
   // claims_read_fd(int fd) (giflib's DGifOpenFileHandle(int FileHandle,
-  // ...)): -1, never a number that may be the runner's stdio.
+  // ...)): a descriptor of a temporary file holding the test's bytes
+  // (Op::File), whose first byte the function reads, or -1; never a
+  // number that may be the runner's stdio.
   UnitHarness *u = &claims();
   Rng rng(9);
   testcase::ConstantPool pool;
@@ -291,14 +293,54 @@ TEST(Factory, AFileDescriptorIsNoneTheRunnerHas) {
   const model::Callable &read = u->callable("claims_read_fd");
   exec::Limits limits;
   limits.timeoutMs = 200;
-  for (int i = 0; i < 10; ++i) {
+  int files = 0, minusOne = 0;
+  for (int i = 0; i < 30; ++i) {
     testcase::TestCase t;
     ASSERT_TRUE(factory.appendCall(t, read.id));
     const testcase::Statement &fd = t.statements[t.statements.back().refs[0]];
-    ASSERT_EQ(fd.op, testcase::Op::Primitive);
-    EXPECT_EQ(static_cast<std::int32_t>(fd.bits), -1);
-    EXPECT_EQ(u->run(t, limits).outcome, exec::Outcome::Ok) << testcase::toCode(u->program, t);
+    ASSERT_EQ(u->run(t, limits).outcome, exec::Outcome::Ok) << testcase::toCode(u->program, t);
+    const auto result = u->result(static_cast<std::uint32_t>(t.statements.size() - 1));
+    ASSERT_TRUE(result.has_value());
+    if (fd.op == testcase::Op::File) {
+      ++files;
+      EXPECT_EQ(*result, fd.bytes.empty() ? -1 : static_cast<unsigned char>(fd.bytes[0])) << testcase::toCode(u->program, t);
+    } else {
+      ASSERT_EQ(fd.op, testcase::Op::Primitive);
+      EXPECT_EQ(static_cast<std::int32_t>(fd.bits), -1);
+      EXPECT_EQ(*result, -1);
+      ++minusOne;
+    }
   }
+  EXPECT_GT(files, minusOne);
+  EXPECT_GT(minusOne, 0);
+}
+
+TEST(Factory, AStreamOfTheCLibraryIsATemporaryFileHoldingTheTestsBytesOrNull) {
+  // claims_write(doc, FILE *out) writes the document's text to `out`: a
+  // stream over a temporary file (Op::File), or NULL; never a FILE the
+  // test zeroed by hand.
+  UnitHarness *u = &claims();
+  Rng rng(5);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*u->catalog, pool, rng);
+  const model::Callable &write = u->callable("claims_write");
+  exec::Limits limits;
+  limits.timeoutMs = 200;
+  int files = 0;
+  for (int i = 0; i < 20; ++i) {
+    testcase::TestCase t;
+    ASSERT_TRUE(factory.appendCall(t, write.id));
+    const testcase::Statement &out = t.statements[t.statements.back().refs[1]];
+    ASSERT_TRUE(out.op == testcase::Op::File || out.op == testcase::Op::Null) << testcase::toCode(u->program, t);
+    files += out.op == testcase::Op::File;
+    EXPECT_EQ(u->catalog->typeError(t), "");
+    EXPECT_NE(u->run(t, limits).outcome, exec::Outcome::HarnessError) << testcase::toCode(u->program, t);
+  }
+  EXPECT_GT(files, 10);
+  // Op::File makes a FILE * or a descriptor, nothing else.
+  testcase::TestCase wrong;
+  wrong.statements.push_back({.op = testcase::Op::File, .type = write.params[0].type, .bytes = "x"});
+  EXPECT_NE(u->catalog->typeError(wrong).find("neither a FILE * nor a descriptor"), std::string::npos);
 }
 
 TEST(Factory, AHandleOnlyTheAPIMakesIsNullWhereTheCalleeSetsIt) {

@@ -25,6 +25,7 @@ TestCase everyOp() {
       Statement{.op = Op::FieldSet, .type = 8, .refs = {5, 0}, .field = 1},
       Statement{.op = Op::Callback, .type = 11, .refs = {0}},
       Statement{.op = Op::Callback, .type = 11},
+      Statement{.op = Op::File, .type = 12, .bytes = std::string("RECORDS\0\n", 9)},
       Statement{.op = Op::EndOf, .type = 6, .refs = {3}},
   };
   return t;
@@ -44,12 +45,12 @@ TEST(Wire, StartsWithMagicVersionAndCount) {
   EXPECT_EQ(bytes[0], 'M');
   EXPECT_EQ(bytes[1], 'T');
   EXPECT_EQ(bytes[2], 1);
-  EXPECT_EQ(bytes[4], 15);
+  EXPECT_EQ(bytes[4], 16);
 }
 
 TEST(Wire, AnEndPointsPastTheBytesOfItsBuffer) {
   TestCase t = everyOp();
-  EXPECT_EQ(endOffset(t, 14), 3u); // the 3 bytes of statement 3
+  EXPECT_EQ(endOffset(t, 15), 3u); // the 3 bytes of statement 3
   const auto bytes = encode(t);
   // The last statement: op, type, ref, then the offset.
   const size_t at = bytes.size() - 13;
@@ -59,8 +60,8 @@ TEST(Wire, AnEndPointsPastTheBytesOfItsBuffer) {
   t.statements[3].bytes = "longer";
   EXPECT_EQ(encode(t)[bytes.size() - 13 + 3 + 9], 6);
   // An end of a variable that holds no bytes is the pointer itself.
-  t.statements[14].refs = {9};
-  EXPECT_EQ(endOffset(t, 14), 0u);
+  t.statements[15].refs = {9};
+  EXPECT_EQ(endOffset(t, 15), 0u);
 }
 
 TEST(Wire, AStubSubclassCarriesTheResultsItReturns) {
@@ -99,7 +100,7 @@ TEST(Edit, RemovingAStatementRemovesWhatDependsOnIt) {
     for (Ref r : s.refs) EXPECT_LT(r, u.statements.size());
   // Statement 0 feeds almost everything.
   const TestCase v = withoutStatement(t, 0);
-  EXPECT_EQ(v.statements.size(), 7u); // strings, buffer, null, the constructor of a string, the bare callback, the end
+  EXPECT_EQ(v.statements.size(), 8u); // strings, buffer, null, the constructor of a string, the bare callback, the file, the end
 }
 
 TEST(Edit, AnAliasReplacesACopyWhereverItIsUsed) {

@@ -62,6 +62,18 @@ void __mosaic_undefined_function(void) __attribute__((noreturn));
 /* An extra allocation freed with the variable (a string's bytes). */
 void *__mosaic_alloc(mosaic_ctx *ctx, size_t size);
 
+/* A FILE * (as void *: this header does not need <stdio.h>) open for
+ * reading and writing on a temporary file that holds the `len` bytes, at
+ * its start (MOSAIC_OP_FILE); NULL when none can be made. The file has no
+ * name (made in the working directory, the sandbox's scratch folder, and
+ * unlinked at once). The stream is never closed by the harness: the unit
+ * may have closed it (a function that takes the stream over), and a fork
+ * server's child closes its descriptors between tests. */
+void *__mosaic_temp_file(const uint8_t *bytes, uint32_t len);
+/* The same file as a descriptor, the lowest free one from
+ * MOSAIC_TEMP_FD_BASE (TestWire.h); -1 when none. */
+int __mosaic_temp_fd(const uint8_t *bytes, uint32_t len);
+
 /* Observations of the statement being performed (Trace.h). */
 void __mosaic_obs_int(mosaic_ctx *ctx, unsigned target, int field, int64_t value);
 void __mosaic_obs_uint(mosaic_ctx *ctx, unsigned target, int field, uint64_t value);

@@ -36,6 +36,11 @@ extern "C" {
 /* Extra arguments of a call of a variadic function (ours: printf-likes in
  * tests take a few; the harness sizes its libffi arrays by it). */
 #define MOSAIC_MAX_VARARGS 4u
+/* A descriptor MOSAIC_OP_FILE makes is the lowest free one from here; a
+ * written test's helper asks for the same, so that a descriptor the unit
+ * keeps (and a test observes) is the same number there (ours: far above
+ * what a test runner holds open). */
+#define MOSAIC_TEMP_FD_BASE 100
 
 enum mosaic_op {
   MOSAIC_OP_PRIMITIVE = 1,   /* bool, char, integer, floating, enum */
@@ -52,7 +57,8 @@ enum mosaic_op {
   MOSAIC_OP_FIELD_SET = 12,  /* receiver.field = value */
   MOSAIC_OP_CALLBACK = 13,   /* a callback stub that returns a value */
   MOSAIC_OP_END_OF = 14,     /* the pointer ref plus offset bytes: the end of a (begin, end) pair */
-  MOSAIC_OP_SUBCLASS = 15    /* an object of a stub subclass of an abstract class: pure virtuals return the values */
+  MOSAIC_OP_SUBCLASS = 15,   /* an object of a stub subclass of an abstract class: pure virtuals return the values */
+  MOSAIC_OP_FILE = 16        /* a FILE * or a descriptor (int) of a temporary file holding the bytes, at its start */
 };
 
 #ifdef __cplusplus

@@ -217,6 +217,13 @@ public:
   bool isScalar(model::TypeId type) const;
   /// A plain char pointer (char *, const char *): C strings.
   bool isCharPointer(model::TypeId type) const;
+  /// Whether `type` is a pointer to the C library's stream, FILE (a record
+  /// FILE or _IO_FILE that a system header declares): a test gives one
+  /// over a temporary file holding its bytes (Op::File), or NULL.
+  bool fileStream(model::TypeId type) const;
+  /// Whether `type` is what a file descriptor is: a signed 32-bit integer
+  /// (for fileDescriptor parameters, Op::File makes one).
+  bool descriptorType(model::TypeId type) const;
   /// Whether `param` is a file descriptor: an `int` named fd (or ending in
   /// fd: sockfd, infd), filedes, fildes or FileHandle (giflib's
   /// DGifOpenFileHandle(int FileHandle, int *Error)). Descriptors 0, 1 and

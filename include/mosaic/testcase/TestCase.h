@@ -36,6 +36,8 @@ enum class Op : std::uint8_t {
   EndOf = 14,    ///< pointer one past the bytes of refs[0] (a Buffer or string): endOffset() bytes on
   Subclass = 15, ///< an object of a stub subclass of abstract class `type`; its pure virtuals return the values
                  ///< `refs` (one per Catalog::stubResults, or none) and value-initialised results otherwise
+  File = 16,     ///< a temporary file holding `bytes`, at its start: the C library's `FILE *` to it, or a
+                 ///< descriptor (`int`, Catalog::fileDescriptor parameters) from MOSAIC_TEMP_FD_BASE up
 };
 
 /// Whether `op` calls something: a function, a method or a constructor.
@@ -48,7 +50,7 @@ struct Statement {
   std::vector<Ref> refs;
   std::uint32_t field = 0;        ///< FieldSet: index into the record's fields
   std::uint64_t bits = 0;         ///< Primitive: the integer, or the bits of a double
-  std::string bytes;              ///< CString, StdString, Buffer
+  std::string bytes;              ///< CString, StdString, Buffer, File
   bool operator==(const Statement &) const = default;
 };
 
