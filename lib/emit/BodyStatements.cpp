@@ -210,6 +210,17 @@ std::optional<std::string> BodyWriter::aggregateStatement(const StatementSite &a
   for (size_t k = 0; k < fields->size(); ++k) positional |= reservedFieldName(r.fields[(*fields)[k]].name);
   for (size_t k = 0; positional && k < fields->size(); ++k) positional = (*fields)[k] == k;
   positional = positional && fields->size() == r.fields.size();
+  // A union initialised by one member leaves the bytes of its larger
+  // members indeterminate (C11 6.7.9p10 and C++'s [dcl.init.aggr] give a
+  // value to the member named only): a later read through another member
+  // (libconfig's config_value_t set by ival, read as sval) would read the
+  // stack's garbage, where the harness's zeroed memory gave zeros. Zeroed
+  // first, then the member set, as the harness made it.
+  if (r.tag == model::RecordTag::Union && s.refs.size() == 1 && !positional) {
+    const model::Field &f = r.fields[(*fields)[0]];
+    if (p_.type(p_.type(f.type).value).kind != TypeKind::Array)
+      return *d + " = {}; " + at.name + "." + f.name + " = " + argument(t, s.refs[0], f.type, false) + ";";
+  }
   std::string init;
   for (size_t k = 0; k < s.refs.size(); ++k) {
     const model::Field &f = r.fields[(*fields)[k]];

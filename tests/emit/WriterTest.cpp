@@ -10,6 +10,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <regex>
 
 using namespace mosaic;
 using namespace mosaic::test;
@@ -367,6 +368,28 @@ TEST(Writer, ACStructDefinedInsideAnotherIsNamedThroughItInCxx) {
   EXPECT_EQ(u.catalog->typeError(t.test), "");
   const std::string text = writeAndCheck(u, {t});
   EXPECT_NE(text.find("struct Slot::SlotKey "), std::string::npos) << text;
+}
+
+TEST(Writer, AUnionSetThroughOneMemberIsZeroedFirstAsTheHarnessMadeIt) {
+  // libconfig's config_value_t given by ival and read as sval: `= {.i = 7}`
+  // leaves the bytes of the larger member (double d) indeterminate, the
+  // stack's garbage in the suite where the harness had zeros.
+  Unit u("shapes.c", MOSAIC_FIXTURE_DB_DIR, kAnalysisFixtures);
+  const model::Callable &fill = u.callable("fill_number");
+  const model::TypeId numberP = fill.params.at(0).type, number = u.pointee(numberP);
+  const model::Record &r = u.program.record(*u.program.type(u.program.type(number).value).recordId);
+  ASSERT_EQ(r.tag, model::RecordTag::Union);
+  emit::SuiteTest t;
+  t.test.statements = {
+      Statement{.op = Op::Primitive, .type = r.fields.at(0).type, .bits = 7},
+      Statement{.op = Op::Aggregate, .type = number, .refs = {0}},
+      Statement{.op = Op::AddressOf, .type = numberP, .refs = {1}},
+      Statement{.op = Op::Primitive, .type = fill.params.at(1).type, .bits = 1},
+      Statement{.op = Op::Call, .callable = fill.id, .refs = {2, 3}},
+  };
+  EXPECT_EQ(u.catalog->typeError(t.test), "");
+  const std::string text = writeAndCheck(u, {t});
+  EXPECT_TRUE(std::regex_search(text, std::regex(R"(union number (\w+) = \{\}; \1\.i = 7;)"))) << text;
 }
 
 TEST(Writer, AStructOfTheCLibraryWithReservedFieldNamesIsFilledByPosition) {
