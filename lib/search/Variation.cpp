@@ -342,7 +342,7 @@ bool Variation::changeCall(TestCase &t, size_t i) {
   for (size_t j = 0; j < i; ++j) {
     if (j == s.refs[arg]) continue;
     if (!param && t.statements[j].op == Op::Null) continue;
-    if (!testcase::Catalog::standsFor(t.statements[j], param)) continue;
+    if (!catalog_.standsFor(t.statements[j], param, want)) continue;
     auto vt = testcase::variableType(program_, t, j);
     if (vt && catalog_.fits(*vt, want) && catalog_.passable(*vt, want)) candidates.push_back(static_cast<Ref>(j));
   }

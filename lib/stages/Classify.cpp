@@ -757,6 +757,23 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
                        bytesOf(v), paramName(args[a], a), p.type(p.type(args[a].param->type).value).spelling,
                        makers.empty() ? std::string("its functions") : p.callable(makers.front()).qualifiedName);
   }
+  // A temporary file where the callee wants something else it converts to
+  // (bzip2's BZ2_bzRead given a FILE * as its BZFILE *, a handle of its
+  // own that BZ2_bzReadOpen makes; Catalog::standsFor).
+  for (size_t a = 0; a < args.size(); ++a) {
+    if (!args[a].param || args[a].ref >= t.statements.size()) continue;
+    const Statement &v = t.statements[args[a].ref];
+    if (v.op == Op::File && !catalog.standsFor(v, args[a].param, args[a].param->type))
+      return fmt::format("gives {} a temporary file's {} as {}, a {}", callName(p, call), p.type(v.type).spelling,
+                         paramName(args[a], a), p.type(args[a].param->type).spelling);
+    // And the other way: a handle of the API's own (a typedef of a void
+    // pointer: bzip2's BZFILE *) where a plain `void *` means something
+    // else (records.c's records_sink(void *file), a FILE *, given its reader).
+    const auto vt = testcase::variableType(p, t, args[a].ref);
+    if (vt && catalog.plainVoidPointer(args[a].param->type) && catalog.voidHandle(*vt))
+      return fmt::format("gives {} the API's {} as {}, a {} meant for something else", callName(p, call),
+                         p.type(*vt).spelling, paramName(args[a], a), p.type(args[a].param->type).spelling);
+  }
   // Fewer elements than a parameter declared as an array states (libmd's
   // SHA256Transform(uint32_t state[8], const uint8_t data[64]) given the
   // address of one uint32_t).

@@ -262,6 +262,26 @@ bool Catalog::isCharPointer(model::TypeId id) const {
   return t.kind == TypeKind::Pointer && t.pointee && program_.type(*t.pointee).kind == TypeKind::Char;
 }
 
+bool Catalog::standsFor(const Statement &s, const model::Param *param, model::TypeId type) const {
+  if (s.op == Op::Buffer) return !(param && param->role == model::ParamRole::CString);
+  if (s.op != Op::File) return true;
+  if (descriptorType(s.type)) return param && fileDescriptor(*param);
+  return fileStream(type) || plainVoidPointer(type);
+}
+
+bool Catalog::voidHandle(model::TypeId type) const {
+  const model::Type &t = program_.type(program_.type(type).value);
+  return t.kind == TypeKind::Pointer && t.pointee && program_.type(*t.pointee).kind == TypeKind::Void &&
+         !plainVoidPointer(type);
+}
+
+bool Catalog::plainVoidPointer(model::TypeId type) const {
+  const model::Type &declared = program_.type(type);
+  const model::Type &t = program_.type(declared.value);
+  return t.kind == TypeKind::Pointer && t.pointee && program_.type(*t.pointee).kind == TypeKind::Void &&
+         (declared.spelling == "void *" || declared.spelling == "const void *");
+}
+
 bool Catalog::fileStream(model::TypeId id) const {
   const model::Type &t = program_.type(program_.type(id).value);
   if (t.kind != TypeKind::Pointer || !t.pointee) return false;

@@ -215,7 +215,7 @@ std::optional<Ref> TestFactory::reuse(const TestCase &t, model::TypeId type, dou
       // An exact match is one whose address is taken: not a constant.
       if (exact && catalog_.readOnly(*vt)) continue;
       if (writable && catalog_.constView(*vt)) continue;
-      if (!Catalog::standsFor(t.statements[i], param)) continue;
+      if (!catalog_.standsFor(t.statements[i], param, type)) continue;
       // Dereferencing a null pointer is the test's fault, not the unit's.
       if (*how == Passing::Deref && t.statements[i].op == Op::Null) continue;
       if (fromApi && !isCall(t.statements[i].op) && t.statements[i].op != Op::Null) continue;

@@ -343,6 +343,36 @@ TEST(Factory, AStreamOfTheCLibraryIsATemporaryFileHoldingTheTestsBytesOrNull) {
   EXPECT_NE(u->catalog->typeError(wrong).find("neither a FILE * nor a descriptor"), std::string::npos);
 }
 
+TEST(Catalog, ATemporaryFileStandsForAStreamADescriptorOrAPlainVoidPointerOnly) {
+  // records.c: a FILE * stream stands for records_header's FILE * and for
+  // records_sink's plain `void *file`, not for records_next's
+  // RECORDS_READER * (a typedef of void: a handle of the API's own, which
+  // records_open makes, as bzip2's BZFILE); a descriptor only for a
+  // descriptor parameter.
+  auto m = test::UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/records.c");
+  auto callable = [&](const std::string &name) -> const model::Callable & {
+    for (const model::Callable &c : m->program.callables)
+      if (c.name == name) return c;
+    throw std::runtime_error("no callable " + name);
+  };
+  const model::Param &in = callable("records_header").params.at(0), &sinkFile = callable("records_sink").params.at(0),
+                     &reader = callable("records_next").params.at(0), &fd = callable("records_peek").params.at(0),
+                     &value = callable("records_write").params.at(1);
+  const testcase::Statement stream{.op = testcase::Op::File, .type = in.type, .bytes = "RECORDS"},
+      descriptor{.op = testcase::Op::File, .type = fd.type, .bytes = "R"};
+  const testcase::Catalog &c = *m->catalog;
+  EXPECT_TRUE(c.fileStream(in.type));
+  EXPECT_TRUE(c.standsFor(stream, &in, in.type));
+  EXPECT_TRUE(c.standsFor(stream, &sinkFile, sinkFile.type));
+  EXPECT_FALSE(c.standsFor(stream, &reader, reader.type));
+  EXPECT_TRUE(c.fileDescriptor(fd));
+  EXPECT_TRUE(c.standsFor(descriptor, &fd, fd.type));
+  EXPECT_FALSE(c.standsFor(descriptor, &value, value.type));
+  EXPECT_TRUE(c.plainVoidPointer(sinkFile.type));
+  EXPECT_TRUE(c.voidHandle(reader.type));
+  EXPECT_FALSE(c.voidHandle(sinkFile.type));
+}
+
 TEST(Factory, AHandleOnlyTheAPIMakesIsNullWhereTheCalleeSetsIt) {
   // claims_node_parse(text, claims_node *out) (libplist's plist_from_xml(xml,
   // n, plist_t *plist)): `claims_node out = NULL; ...(&out)`, as a C caller

@@ -128,14 +128,22 @@ public:
   /// that may write through it. (fits() ignores constness; the harness casts.)
   bool passable(model::TypeId var, model::TypeId param) const;
 
-  /// Whether statement `s` may stand for `param` beyond its type: bytes made
-  /// as a buffer (Op::Buffer: exactly its bytes, no NUL after them, as a
-  /// (pointer, length) pair gets them) are never a C string, which a
-  /// callee reads to its NUL, past the buffer (tinyxml2's Parse(p, 109) then
-  /// PushText(p): an overflow the sanitizer check takes out of the suite).
-  static bool standsFor(const Statement &s, const model::Param *param) {
-    return !(s.op == Op::Buffer && param && param->role == model::ParamRole::CString);
-  }
+  /// Whether statement `s` may stand for `param` (of type `type`) beyond
+  /// its type: bytes made as a buffer (Op::Buffer: exactly its bytes, no
+  /// NUL after them, as a (pointer, length) pair gets them) are never a C
+  /// string, which a callee reads to its NUL, past the buffer (tinyxml2's
+  /// Parse(p, 109) then PushText(p): an overflow the sanitizer check takes
+  /// out of the suite). A temporary file (Op::File) stands for a FILE *, a
+  /// descriptor or a plain `void *` (pugixml's xml_writer_file(void *file)),
+  /// never for another type it converts to: bzip2's `typedef void BZFILE`
+  /// is a handle of its own, which BZ2_bzReadOpen makes from a FILE *.
+  bool standsFor(const Statement &s, const model::Param *param, model::TypeId type) const;
+  /// Whether `type` is `void *` (or `const void *`) as spelled: no typedef
+  /// of it (bzip2's BZFILE *), which names a handle of the API's.
+  bool plainVoidPointer(model::TypeId type) const;
+  /// Whether `type` is a pointer to a typedef of void (bzip2's `typedef void
+  /// BZFILE`, BZFILE *) or a typedef of a void pointer: a handle the API names.
+  bool voidHandle(model::TypeId type) const;
 
   /// Whether a variable of type `var` is a const view of an object: a
   /// constant, a reference to const or a pointer to const (what a const
