@@ -134,7 +134,7 @@ static int temp_fd(const uint8_t *bytes, uint32_t len) {
 
 void *__mosaic_temp_file(const uint8_t *bytes, uint32_t len) {
   FILE *f;
-  const int fd = temp_fd(bytes, len);
+  const int fd = __mosaic_temp_fd(bytes, len);
   if (fd < 0) return NULL;
   if (!(f = fdopen(fd, "w+"))) {
     close(fd);

@@ -115,20 +115,32 @@ std::optional<std::string> BodyWriter::fileStatement(const StatementSite &at) co
 }
 
 std::vector<std::string> temporaryFileHelpers() {
-  return {"// A stream over a temporary file that holds `size` bytes, read from its start",
-          "// (the file goes when the test program ends), and a descriptor of one, the",
-          "// lowest free from " + std::to_string(MOSAIC_TEMP_FD_BASE) +
-              " as mosaic gave it (a descriptor the code keeps is the same number).",
-          std::string("[[maybe_unused]] FILE *") + kTemporaryFile + "(const char *bytes, size_t size) {",
-          "  FILE *file = tmpfile();",
-          "  if (file == nullptr || fwrite(bytes, 1, size, file) != size) return nullptr;",
-          "  rewind(file);",
-          "  return file;",
-          "}",
+  const std::string base = std::to_string(MOSAIC_TEMP_FD_BASE);
+  return {"// A descriptor of a temporary file that holds `size` bytes, at its start, and a",
+          "// stream over one: as mosaic gave them, the lowest free descriptor from " + base + ",",
+          "// every one of which is closed when a test ends (streams flushed first), so that",
+          "// each test starts from " + base + " and a descriptor the code keeps is the same number.",
           std::string("[[maybe_unused]] int ") + kTemporaryDescriptor + "(const char *bytes, size_t size) {",
-          std::string("  FILE *file = ") + kTemporaryFile + "(bytes, size);",
-          "  return file == nullptr ? -1 : fcntl(fileno(file), F_DUPFD, " + std::to_string(MOSAIC_TEMP_FD_BASE) + ");",
-          "}"};
+          "  FILE *file = tmpfile();",
+          "  if (file == nullptr) return -1;",
+          "  const bool written = fwrite(bytes, 1, size, file) == size && fflush(file) == 0;",
+          "  rewind(file);",
+          "  const int fd = written ? fcntl(fileno(file), F_DUPFD, " + base + ") : -1;",
+          "  fclose(file);",
+          "  return fd;",
+          "}",
+          std::string("[[maybe_unused]] FILE *") + kTemporaryFile + "(const char *bytes, size_t size) {",
+          std::string("  const int fd = ") + kTemporaryDescriptor + "(bytes, size);",
+          "  return fd < 0 ? nullptr : fdopen(fd, \"w+\");",
+          "}",
+          "class MosaicTemporaryFiles : public ::testing::EmptyTestEventListener {",
+          "  void OnTestEnd(const ::testing::TestInfo &) override {",
+          "    fflush(nullptr);",
+          "    for (int fd = " + base + "; fd < " + base + " + 1024; ++fd) close(fd);",
+          "  }",
+          "};",
+          "const bool mosaic_temporary_files_closed =",
+          "    (::testing::UnitTest::GetInstance()->listeners().Append(new MosaicTemporaryFiles), true);"};
 }
 
 // A byte buffer: a char array of its text, or an array of its bytes and a NUL.

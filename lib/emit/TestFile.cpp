@@ -197,7 +197,10 @@ void header(Text &text, const SuiteContext &context, const std::vector<Written> 
   std::set<model::RecordId> stubs;
   for (const Written &w : written) stubs.insert(w.body.stubs.begin(), w.body.stubs.end());
   const bool files = std::any_of(written.begin(), written.end(), [](const Written &w) { return w.body.files; });
-  if (files) text.line("#include <fcntl.h>");
+  if (files) {
+    text.line("#include <fcntl.h>");
+    text.line("#include <unistd.h>");
+  }
   if (!stubs.empty() || files) {
     text.line("namespace {");
     text.line("");

@@ -115,6 +115,9 @@ TEST(GenerateCli, GivesStreamsAndDescriptorsOfTemporaryFilesHoldingTheTestsBytes
   // The header line the unit compares with, read through the stream.
   EXPECT_TRUE(std::regex_search(suite, std::regex(R"(TemporaryFileWith\("RECORDS[^"]*", [0-9]+\);)"))) << suite;
   EXPECT_NE(suite.find("= TemporaryDescriptorWith(\""), std::string::npos) << suite;
+  // A descriptor the code keeps is the same number in the suite as in
+  // mosaic's run, whichever tests ran before (each closes its own).
+  EXPECT_TRUE(std::regex_search(suite, std::regex(R"(records_source\(fd[0-9]*\);\n  EXPECT_EQ\(result[0-9]*, 100\);)"))) << suite;
   buildAndRun(dir);
 }
 

@@ -64,11 +64,12 @@ void *__mosaic_alloc(mosaic_ctx *ctx, size_t size);
 
 /* A FILE * (as void *: this header does not need <stdio.h>) open for
  * reading and writing on a temporary file that holds the `len` bytes, at
- * its start (MOSAIC_OP_FILE); NULL when none can be made. The file has no
- * name (made in the working directory, the sandbox's scratch folder, and
- * unlinked at once). The stream is never closed by the harness: the unit
- * may have closed it (a function that takes the stream over), and a fork
- * server's child closes its descriptors between tests. */
+ * its start (MOSAIC_OP_FILE), over a descriptor as __mosaic_temp_fd's;
+ * NULL when none can be made. The file has no name (made in the working
+ * directory, the sandbox's scratch folder, and unlinked at once). The
+ * stream is never closed by the harness: the unit may have closed it (a
+ * function that takes the stream over); a fork server's child flushes
+ * every stream after a test and closes its descriptors before the next. */
 void *__mosaic_temp_file(const uint8_t *bytes, uint32_t len);
 /* The same file as a descriptor, the lowest free one from
  * MOSAIC_TEMP_FD_BASE (TestWire.h); -1 when none. */
