@@ -32,6 +32,10 @@ typedef struct child_proc {
   pid_t pid; /* <= 0: none */
   int pidfd, out, cmd, done;
   uint32_t tests; /* tests run by this persistent child */
+  /* What its done records carry (done_record.check), new for each child:
+   * a record without it is bytes the test wrote into the pipe, not the
+   * child's word (the pipe is a descriptor the unit can reach). */
+  uint32_t token;
   int persistent;
   int64_t last_cpu_us; /* its CPU clock at the end of its last test (done_record); -1: unknown */
   /* Persistent: the slot past the last one it was told to run; it runs
@@ -116,7 +120,7 @@ static int64_t cpu_us(const child_proc *c) {
  * child's clock, not the server's reading, says what each test used. */
 typedef struct done_record {
   int32_t rc;
-  uint32_t reserved;
+  uint32_t check; /* child_proc.token */
   int64_t cpu_us;
 } done_record;
 
@@ -198,6 +202,7 @@ static void child(server *s, const mosaic_request *req, int out, int cmd, int do
         struct timespec ts;
         memset(&d, 0, sizeof d);
         d.rc = rc;
+        d.check = s->child.token;
         d.cpu_us = clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts) == 0
                        ? (int64_t)ts.tv_sec * 1000000 + (int64_t)ts.tv_nsec / 1000
                        : -1;
@@ -240,6 +245,15 @@ static int start_child(server *s, const mosaic_request *req, int persistent, uin
     close(out[0]);
     close(out[1]);
     return -1;
+  }
+  {
+    /* A token no test guesses by chance: the clock and a count, mixed
+     * (splitmix64's finaliser, as support/Rng's seeding does). */
+    static uint64_t forks;
+    uint64_t z = now_us() ^ (++forks * 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    c->token = (uint32_t)(z ^ (z >> 31));
   }
   c->pid = fork();
   if (c->pid == 0) child(s, req, out[1], cmd[0], done[1], first);
@@ -401,7 +415,9 @@ static int stuck(pid_t pid) {
  * `done`: *done_rc), ends (*status, or c->pid negated when reaped here), or
  * uses up its CPU time (`cpu_limit` microseconds from `cpu_start`) or its
  * wall-clock time (until `wall_end`), pumping its output meanwhile. Returns
- * 1 when it timed out, 2 when it was stuck() (a timeout too), else 0. */
+ * 1 when it timed out, 2 when it was stuck() (a timeout too), 3 when a
+ * done record came without the child's token (the test wrote into the
+ * pipe: the child is killed), else 0. */
 static int wait_child(server *s, uint64_t start, int64_t cpu_start, int64_t cpu_limit, uint64_t wall_end, int *status,
                       done_record *done_rc) {
   child_proc *c = &s->child;
@@ -449,7 +465,12 @@ static int wait_child(server *s, uint64_t start, int64_t cpu_start, int64_t cpu_
      * read), and one read at a time, so that no read takes in bytes
      * written after a `done` not looked at yet. */
     if (i_done >= 0 && (fds[i_done].revents & (POLLIN | POLLHUP))) {
-      if (read_all(c->done, done_rc, sizeof *done_rc) == 0) return 0;
+      if (read_all(c->done, done_rc, sizeof *done_rc) == 0) {
+        if (done_rc->check == c->token) return 0;
+        done_rc->rc = -1;
+        kill(c->pid, SIGKILL);
+        return 3;
+      }
       /* The pipe closed: the child is exiting; its status tells. Looked at
        * no more: a closed pipe polls ready at once, and spinning on it kept
        * the exiting child, on the same CPU, from finishing (4 ms, a
@@ -510,6 +531,10 @@ static mosaic_reply run_one(server *s, const mosaic_request *req, uint32_t k, ui
   if (!reply.fresh) cpu_start = ahead ? c->last_cpu_us : cpu_us(c);
   timed_out = wait_child(s, start, cpu_start, (int64_t)timeout_ms * 1000, start + MOSAIC_WALL_LIMIT_MS(timeout_ms) * 1000u,
                          &status, &done);
+  /* The test wrote into the child's pipe to the server: killed, reaped as
+   * a timed-out child is, and no outcome of the unit's (a harness error). */
+  const int interfered = timed_out == 3;
+  if (interfered) timed_out = 1;
   done_rc = done.rc;
   reply.statement = t->current_stmt;
   reply.stuck = timed_out == 2;
@@ -561,6 +586,10 @@ static mosaic_reply run_one(server *s, const mosaic_request *req, uint32_t k, ui
       end_child(s, timed_out ? &status : &ignored);
     }
     classify(s, status, timed_out, &reply);
+    if (interfered) {
+      reply.outcome = MOSAIC_OUTCOME_HARNESS_ERROR;
+      reply.signal = 0;
+    }
   }
   /* Unless a test of the child's runs now (it cleans between them itself). */
   if (c->pid <= 0 || c->queued_end <= k + 1) mosaic_rt_sandbox_clean_scratch(&s->box);

@@ -90,6 +90,21 @@ TEST_P(Hostile, AFaultAtANullPointerEndsTheTestButNotAPersistentChild) {
   EXPECT_TRUE(next.fresh);
 }
 
+TEST_P(Hostile, JunkATestWritesIntoTheHarnesssPipeIsNoOutcomeOfTheUnits) {
+  // Descriptor 4 is a persistent child's pipe to the server (its done
+  // records): junk written there is no record of the child's (it lacks the
+  // child's token), so the test is a harness error, not a crash of the
+  // unit with a made-up signal, and the next test runs in a new child.
+  UnitHarness &u = c();
+  const bool persistent = GetParam();
+  const exec::RunResult r = u.run(u.call("scribble", {std::int64_t{4}}), limits());
+  EXPECT_EQ(r.outcome, persistent ? exec::Outcome::HarnessError : exec::Outcome::Ok) << exec::describe(r);
+  const exec::RunResult next = u.run(u.call("fine", {std::int64_t{41}}), limits());
+  ASSERT_EQ(next.outcome, exec::Outcome::Ok) << exec::describe(next);
+  EXPECT_EQ(u.result(1), 42);
+  if (persistent) EXPECT_TRUE(next.fresh);
+}
+
 TEST_P(Hostile, AFaultInAProcessOrThreadTheTestStartedIsNotGoneOnPast) {
   UnitHarness &u = c();
   // The test's own child dies of its fault; the test goes on and ends well.
