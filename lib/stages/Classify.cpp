@@ -694,6 +694,28 @@ std::string singularIterator(const model::Program &p, const TestCase &t, size_t 
 // (c) by call `i`'s own arguments: a length beyond its buffer, bytes with no
 // NUL as a string, a release of what the API did not allocate, the test's
 // own object as the callee's `void *`; "" when none.
+// Call `i` given the address of a variable of the test's as a `void *`
+// parameter (no role, or user data) that it reads as an object of its own
+// (its argument `only`, or any): "F() the address of a T as p (void *),
+// which it reads as an object of its own"; "" when none.
+std::string ownObjectThroughVoid(const model::Program &p, const TestCase &t, size_t i,
+                                 std::optional<size_t> only = std::nullopt) {
+  const Statement &call = t.statements[i];
+  if (!isCall(call.op)) return "";
+  const auto args = argumentsOf(p, call);
+  for (size_t k = 0; k < args.size(); ++k) {
+    if (only && k != *only) continue;
+    const Argument &a = args[k];
+    if (!a.param || a.ref >= t.statements.size() || t.statements[a.ref].op != Op::AddressOf) continue;
+    const model::Type &pt = p.type(a.param->type);
+    if (pt.kind == model::TypeKind::Pointer && pt.pointee && p.type(*pt.pointee).kind == model::TypeKind::Void &&
+        (a.param->role == model::ParamRole::None || a.param->role == model::ParamRole::UserData))
+      return fmt::format("{} the address of a {} as {} (void *), which it reads as an object of its own",
+                         callName(p, call), typeName(p, t.statements[t.statements[a.ref].refs[0]].type), paramName(a, k));
+  }
+  return "";
+}
+
 std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
   const model::Program &p = catalog.program();
   const Statement &call = t.statements[i];
@@ -912,12 +934,7 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
       return fmt::format("gives {} what {} returned, memory that {} lends and its argument still owns",
                          callName(p, call), callName(p, v), callName(p, v));
     // An object of the test's own where the callee reads a `void *` as its own.
-    const model::Type &pt = p.type(a.param->type);
-    if (pt.kind == model::TypeKind::Pointer && pt.pointee && p.type(*pt.pointee).kind == model::TypeKind::Void &&
-        (a.param->role == model::ParamRole::None || a.param->role == model::ParamRole::UserData) &&
-        v.op == Op::AddressOf)
-      return fmt::format("gives {} the address of a {} as {} (void *), which it reads as an object of its own",
-                         callName(p, call), typeName(p, t.statements[v.refs[0]].type), paramName(a, k));
+    if (std::string why = ownObjectThroughVoid(p, t, i, k); !why.empty()) return "gives " + why;
     // Bytes of the test's own as a `void *` that no length goes with: an
     // opaque handle the API made, not a buffer (jansson's
     // json_object_iter_value(void *iter), whose iter only json_object_iter
@@ -1169,6 +1186,7 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
     if (std::string why = argumentMisuse(catalog, t, j); !why.empty())
       return fmt::format("an earlier call on the same object was misuse: {}", why);
   }
+
   // An object the test moved from before this call, or a call it depends
   // on, used it (yaml-cpp's memory_holder h2(std::move(h));
   // h.create_node(), or memory_holder h3(h) after the move, then
@@ -1717,6 +1735,14 @@ Classification classify(const testcase::Catalog &catalog, const TestCase &test, 
   if (heapCorruption(output))
     if (std::string why = earlierMisuse(catalog, test, i, "glibc found the heap corrupted"); !why.empty())
       return {FailureClass::Misuse, why};
+  // An earlier call given the address of a variable of the test's as a
+  // `void *` it reads, and writes, as an object of its own: it wrote over
+  // the test's stack, and a failure anywhere after it may be that (bzip2's
+  // BZ2_bzread(&file, ...), the address of a FILE * as its BZFILE *, then
+  // BZ2_bzopen crashed on a pointer of the test's it had overwritten).
+  for (size_t j = 0; j < i; ++j)
+    if (std::string why = ownObjectThroughVoid(p, test, j); !why.empty())
+      return {FailureClass::Misuse, "it failed in " + callName(p, test.statements[i]) + " after an earlier call " + why};
   // A free or realloc of what malloc never returned, where the failing
   // call was given, through a pointer to a pointer, the address of the
   // test's own object (giflib's GifAddExtensionBlock(&count, &blocks, ...)

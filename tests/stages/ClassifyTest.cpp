@@ -1443,6 +1443,25 @@ TEST_F(Claims, AnEarlierMisuseReachesALaterCallThroughAnotherAddressOfTheSameObj
       << c.why;
 }
 
+TEST_F(Claims, ACrashAfterACallWroteOverTheTestsOwnVariableAsItsObjectIsMisuse) {
+  // claims_iter_text(&number) reads (and a callee of the kind may write)
+  // the test's int as its own iterator; then claims_ratio(4, 2), on
+  // nothing of it, crashes (bzip2's BZ2_bzread(&file, ...), the address of
+  // a FILE * as its BZFILE *, then BZ2_bzopen crashed): the stack it wrote
+  // over is the likelier cause.
+  testcase::TestCase t;
+  const Ref number = integer(t, "int", 7);
+  const Ref address = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("void *"), .refs = {number}});
+  call(t, "claims_iter_text", {address});
+  call(t, "claims_ratio", {integer(t, "int", 4), integer(t, "int", 2)});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("it failed in claims_ratio() after an earlier call claims_iter_text() the address of a int as "
+                       "iter (void *), which it reads as an object of its own"),
+            std::string::npos)
+      << c.why;
+}
+
 TEST_F(Claims, AFailureAfterTheLastCallFollowsAnEarlierMisuseWhateverItShares) {
   // claims_free_text(doc, bytes of the test's); claims_ratio(4, 2); then
   // the process aborts at exit (a corrupted heap): not claims_ratio's doing.
