@@ -300,8 +300,11 @@ bool Catalog::fileDescriptor(const model::Param &param) const {
   if (!descriptorType(param.type)) return false;
   std::string n = lowercase(param.name);
   std::erase(n, '_');
-  return n == "filedes" || n == "fildes" || n == "filehandle" || n == "filedesc" ||
-         (n.size() >= 2 && n.size() <= 8 && n.compare(n.size() - 2, 2, "fd") == 0);
+  const auto endsWith = [&](std::string_view w) { return n.size() >= w.size() && n.compare(n.size() - w.size(), w.size(), w) == 0; };
+  // With a prefix too: gif_lib.h declares DGifOpenFileHandle(int
+  // GifFileHandle, ...), where dgif_lib.c names it FileHandle.
+  return endsWith("filedes") || endsWith("fildes") || endsWith("filehandle") || endsWith("filedesc") ||
+         (n.size() >= 2 && n.size() <= 8 && endsWith("fd"));
 }
 
 bool Catalog::descriptorArgument(const TestCase &test, size_t index) const {

@@ -1155,6 +1155,17 @@ TEST_F(Claims, ANumberAsAFileDescriptorIsRobustnessAndTheRunnersStdioIsNoArgumen
   const model::Callable &read = callable("claims_read_fd");
   ASSERT_TRUE(m->catalog->fileDescriptor(read.params[0]));
   EXPECT_FALSE(m->catalog->fileDescriptor(callable("claims_ratio").params[0]));
+  // gif_lib.h's DGifOpenFileHandle(int GifFileHandle, int *Error): a prefix
+  // before FileHandle; not a name that merely holds "fd" inside.
+  model::Param named = read.params[0];
+  for (const char *name : {"GifFileHandle", "in_filedes", "FileHandle"}) {
+    named.name = name;
+    EXPECT_TRUE(m->catalog->fileDescriptor(named)) << name;
+  }
+  for (const char *name : {"fdcount", "handles", "file"}) {
+    named.name = name;
+    EXPECT_FALSE(m->catalog->fileDescriptor(named)) << name;
+  }
   testcase::TestCase t;
   const Ref fd = integer(t, "int", 1);
   call(t, "claims_read_fd", {fd});

@@ -233,8 +233,8 @@ public:
   /// (for fileDescriptor parameters, Op::File makes one).
   bool descriptorType(model::TypeId type) const;
   /// Whether `param` is a file descriptor: an `int` named fd (or ending in
-  /// fd: sockfd, infd), filedes, fildes or FileHandle (giflib's
-  /// DGifOpenFileHandle(int FileHandle, int *Error)). Descriptors 0, 1 and
+  /// fd: sockfd, infd), or ending in filedes, fildes or FileHandle (giflib's
+  /// DGifOpenFileHandle(int GifFileHandle, int *Error)). Descriptors 0, 1 and
   /// 2 are the test runner's own stdio, which differ from one run to the
   /// next (a pipe, a terminal, /dev/null): no test passes them
   /// (callTypeError), the factory gives -1, and mutation leaves it.
