@@ -690,10 +690,6 @@ std::string singularIterator(const model::Program &p, const TestCase &t, size_t 
                      callName(p, made));
 }
 
-// (c): why call `i` (or what made its arguments) is misuse; "" when it is not.
-// (c) by call `i`'s own arguments: a length beyond its buffer, bytes with no
-// NUL as a string, a release of what the API did not allocate, the test's
-// own object as the callee's `void *`; "" when none.
 // Call `i` given the address of a variable of the test's as a `void *`
 // parameter (no role, or user data) that it reads as an object of its own
 // (its argument `only`, or any): "F() the address of a T as p (void *),
@@ -716,6 +712,10 @@ std::string ownObjectThroughVoid(const model::Program &p, const TestCase &t, siz
   return "";
 }
 
+// (c): why call `i` (or what made its arguments) is misuse; "" when it is not.
+// (c) by call `i`'s own arguments: a length beyond its buffer, bytes with no
+// NUL as a string, a release of what the API did not allocate, the test's
+// own object as the callee's `void *`; "" when none.
 std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
   const model::Program &p = catalog.program();
   const Statement &call = t.statements[i];
@@ -1186,7 +1186,6 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
     if (std::string why = argumentMisuse(catalog, t, j); !why.empty())
       return fmt::format("an earlier call on the same object was misuse: {}", why);
   }
-
   // An object the test moved from before this call, or a call it depends
   // on, used it (yaml-cpp's memory_holder h2(std::move(h));
   // h.create_node(), or memory_holder h3(h) after the move, then
