@@ -234,6 +234,17 @@ static int pump_output(server *s, int fd, int once) {
   }
 }
 
+/* A child's token (child_proc.token), one no test guesses by chance: the
+ * clock and a count of children, mixed by splitmix64's finaliser (Steele,
+ * Lea and Flood's constants). */
+static uint32_t new_token(void) {
+  static uint64_t children;
+  uint64_t z = now_us() ^ (++children * 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return (uint32_t)(z ^ (z >> 31));
+}
+
 static int pidfd_open_(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
 
 /* Starts a child (persistent, or for the test of slot `first`). */
@@ -246,15 +257,7 @@ static int start_child(server *s, const mosaic_request *req, int persistent, uin
     close(out[1]);
     return -1;
   }
-  {
-    /* A token no test guesses by chance: the clock and a count, mixed
-     * (splitmix64's finaliser, as support/Rng's seeding does). */
-    static uint64_t forks;
-    uint64_t z = now_us() ^ (++forks * 0x9e3779b97f4a7c15ull);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    c->token = (uint32_t)(z ^ (z >> 31));
-  }
+  c->token = new_token();
   c->pid = fork();
   if (c->pid == 0) child(s, req, out[1], cmd[0], done[1], first);
   close(out[1]);

@@ -257,10 +257,13 @@ bool Catalog::isScalar(model::TypeId id) const {
   }
 }
 
-bool Catalog::isCharPointer(model::TypeId id) const {
-  const model::Type &t = program_.type(program_.type(id).value);
-  return t.kind == TypeKind::Pointer && t.pointee && program_.type(*t.pointee).kind == TypeKind::Char;
+// Whether `id` is a pointer whose pointee is of kind `kind` (char, void).
+static bool pointerTo(const model::Program &p, model::TypeId id, TypeKind kind) {
+  const model::Type &t = p.type(p.type(id).value);
+  return t.kind == TypeKind::Pointer && t.pointee && p.type(*t.pointee).kind == kind;
 }
+
+bool Catalog::isCharPointer(model::TypeId id) const { return pointerTo(program_, id, TypeKind::Char); }
 
 bool Catalog::standsFor(const Statement &s, const model::Param *param, model::TypeId type) const {
   if (s.op == Op::Buffer) return !(param && param->role == model::ParamRole::CString);
@@ -270,16 +273,12 @@ bool Catalog::standsFor(const Statement &s, const model::Param *param, model::Ty
 }
 
 bool Catalog::voidHandle(model::TypeId type) const {
-  const model::Type &t = program_.type(program_.type(type).value);
-  return t.kind == TypeKind::Pointer && t.pointee && program_.type(*t.pointee).kind == TypeKind::Void &&
-         !plainVoidPointer(type);
+  return pointerTo(program_, type, TypeKind::Void) && !plainVoidPointer(type);
 }
 
 bool Catalog::plainVoidPointer(model::TypeId type) const {
-  const model::Type &declared = program_.type(type);
-  const model::Type &t = program_.type(declared.value);
-  return t.kind == TypeKind::Pointer && t.pointee && program_.type(*t.pointee).kind == TypeKind::Void &&
-         (declared.spelling == "void *" || declared.spelling == "const void *");
+  const std::string &spelled = program_.type(type).spelling;
+  return pointerTo(program_, type, TypeKind::Void) && (spelled == "void *" || spelled == "const void *");
 }
 
 bool Catalog::fileStream(model::TypeId id) const {

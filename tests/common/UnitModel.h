@@ -79,6 +79,12 @@ struct UnitModel {
     return m;
   }
 
+  const model::Callable &callable(const std::string &name) const {
+    for (const auto &c : program.callables)
+      if (c.qualifiedName == name) return c;
+    throw std::runtime_error("no callable " + name);
+  }
+
   /// A test that calls `name` with `args`.
   testcase::TestCase call(const std::string &name, const std::vector<Arg> &args) const {
     testcase::TestCase t;

@@ -350,14 +350,10 @@ TEST(Catalog, ATemporaryFileStandsForAStreamADescriptorOrAPlainVoidPointerOnly) 
   // records_open makes, as bzip2's BZFILE); a descriptor only for a
   // descriptor parameter.
   auto m = test::UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/records.c");
-  auto callable = [&](const std::string &name) -> const model::Callable & {
-    for (const model::Callable &c : m->program.callables)
-      if (c.name == name) return c;
-    throw std::runtime_error("no callable " + name);
-  };
-  const model::Param &in = callable("records_header").params.at(0), &sinkFile = callable("records_sink").params.at(0),
-                     &reader = callable("records_next").params.at(0), &fd = callable("records_peek").params.at(0),
-                     &value = callable("records_write").params.at(1);
+  const model::Param &in = m->callable("records_header").params.at(0),
+                     &sinkFile = m->callable("records_sink").params.at(0),
+                     &reader = m->callable("records_next").params.at(0), &fd = m->callable("records_peek").params.at(0),
+                     &value = m->callable("records_write").params.at(1);
   const testcase::Statement stream{.op = testcase::Op::File, .type = in.type, .bytes = "RECORDS"},
       descriptor{.op = testcase::Op::File, .type = fd.type, .bytes = "R"};
   const testcase::Catalog &c = *m->catalog;
