@@ -43,6 +43,7 @@ public:
     if (ci_.getDiagnostics().hasErrorOccurred()) return;
     buildModel(ctx, ci_.getSema(), installed_, program_);
     collectUnitMacros();
+    markMacroShadowed();
     collectUnitIncludes(ctx);
     built_ = true;
   }
@@ -61,6 +62,18 @@ private:
         program_.unitMacros.push_back(ident->getName().str());
     }
     std::sort(program_.unitMacros.begin(), program_.unitMacros.end());
+  }
+
+  // Callable::macroShadowed: free functions a function-like macro of the
+  // same name still hides at the end of the unit (what a test sees too,
+  // through the same headers).
+  void markMacroShadowed() {
+    clang::Preprocessor &pp = ci_.getPreprocessor();
+    for (model::Callable &c : program_.callables) {
+      if (c.parent || c.kind != model::CallableKind::Function) continue;
+      const clang::MacroInfo *mi = pp.getMacroInfo(pp.getIdentifierInfo(c.name));
+      c.macroShadowed = mi && mi->isFunctionLike();
+    }
   }
 
   // Program::unitIncludes: the includes at file scope. A header included

@@ -152,7 +152,7 @@ std::string BodyWriter::callExpression(const TestCase &t, size_t i, std::set<mod
     trampolines.insert(c.id);
     return trampolineName(c) + "(" + joined + ")";
   }
-  return c.qualifiedName + "(" + joined + ")";
+  return model::calleeName(c) + "(" + joined + ")";
 }
 
 } // namespace mosaic::emit

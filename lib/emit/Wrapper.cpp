@@ -65,6 +65,7 @@ File writeWrapper(const SuiteContext &context, const std::set<model::CallableId>
     std::string callee = c.qualifiedName;
     const std::string anon = "(anonymous namespace)::";
     for (size_t at; (at = callee.find(anon)) != std::string::npos;) callee.erase(at, anon.size());
+    if (c.macroShadowed) callee = "(" + callee + ")";
     wrapper.line(std::string(cxx ? "extern \"C\" " : "") + "__typeof__(" + (opaqueResult ? *rs : r.spelling) + ") " +
                  trampolineName(c) + "(" + params + ") {");
     wrapper.line(std::string("  ") + (r.kind == TypeKind::Void ? "" : "return ") + callee + "(" + args + ");");

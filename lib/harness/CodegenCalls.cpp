@@ -76,7 +76,7 @@ std::string Writer::callExpression(const model::Callable &c, const std::string &
   std::string call;
   if (c.kind == CallableKind::Constructor) call = "new " + t(p_.record(*c.parent).type) + "(";
   else if (hasReceiver(c)) call = self + model::memberName(p_, c) + "(";
-  else call = c.qualifiedName + "(";
+  else call = model::calleeName(c) + "(";
   for (size_t i = 0; i < args.size(); ++i) call += (i ? ", " : "") + args[i];
   call += ")";
   return call;

@@ -299,6 +299,7 @@ void to_json(Json &j, const Callable &c) {
   flag("c_linkage", c.cLinkage);
   flag("const", c.isConst);
   flag("has_non_const_twin", c.hasNonConstTwin);
+  flag("macro_shadowed", c.macroShadowed);
   flag("virtual", c.isVirtual);
   flag("noexcept", c.isNoexcept);
   flag("variadic", c.variadic);
@@ -334,6 +335,7 @@ void from_json(const Json &j, Callable &c) {
   getOr(j, "c_linkage", c.cLinkage);
   getOr(j, "const", c.isConst);
   getOr(j, "has_non_const_twin", c.hasNonConstTwin);
+  getOr(j, "macro_shadowed", c.macroShadowed);
   getOr(j, "virtual", c.isVirtual);
   getOr(j, "noexcept", c.isNoexcept);
   getOr(j, "variadic", c.variadic);

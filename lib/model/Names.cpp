@@ -109,6 +109,10 @@ std::string memberName(const Program &program, const Callable &member) {
   return member.name;
 }
 
+std::string calleeName(const Callable &function) {
+  return function.macroShadowed ? "(" + function.qualifiedName + ")" : function.qualifiedName;
+}
+
 } // namespace mosaic::model
 
 namespace mosaic::model {

@@ -123,6 +123,22 @@ TEST(GenerateCli, GivesStreamsAndDescriptorsOfTemporaryFilesHoldingTheTestsBytes
   buildAndRun(dir);
 }
 
+TEST(GenerateCli, CallsAFunctionItsHeaderHidesBehindAMacroOfTheSameName) {
+  // gauge.h defines gauge_set and gauge_level as macros too: the harness
+  // and the suite call `(gauge_set)(...)`, so the unit's functions run (their
+  // null and negative branches are covered) and a null gauge compiles (the
+  // macro would expand `nullptr->level`).
+  const std::string dir = makeTempDir("mosaic-generate-macro");
+  const auto j = generate(dir, "gauge.c", "3000", {}, -1);
+  EXPECT_EQ(j["goals"]["branch"]["covered"], j["goals"]["branch"]["total"]) << j.dump(2);
+  EXPECT_EQ(j["tests"]["removed"], 0) << j["tests"].dump(2);
+  expectEveryBranchCovered(j);
+  const std::string suite = readFile(dir + "/suite/gauge_test.cpp");
+  EXPECT_NE(suite.find("(gauge_set)(nullptr, "), std::string::npos) << suite;
+  EXPECT_NE(suite.find("(gauge_level)("), std::string::npos) << suite;
+  buildAndRun(dir);
+}
+
 TEST(GenerateCli, FindsTheCallSequenceAClassNeeds) {
   const std::string dir = makeTempDir("mosaic-generate");
   // The code is found at some seeds only: within 150,000 executions at 4

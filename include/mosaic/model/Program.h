@@ -221,6 +221,12 @@ struct Callable {
   /// `node &get(k)`): called on a non-const object, the non-const one is
   /// chosen, so a call of this one goes through a const view of the object.
   bool hasNonConstTwin = false;
+  /// A function-like macro of its name is defined at the end of the unit
+  /// (libconfig.h defines `config_set_default_format(C, F)` as an
+  /// assignment beside the function): a call is written `(name)(args)`,
+  /// which the preprocessor leaves alone, so the function runs, as in the
+  /// harness, and a null argument does not become `nullptr->member`.
+  bool macroShadowed = false;
   bool isVirtual = false;
   bool isNoexcept = false;
   /// Takes `...` after its parameters: a call may pass extra arguments of
@@ -349,5 +355,9 @@ const char *toString(ParamRole r);
 /// The name to call a member by on an object: its qualified name without
 /// its class (`push`, `get<int>`, `operator==`); the plain name otherwise.
 std::string memberName(const Program &program, const Callable &member);
+
+/// How a free function's call names it: its qualified name, in parentheses
+/// when a macro of that name hides it (Callable::macroShadowed).
+std::string calleeName(const Callable &function);
 
 } // namespace mosaic::model
