@@ -420,13 +420,19 @@ TestCase Variation::splice(const TestCase &head, size_t headLen, const TestCase 
         continue;
       }
       // A variable of the other head: the latest variable of the same type
-      // here, null as it was, a buffer (no NUL) as it was (Catalog::standsFor).
+      // here, null as it was, a buffer (no NUL) as it was (Catalog::standsFor),
+      // a temporary file as it was. A descriptor gets a descriptor (or -1
+      // where it had -1), never just another int: a number the runner has
+      // open (the persistent child's command pipe) made a test hang.
       const auto want = testcase::variableType(program_, tail, r);
+      const Statement &was = tail.statements[r];
+      const bool descriptor = catalog_.descriptorArgument(tail, r);
       std::optional<Ref> found;
       for (size_t q = out.statements.size(); q-- > 0;)
-        if (testcase::variableType(program_, out, q) == want &&
-            (out.statements[q].op == Op::Null) == (tail.statements[r].op == Op::Null) &&
-            (out.statements[q].op == Op::Buffer) == (tail.statements[r].op == Op::Buffer)) {
+        if (const Statement &here = out.statements[q];
+            testcase::variableType(program_, out, q) == want && (here.op == Op::Null) == (was.op == Op::Null) &&
+            (here.op == Op::Buffer) == (was.op == Op::Buffer) && (here.op == Op::File) == (was.op == Op::File) &&
+            (!descriptor || (here.op == was.op && (here.op == Op::File || here.bits == was.bits)))) {
           found = static_cast<Ref>(q);
           break;
         }

@@ -141,3 +141,35 @@ TEST(Variation, NoTestCallsANonConstMethodThroughAConstView) {
   EXPECT_GT(onConstViews, 0); // const methods are called on them
   EXPECT_GT(nonConstCalls, 0);
 }
+
+TEST(Variation, CrossoverGivesADescriptorOnlyADescriptor) {
+  // records.c's records_source(int fd) and records_peek(int fd) take
+  // descriptors, records_write(FILE *, int value) an int: a child's
+  // descriptor is a temporary file or -1 as its parent's was, never the
+  // other head's int (a number the runner has open made a test hang).
+  auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/records.c");
+  std::vector<model::CallableId> targets;
+  for (const model::Callable &c : m->program.callables)
+    if (m->catalog->callable(c.id) && c.kind == model::CallableKind::Function) targets.push_back(c.id);
+  Rng rng(7);
+  testcase::ConstantPool pool;
+  pool.addStatic(m->program);
+  testcase::TestFactory factory(*m->catalog, pool, rng);
+  search::Variation variation(*m->catalog, factory, rng, targets);
+  int descriptors = 0, files = 0;
+  for (int i = 0; i < 400; ++i) {
+    testcase::TestCase a = variation.randomTest(), b = variation.randomTest();
+    auto [c, d] = variation.crossover(a, b);
+    for (const testcase::TestCase *t : {&c, &d})
+      for (size_t k = 0; k < t->statements.size(); ++k) {
+        if (!m->catalog->descriptorArgument(*t, k)) continue;
+        const testcase::Statement &s = t->statements[k];
+        ++descriptors;
+        files += s.op == testcase::Op::File;
+        EXPECT_TRUE(s.op == testcase::Op::File || (s.op == testcase::Op::Primitive && s.bits == ~std::uint64_t{0}))
+            << testcase::toCode(m->program, *t);
+      }
+  }
+  EXPECT_GT(descriptors, 100);
+  EXPECT_GT(files, descriptors / 2);
+}
