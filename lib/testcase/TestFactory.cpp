@@ -426,8 +426,11 @@ std::optional<Ref> TestFactory::makePointer(TestCase &t, const Need &need, int d
   if (!viaReference &&
       (role == ParamRole::Out || (need.param && need.param->written && catalog_.isScalar(pointee.id)))) {
     // A fresh variable for the callee to fill (a record zeroed, as a C
-    // caller declares one for an initialiser).
+    // caller declares one for an initialiser), or NULL as often as any
+    // pointer: C APIs take optional outputs (`if (len) *len = n;`) and
+    // check for a missing one (`if (!out) return -1;`).
     if (pointee.kind == TypeKind::Void) return null();
+    if (need.allowNull && rng_.chance(options_.nullProbability)) return null();
     // A pointer only the API makes, NULL until the callee sets it
     // (`plist_t root = NULL; plist_from_xml(xml, n, &root)`).
     if (catalog_.apiPointer(pointee.id)) return addressOf(push(t, Statement{.op = Op::Null, .type = pointee.id}));
