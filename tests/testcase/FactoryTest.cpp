@@ -419,3 +419,26 @@ TEST(Factory, AVariadicCountIsTheNumberOfExtras) {
   EXPECT_EQ(t.statements[0].bits, 0u);
   EXPECT_FALSE(testcase::fitCounts(*u->catalog, t));
 }
+
+TEST(Factory, APlainVoidPointerIsOftenOneTheUnitHandsOut) {
+  // cursor.c: cursor_value(void *cursor) reads its argument as the unit's
+  // own slot, which cursor_at() hands out as a `void *` (jansson's
+  // hashtable_iter_key(void *iter) and hashtable_iter()). The address of a
+  // test's variable was read past its end: half of the arguments come from
+  // cursor_at, the others are NULL or an address as before.
+  auto m = test::UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/cursor.c");
+  const model::Callable &value = m->callable("cursor_value"), &at = m->callable("cursor_at");
+  Rng rng(17);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*m->catalog, pool, rng);
+  int fromUnit = 0, other = 0;
+  for (int i = 0; i < 100; ++i) {
+    testcase::TestCase t;
+    ASSERT_TRUE(factory.appendCall(t, value.id));
+    const testcase::Statement &arg = t.statements[t.statements.back().refs[0]];
+    if (arg.op == testcase::Op::Call && arg.callable == at.id) ++fromUnit;
+    else ++other;
+  }
+  EXPECT_GT(fromUnit, 30);
+  EXPECT_GT(other, 30);
+}
