@@ -361,6 +361,8 @@ private:
     if (fd->isVariadic() && (parent || kind != model::CallableKind::Function))
       return skipHere("variadic (...) member: only free variadic functions are called (through libffi)");
     c.variadic = fd->isVariadic();
+    // Inherited by later declarations: the header's attribute reaches the definition.
+    if (std::string message; fd->isDeprecated(&message) || where->isDeprecated(&message)) c.deprecated = message;
 
     for (unsigned i = 0; i < fd->getNumParams(); ++i) {
       const clang::ParmVarDecl *p = fd->getParamDecl(i);

@@ -305,6 +305,7 @@ void to_json(Json &j, const Callable &c) {
   flag("variadic", c.variadic);
   flag("overloaded", c.overloaded);
   putOpt(j, "format_param", c.formatParam);
+  putOpt(j, "deprecated", c.deprecated);
   flag("scanf_format", c.scanfFormat);
   flag("inline", c.isInline);
   flag("implicit", c.isImplicit);
@@ -341,6 +342,7 @@ void from_json(const Json &j, Callable &c) {
   getOr(j, "variadic", c.variadic);
   getOr(j, "overloaded", c.overloaded);
   getOpt(j, "format_param", c.formatParam);
+  getOpt(j, "deprecated", c.deprecated);
   getOr(j, "scanf_format", c.scanfFormat);
   getOr(j, "inline", c.isInline);
   getOr(j, "implicit", c.isImplicit);

@@ -1149,6 +1149,12 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
     if (j != i && isCall(t.statements[j].op) && internal(catalog, p.callable(t.statements[j].callable)))
       return fmt::format("its arguments come from {}, {}", callName(p, t.statements[j]),
                          insideOf(catalog, p.callable(t.statements[j].callable)));
+  // A function its library tells callers not to use (LZ4_decompress_fast:
+  // "deprecated and unsafe", it trusts its input): no claim against it.
+  if (isCall(call.op))
+    if (const auto &message = p.callable(call.callable).deprecated)
+      return fmt::format("calls {}, which its library declares deprecated{}", callName(p, call),
+                         message->empty() ? std::string() : fmt::format(" (\"{}\")", *message));
   // An object owned twice, by two containers or by a container and the
   // test, and the failing call on one of them (or what it was handed on
   // into, handedOn).

@@ -227,6 +227,11 @@ struct Callable {
   /// which the preprocessor leaves alone, so the function runs, as in the
   /// harness, and a null argument does not become `nullptr->member`.
   bool macroShadowed = false;
+  /// Declared deprecated (`__attribute__((deprecated("use X instead")))`,
+  /// `[[deprecated]]`): the attribute's message, empty without one (LZ4's
+  /// LZ4_decompress_fast, "deprecated and unsafe"). A failure in a call of
+  /// it is no defect the library would accept (Classify: misuse).
+  std::optional<std::string> deprecated;
   bool isVirtual = false;
   bool isNoexcept = false;
   /// Takes `...` after its parameters: a call may pass extra arguments of
