@@ -306,6 +306,37 @@ bool looksLikeIndex(const std::string &name) {
   return std::find(std::begin(kIndexNames), std::end(kIndexNames), name) != std::end(kIndexNames);
 }
 
+// Which way a buffer's bytes go, by its name (flowOfPointer) or its
+// length's (flowOfLength): C APIs name the two buffers of a copy or a codec
+// src/dst, source/dest, in/out, input/output.
+enum class Flow { None, Input, Output };
+
+std::string folded(const std::string &name) {
+  std::string n;
+  for (char ch : name)
+    if (ch != '_') n += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  return n;
+}
+
+Flow flowOfWord(const std::string &w) {
+  if (w == "in" || w == "input" || w == "src" || w == "source") return Flow::Input;
+  if (w == "out" || w == "output" || w == "dst" || w == "dest" || w == "destination") return Flow::Output;
+  return Flow::None;
+}
+
+Flow flowOfPointer(const std::string &name) { return flowOfWord(folded(name)); }
+
+// `inputSize`, `src_len`, `maxOutputSize`, `dstCapacity`: a flow word, then
+// a word of a length, after an optional "max".
+Flow flowOfLength(const std::string &name) {
+  std::string n = folded(name);
+  if (n.rfind("max", 0) == 0) n.erase(0, 3);
+  for (std::string_view w : {"size", "len", "length", "capacity", "count", "sz"})
+    if (n.size() > w.size() && n.compare(n.size() - w.size(), w.size(), w) == 0)
+      return flowOfWord(n.substr(0, n.size() - w.size()));
+  return Flow::None;
+}
+
 bool isSizeAlias(const model::Type &t) {
   return std::any_of(t.aliases.begin(), t.aliases.end(), [](const std::string &a) {
     return a == "size_t" || a == "ssize_t" || a == "std::size_t" || a == "socklen_t";
@@ -395,6 +426,27 @@ void assignParamRoles(const clang::FunctionDecl &fn, model::Callable &c, const m
       params[len].pairedWith = static_cast<unsigned>(ptr);
       break;
     }
+  }
+  // A length named for its pointer's role (LZ4's deprecated
+  // LZ4_compress_continue(stream, source, dest, inputSize): inputSize is
+  // source's, though dest sits next to it): an input's length goes with the
+  // one pointer named as an input, an output's with the one named as an
+  // output (flowRole).
+  for (size_t len = 0; len < params.size(); ++len) {
+    if (params[len].role != model::ParamRole::None || !isLength(len)) continue;
+    const Flow want = flowOfLength(params[len].name);
+    if (want == Flow::None) continue;
+    std::optional<size_t> only;
+    size_t found = 0;
+    for (size_t ptr = 0; ptr < params.size(); ++ptr)
+      if (ptr != len && params[ptr].role == model::ParamRole::None && isObjectPointer(ptr) &&
+          flowOfPointer(params[ptr].name) == want)
+        ++found, only = ptr;
+    if (found != 1) continue;
+    params[*only].role = model::ParamRole::Buffer;
+    params[len].role = model::ParamRole::Length;
+    params[*only].pairedWith = static_cast<unsigned>(len);
+    params[len].pairedWith = static_cast<unsigned>(*only);
   }
   // (pointer, length) pairs: the length right after the pointer, or right
   // before it when its name says so.

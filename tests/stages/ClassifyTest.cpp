@@ -119,6 +119,18 @@ TEST_F(Claims, APublicFunctionWithPlainValuesIsALikelyDefect) {
   EXPECT_NE(c.why.find("claims_ratio()"), std::string::npos) << c.why;
 }
 
+TEST_F(Claims, AFailureInADeprecatedFunctionIsMisuse) {
+  // The library tells callers not to use it (LZ4_decompress_fast: "This
+  // function is deprecated and unsafe"): the same division by zero as
+  // claims_ratio's is no claim.
+  EXPECT_EQ(callable("claims_ratio_old").deprecated, "use claims_ratio() instead");
+  EXPECT_EQ(callable("claims_ratio").deprecated, std::nullopt);
+  const auto t = m->call("claims_ratio_old", {std::int64_t{1}, std::int64_t{0}});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_EQ(c.why, "calls claims_ratio_old(), which its library declares deprecated (\"use claims_ratio() instead\")");
+}
+
 TEST_F(Claims, ANullArgumentToAPublicFunctionIsRobustness) {
   const auto t = m->call("claims_length", {nullptr});
   const auto c = classify(t);
@@ -989,6 +1001,11 @@ TEST_F(Claims, BuffersFollowedByTheirLengthsArePairedInOrder) {
   const model::Callable &pack = callable("claims_pack");
   EXPECT_EQ(pack.params[0].pairedWith, 2u);
   EXPECT_EQ(pack.params[1].pairedWith, std::nullopt);
+  // Nor when it is named for its pointer's role (an input's: in, input,
+  // src, source; an output's: out, output, dst, dest, destination).
+  const model::Callable &packOn = callable("claims_pack_on");
+  EXPECT_EQ(packOn.params[1].pairedWith, 3u);
+  EXPECT_EQ(packOn.params[2].pairedWith, std::nullopt);
   testcase::TestCase t;
   const Ref src = push(t, Statement{.op = Op::CString, .type = squeeze.params[0].type, .bytes = "abc"});
   const Ref dst = push(t, Statement{.op = Op::Buffer, .type = squeeze.params[1].type, .bytes = std::string(8, '\0')});
