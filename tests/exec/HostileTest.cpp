@@ -545,6 +545,32 @@ TEST(HostileSanitized, HeapOverflowIsASanitizerReport) {
   EXPECT_EQ(ok.outcome, exec::Outcome::Ok);
 }
 
+TEST(HostileSanitized, WritingPastATestsVariableIsASanitizerReport) {
+  // write_past(&v, n): each variable of a test is followed by poisoned
+  // bytes, as the written test's locals are by ASan's redzones; without
+  // them the write landed in the harness's own memory and the test passed.
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_HOSTILE_DB_DIR, kDir + "hostile.c", /*sanitize=*/true);
+  const model::Callable &write = u->callable("write_past");
+  const auto writePast = [&](std::int64_t n) {
+    testcase::TestCase t;
+    const model::TypeId intType = u->program.type(*u->program.type(write.params[0].type).pointee).value;
+    t.statements = {testcase::Statement{.op = testcase::Op::Primitive, .type = intType, .bits = 1},
+                    testcase::Statement{.op = testcase::Op::AddressOf, .type = write.params[0].type, .refs = {0}},
+                    testcase::Statement{.op = testcase::Op::Primitive, .type = write.params[1].type,
+                                        .bits = static_cast<std::uint64_t>(n)},
+                    testcase::Statement{.op = testcase::Op::Call, .callable = write.id, .refs = {1, 2}}};
+    return u->run(t);
+  };
+  for (int round = 0; round < 2; ++round) { // a redzone of the test before is a variable now
+    const exec::RunResult r = writePast(2);
+    EXPECT_EQ(r.outcome, exec::Outcome::Sanitizer) << exec::describe(r);
+    const auto frames = fixtureFrames(*u, exec::reportStack(u->server->trace().output(), u->built.binary));
+    ASSERT_FALSE(frames.empty()) << u->server->trace().output();
+    EXPECT_EQ(frames[0].rfind("write_past:", 0), 0u) << u->server->trace().output();
+    EXPECT_EQ(writePast(0).outcome, exec::Outcome::Ok);
+  }
+}
+
 TEST_P(Hostile, WritingOverTheSharedTraceDoesNotReachMosaic) {
   // The host reads the trace by its own layout, and lays it out again
   // before the next test: garbage offsets and capacities in the shared
