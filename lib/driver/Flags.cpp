@@ -347,7 +347,10 @@ void variationParameters(std::vector<Flag> &t) {
   // Below 1, or insertion never stops.
   variation("--insertion-alpha", "Mutation: insert again while a random number is below alpha^count",
             &search::VariationOptions::insertionAlpha, 0, 0.999);
-  variation("--p-insert-unit", "Mutation: an inserted call is on the unit (else on an existing variable)",
+  variation("--p-insert-unit",
+            "Mutation: an inserted call is on the unit (else on an existing variable: a method of its class, or a "
+            "function of the project that takes a non-const pointer to it, as libyaml's api.c "
+            "`yaml_parser_set_input_string` for parser.c)",
             &search::VariationOptions::insertUnit, 0, 1);
   variation("--p-random-value", "Mutation: a changed value is drawn afresh (else moved by a delta)",
             &search::VariationOptions::randomPerturbation, 0, 1);

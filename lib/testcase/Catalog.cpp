@@ -619,12 +619,13 @@ std::string Catalog::addressOfTypeError(const TestCase &t, size_t i) const {
   const Ref r = s.refs[0];
   if (r >= i) return "statement " + std::to_string(i) + " takes the address of a later statement";
   const auto have = variableType(p, t, r);
-  // &x as a pointer to x's type, to void, or (C++) to a base of it.
+  // &x as a pointer to x's type (`struct tape` and its typedef `tape` are
+  // one record), to void, or (C++) to a base of it.
   const model::Type *h = have ? &p.type(p.type(*have).value) : nullptr;
   const model::Type &pointee = p.type(p.type(*ty.pointee).value);
+  const bool records = h && h->kind == model::TypeKind::Record && pointee.kind == model::TypeKind::Record;
   const bool ok = h && (h->id == pointee.id || pointee.kind == model::TypeKind::Void ||
-                        (h->kind == model::TypeKind::Record && pointee.kind == model::TypeKind::Record &&
-                         derivesFrom(*h->recordId, *pointee.recordId)));
+                        (records && (h->recordId == pointee.recordId || derivesFrom(*h->recordId, *pointee.recordId))));
   if (ok && !ty.pointeeConst && readOnly(*have))
     return "statement " + std::to_string(i) + " takes a " + ty.spelling + " to a constant " + p.type(*have).spelling;
   if (!ok)

@@ -173,3 +173,29 @@ TEST(Variation, CrossoverGivesADescriptorOnlyADescriptor) {
   EXPECT_GT(descriptors, 100);
   EXPECT_GT(files, descriptors / 2);
 }
+
+TEST(Variation, InsertionCallsAnotherFilesFunctionOnAnObjectTheTestHolds) {
+  // tape_core.c's tape_next reads a tape that tape_setup.c's tape_load
+  // loads (libyaml's parser.c and api.c's yaml_parser_set_input_string):
+  // tape_load is no target, yet insertion calls it on the tape a test
+  // holds, as it calls a class's methods on an object.
+  auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/tape_core.c");
+  const model::Callable &next = m->callable("tape_next"), &load = m->callable("tape_load");
+  Rng rng(3);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*m->catalog, pool, rng);
+  search::Variation variation(*m->catalog, factory, rng, {next.id});
+  int loadedThenRead = 0;
+  for (int i = 0; i < 200; ++i) {
+    testcase::TestCase t = variation.randomTest();
+    variation.insertStep(t);
+    expectWellFormed(m->program, t);
+    // tape_load(p, ...) before tape_next(p), on the same pointer.
+    for (size_t a = 0; a < t.statements.size(); ++a)
+      for (size_t b = a + 1; b < t.statements.size(); ++b)
+        loadedThenRead += t.statements[a].op == testcase::Op::Call && t.statements[a].callable == load.id &&
+                          t.statements[b].op == testcase::Op::Call && t.statements[b].callable == next.id &&
+                          t.statements[a].refs[0] == t.statements[b].refs[0];
+  }
+  EXPECT_GT(loadedThenRead, 0);
+}

@@ -97,6 +97,18 @@ private:
   /// has hundreds of methods).
   const std::vector<model::CallableId> &methodsOn(model::TypeId type);
   std::unordered_map<model::TypeId, std::vector<model::CallableId>> methodsOn_;
+  /// C's methods from outside the unit: the functions of the project that
+  /// are no targets (another unit's, a header declares them) whose first
+  /// parameter that points to a record writably takes a variable of
+  /// `type`, with that parameter's index: what sets an object up before the
+  /// unit's functions use it (libyaml's yaml_parser_set_input_string(
+  /// yaml_parser_t *, ...), in api.c, before parser.c's yaml_parser_parse).
+  /// Asked once per type.
+  const std::vector<std::pair<model::CallableId, size_t>> &functionsOn(model::TypeId type);
+  std::unordered_map<model::TypeId, std::vector<std::pair<model::CallableId, size_t>>> functionsOn_;
+  /// Per callable function: its first parameter that points to a record
+  /// it may write (functionsOn's candidates), SIZE_MAX for none.
+  std::vector<size_t> objectParam_;
   VariationOptions options_;
 };
 
