@@ -251,8 +251,14 @@ TEST(GenerateCli, ScansBetweenABeginAndAnEndPointerWithTheUnitsOwnTokens) {
   // branches before), and its keywords ("<!--", "<![CDATA[") come from
   // the pool's dictionary into the text.
   const std::string dir = makeTempDir("mosaic-generate");
-  const auto j = generate(dir, "scan.c", "20000");
-  EXPECT_EQ(j["tests"]["failing"], 0) << j.dump(2);
+  const auto j = generate(dir, "scan.c", "20000", {}, -1);
+  // Its one failure: a NULL `next`, the out-parameter scan_token writes
+  // without a check (an out-parameter is NULL at times, as C callers pass
+  // one for an output they do not want).
+  for (const auto &f : j["failures"]) {
+    EXPECT_EQ(f["class"], "robustness") << f.dump(2);
+    EXPECT_NE(f["why"].get<std::string>().find("given NULL as next"), std::string::npos) << f.dump(2);
+  }
   EXPECT_GE(j["llvm_cov"]["branches_covered"].get<double>(), 0.8 * j["llvm_cov"]["branches"].get<double>()) << j.dump(2);
   const std::string suite = readFile(dir + "/suite/scan_test.cpp");
   EXPECT_TRUE(std::regex_search(suite, std::regex(R"(const char \*end = ptr \+ [0-9]+;)"))) << suite;
