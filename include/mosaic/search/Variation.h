@@ -8,6 +8,7 @@
 #include "mosaic/testcase/TestCase.h"
 #include "mosaic/testcase/TestFactory.h"
 
+#include <optional>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -103,8 +104,11 @@ private:
   /// `type`, with that parameter's index: what sets an object up before the
   /// unit's functions use it (libyaml's yaml_parser_set_input_string(
   /// yaml_parser_t *, ...), in api.c, before parser.c's yaml_parser_parse).
-  /// Asked once per type.
+  /// Asked once per type. Only records some target takes by non-const
+  /// pointer too: what the unit works on.
   const std::vector<std::pair<model::CallableId, size_t>> &functionsOn(model::TypeId type);
+  /// The record a non-const pointer of `type` points to.
+  std::optional<model::RecordId> writablyPointed(model::TypeId type) const;
   std::unordered_map<model::TypeId, std::vector<std::pair<model::CallableId, size_t>>> functionsOn_;
   /// Per callable function: its first parameter that points to a record
   /// it may write (functionsOn's candidates), SIZE_MAX for none.
