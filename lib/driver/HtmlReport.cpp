@@ -111,8 +111,11 @@ std::string failuresTable(json failures) {
   std::ostringstream o;
   o << "<table><tr><th>class</th><th>outcome</th><th>where</th><th>why</th><th>stack in the project</th></tr>\n";
   for (const auto &f : failures) {
+    // A failure no re-run reproduced is no claim: not written, not counted.
+    const bool claimed = f.value("reproducible", true);
     const std::string cls = f.value("class", "");
-    o << "<tr><td class=\"" << xmlEscape(cls) << "\">" << xmlEscape(cls) << "</td><td>"
+    o << "<tr><td class=\"" << (claimed ? xmlEscape(cls) : "misuse") << "\">" << xmlEscape(cls)
+      << (claimed ? "" : " (not reproduced: no claim, not written)") << "</td><td>"
       << xmlEscape(f.value("outcome", "")) << "</td><td>" << xmlEscape(f.value("site", "")) << "</td><td>"
       << xmlEscape(f.value("why", "")) << "</td><td>";
     const json stack = f.value("stack", json::array());
@@ -259,7 +262,8 @@ std::string projectPage(const json &state, const std::vector<json> &units) {
     branches += c.value("branches", 0.0), branchesCovered += c.value("branches_covered", 0.0);
     lines += c.value("lines", 0.0), linesCovered += c.value("lines_covered", 0.0);
     seconds += u.value("seconds", 0.0);
-    for (const auto &f : stats.value("failures", json::array())) ++classes[f.value("class", "")];
+    for (const auto &f : stats.value("failures", json::array()))
+      if (f.value("reproducible", true)) ++classes[f.value("class", "")];
   }
   o << "<table><tr><th>branches (llvm-cov, units measured)</th><td>" << percent(branchesCovered, branches)
     << "</td></tr><tr><th>lines (llvm-cov)</th><td>" << percent(linesCovered, lines) << "</td></tr>"
@@ -296,7 +300,8 @@ std::string projectPage(const json &state, const std::vector<json> &units) {
       o << "<td>" << percent(g.value("covered", 0.0), g.value("total", 0.0)) << "</td>";
     }
     std::map<std::string, int> mine;
-    for (const auto &f : stats.value("failures", json::array())) ++mine[f.value("class", "")];
+    for (const auto &f : stats.value("failures", json::array()))
+      if (f.value("reproducible", true)) ++mine[f.value("class", "")];
     o << "<td><span class=\"defect\">" << mine["defect"] << "</span> / <span class=\"robustness\">"
       << mine["robustness"] << "</span> / <span class=\"misuse\">" << mine["misuse"] << "</span></td></tr>\n";
   }

@@ -165,7 +165,8 @@ std::size_t writeSarif(const std::string &outDir, const std::string &projectRoot
     if (!stats.is_object()) continue;
     for (const auto &f : stats.value("failures", nlohmann::json::array())) {
       const std::string kind = f.value("class", "");
-      if (kind != "defect" && kind != "robustness") continue;
+      // Misuse is no finding, nor is what no re-run reproduced (not written either).
+      if ((kind != "defect" && kind != "robustness") || !f.value("reproducible", true)) continue;
       std::vector<Frame> frames;
       for (const auto &text : f.value("stack", nlohmann::json::array()))
         if (text.is_string())

@@ -38,7 +38,10 @@ std::string writeProject(const std::string &root) {
         {"callables", {{"not_callable", {{{"callable", "int g(void)"}, {"reason", "static & <unreachable>"}}}}}},
         {"failures",
          {{{"class", "defect"}, {"outcome", "crash"}, {"site", "crash 11 at f:4"}, {"why", "f() fails <here>"},
-           {"stack", {"f a.c:4", "main main.c:9"}}}}}}}};
+           {"stack", {"f a.c:4", "main main.c:9"}}},
+          // No re-run reproduced it (an earlier test's heap damage): no claim.
+          {{"class", "defect"}, {"outcome", "abort"}, {"site", "abort 6 at f:2"}, {"why", "f() aborts"},
+           {"reproducible", false}}}}}}};
   const nlohmann::json b = {{"id", "lib_b_c"}, {"file", "lib/b.c"}, {"status", "done"}, {"score", 0.1},
                             {"budget_seconds", 2.0}, {"stats", {{"goals", {{"line", {{"total", 1}, {"covered", 1}}}}}}}};
   std::ofstream(out + "/project.json") << nlohmann::json{{"format", 1}, {"root", root}, {"units", {b, a}}}.dump(2);
@@ -59,7 +62,7 @@ TEST(HtmlReport, TheProjectPageRanksUnitsByRiskWithTheirBudgetsCoverageAndFailur
   EXPECT_LT(a, b) << "the riskier unit first";
   EXPECT_NE(index.find("12.5 s"), std::string::npos);                    // its budget
   EXPECT_NE(index.find("75.0% (3/4)"), std::string::npos) << index;     // llvm-cov branches
-  EXPECT_NE(index.find("likely defects: 1"), std::string::npos) << index;
+  EXPECT_NE(index.find("likely defects: 1"), std::string::npos) << index; // the unreproduced one is no claim
   EXPECT_EQ(index.find("<script"), std::string::npos); // static: opens without a server
 }
 
@@ -75,6 +78,7 @@ TEST(HtmlReport, AUnitPageShowsWhyEachGoalIsUncoveredAndMarksItsSource) {
   // The failure with its class and stack, escaped.
   EXPECT_NE(page.find("f() fails &lt;here&gt;"), std::string::npos);
   EXPECT_NE(page.find("#1 <code>main main.c:9</code>"), std::string::npos);
+  EXPECT_NE(page.find("defect (not reproduced: no claim, not written)"), std::string::npos) << page;
   // The source: line 2's true side not taken, line 3 never reached, line 4 covered.
   EXPECT_NE(page.find("<span class=\"part\" title=\"not taken: true (f)\" id=\"L2\"><i>2</i>  if (x &gt; 3)</span>"),
             std::string::npos)

@@ -98,8 +98,8 @@ TEST(ProjectReports, JUnitCarriesEveryVerifiedTestWithItsFailureOrSkip) {
 namespace {
 
 // findings.sarif of a unit with a defect (three frames, one outside the
-// project), a robustness failure without a stack, and a misuse (not a
-// finding), in a fresh OUT; returns OUT.
+// project), a robustness failure without a stack, a misuse and a defect no
+// re-run reproduced (neither is a finding), in a fresh OUT; returns OUT.
 std::string sampleSarif(const std::string &root) {
   namespace fs = std::filesystem;
   const std::string out = mosaic::test::makeTempDir("mosaic-sarif");
@@ -111,7 +111,9 @@ std::string sampleSarif(const std::string &root) {
      "stack": ["f a.c:12", "g util.h:3", "main /elsewhere/main.c:9"]},
     {"class": "robustness", "outcome": "abort", "site": "abort 6 in (after the last statement)", "why": "h() aborts",
      "stack": []},
-    {"class": "misuse", "outcome": "crash", "site": "crash 11 at f:1", "why": "not a finding", "stack": ["f a.c:1"]}]})x";
+    {"class": "misuse", "outcome": "crash", "site": "crash 11 at f:1", "why": "not a finding", "stack": ["f a.c:1"]},
+    {"class": "defect", "outcome": "abort", "site": "abort 6 at f:2", "why": "not reproduced", "stack": ["f a.c:2"],
+     "reproducible": false}]})x";
   EXPECT_EQ(mosaic::driver::writeSarif(out, root, {{"lib_a_c", "lib/a.c"}}), 2u);
   return out;
 }
