@@ -75,4 +75,39 @@ bool EmptyExportMacros::marks(const clang::NamedDecl *d) const {
   return false;
 }
 
+std::optional<std::string> EmptyExportMacros::deprecationMark(const clang::NamedDecl *d) const {
+  const clang::SourceLocation begin = sm_.getExpansionLoc(d->getBeginLoc());
+  if (begin.isInvalid()) return std::nullopt;
+  const llvm::StringRef text = sm_.getBufferData(sm_.getFileID(begin));
+  size_t end = sm_.getFileOffset(begin);
+  if (end > text.size()) return std::nullopt;
+  // Back over white space and up to two words (`LZ4LIB_API`, whose
+  // attribute the declaration's range leaves out, `extern`) to `)`, then to
+  // its `(` (no parenthesis inside: a message is one string), then over the
+  // macro's name.
+  for (int words = 0;; ++words) {
+    while (end > 0 && std::isspace(static_cast<unsigned char>(text[end - 1]))) --end;
+    if (words == 2 || end == 0 || !identifierChar(text[end - 1])) break;
+    while (end > 0 && identifierChar(text[end - 1])) --end;
+  }
+  if (end == 0 || text[end - 1] != ')') return std::nullopt;
+  // Its `(`, past the string (lz4's message names "LZ4_decompress_safe_usingDict()").
+  size_t open = end - 1;
+  for (bool quoted = false; open > 0;) {
+    const char ch = text[--open];
+    if (ch == '"' && (open == 0 || text[open - 1] != '\\')) quoted = !quoted;
+    else if (!quoted && ch == ')') return std::nullopt; // a nested call: no message macro
+    else if (!quoted && ch == '(') break;
+  }
+  if (text[open] != '(') return std::nullopt;
+  size_t nameEnd = open;
+  while (nameEnd > 0 && std::isspace(static_cast<unsigned char>(text[nameEnd - 1]))) --nameEnd;
+  size_t start = nameEnd;
+  while (start > 0 && identifierChar(text[start - 1])) --start;
+  if (!text.slice(start, nameEnd).upper().ends_with("DEPRECATED")) return std::nullopt;
+  const llvm::StringRef args = text.slice(open + 1, end - 1).trim();
+  if (args.size() >= 2 && args.front() == '"' && args.back() == '"') return args.slice(1, args.size() - 1).str();
+  return std::string();
+}
+
 } // namespace mosaic::analysis

@@ -4,6 +4,9 @@
 
 #include <clang/Lex/Preprocessor.h>
 
+#include <optional>
+#include <string>
+
 namespace clang {
 class NamedDecl;
 class SourceManager;
@@ -26,6 +29,14 @@ public:
   // between its first token and its name (`extern LIBCONFIG_API int
   // config_read(...)`, `class PUGIXML_CLASS xml_node`).
   bool marks(const clang::NamedDecl *d) const;
+
+  // The message of a deprecation macro `d` is written after, when this
+  // build defines it as nothing: `LZ4_DEPRECATED("use LZ4_decompress_safe()
+  // instead") int LZ4_decompress_safe_withPrefix64k(...)` in lz4.h, which
+  // lz4.c compiles with LZ4_DISABLE_DEPRECATE_WARNINGS (a test including
+  // lz4.h sees the attribute). A macro call just before the declaration
+  // whose name says DEPRECATED; its string argument, or "" without one.
+  std::optional<std::string> deprecationMark(const clang::NamedDecl *d) const;
 
   // Whether `name` is an object-like macro that expands to nothing (through
   // other such macros) and is named as an export mark (exportMarkName).

@@ -363,6 +363,8 @@ private:
     c.variadic = fd->isVariadic();
     // Inherited by later declarations: the header's attribute reaches the definition.
     if (std::string message; fd->isDeprecated(&message) || where->isDeprecated(&message)) c.deprecated = message;
+    for (const clang::FunctionDecl *r : fd->redecls())
+      if (!c.deprecated) c.deprecated = exportMacros_.deprecationMark(r);
 
     for (unsigned i = 0; i < fd->getNumParams(); ++i) {
       const clang::ParmVarDecl *p = fd->getParamDecl(i);
