@@ -311,29 +311,21 @@ bool looksLikeIndex(const std::string &name) {
 // src/dst, source/dest, in/out, input/output.
 enum class Flow { None, Input, Output };
 
-std::string folded(const std::string &name) {
-  std::string n;
-  for (char ch : name)
-    if (ch != '_') n += static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-  return n;
-}
-
 Flow flowOfWord(const std::string &w) {
   if (w == "in" || w == "input" || w == "src" || w == "source") return Flow::Input;
   if (w == "out" || w == "output" || w == "dst" || w == "dest" || w == "destination") return Flow::Output;
   return Flow::None;
 }
 
-Flow flowOfPointer(const std::string &name) { return flowOfWord(folded(name)); }
+Flow flowOfPointer(const std::string &name) { return flowOfWord(foldedIdentifier(name)); }
 
 // `inputSize`, `src_len`, `maxOutputSize`, `dstCapacity`: a flow word, then
 // a word of a length, after an optional "max".
 Flow flowOfLength(const std::string &name) {
-  std::string n = folded(name);
-  if (n.rfind("max", 0) == 0) n.erase(0, 3);
+  std::string n = foldedIdentifier(name);
+  if (n.starts_with("max")) n.erase(0, 3);
   for (std::string_view w : {"size", "len", "length", "capacity", "count", "sz"})
-    if (n.size() > w.size() && n.compare(n.size() - w.size(), w.size(), w) == 0)
-      return flowOfWord(n.substr(0, n.size() - w.size()));
+    if (n.size() > w.size() && n.ends_with(w)) return flowOfWord(n.substr(0, n.size() - w.size()));
   return Flow::None;
 }
 

@@ -55,6 +55,11 @@ std::string lowercase(std::string s) {
   return s;
 }
 
+std::string foldedIdentifier(std::string name) {
+  std::erase(name, '_');
+  return lowercase(std::move(name));
+}
+
 bool anyIdentifierWord(std::string_view name, const std::function<bool(std::string_view)> &visit) {
   size_t start = 0;
   auto flush = [&](size_t end) { return end > start && visit(name.substr(start, end - start)); };

@@ -297,13 +297,11 @@ bool Catalog::descriptorType(model::TypeId id) const {
 
 bool Catalog::fileDescriptor(const model::Param &param) const {
   if (!descriptorType(param.type)) return false;
-  std::string n = lowercase(param.name);
-  std::erase(n, '_');
-  const auto endsWith = [&](std::string_view w) { return n.size() >= w.size() && n.compare(n.size() - w.size(), w.size(), w) == 0; };
+  const std::string n = foldedIdentifier(param.name);
   // With a prefix too: gif_lib.h declares DGifOpenFileHandle(int
   // GifFileHandle, ...), where dgif_lib.c names it FileHandle.
-  return endsWith("filedes") || endsWith("fildes") || endsWith("filehandle") || endsWith("filedesc") ||
-         (n.size() >= 2 && n.size() <= 8 && endsWith("fd"));
+  return n.ends_with("filedes") || n.ends_with("fildes") || n.ends_with("filehandle") || n.ends_with("filedesc") ||
+         (n.size() >= 2 && n.size() <= 8 && n.ends_with("fd"));
 }
 
 bool Catalog::descriptorArgument(const TestCase &test, size_t index) const {

@@ -25,6 +25,14 @@ void expectWellFormed(const model::Program &p, const testcase::TestCase &t) {
   EXPECT_EQ(testcase::Catalog(p).typeError(t), "") << testcase::toCode(p, t);
 }
 
+// Every callable function and member of a fixture's unit, as the search's targets.
+std::vector<model::CallableId> callableTargets(const UnitModel &m) {
+  std::vector<model::CallableId> targets;
+  for (const model::Callable &c : m.program.callables)
+    if (m.catalog->callable(c.id) && (c.parent || c.kind == model::CallableKind::Function)) targets.push_back(c.id);
+  return targets;
+}
+
 } // namespace
 
 TEST(Variation, MutationAndCrossoverKeepTestsPerformable) {
@@ -113,9 +121,7 @@ TEST(Variation, NoTestCallsANonConstMethodThroughAConstView) {
   // add() and clear() change it; random tests, mutants and children never
   // call those through such a view (the written test would const_cast).
   auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/ledger.cpp");
-  std::vector<model::CallableId> targets;
-  for (const model::Callable &c : m->program.callables)
-    if (m->catalog->callable(c.id) && (c.parent || c.kind == model::CallableKind::Function)) targets.push_back(c.id);
+  const std::vector<model::CallableId> targets = callableTargets(*m);
   Rng rng(5);
   testcase::ConstantPool pool;
   pool.addStatic(m->program);
@@ -148,9 +154,7 @@ TEST(Variation, CrossoverGivesADescriptorOnlyADescriptor) {
   // descriptor is a temporary file or -1 as its parent's was, never the
   // other head's int (a number the runner has open made a test hang).
   auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/records.c");
-  std::vector<model::CallableId> targets;
-  for (const model::Callable &c : m->program.callables)
-    if (m->catalog->callable(c.id) && c.kind == model::CallableKind::Function) targets.push_back(c.id);
+  const std::vector<model::CallableId> targets = callableTargets(*m); // C: functions only
   Rng rng(7);
   testcase::ConstantPool pool;
   pool.addStatic(m->program);

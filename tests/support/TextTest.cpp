@@ -66,3 +66,9 @@ TEST(ContainsFolded, FindsALowerCaseNeedleInAnyCase) {
   EXPECT_FALSE(mosaic::containsFolded("FrEx", "free"));
   EXPECT_TRUE(mosaic::containsFolded("ffree", "free")); // a false start, then the match
 }
+
+TEST(FoldedIdentifier, DropsUnderscoresAndCase) {
+  EXPECT_EQ(mosaic::foldedIdentifier("GifFileHandle"), "giffilehandle");
+  EXPECT_EQ(mosaic::foldedIdentifier("max_Output_Size"), "maxoutputsize");
+  EXPECT_EQ(mosaic::foldedIdentifier("_"), "");
+}

@@ -20,6 +20,10 @@ std::vector<std::string> closestMatches(std::string_view word, const std::vector
 /// `s` in lower case (ASCII letters; other bytes as they are).
 std::string lowercase(std::string s);
 
+/// An identifier in lower case without its underscores, to compare names
+/// however they are cased (`GifFileHandle`, `file_handle`: "...filehandle").
+std::string foldedIdentifier(std::string name);
+
 /// Whether `path` names a C or C++ source file by its extension (.c, .cc,
 /// .cpp, .cxx, .c++, .C), not a header: what it declares no test can
 /// include, even when the unit includes it (lz4hc.c's `#include "lz4.c"`).
