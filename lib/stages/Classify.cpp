@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fmt/format.h>
+#include <bit>
 #include <functional>
 #include <cctype>
 #include <cstring>
@@ -133,6 +134,24 @@ std::vector<size_t> builtValues(const TestCase &t, size_t i) {
   return out;
 }
 
+// Whether statement `r` is value `j` or holds it: its address, an array
+// of it, a struct the test filled with its address, at any depth (refs
+// point backwards, so this ends).
+bool holdsValue(const TestCase &t, Ref r, size_t j) {
+  if (r == j) return true;
+  if (r >= t.statements.size() || r < j) return false;
+  const Statement &h = t.statements[r];
+  if (h.op != Op::AddressOf && h.op != Op::Array && h.op != Op::Aggregate) return false;
+  return std::any_of(h.refs.begin(), h.refs.end(),
+                     [&](Ref e) { return e != testcase::kNoRef && e < r && holdsValue(t, e, j); });
+}
+
+// Whether a field of record `r` is a data pointer.
+bool hasPointerField(const model::Program &p, const model::Record &r) {
+  return std::any_of(r.fields.begin(), r.fields.end(),
+                     [&](const model::Field &f) { return p.type(p.type(f.type).value).kind == model::TypeKind::Pointer; });
+}
+
 // Whether statement `j`'s result was a null pointer when the test ran.
 bool nullAtRunTime(const std::vector<exec::Observation> &obs, size_t j) {
   for (const exec::Observation &o : obs)
@@ -227,6 +246,31 @@ const Statement *addressedPrimitive(const TestCase &t, Ref r) {
 // How many elements the value of statement `r` points at: a buffer's or an
 // array's, or 1 for the address of a single variable (`&byte`).
 size_t elementsAt(const TestCase &t, Ref r) { return addressedPrimitive(t, r) ? 1 : bytesOf(t.statements[r]); }
+
+// The bytes, in memory order (little-endian), of what statement `r`
+// points at when that is scalars: an array of them, or the address of one
+// (`&value`); nullopt otherwise.
+std::optional<std::string> scalarBytes(const model::Program &p, const TestCase &t, Ref r) {
+  const Statement &v = t.statements[r];
+  std::vector<Ref> elements;
+  if (v.op == Op::Array) elements = v.refs;
+  else if (addressedPrimitive(t, r)) elements = {v.refs[0]};
+  else return std::nullopt;
+  std::string out;
+  for (Ref e : elements) {
+    if (e >= t.statements.size() || t.statements[e].op != Op::Primitive) return std::nullopt;
+    const Statement &x = t.statements[e];
+    const model::Type &ty = p.type(p.type(x.type).value);
+    if (ty.bits == 0 || ty.bits % 8 != 0 || ty.bits > 64) return std::nullopt;
+    std::uint64_t bits = x.bits;
+    if (ty.kind == model::TypeKind::Floating && ty.bits == 32) { // the bits of a double, as a float's
+      const float narrow = static_cast<float>(std::bit_cast<double>(x.bits));
+      bits = std::bit_cast<std::uint32_t>(narrow);
+    }
+    for (unsigned k = 0; k < ty.bits / 8; ++k) out.push_back(static_cast<char>((bits >> (8 * k)) & 0xff));
+  }
+  return out;
+}
 
 // Whether a parameter is an in-out length: a non-const pointer to an
 // integer named like a length (zlib's `uLongf *destLen`, `size_t *size`).
@@ -1080,12 +1124,16 @@ std::string staleApiPointer(const testcase::Catalog &catalog, const TestCase &t,
 std::string testsOwnThroughAPointer(const testcase::Catalog &catalog, const TestCase &t, size_t i,
                                     bool onlyApiPointers);
 
-// The word an initialiser's name gives its kind by: the one before its
-// init word (BZ2_bzDecompressInit: "decompress"; inflateInit_: "inflate").
+// The word an initialiser's name gives its kind by: what its init word
+// starts with (libogg's oggpack_readinit: "read"), or the word before it
+// (BZ2_bzDecompressInit: "decompress"; inflateInit_: "inflate").
 std::string initialisedKind(const std::string &name) {
   const std::vector<std::string> w = words(name);
-  for (size_t k = 1; k < w.size(); ++k)
-    if (testcase::isInitialiserWord(w[k])) return w[k - 1];
+  for (size_t k = 0; k < w.size(); ++k) {
+    if (!testcase::isInitialiserWord(w[k])) continue;
+    if (w[k].size() > 4 && w[k].ends_with("init")) return w[k].substr(0, w[k].size() - 4);
+    if (k > 0) return w[k - 1];
+  }
   return "";
 }
 
@@ -1098,7 +1146,10 @@ std::string otherKindsObject(const testcase::Catalog &catalog, const TestCase &t
   const Statement &call = t.statements[i];
   if (!isCall(call.op)) return "";
   const std::vector<std::string> callee = words(p.callable(call.callable).name);
-  const auto has = [&](const std::string &w) { return std::find(callee.begin(), callee.end(), w) != callee.end(); };
+  // A word of the callee's is the kind, or starts with it (oggpack_writeclear: "write").
+  const auto has = [&](const std::string &kind) {
+    return std::any_of(callee.begin(), callee.end(), [&](const std::string &w) { return w.starts_with(kind); });
+  };
   // The object behind an argument: the aggregate an address points at.
   const auto objectOf = [&](Ref r) -> std::optional<Ref> {
     if (r >= t.statements.size()) return std::nullopt;
@@ -1191,6 +1242,10 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
     // digits pointer it overwrote): what follows is its consequence.
     if (std::string why = argumentMisuse(catalog, t, j); !why.empty())
       return fmt::format("an earlier call on the same object was misuse: {}", why);
+    // Or given it as another kind's (libogg's oggpack_readinit(&b, buf, n),
+    // then oggpack_writeclear(&b) frees the test's buf, then oggpack_read1).
+    if (std::string why = otherKindsObject(catalog, t, j); !why.empty())
+      return fmt::format("an earlier call on the same object was misuse: {}", why);
   }
   // An object the test moved from before this call, or a call it depends
   // on, used it (yaml-cpp's memory_holder h2(std::move(h));
@@ -1259,13 +1314,7 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
     // It, or a value holding it: its address, an array of it, a struct
     // the test filled with its address (claims_buffer b = {.doc = &d}),
     // at any depth (refs point backwards, so this ends).
-    const std::function<bool(Ref)> holds = [&](Ref r) {
-      if (r == j) return true;
-      if (r >= t.statements.size() || r < j) return false;
-      const Statement &h = t.statements[r];
-      if (h.op != Op::AddressOf && h.op != Op::Array && h.op != Op::Aggregate) return false;
-      return std::any_of(h.refs.begin(), h.refs.end(), [&](Ref e) { return e != testcase::kNoRef && e < r && holds(e); });
-    };
+    const auto holds = [&](Ref r) { return holdsValue(t, r, j); };
     for (size_t k = j + 1; k <= i; ++k) {
       const Statement &u = t.statements[k];
       if (!isCall(u.op) || std::none_of(u.refs.begin(), u.refs.end(), holds)) continue;
@@ -1522,7 +1571,7 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
   }
   // An object the failing call uses, constructed with NULL for a pointer
   // (pugixml's xml_writer_file(nullptr), whose write() then hands fwrite
-  // a null FILE *), or made by a creator given NULL for a callback it
+  // a null FILE *; or a call's null result), or made by a creator given NULL for a callback it
   // keeps (json-c's lh_table_new(1, free_fn, NULL, equal_fn), whose
   // lookups then call the null hash function): the null pointer was given
   // to the API, where the object was made. (Other null pointers a C
@@ -1532,10 +1581,15 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
     if (j == i || (made.op != Op::Construct && made.op != Op::Call)) continue;
     const auto margs = argumentsOf(p, made);
     for (size_t k = 0; k < margs.size(); ++k) {
-      if (margs[k].ref >= t.statements.size() || t.statements[margs[k].ref].op != Op::Null) continue;
-      if (made.op == Op::Construct || callbackArgument(p, margs[k]))
-        return fmt::format("{} on an object made with NULL as {} ({})", callName(p, call), paramName(margs[k], k),
-                           callName(p, made));
+      // NULL itself, or a call's null result (muParserX's
+      // TokenPtr<IValue>(fun.AsIValue()), which returns NULL for a function).
+      if (margs[k].ref >= t.statements.size() || !nullValue(t, obs, margs[k].ref)) continue;
+      if (made.op == Op::Construct || (callbackArgument(p, margs[k]) && t.statements[margs[k].ref].op == Op::Null))
+        return fmt::format("{} on an object made with NULL as {} ({}{})", callName(p, call), paramName(margs[k], k),
+                           callName(p, made),
+                           isCall(t.statements[margs[k].ref].op)
+                               ? "; NULL was the result of " + callName(p, t.statements[margs[k].ref])
+                               : std::string());
     }
   }
   // A callback of the test's that returns NULL, where the library may need
@@ -1690,6 +1744,31 @@ std::string testsOwnThroughAPointer(const testcase::Catalog &catalog, const Test
   return "";
 }
 
+// A struct the test built field by field for call `i`, one of whose
+// pointer fields holds the test's own memory (a variable's address, an
+// array, bytes, a string): a struct whose buffer the API allocates and
+// grows (libogg's oggpack_buffer, which oggpack_write reallocates) cannot
+// be given one. Described, or "" when none.
+std::string ownMemoryInABuiltRecord(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
+  const model::Program &p = catalog.program();
+  for (size_t j : builtValues(t, i)) {
+    const Statement &s = t.statements[j];
+    const auto rec = s.op == Op::Aggregate ? recordOf(p, s.type) : std::nullopt;
+    const auto fields = rec ? catalog.aggregateFields(*rec) : std::nullopt;
+    if (!fields || fields->size() != s.refs.size()) continue;
+    for (size_t k = 0; k < fields->size(); ++k) {
+      const model::Field &f = p.record(*rec).fields[(*fields)[k]];
+      if (s.refs[k] >= t.statements.size() || p.type(p.type(f.type).value).kind != model::TypeKind::Pointer) continue;
+      const Op v = t.statements[s.refs[k]].op;
+      if (v == Op::AddressOf || v == Op::Array || v == Op::Buffer || v == Op::CString)
+        return fmt::format("gives {} a {} built by hand whose {} points at the test's own memory, which it frees or "
+                           "reallocates: only what malloc returned can be",
+                           callName(p, t.statements[i]), p.record(*rec).name, f.name);
+    }
+  }
+  return "";
+}
+
 std::string earlierMisuse(const testcase::Catalog &catalog, const TestCase &t, size_t i, const std::string &happened) {
   const model::Program &p = catalog.program();
   for (size_t j = 0; j < i; ++j) {
@@ -1752,13 +1831,15 @@ Classification classify(const testcase::Catalog &catalog, const TestCase &test, 
   // call was given, through a pointer to a pointer, the address of the
   // test's own object (giflib's GifAddExtensionBlock(&count, &blocks, ...)
   // with blocks pointing at the test's ExtensionBlock: it reallocs
-  // *blocks, which only malloc's memory can be).
+  // *blocks, which only malloc's memory can be), or a struct the test
+  // built by hand around its own memory (libogg's oggpack_buffer with
+  // .buffer = &byte, which oggpack_write reallocates).
   if (output.find("free(): invalid pointer") != std::string::npos ||
       output.find("realloc(): invalid pointer") != std::string::npos ||
       output.find("munmap_chunk(): invalid pointer") != std::string::npos ||
       output.find("not malloc()-ed") != std::string::npos)
-    if (std::string why = testsOwnThroughAPointer(catalog, test, i, false); !why.empty())
-      return {FailureClass::Misuse, why};
+    for (const std::string &why : {testsOwnThroughAPointer(catalog, test, i, false), ownMemoryInABuiltRecord(catalog, test, i)})
+      if (!why.empty()) return {FailureClass::Misuse, why};
   if (std::string why = robustness(catalog, test, i, observations); !why.empty())
     return {FailureClass::Robustness, why};
   const std::string where = callName(p, test.statements[i]);
@@ -1895,6 +1976,25 @@ std::string nullKeptEarlier(const testcase::Catalog &catalog, const TestCase &te
   const auto used = [&](Ref r) {
     return r < test.statements.size() && test.statements[r].op != Op::Null && oneOf(test, inCone, r);
   };
+  // A struct the test zero-initialised and gave to no call before this
+  // one (libogg's `ogg_page og = {}; ogg_page_bos(&og)` reads
+  // og.header[5]): the null it dereferenced is one of its pointer fields.
+  if (nullRead)
+    for (size_t j : builtValues(test, i)) {
+      const Statement &s = test.statements[j];
+      const auto rec = s.op == Op::Aggregate && s.refs.empty() ? recordOf(p, s.type) : std::nullopt;
+      if (!rec || p.type(p.type(s.type).value).kind != model::TypeKind::Record || !hasPointerField(p, p.record(*rec)))
+        continue;
+      const bool earlier = std::any_of(test.statements.begin() + static_cast<std::ptrdiff_t>(j) + 1,
+                                       test.statements.begin() + static_cast<std::ptrdiff_t>(i), [&](const Statement &u) {
+                                         return isCall(u.op) && std::any_of(u.refs.begin(), u.refs.end(), [&](Ref r) {
+                                                  return holdsValue(test, r, j);
+                                                });
+                                       });
+      if (!earlier)
+        return fmt::format("{} dereferences a null pointer in a {} the test zero-initialised and gave it first",
+                           callName(p, test.statements[i]), p.record(*rec).name);
+    }
   for (size_t j = 0; j < i; ++j) {
     const Statement &u = test.statements[j];
     if (u.op != Op::Call && u.op != Op::MethodCall) continue;
@@ -1972,7 +2072,18 @@ std::vector<size_t> unusualIntegers(const testcase::Catalog &catalog, const Test
   std::vector<size_t> out;
   if (test.statements.empty()) return out;
   const model::Program &p = catalog.program();
-  for (size_t j : cone(test, failingStatement(test, result))) {
+  const size_t i = failingStatement(test, result);
+  // The failing call's cone, and that of each earlier call on one of its
+  // objects (libogg's oggpack_adv(&b, -943), then oggpack_read(&b, 0)
+  // reads before b's buffer).
+  std::set<size_t> values = cone(test, i);
+  const auto objects = objectCone(catalog, test, i);
+  for (size_t j = 0; j < i; ++j) {
+    const Statement &u = test.statements[j];
+    if (isCall(u.op) && std::any_of(u.refs.begin(), u.refs.end(), [&](Ref r) { return oneOf(test, objects, r); }))
+      values.merge(cone(test, j));
+  }
+  for (size_t j : values) {
     const Statement &s = test.statements[j];
     if (s.op != Op::Primitive || p.type(p.type(s.type).value).kind != model::TypeKind::Integer) continue;
     if (s.bits == 0 || s.bits == 1 || pairedLength(catalog, test, j)) continue;
@@ -2008,10 +2119,15 @@ std::vector<UnsizedBuffer> unsizedBuffers(const testcase::Catalog &catalog, cons
       const bool readOnly = p.type(*pt.pointee).isConst;
       const Statement &v = test.statements[arg.ref];
       const bool cstring = v.op == Op::CString;
-      if (v.op != Op::Buffer && !cstring) continue;
       if (cstring && param.role == model::ParamRole::CString && readOnly) continue;
-      if (v.bytes.size() >= kRoomyBuffer || !seen.insert(arg.ref).second) continue;
-      out.push_back({arg.ref, i, paramName(arg, a)});
+      // Bytes, a string, or scalars: an array of them or the address of
+      // one (libmodbus's modbus_get_float(const uint16_t *src) reads two).
+      std::optional<std::string> bytes;
+      if (v.op == Op::Buffer) bytes = v.bytes;
+      else if (cstring) bytes = v.bytes + '\0';
+      else bytes = scalarBytes(p, test, arg.ref);
+      if (!bytes || bytes->size() >= kRoomyBuffer || !seen.insert(arg.ref).second) continue;
+      out.push_back({arg.ref, i, paramName(arg, a), std::move(*bytes)});
     }
   }
   return out;
@@ -2021,10 +2137,9 @@ TestCase withRoomyBuffers(const TestCase &test, const std::vector<UnsizedBuffer>
   TestCase out = test;
   for (const UnsizedBuffer &b : buffers) {
     Statement &s = out.statements.at(b.statement);
-    if (s.op == Op::CString) {
-      s.bytes.push_back('\0');
-      s.op = Op::Buffer;
-    }
+    s.op = Op::Buffer;
+    s.refs.clear();
+    s.bytes = b.bytes;
     if (s.bytes.size() < kRoomyBuffer) s.bytes.resize(kRoomyBuffer, '\0');
   }
   return out;

@@ -113,10 +113,8 @@ private:
     auto r = executor.run(withRoomyBuffers(f.test, buffers));
     if (!r || r->outcome() != exec::Outcome::Ok) return "";
     const UnsizedBuffer &b = buffers.front();
-    const testcase::Statement &v = f.test.statements[b.statement];
-    const size_t bytes = v.bytes.size() + (v.op == testcase::Op::CString ? 1 : 0);
     return c.program.callable(f.test.statements[b.call].callable).qualifiedName + "() was given " +
-           std::to_string(bytes) + " bytes as " + b.param +
+           std::to_string(b.bytes.size()) + " bytes as " + b.param +
            ", which comes with no length: its contract sizes it, and with " + std::to_string(kRoomyBuffer) +
            " bytes there" + (buffers.size() > 1 ? " (and in the test's " + std::to_string(buffers.size() - 1) + " other such buffers)" : "") +
            " the test passes";

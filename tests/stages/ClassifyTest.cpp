@@ -1221,6 +1221,71 @@ TEST_F(Claims, AReallocOfTheTestsOwnObjectThroughAPointerToAPointerIsMisuse) {
             stages::FailureClass::Defect);
 }
 
+TEST_F(Claims, ScalarsGivenWithNoLengthAreTriedRoomyToo) {
+  // libmodbus's modbus_get_float(const uint16_t *src) reads src[1]:
+  // `uint16_t src[] = {258}` or `&value` is one register; run again with
+  // 65536 bytes holding it first.
+  const model::Callable &get = callable("claims_get_float");
+  for (const bool address : {false, true}) {
+    testcase::TestCase t;
+    const Ref value = integer(t, "unsigned short", 258);
+    const Ref src = push(t, Statement{.op = address ? Op::AddressOf : Op::Array, .type = get.params[0].type,
+                                      .refs = {value}});
+    call(t, "claims_get_float", {src});
+    const auto unsized = stages::unsizedBuffers(*m->catalog, t, crashAtEnd(t, exec::Outcome::Sanitizer));
+    ASSERT_EQ(unsized.size(), 1u) << address;
+    EXPECT_EQ(unsized[0].statement, src);
+    EXPECT_EQ(unsized[0].bytes, std::string("\x02\x01", 2));
+    const testcase::TestCase roomy = stages::withRoomyBuffers(t, unsized);
+    EXPECT_EQ(roomy.statements[src].op, Op::Buffer);
+    EXPECT_TRUE(roomy.statements[src].refs.empty());
+    EXPECT_EQ(roomy.statements[src].bytes.size(), stages::kRoomyBuffer);
+    EXPECT_EQ(roomy.statements[src].bytes.substr(0, 3), std::string("\x02\x01\0", 3));
+  }
+}
+
+TEST_F(Claims, AReallocOfTheTestsOwnMemoryInAStructItBuiltIsMisuse) {
+  // libogg's `oggpack_buffer b = {.buffer = &byte}; oggpack_write(&b, ...)`:
+  // "realloc(): invalid pointer", the buffer being the test's, not malloc's.
+  const model::Callable &put = callable("claims_bits_put");
+  testcase::TestCase t;
+  const Ref byte = integer(t, "unsigned char", 1);
+  const Ref buffer = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("unsigned char *"), .refs = {byte}});
+  const Ref bits = push(t, Statement{.op = Op::Aggregate, .type = typeNamed("claims_bits"),
+                                     .refs = {buffer, integer(t, "long", 0)}});
+  const Ref address = push(t, Statement{.op = Op::AddressOf, .type = put.params[0].type, .refs = {bits}});
+  call(t, "claims_bits_put", {address, integer(t, "int", 1)});
+  auto c = stages::classify(*m->catalog, t, crashAtEnd(t, exec::Outcome::Abort), {}, "realloc(): invalid pointer\n");
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claims_bits_put() a claims_bits built by hand whose buffer points at the test's own "
+                       "memory"),
+            std::string::npos)
+      << c.why;
+  // Without glibc's word on it, nothing says the buffer was freed.
+  EXPECT_EQ(stages::classify(*m->catalog, t, crashAtEnd(t, exec::Outcome::Abort), {}, "").kind,
+            stages::FailureClass::Defect);
+}
+
+TEST_F(Claims, ANullInAStructTheTestZeroedAndGaveFirstIsRobustness) {
+  // libogg's `ogg_page og = {}; ogg_page_bos(&og)` reads og.header[5].
+  testcase::TestCase t;
+  const Ref page = push(t, Statement{.op = Op::Aggregate, .type = typeNamed("claims_page")});
+  const auto address = [&] {
+    return push(t, Statement{.op = Op::AddressOf, .type = callable("claims_page_first").params[0].type, .refs = {page}});
+  };
+  call(t, "claims_page_first", {address()});
+  const std::string ubsan = "claims.c:420:68: runtime error: applying non-zero offset 5 to null pointer";
+  EXPECT_EQ(classify(t).kind, stages::FailureClass::Defect);
+  EXPECT_EQ(stages::nullKeptEarlier(*m->catalog, t, crashAtEnd(t), {}, ubsan),
+            "claims_page_first() dereferences a null pointer in a claims_page the test zero-initialised and gave it "
+            "first");
+  // Not at a null pointer, or given to a call before (which may have
+  // filled it): no word on it.
+  EXPECT_EQ(stages::nullKeptEarlier(*m->catalog, t, crashAtEnd(t), {}, "SEGV on unknown address 0x7f0012345678"), "");
+  call(t, "claims_page_first", {address()});
+  EXPECT_EQ(stages::nullKeptEarlier(*m->catalog, t, crashAtEnd(t), {}, ubsan), "");
+}
+
 TEST_F(Claims, AnObjectOneInitialiserSetUpGivenToAnotherKindsFunctionIsMisuse) {
   // bzip2's BZ2_bzDecompressInit(&s) then BZ2_bzCompressEnd(&s).
   const model::Callable &decode = callable("claims_decode_init");
@@ -1240,6 +1305,64 @@ TEST_F(Claims, AnObjectOneInitialiserSetUpGivenToAnotherKindsFunctionIsMisuse) {
             std::string::npos)
       << c.why;
   EXPECT_EQ(classify(codecWith("claims_encode_init")).kind, stages::FailureClass::Defect);
+}
+
+TEST_F(Claims, AReaderGivenToTheWritersClearIsMisuseAndSoIsWhatFollows) {
+  // libogg's oggpack_readinit(&b, buf, 1) then oggpack_writeclear(&b),
+  // which frees the test's buf; then oggpack_read1(&b): the kind is the
+  // init word's start (readinit: "read"; writeclear is the writer's).
+  const model::Callable &get = callable("claims_bits_get");
+  const model::TypeId bits = p().type(*p().type(callable("claims_bits_put").params[0].type).pointee).value;
+  const auto withInit = [&](const std::string &init, bool thenGet) {
+    testcase::TestCase t;
+    const Ref b = push(t, Statement{.op = Op::Aggregate, .type = bits});
+    const Ref a = push(t, Statement{.op = Op::AddressOf, .type = callable("claims_bits_put").params[0].type, .refs = {b}});
+    if (init == "claims_bits_readinit") {
+      const Ref byte = integer(t, "unsigned char", 7);
+      const Ref buf = push(t, Statement{.op = Op::AddressOf, .type = typeNamed("unsigned char *"), .refs = {byte}});
+      call(t, init, {a, buf, integer(t, "long", 1)});
+    } else {
+      call(t, init, {a});
+    }
+    call(t, "claims_bits_writeclear", {a});
+    if (thenGet)
+      call(t, "claims_bits_get", {push(t, Statement{.op = Op::AddressOf, .type = get.params[0].type, .refs = {b}})});
+    return t;
+  };
+  auto c = classify(withInit("claims_bits_readinit", false));
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claims_bits_writeclear() a claims_bits that claims_bits_readinit() set up: "
+                       "claims_bits_writeinit() sets up what it takes"),
+            std::string::npos)
+      << c.why;
+  c = classify(withInit("claims_bits_readinit", true));
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("an earlier call on the same object was misuse: gives claims_bits_writeclear() a claims_bits "
+                       "that claims_bits_readinit() set up"),
+            std::string::npos)
+      << c.why;
+  EXPECT_EQ(classify(withInit("claims_bits_writeinit", false)).kind, stages::FailureClass::Defect);
+  EXPECT_EQ(classify(withInit("claims_bits_writeinit", true)).kind, stages::FailureClass::Defect);
+}
+
+TEST_F(Claims, AnUnusualIntegerOfAnEarlierCallOnTheSameObjectIsTriedAtZeroAndOne) {
+  // libogg's oggpack_adv(&b, -943), then oggpack_read(&b, 0) reads before
+  // b's buffer: -943 is not in the failing call's cone, but in that of an
+  // earlier call on its object.
+  const model::Callable &put = callable("claims_bits_put");
+  testcase::TestCase t;
+  const Ref b = push(t, Statement{.op = Op::Aggregate, .type = p().type(*p().type(put.params[0].type).pointee).value});
+  const auto address = [&] { return push(t, Statement{.op = Op::AddressOf, .type = put.params[0].type, .refs = {b}}); };
+  call(t, "claims_bits_writeinit", {address()});
+  const Ref n = integer(t, "long", -943);
+  call(t, "claims_bits_adv", {address(), n});
+  const Ref other = integer(t, "long", 5);
+  call(t, "claims_bits_get",
+       {push(t, Statement{.op = Op::AddressOf, .type = callable("claims_bits_get").params[0].type, .refs = {b}})});
+  const std::vector<size_t> unusual = stages::unusualIntegers(*m->catalog, t, crashAtEnd(t));
+  EXPECT_NE(std::find(unusual.begin(), unusual.end(), n), unusual.end());
+  // An integer no call on the object took is not one.
+  EXPECT_EQ(std::find(unusual.begin(), unusual.end(), other), unusual.end());
 }
 
 TEST_F(Claims, AHandleOnlyTheAPIMakesIsNeverTheTestsOwnEvenThroughAPointer) {
@@ -1394,6 +1517,32 @@ TEST_F(ObjectClaims, AnObjectConstructedWithNullIsRobustness) {
   const auto c = stages::classify(*m->catalog, t, crashAtEnd(t), {});
   EXPECT_EQ(c.kind, stages::FailureClass::Robustness) << c.why;
   EXPECT_EQ(c.why, "codec::Node::depth() on an object made with NULL as raw (codec::Node::Node())");
+}
+
+TEST_F(ObjectClaims, AnObjectConstructedWithACallsNullResultIsRobustness) {
+  // muParserX's TokenPtr<IValue>(fun.AsIValue()), NULL for a function, then
+  // FunStrLen::Eval(ret, &arg, 0) calls through it.
+  ASSERT_TRUE(fromRaw && depth);
+  const model::Callable *make = nullptr;
+  for (const model::Callable &c : m->program.callables)
+    if (c.qualifiedName == "codec::make_node") make = &c;
+  ASSERT_TRUE(make);
+  testcase::TestCase t;
+  t.statements = {
+      Statement{.op = Op::Primitive, .type = make->params[0].type, .bits = 3},
+      Statement{.op = Op::Call, .callable = make->id, .refs = {0}},
+      Statement{.op = Op::Construct, .type = m->program.record(*fromRaw->parent).type,
+                .callable = fromRaw->id, .refs = {1}},
+      Statement{.op = Op::MethodCall, .callable = depth->id, .refs = {2}},
+  };
+  exec::Observation null{.statement = 1, .kind = MOSAIC_OBS_NULL, .target = MOSAIC_OBS_RESULT, .integer = 1};
+  const auto c = stages::classify(*m->catalog, t, crashAtEnd(t), {null});
+  EXPECT_EQ(c.kind, stages::FailureClass::Robustness) << c.why;
+  EXPECT_EQ(c.why, "codec::Node::depth() on an object made with NULL as raw (codec::Node::Node(); NULL was the result "
+                   "of codec::make_node())");
+  // Not null when it ran: the library's.
+  null.integer = 0;
+  EXPECT_EQ(stages::classify(*m->catalog, t, crashAtEnd(t), {null}).kind, stages::FailureClass::Defect);
 }
 
 TEST_F(ObjectClaims, AnObjectUsedAfterItWasMovedFromIsMisuse) {

@@ -61,8 +61,9 @@ bool heapCorruption(const std::string &output);
 
 /// The integers a failing run of `test` may depend on (ClassifyFailures
 /// tries each with 0 and with 1): Primitive statements of integer type in
-/// the failing statement's cone, of a value other than 0 and 1, that no
-/// call takes as a buffer's length or end (those follow their buffer).
+/// the failing statement's cone or that of an earlier call on one of its
+/// objects, of a value other than 0 and 1, that no call takes as a
+/// buffer's length or end (those follow their buffer).
 std::vector<size_t> unusualIntegers(const testcase::Catalog &catalog, const testcase::TestCase &test,
                                     const exec::RunResult &result);
 
@@ -106,7 +107,9 @@ std::string misuseOutsideTheCall(const testcase::Catalog &catalog, const testcas
 /// claims_buffer_init(NULL, &b) then claims_buffer_peek(&b). Creators
 /// given NULL are not counted (yajl_gen_alloc(NULL) is a documented
 /// default; Classify.cpp's robustness() has the callbacks a creator keeps),
-/// nor failures of any other kind. "" otherwise.
+/// nor failures of any other kind. Also when the null is in a struct the
+/// test zero-initialised and gave to no earlier call (libogg's
+/// `ogg_page og = {}; ogg_page_bos(&og)`). "" otherwise.
 std::string nullKeptEarlier(const testcase::Catalog &catalog, const testcase::TestCase &test,
                             const exec::RunResult &result, const std::vector<exec::Observation> &observations,
                             const std::string &report);
@@ -125,9 +128,10 @@ std::string describeValue(const testcase::Catalog &catalog, const testcase::Test
 /// that then does not happen is misuse. Each with the call and the
 /// parameter it was given to, for the message.
 struct UnsizedBuffer {
-  size_t statement;   ///< the Buffer or CString statement
+  size_t statement;   ///< the Buffer, CString, Array of scalars or address of a scalar
   size_t call;        ///< the first call given it
   std::string param;  ///< "buf", or "argument 3"
+  std::string bytes;  ///< what it holds, in memory order (a C string with its NUL)
 };
 std::vector<UnsizedBuffer> unsizedBuffers(const testcase::Catalog &catalog, const testcase::TestCase &test,
                                           const exec::RunResult &result);
@@ -136,7 +140,8 @@ std::vector<UnsizedBuffer> unsizedBuffers(const testcase::Catalog &catalog, cons
 /// small inputs a test gives, and well inside a test's encoding).
 constexpr size_t kRoomyBuffer = 65536;
 /// `test` with each of `buffers` enlarged to kRoomyBuffer bytes (zeros
-/// after what it held; a C string keeps its NUL and becomes bytes).
+/// after what it held; a C string keeps its NUL, and it and scalars
+/// become bytes).
 testcase::TestCase withRoomyBuffers(const testcase::TestCase &test, const std::vector<UnsizedBuffer> &buffers);
 
 /// The site of a failure: its kind (outcome and signal, or the sanitizer's
