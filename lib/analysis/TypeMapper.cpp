@@ -757,12 +757,15 @@ std::optional<model::RecordId> TypeMapper::recordFor(const clang::RecordDecl *de
 }
 
 // Whether a declaration of `rd` (or, for an instantiation, of its template)
-// is outside the main file: then the test files, which include the unit's
-// headers, see the name.
+// is outside the main file and the source files it includes as parts of
+// itself (lzo1x_9x.c's lzo_swd.ch; sourceFileName): then the test files,
+// which include the unit's headers, see the name.
 bool TypeMapper::declaredOutsideUnit(const clang::RecordDecl *rd) const {
   const clang::SourceManager &sm = ctx_.getSourceManager();
   auto outside = [&](const clang::Decl *d) {
-    return d->getLocation().isValid() && !sm.isInMainFile(sm.getExpansionLoc(d->getLocation()));
+    if (d->getLocation().isInvalid()) return false;
+    const clang::SourceLocation at = sm.getExpansionLoc(d->getLocation());
+    return !sm.isInMainFile(at) && !sourceFileName(sm.getFilename(at).str());
   };
   for (const clang::TagDecl *r : rd->redecls())
     if (outside(r)) return true;

@@ -5,9 +5,11 @@
 #include "mosaic/driver/Toolchain.h"
 #include "mosaic/harness/Link.h"
 #include "mosaic/model/Derive.h"
+#include "mosaic/support/Text.h"
 
 #include <fmt/format.h>
 #include <fmt/ostream.h>
+#include <fmt/ranges.h>
 
 #include <chrono>
 #include <filesystem>
@@ -119,7 +121,20 @@ std::variant<std::unique_ptr<Session>, int> openTestableSession(const SessionOpt
 }
 
 std::string whyNoTargets(const Session &session) {
-  const size_t defined = session.program.targets.size();
+  const model::Program &p = session.program;
+  const size_t defined = p.targets.size();
+  // Functions defined in a source file the unit includes as part of
+  // itself (lzo1x_1.c's lzo1x_c.ch, sourceFileName): code mosaic reads as
+  // an include's, not the unit's.
+  std::set<std::string> parts;
+  for (const model::Callable &c : p.callables)
+    if (c.origin == model::Origin::Header && !c.location.file.empty() && c.location.file != p.unit &&
+        sourceFileName(c.location.file))
+      parts.insert(fs::path(c.location.file).filename().string());
+  if (defined == 0 && !parts.empty())
+    return fmt::format("nothing to test in the unit's own file: its functions are defined in {}, which it includes; "
+                       "mosaic tests what a unit's file defines, not what it includes",
+                       fmt::join(parts, ", "));
   if (defined == 0)
     return "nothing to test: the unit defines no function or method a test could call (only data, declarations or main)";
   return fmt::format("none of the unit's {} target(s) can be called (why, above)", defined);

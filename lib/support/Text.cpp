@@ -116,7 +116,14 @@ bool sourceFileName(std::string_view path) {
   const size_t dot = path.rfind('.');
   if (dot == std::string_view::npos || path.find('/', dot) != std::string_view::npos) return false;
   const std::string_view ext = path.substr(dot);
-  return ext == ".c" || ext == ".cc" || ext == ".cpp" || ext == ".cxx" || ext == ".c++" || ext == ".C";
+  // Headers by their extensions, and the fragments headers include (.inl,
+  // .ipp, .tcc, .tpp, .txx: template definitions; .inc, .def: tables and
+  // X-macros); any other extension is code a source file includes as part
+  // of itself (lzo's lzo1x_c.ch, lz4hc.c's lz4.c).
+  for (std::string_view header : {".h", ".hh", ".hpp", ".hxx", ".h++", ".H", ".inl", ".ipp", ".tcc", ".tpp", ".txx",
+                                  ".inc", ".def"})
+    if (ext == header) return false;
+  return true;
 }
 
 } // namespace mosaic

@@ -191,3 +191,14 @@ TEST(ShapesModel, ConstantsFromLiteralsAndFoldedMacros) {
   EXPECT_TRUE(callable(p, "move_point").constants.empty());
   EXPECT_EQ(callable(p, "point_format").constants.strings, (std::vector<std::string>{"(%d, %d)"}));
 }
+
+TEST(IncludedSourceModel, WhatASourceFileTheUnitIncludesDeclaresIsTheUnitsOwn) {
+  // blend.c includes blend_core.c (lzo1x_9x.c's lzo_swd.ch): its struct is
+  // declared in no header a test includes, so a test cannot name even a
+  // pointer to it (a written test spelling `const blend_state *` did not
+  // compile).
+  auto p = analysis::analyzeUnit({MOSAIC_FIXTURE_SEARCH_DB_DIR, std::string(MOSAIC_SOURCE_DIR) +
+                                                                     "/tests/fixtures/search/blend.c"});
+  ASSERT_TRUE(p) << p.error().message;
+  EXPECT_FALSE(record(*p, "blend_state").declaredOutsideUnit);
+}

@@ -89,3 +89,15 @@ TEST(RunCli, AUnitOfDataOnlySaysThereIsNothingToTest) {
             std::string::npos)
       << r.err;
 }
+
+TEST(RunCli, AUnitWhoseCodeIsInAFileItIncludesSaysWhere) {
+  // lzo1x_1.c defines nothing itself: lzo1x_c.ch, which it includes, does.
+  const std::string dir = makeTempDir("mosaic-run");
+  auto r = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_DB_DIR, kFixtures + "chunks.c", "--max-executions",
+                       "10", "--work-dir", dir, "--no-progress"});
+  EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("mosaic: error: nothing to test in the unit's own file: its functions are defined in "
+                       "chunks_body.ch, which it includes"),
+            std::string::npos)
+      << r.err;
+}

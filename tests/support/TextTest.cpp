@@ -72,3 +72,12 @@ TEST(FoldedIdentifier, DropsUnderscoresAndCase) {
   EXPECT_EQ(mosaic::foldedIdentifier("max_Output_Size"), "maxoutputsize");
   EXPECT_EQ(mosaic::foldedIdentifier("_"), "");
 }
+
+TEST(SourceFileName, AnyExtensionButAHeadersIsSourceCode) {
+  // What a unit includes as part of itself: lz4hc.c's lz4.c, lzo's .ch files.
+  for (const char *source : {"lz4.c", "a/b.cc", "x.cpp", "lzo1x_c.ch", "dir.v2/lzo_swd.ch"})
+    EXPECT_TRUE(mosaic::sourceFileName(source)) << source;
+  // Headers, the fragments headers include, and names with no extension.
+  for (const char *header : {"cJSON.h", "a.hpp", "t.tcc", "v.inl", "Opcodes.inc", "x.def", "vector", "dir.v2/file"})
+    EXPECT_FALSE(mosaic::sourceFileName(header)) << header;
+}

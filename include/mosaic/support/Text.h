@@ -24,9 +24,10 @@ std::string lowercase(std::string s);
 /// however they are cased (`GifFileHandle`, `file_handle`: "...filehandle").
 std::string foldedIdentifier(std::string name);
 
-/// Whether `path` names a C or C++ source file by its extension (.c, .cc,
-/// .cpp, .cxx, .c++, .C), not a header: what it declares no test can
-/// include, even when the unit includes it (lz4hc.c's `#include "lz4.c"`).
+/// Whether `path` names source code by its extension (.c, .cc, .cpp, and
+/// any other than a header's or a header fragment's: lzo's .ch), not a
+/// header: what it declares no test can include, even when the unit
+/// includes it (lz4hc.c's `#include "lz4.c"`, lzo1x_9x.c's "lzo_swd.ch").
 bool sourceFileName(std::string_view path);
 
 /// The words of an identifier, in lower case: split at underscores and
