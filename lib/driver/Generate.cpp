@@ -103,9 +103,11 @@ void printReport(const GenerateOptions &options, const SearchSummary &s, const s
              coverageSummary(goals, archive));
   fmt::print(out,
              "suite        {} tests kept of {} archived; {} dropped as unstable; {} state inspectors and {} releases "
-             "added; {} minimisation runs\n",
+             "added; {} minimisation runs{}\n",
              work.passing.size() + static_cast<size_t>(work.counts.unstable), s.archived, work.counts.unstable,
-             work.counts.inspectors, work.counts.releases, work.counts.minimiseRuns);
+             work.counts.inspectors, work.counts.releases, work.counts.minimiseRuns,
+             work.counts.grown ? fmt::format("; {} given larger buffers (what ASan saw them overrun)", work.counts.grown)
+                               : "");
   if (options.filterAssertions && !work.passing.empty()) {
     const double tests = static_cast<double>(work.passing.size());
     fmt::print(out,
@@ -225,7 +227,8 @@ void writeJson(const GenerateOptions &options, const Session &session, const Sea
                 {"failing_disabled", verified.failingDisabled},
                 {"verified", options.verify && verified.built},
                 {"inspectors", work.counts.inspectors},
-                {"releases", work.counts.releases}};
+                {"releases", work.counts.releases},
+                {"grown_buffers", work.counts.grown}};
   if (!measured.empty()) {
     nlohmann::json m = nlohmann::json::object();
     for (const MeasuredCriterion &c : measured) m[c.name] = {{"covered", c.covered}, {"total", c.total}};
@@ -415,6 +418,7 @@ void runStages(Session &session, const GenerateOptions &options, const search::G
   pipeline.push_back(stages::reduce());
   pipeline.push_back(stages::minimise());
   pipeline.push_back(stages::extend());
+  pipeline.push_back(stages::growBuffers());
   pipeline.push_back(stages::observe());
   pipeline.push_back(stages::filterAssertions());
   pipeline.push_back(stages::minimiseFailures());

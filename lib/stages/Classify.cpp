@@ -2145,6 +2145,27 @@ TestCase withRoomyBuffers(const TestCase &test, const std::vector<UnsizedBuffer>
   return out;
 }
 
+TestCase withGrownBuffers(const TestCase &test, const std::vector<UnsizedBuffer> &buffers, size_t factor) {
+  TestCase out = test;
+  for (const UnsizedBuffer &b : buffers) {
+    Statement &s = out.statements.at(b.statement);
+    if (s.op == Op::Array || s.op == Op::AddressOf) {
+      // Scalars (unsizedBuffers): the array's elements, or the one addressed.
+      const std::vector<Ref> elements = s.refs;
+      if (elements.empty()) continue;
+      s.op = Op::Array;
+      s.refs.resize(std::max<size_t>(elements.size() * factor, 1), elements.back());
+      continue;
+    }
+    if (s.op == Op::CString) {
+      s.bytes.push_back('\0');
+      s.op = Op::Buffer;
+    }
+    s.bytes.resize(std::max<size_t>(s.bytes.size(), 1) * factor, '\0');
+  }
+  return out;
+}
+
 std::string describeValue(const testcase::Catalog &catalog, const TestCase &test, size_t index) {
   const model::Program &p = catalog.program();
   const Statement &v = test.statements.at(index);

@@ -1822,17 +1822,20 @@ namespace {
 // the test printed (its trace's output area).
 class ReportingExecutor final : public search::Executor {
 public:
-  explicit ReportingExecutor(const std::string &report) : memory_(mosaic_trace_size(0, 0, 0)) {
+  /// Reports on every test but those `clean` accepts, which end normally.
+  explicit ReportingExecutor(const std::string &report,
+                             std::function<bool(const testcase::TestCase &)> clean = nullptr)
+      : memory_(mosaic_trace_size(0, 0, 0)), clean_(std::move(clean)) {
     auto *h = reinterpret_cast<mosaic_trace_header *>(memory_.data());
     mosaic_trace_layout(h, 0, 0, 0);
     std::memcpy(memory_.data() + h->output_off, report.data(), report.size());
     h->output_len = static_cast<std::uint32_t>(report.size());
     trace_.emplace(h);
   }
-  std::optional<search::Execution> run(const testcase::TestCase &) override {
+  std::optional<search::Execution> run(const testcase::TestCase &t) override {
     ++runs;
     search::Execution e;
-    e.result.outcome = exec::Outcome::Sanitizer;
+    e.result.outcome = clean_ && clean_(t) ? exec::Outcome::Ok : exec::Outcome::Sanitizer;
     e.result.statement = 1;
     return e;
   }
@@ -1842,6 +1845,7 @@ public:
 private:
   std::vector<char> memory_;
   std::optional<exec::Trace> trace_;
+  std::function<bool(const testcase::TestCase &)> clean_;
 };
 
 } // namespace
@@ -1930,6 +1934,42 @@ TEST_F(Claims, TheSanitizerCheckAttachesReportsAndFindsWhatThePlainRunMissed) {
   EXPECT_EQ(work.failures.size(), 2u);
   for (const auto &[key, f] : work.failures)
     if (f.sanitizerOnly) EXPECT_EQ(f.test.statements.size(), 2u) << testcase::toCode(p(), f.test);
+}
+
+TEST_F(Claims, ARegressionTestWhoseBufferASanSawOverrunIsGivenALargerOne) {
+  // libmodbus's modbus_get_float(const uint16_t *src) given one register
+  // reads a second: with two it runs cleanly, and asserts what it read in
+  // bounds (GrowBuffers runs before Observe).
+  const model::Callable &get = callable("claims_get_float");
+  stages::Candidate k;
+  const Ref value = integer(k.test, "unsigned short", 258);
+  const Ref src = push(k.test, Statement{.op = Op::Array, .type = get.params[0].type, .refs = {value}});
+  call(k.test, "claims_get_float", {src});
+  FakeExecutor plain([](const testcase::TestCase &) { return std::optional<search::Execution>(search::Execution{}); });
+  const search::Goals goals(fourBlocks());
+  const std::string asan = "==1==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x6020\n";
+  {
+    stages::Work work;
+    work.passing.push_back(k);
+    ReportingExecutor sanitized(asan, [&](const testcase::TestCase &t) { return t.statements[src].refs.size() >= 2; });
+    stages::Context c{p(), *m->catalog, goals, plain, plain, nullptr, {}, {}, &sanitized, {}, {}};
+    stages::growBuffers()->run(work, c);
+    ASSERT_EQ(work.passing.size(), 1u);
+    const Statement &grown = work.passing[0].test.statements[src];
+    EXPECT_EQ(grown.op, Op::Array);
+    EXPECT_EQ(grown.refs, (std::vector<Ref>{value, value}));
+    EXPECT_EQ(work.counts.grown, 1);
+    EXPECT_EQ(sanitized.runs, 2); // as it was, then twice as large
+  }
+  // Never clean however large: the test stays as it was, for SanitizeCheck.
+  stages::Work work;
+  work.passing.push_back(k);
+  ReportingExecutor sanitized(asan);
+  stages::Context c{p(), *m->catalog, goals, plain, plain, nullptr, {}, {}, &sanitized, {}, {}};
+  stages::growBuffers()->run(work, c);
+  EXPECT_EQ(work.passing[0].test, k.test);
+  EXPECT_EQ(work.counts.grown, 0);
+  EXPECT_EQ(sanitized.runs, 7); // as it was, then 2, 4, ... 64 times as large
 }
 
 TEST(StubClaims, AnElementOfAnEmptyContainerIsMisuseAndOneByAnUncheckedIndexIsRobustness) {

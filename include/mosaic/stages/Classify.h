@@ -144,6 +144,13 @@ constexpr size_t kRoomyBuffer = 65536;
 /// become bytes).
 testcase::TestCase withRoomyBuffers(const testcase::TestCase &test, const std::vector<UnsizedBuffer> &buffers);
 
+/// `test` with each of `buffers` `factor` times as large: bytes
+/// zero-filled after what they held (a C string becomes its bytes and NUL
+/// first), an array of scalars, or the address of one, an array repeating
+/// its last element (GrowBuffers).
+testcase::TestCase withGrownBuffers(const testcase::TestCase &test, const std::vector<UnsizedBuffer> &buffers,
+                                    size_t factor);
+
 /// The site of a failure: its kind (outcome and signal, or the sanitizer's
 /// error class) and its top `depth` frames in the project ("crash 11 at
 /// inflate:123 < ..."), or the callable it happened in when the stack is

@@ -87,6 +87,7 @@ struct Counts {
   int minimiseRuns = 0;   ///< runs made by Minimise and Extend
   int inspectors = 0;     ///< getters Extend kept
   int releases = 0;       ///< releases Extend kept
+  int grown = 0;          ///< tests GrowBuffers gave larger buffers
   int unstable = 0;       ///< tests Observe dropped
   int failureRuns = 0;    ///< runs made by MinimiseFailures
   int mutantRuns = 0;     ///< runs made by FilterAssertions
@@ -189,6 +190,18 @@ std::unique_ptr<Stage> minimise();
 /// test still runs cleanly and covers its goals with them, else one by one;
 /// until the deadline.
 std::unique_ptr<Stage> extend();
+/// GrowBuffers: a regression test the sanitized harness (Context::sanitized;
+/// nothing when null) reports an AddressSanitizer error for, having a
+/// buffer given with no length (Classify.h: unsizedBuffers), is run again
+/// with those buffers 2, 4, ... kGrowthLimit times as large: the first that
+/// runs cleanly there and still covers its goals replaces it (libmodbus's
+/// modbus_get_float(const uint16_t *src) given one register, then two).
+/// Before Observe, so that what the test asserts is read in bounds. Until
+/// Context::failureDeadline.
+std::unique_ptr<Stage> growBuffers();
+/// How much larger GrowBuffers makes a buffer at most (ours: a 1-byte
+/// buffer becomes 64, more than a digest or a 3x3 matrix of doubles).
+inline constexpr size_t kGrowthLimit = 64;
 /// Observe: runs each candidate three times (twice isolated, once in the
 /// fresh server) and keeps the observations every run agreed on; a test
 /// that stops on a null object is cut before it and observed again; a test
