@@ -1746,10 +1746,9 @@ std::string testsOwnThroughAPointer(const testcase::Catalog &catalog, const Test
 
 // A struct the test built field by field for call `i`, one of whose
 // pointer fields holds the test's own memory (a variable's address, an
-// array, bytes, a string): a struct whose buffer the API allocates and
-// grows (libogg's oggpack_buffer, which oggpack_write reallocates) cannot
-// be given one. Described, or "" when none.
-std::string ownMemoryInABuiltRecord(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
+// array, bytes, a string): its record and that field's name, or nullopt.
+std::optional<std::pair<model::RecordId, std::string>> builtRecordAroundOwnMemory(const testcase::Catalog &catalog,
+                                                                                  const TestCase &t, size_t i) {
   const model::Program &p = catalog.program();
   for (size_t j : builtValues(t, i)) {
     const Statement &s = t.statements[j];
@@ -1760,10 +1759,48 @@ std::string ownMemoryInABuiltRecord(const testcase::Catalog &catalog, const Test
       const model::Field &f = p.record(*rec).fields[(*fields)[k]];
       if (s.refs[k] >= t.statements.size() || p.type(p.type(f.type).value).kind != model::TypeKind::Pointer) continue;
       const Op v = t.statements[s.refs[k]].op;
-      if (v == Op::AddressOf || v == Op::Array || v == Op::Buffer || v == Op::CString)
-        return fmt::format("gives {} a {} built by hand whose {} points at the test's own memory, which it frees or "
-                           "reallocates: only what malloc returned can be",
-                           callName(p, t.statements[i]), p.record(*rec).name, f.name);
+      if (v == Op::AddressOf || v == Op::Array || v == Op::Buffer || v == Op::CString) return std::pair(*rec, f.name);
+    }
+  }
+  return std::nullopt;
+}
+
+// A struct whose buffer the API allocates and grows (libogg's
+// oggpack_buffer, which oggpack_write reallocates) cannot be given one of
+// the test's memory: described, or "" when none.
+std::string ownMemoryInABuiltRecord(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
+  const model::Program &p = catalog.program();
+  if (const auto found = builtRecordAroundOwnMemory(catalog, t, i))
+    return fmt::format("gives {} a {} built by hand whose {} points at the test's own memory, which it frees or "
+                       "reallocates: only what malloc returned can be",
+                       callName(p, t.statements[i]), p.record(found->first).name, found->second);
+  return "";
+}
+
+// A call up to statement `last` given the address of an object the test
+// made itself (constructed, or a stub of its own) as a non-const pointer to
+// a class: a callee that takes ownership of what it is given (muParserX's
+// TokenReader::AddValueReader(&reader), TokenPtr<IToken>(&token)) deletes
+// it at the end, and only an object from `new` can be deleted. Described,
+// or "" when none.
+std::string ownObjectGivenAway(const testcase::Catalog &catalog, const TestCase &t, size_t last) {
+  const model::Program &p = catalog.program();
+  for (size_t j = 0; j <= last && j < t.statements.size(); ++j) {
+    const Statement &u = t.statements[j];
+    if (!isCall(u.op)) continue;
+    const auto args = argumentsOf(p, u);
+    for (size_t k = 0; k < args.size(); ++k) {
+      if (!args[k].param || args[k].ref >= t.statements.size()) continue;
+      const model::Type &pt = p.type(p.type(args[k].param->type).value);
+      if (pt.kind != model::TypeKind::Pointer || !pt.pointee || pt.pointeeConst) continue;
+      const auto rec = recordOf(p, args[k].param->type);
+      const Statement &v = t.statements[args[k].ref];
+      if (!rec || v.op != Op::AddressOf || v.refs.empty() || v.refs[0] >= t.statements.size()) continue;
+      const Op made = t.statements[v.refs[0]].op;
+      if (made == Op::Construct || made == Op::Subclass)
+        return fmt::format("gives {} the address of the test's own {} as {}: a callee that takes ownership deletes "
+                           "what it is given, and only an object from new can be deleted",
+                           callName(p, u), p.record(*rec).name, paramName(args[k], k));
     }
   }
   return "";
@@ -1834,12 +1871,19 @@ Classification classify(const testcase::Catalog &catalog, const TestCase &test, 
   // *blocks, which only malloc's memory can be), or a struct the test
   // built by hand around its own memory (libogg's oggpack_buffer with
   // .buffer = &byte, which oggpack_write reallocates).
+  // (In the harness the test's bytes are on the heap: freed by the
+  // callee, they are freed again when the test ends, a double free.)
   if (output.find("free(): invalid pointer") != std::string::npos ||
       output.find("realloc(): invalid pointer") != std::string::npos ||
       output.find("munmap_chunk(): invalid pointer") != std::string::npos ||
-      output.find("not malloc()-ed") != std::string::npos)
+      output.find("not malloc()-ed") != std::string::npos || output.find("double free") != std::string::npos)
     for (const std::string &why : {testsOwnThroughAPointer(catalog, test, i, false), ownMemoryInABuiltRecord(catalog, test, i)})
       if (!why.empty()) return {FailureClass::Misuse, why};
+  // A delete of what `new` never made: glibc's word on it, or a crash in
+  // the destructors after the test's last statement.
+  if (p.language == "c++" && (output.find("free(): invalid") != std::string::npos || output.find("double free") != std::string::npos ||
+                    output.find("not malloc()-ed") != std::string::npos || result.statement < 0))
+    if (std::string why = ownObjectGivenAway(catalog, test, i); !why.empty()) return {FailureClass::Misuse, why};
   if (std::string why = robustness(catalog, test, i, observations); !why.empty())
     return {FailureClass::Robustness, why};
   const std::string where = callName(p, test.statements[i]);
@@ -2012,6 +2056,24 @@ std::string nullKeptEarlier(const testcase::Catalog &catalog, const TestCase &te
     }
   }
   return "";
+}
+
+std::string overrunInABuiltStruct(const testcase::Catalog &catalog, const TestCase &test, const exec::RunResult &result,
+                                  const std::string &report) {
+  if (test.statements.empty()) return "";
+  bool overrun = false;
+  for (const char *kind : {"AddressSanitizer: heap-buffer-overflow", "AddressSanitizer: stack-buffer-overflow",
+                           "AddressSanitizer: global-buffer-overflow", "AddressSanitizer: use-after-poison"})
+    overrun |= report.find(kind) != std::string::npos;
+  if (!overrun) return "";
+  const size_t i = failingStatement(test, result);
+  if (!isCall(test.statements[i].op)) return "";
+  const auto found = builtRecordAroundOwnMemory(catalog, test, i);
+  if (!found) return "";
+  return fmt::format("{} overran a buffer given inside a {} built by hand (its {} is the test's): a {} the API fills "
+                     "may hold more than the test gave",
+                     callName(catalog.program(), test.statements[i]), catalog.program().record(found->first).name,
+                     found->second, catalog.program().record(found->first).name);
 }
 
 namespace {

@@ -1261,9 +1261,37 @@ TEST_F(Claims, AReallocOfTheTestsOwnMemoryInAStructItBuiltIsMisuse) {
                        "memory"),
             std::string::npos)
       << c.why;
+  // In the harness the test's bytes are on the heap: freed by the callee,
+  // then again when the test ends.
+  EXPECT_EQ(stages::classify(*m->catalog, t, crashAtEnd(t, exec::Outcome::Abort), {},
+                             "free(): double free detected in tcache 2\n")
+                .kind,
+            stages::FailureClass::Misuse);
   // Without glibc's word on it, nothing says the buffer was freed.
   EXPECT_EQ(stages::classify(*m->catalog, t, crashAtEnd(t, exec::Outcome::Abort), {}, "").kind,
             stages::FailureClass::Defect);
+}
+
+TEST_F(Claims, AnOverrunOfABufferInAStructTheTestBuiltIsRobustness) {
+  // libogg's ogg_page og = {.header = header, .header_len = 4, ...};
+  // ogg_page_checksum_set(&og) writes its checksum at header[22..25].
+  testcase::TestCase t;
+  const Ref header = push(t, Statement{.op = Op::Buffer, .type = typeNamed("unsigned char *"), .bytes = "Ogg"});
+  const Ref page = push(t, Statement{.op = Op::Aggregate, .type = typeNamed("claims_page"),
+                                     .refs = {header, integer(t, "long", 3)}});
+  call(t, "claims_page_first",
+       {push(t, Statement{.op = Op::AddressOf, .type = callable("claims_page_first").params[0].type, .refs = {page}})});
+  const std::string asan = "==3==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x502000003066 at pc 0x5";
+  EXPECT_EQ(stages::overrunInABuiltStruct(*m->catalog, t, crashAtEnd(t, exec::Outcome::Sanitizer), asan),
+            "claims_page_first() overran a buffer given inside a claims_page built by hand (its header is the "
+            "test's): a claims_page the API fills may hold more than the test gave");
+  // Another report, or bytes the API made: no word on it.
+  EXPECT_EQ(stages::overrunInABuiltStruct(*m->catalog, t, crashAtEnd(t), "==3==ERROR: AddressSanitizer: SEGV on"), "");
+  testcase::TestCase zeroed;
+  const Ref z = push(zeroed, Statement{.op = Op::Aggregate, .type = typeNamed("claims_page")});
+  call(zeroed, "claims_page_first",
+       {push(zeroed, Statement{.op = Op::AddressOf, .type = callable("claims_page_first").params[0].type, .refs = {z}})});
+  EXPECT_EQ(stages::overrunInABuiltStruct(*m->catalog, zeroed, crashAtEnd(zeroed), asan), "");
 }
 
 TEST_F(Claims, ANullInAStructTheTestZeroedAndGaveFirstIsRobustness) {
@@ -1543,6 +1571,38 @@ TEST_F(ObjectClaims, AnObjectConstructedWithACallsNullResultIsRobustness) {
   // Not null when it ran: the library's.
   null.integer = 0;
   EXPECT_EQ(stages::classify(*m->catalog, t, crashAtEnd(t), {null}).kind, stages::FailureClass::Defect);
+}
+
+TEST_F(ObjectClaims, TheAddressOfTheTestsOwnObjectGivenToAnOwnerIsMisuse) {
+  // muParserX's tokenReader.AddValueReader(&reader): the reader deletes
+  // what it was given when it is destroyed, after the test's last statement.
+  const model::Callable *ctorOwner = nullptr, *ctorPattern = nullptr, *adopt = nullptr;
+  for (const model::Callable &c : m->program.callables) {
+    if (c.kind == model::CallableKind::Constructor && c.qualifiedName == "codec::Owner::Owner" && c.params.empty())
+      ctorOwner = &c;
+    if (c.kind == model::CallableKind::Constructor && c.qualifiedName == "codec::Pattern::Pattern" &&
+        c.params.size() == 1 && m->program.type(c.params[0].type).kind != model::TypeKind::Reference)
+      ctorPattern = &c;
+    if (c.qualifiedName == "codec::Owner::adopt") adopt = &c;
+  }
+  ASSERT_TRUE(ctorOwner && ctorPattern && adopt);
+  testcase::TestCase t;
+  t.statements = {
+      Statement{.op = Op::Construct, .type = m->program.record(*ctorOwner->parent).type, .callable = ctorOwner->id},
+      Statement{.op = Op::Primitive, .type = ctorPattern->params[0].type, .bits = 'a'},
+      Statement{.op = Op::Construct, .type = m->program.record(*ctorPattern->parent).type,
+                .callable = ctorPattern->id, .refs = {1}},
+      Statement{.op = Op::AddressOf, .type = adopt->params[0].type, .refs = {2}},
+      Statement{.op = Op::MethodCall, .callable = adopt->id, .refs = {0, 3}},
+  };
+  exec::RunResult r = crashAtEnd(t, exec::Outcome::Abort);
+  r.statement = -1; // in the destructors, after the last statement
+  const auto c = stages::classify(*m->catalog, t, r, {}, "free(): invalid pointer\n");
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_EQ(c.why, "gives codec::Owner::adopt() the address of the test's own codec::Pattern as pattern: a callee that "
+                   "takes ownership deletes what it is given, and only an object from new can be deleted");
+  // A failure in the call itself, with no word of a bad free: the library's.
+  EXPECT_EQ(stages::classify(*m->catalog, t, crashAtEnd(t), {}, "").kind, stages::FailureClass::Defect);
 }
 
 TEST_F(ObjectClaims, AnObjectUsedAfterItWasMovedFromIsMisuse) {
