@@ -115,6 +115,21 @@ bool oneOf(const TestCase &t, const std::set<size_t> &objects, Ref r) {
   return h.op == Op::AddressOf && !h.refs.empty() && objects.count(h.refs[0]) > 0;
 }
 
+// The cone of call `i`, and that of each earlier call on one of its objects
+// (objectCone): what the test gave the objects the failing call works on
+// (libogg's oggpack_adv(&b, -943) before oggpack_read(&b, 0); muParserX's
+// reader.AddValueReader(&stub) before reader.Clone()).
+std::set<size_t> coneWithEarlierCalls(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
+  std::set<size_t> values = cone(t, i);
+  const auto objects = objectCone(catalog, t, i);
+  for (size_t j = 0; j < i; ++j) {
+    const Statement &u = t.statements[j];
+    if (isCall(u.op) && std::any_of(u.refs.begin(), u.refs.end(), [&](Ref r) { return oneOf(t, objects, r); }))
+      values.merge(cone(t, j));
+  }
+  return values;
+}
+
 // The values the test built and handed to call `i`: its arguments, and
 // what they hold through addresses, aggregates and arrays, without going
 // into calls (whose results the API made).
@@ -1595,8 +1610,10 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
   // A callback of the test's that returns NULL, where the library may need
   // a pointer (cmark's cmark_mem whose calloc returns NULL: cmark's own
   // allocator never does, it aborts first). A stub returns no pointer but
-  // NULL, so whatever the library does with it is the test's choice.
-  for (size_t j : inCone) {
+  // NULL, so whatever the library does with it is the test's choice; also
+  // one given to an earlier call on the same objects (muParserX's
+  // reader.AddValueReader(&stub), then reader.Clone() clones the stub).
+  for (size_t j : coneWithEarlierCalls(catalog, t, i)) {
     const Statement &stub = t.statements[j];
     // A stub subclass's pure virtual that returns a pointer returns null
     // (jsoncpp's writeString(factory, v) with a StreamWriter::Factory stub
@@ -1801,6 +1818,24 @@ std::string ownObjectGivenAway(const testcase::Catalog &catalog, const TestCase 
         return fmt::format("gives {} the address of the test's own {} as {}: a callee that takes ownership deletes "
                            "what it is given, and only an object from new can be deleted",
                            callName(p, u), p.record(*rec).name, paramName(args[k], k));
+    }
+    // Or a pointer a method of the test's own object lent it (muParserX's
+    // TokenPtr<IValue>(value.AsValue()), which is &value, or
+    // TokenPtr<IValue>(matrix.GetData()), its storage).
+    for (size_t k = 0; k < args.size(); ++k) {
+      if (!args[k].param || args[k].ref >= t.statements.size()) continue;
+      const model::Type &pt = p.type(p.type(args[k].param->type).value);
+      if (pt.kind != model::TypeKind::Pointer || !pt.pointee || pt.pointeeConst || !recordOf(p, args[k].param->type))
+        continue;
+      const Statement &v = t.statements[args[k].ref];
+      if (v.op != Op::MethodCall || v.refs.empty() || v.refs[0] >= t.statements.size()) continue;
+      Ref receiver = v.refs[0];
+      if (t.statements[receiver].op == Op::AddressOf && !t.statements[receiver].refs.empty())
+        receiver = t.statements[receiver].refs[0];
+      if (receiver < t.statements.size() && t.statements[receiver].op == Op::Construct)
+        return fmt::format("gives {} a pointer {} lent from the test's own object as {}: a callee that takes "
+                           "ownership deletes what it is given, and only an object from new can be deleted",
+                           callName(p, u), callName(p, v), paramName(args[k], k));
     }
   }
   return "";
@@ -2058,6 +2093,19 @@ std::string nullKeptEarlier(const testcase::Catalog &catalog, const TestCase &te
   return "";
 }
 
+std::string wrongKindDowncast(const testcase::Catalog &catalog, const TestCase &test, const exec::RunResult &result,
+                              const std::string &report) {
+  if (test.statements.empty()) return "";
+  std::smatch m;
+  if (!std::regex_search(report, m, std::regex(R"(runtime error: downcast of address \S+ which does not point to an object of type '([^']+)')")))
+    return "";
+  const size_t i = failingStatement(test, result);
+  if (!isCall(test.statements[i].op)) return "";
+  return fmt::format("{} cast an object it was given to {}, which that object is not: it takes only objects of that "
+                     "kind",
+                     callName(catalog.program(), test.statements[i]), m[1].str());
+}
+
 std::string overrunInABuiltStruct(const testcase::Catalog &catalog, const TestCase &test, const exec::RunResult &result,
                                   const std::string &report) {
   if (test.statements.empty()) return "";
@@ -2138,14 +2186,7 @@ std::vector<size_t> unusualIntegers(const testcase::Catalog &catalog, const Test
   // The failing call's cone, and that of each earlier call on one of its
   // objects (libogg's oggpack_adv(&b, -943), then oggpack_read(&b, 0)
   // reads before b's buffer).
-  std::set<size_t> values = cone(test, i);
-  const auto objects = objectCone(catalog, test, i);
-  for (size_t j = 0; j < i; ++j) {
-    const Statement &u = test.statements[j];
-    if (isCall(u.op) && std::any_of(u.refs.begin(), u.refs.end(), [&](Ref r) { return oneOf(test, objects, r); }))
-      values.merge(cone(test, j));
-  }
-  for (size_t j : values) {
+  for (size_t j : coneWithEarlierCalls(catalog, test, i)) {
     const Statement &s = test.statements[j];
     if (s.op != Op::Primitive || p.type(p.type(s.type).value).kind != model::TypeKind::Integer) continue;
     if (s.bits == 0 || s.bits == 1 || pairedLength(catalog, test, j)) continue;

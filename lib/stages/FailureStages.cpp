@@ -183,11 +183,12 @@ public:
           cls.kind = FailureClass::Robustness;
           cls.why = std::move(why);
         }
-      if (cls.kind == FailureClass::Defect)
-        if (std::string why = overrunInABuiltStruct(c.catalog, f.test, f.result, report); !why.empty()) {
-          cls.kind = FailureClass::Robustness;
-          cls.why = std::move(why);
-        }
+      for (const auto &rule : {overrunInABuiltStruct, wrongKindDowncast})
+        if (cls.kind == FailureClass::Defect)
+          if (std::string why = rule(c.catalog, f.test, f.result, report); !why.empty()) {
+            cls.kind = FailureClass::Robustness;
+            cls.why = std::move(why);
+          }
       // f.where names the failing call (whereOf), or no function at all.
       if (cls.kind == FailureClass::Defect)
         if (std::string why = libraryAssertion(f.result, f.output, f.frames, f.where); !why.empty()) {

@@ -463,6 +463,40 @@ TEST(StubClaims, AStubSubclassWhosePointerResultIsNullIsRobustness) {
       << c.why;
 }
 
+TEST(StubClaims, AStubGivenToAnEarlierCallOnTheSameObjectIsOneToo) {
+  // Hub h; h.use(&stub); h.relay("1"): the stub's make() returns nullptr
+  // (muParserX's reader.AddValueReader(&stub), then reader.Clone()).
+  const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "relay.cpp");
+  const model::Program &p = m->program;
+  const model::Callable *use = nullptr, *relay = nullptr, *hub = nullptr;
+  for (const model::Callable &c : p.callables) {
+    if (c.qualifiedName == "sig::Hub::use") use = &c;
+    if (c.qualifiedName == "sig::Hub::relay") relay = &c;
+    if (c.kind == model::CallableKind::Constructor && c.qualifiedName == "sig::Hub::Hub" && c.params.empty()) hub = &c;
+  }
+  ASSERT_TRUE(use && relay && hub);
+  const model::TypeId factory = p.type(*p.type(use->params[0].type).pointee).value;
+  testcase::TestCase t;
+  t.statements = {Statement{.op = Op::Subclass, .type = factory},
+                  Statement{.op = Op::AddressOf, .type = use->params[0].type, .refs = {0}},
+                  Statement{.op = Op::Construct, .type = p.record(*hub->parent).type, .callable = hub->id},
+                  Statement{.op = Op::MethodCall, .callable = use->id, .refs = {2, 1}},
+                  Statement{.op = Op::CString, .type = relay->params[0].type, .bytes = "1"},
+                  Statement{.op = Op::MethodCall, .callable = relay->id, .refs = {2, 4}}};
+  const auto c = stages::classify(*m->catalog, t, crashAtEnd(t), {});
+  EXPECT_EQ(c.kind, stages::FailureClass::Robustness) << c.why;
+  EXPECT_NE(c.why.find("with a stub sig::ListenerFactory of the test's whose make() returns nullptr"),
+            std::string::npos)
+      << c.why;
+  // UBSan's word that a callee cast what it was given to a kind it is not.
+  EXPECT_EQ(stages::wrongKindDowncast(*m->catalog, t, crashAtEnd(t, exec::Outcome::Sanitizer),
+                                      "mpRPN.cpp:81:2: runtime error: downcast of address 0x507000000330 which does "
+                                      "not point to an object of type 'TokenNewline'\n"),
+            "sig::Hub::relay() cast an object it was given to TokenNewline, which that object is not: it takes only "
+            "objects of that kind");
+  EXPECT_EQ(stages::wrongKindDowncast(*m->catalog, t, crashAtEnd(t), "runtime error: member call on null pointer"), "");
+}
+
 TEST(StubClaims, ASingularIteratorOrOneNeverComparedWithAnEndIsMisuse) {
   // DigitIterator().digit(), and Channel("12").begin().digit() with no
   // comparison (jsoncpp's ValueIteratorBase().key() and
@@ -1603,6 +1637,18 @@ TEST_F(ObjectClaims, TheAddressOfTheTestsOwnObjectGivenToAnOwnerIsMisuse) {
                    "takes ownership deletes what it is given, and only an object from new can be deleted");
   // A failure in the call itself, with no word of a bad free: the library's.
   EXPECT_EQ(stages::classify(*m->catalog, t, crashAtEnd(t), {}, "").kind, stages::FailureClass::Defect);
+  // A pointer a method of the test's object lent (muParserX's
+  // TokenPtr<IValue>(value.AsValue())) is the test's object too.
+  const model::Callable *self = nullptr;
+  for (const model::Callable &c : m->program.callables)
+    if (c.qualifiedName == "codec::Pattern::self") self = &c;
+  ASSERT_TRUE(self);
+  t.statements[3] = Statement{.op = Op::MethodCall, .callable = self->id, .refs = {2}};
+  const auto lent = stages::classify(*m->catalog, t, r, {}, "free(): invalid pointer\n");
+  EXPECT_EQ(lent.kind, stages::FailureClass::Misuse) << lent.why;
+  EXPECT_NE(lent.why.find("gives codec::Owner::adopt() a pointer codec::Pattern::self() lent from the test's own object"),
+            std::string::npos)
+      << lent.why;
 }
 
 TEST_F(ObjectClaims, AnObjectUsedAfterItWasMovedFromIsMisuse) {

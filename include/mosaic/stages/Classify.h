@@ -123,6 +123,13 @@ std::string nullKeptEarlier(const testcase::Catalog &catalog, const testcase::Te
 std::string overrunInABuiltStruct(const testcase::Catalog &catalog, const testcase::TestCase &test,
                                   const exec::RunResult &result, const std::string &report);
 
+/// Why a failure UBSan `report`s as a downcast to a type the object is not
+/// is robustness: the callee cast what it was given to the kind it takes
+/// (muParserX's RPN::AddNewline(tok, n) casts tok to TokenNewline). ""
+/// otherwise.
+std::string wrongKindDowncast(const testcase::Catalog &catalog, const testcase::TestCase &test,
+                              const exec::RunResult &result, const std::string &report);
+
 /// "12345 as idx of lua_isinteger()": integer statement `index` as the
 /// first call that takes it.
 std::string describeValue(const testcase::Catalog &catalog, const testcase::TestCase &test, size_t index);
