@@ -1819,23 +1819,29 @@ std::string ownObjectGivenAway(const testcase::Catalog &catalog, const TestCase 
                            "what it is given, and only an object from new can be deleted",
                            callName(p, u), p.record(*rec).name, paramName(args[k], k));
     }
-    // Or a pointer a method of the test's own object lent it (muParserX's
-    // TokenPtr<IValue>(value.AsValue()), which is &value, or
-    // TokenPtr<IValue>(matrix.GetData()), its storage).
+    // Or a pointer, or the address of a reference, that a method of the
+    // test's own object lent, at any depth (muParserX's
+    // TokenPtr<IValue>(value.AsValue()), which is &value;
+    // TokenPtr<IValue>(value.At(0, 0).AsValue()), an element of value's).
     for (size_t k = 0; k < args.size(); ++k) {
       if (!args[k].param || args[k].ref >= t.statements.size()) continue;
       const model::Type &pt = p.type(p.type(args[k].param->type).value);
       if (pt.kind != model::TypeKind::Pointer || !pt.pointee || pt.pointeeConst || !recordOf(p, args[k].param->type))
         continue;
-      const Statement &v = t.statements[args[k].ref];
-      if (v.op != Op::MethodCall || v.refs.empty() || v.refs[0] >= t.statements.size()) continue;
-      Ref receiver = v.refs[0];
-      if (t.statements[receiver].op == Op::AddressOf && !t.statements[receiver].refs.empty())
-        receiver = t.statements[receiver].refs[0];
-      if (receiver < t.statements.size() && t.statements[receiver].op == Op::Construct)
+      Ref lender = args[k].ref;
+      if (t.statements[lender].op == Op::AddressOf && !t.statements[lender].refs.empty())
+        lender = t.statements[lender].refs[0];
+      if (lender >= t.statements.size() || t.statements[lender].op != Op::MethodCall) continue;
+      Ref owner = lender;
+      while (owner < t.statements.size() && t.statements[owner].op == Op::MethodCall && !t.statements[owner].refs.empty()) {
+        owner = t.statements[owner].refs[0];
+        if (owner < t.statements.size() && t.statements[owner].op == Op::AddressOf && !t.statements[owner].refs.empty())
+          owner = t.statements[owner].refs[0];
+      }
+      if (owner < t.statements.size() && t.statements[owner].op == Op::Construct)
         return fmt::format("gives {} a pointer {} lent from the test's own object as {}: a callee that takes "
                            "ownership deletes what it is given, and only an object from new can be deleted",
-                           callName(p, u), callName(p, v), paramName(args[k], k));
+                           callName(p, u), callName(p, t.statements[lender]), paramName(args[k], k));
     }
   }
   return "";

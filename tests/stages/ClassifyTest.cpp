@@ -1649,6 +1649,12 @@ TEST_F(ObjectClaims, TheAddressOfTheTestsOwnObjectGivenToAnOwnerIsMisuse) {
   EXPECT_NE(lent.why.find("gives codec::Owner::adopt() a pointer codec::Pattern::self() lent from the test's own object"),
             std::string::npos)
       << lent.why;
+  // At any depth, and as the address of what a method returned
+  // (TokenPtr<IValue>(&value.At(0, 0))).
+  testcase::TestCase deeper = t;
+  deeper.statements[4] = Statement{.op = Op::MethodCall, .callable = self->id, .refs = {3}};
+  deeper.statements.push_back(Statement{.op = Op::MethodCall, .callable = adopt->id, .refs = {0, 4}});
+  EXPECT_EQ(stages::classify(*m->catalog, deeper, r, {}, "free(): invalid pointer\n").kind, stages::FailureClass::Misuse);
 }
 
 TEST_F(ObjectClaims, AnObjectUsedAfterItWasMovedFromIsMisuse) {
