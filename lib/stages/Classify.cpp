@@ -2291,10 +2291,6 @@ std::string describeValue(const testcase::Catalog &catalog, const TestCase &test
   return value;
 }
 
-namespace {
-
-// The error class of a sanitizer report: "heap-buffer-overflow",
-// "SEGV", "signed integer overflow" ("" when none is found).
 std::string sanitizerClass(const std::string &output) {
   // UBSan: the words of its message before the first value ("signed
   // integer overflow: 1 + 2", "addition of unsigned offset to 0x5020...").
@@ -2318,6 +2314,8 @@ std::string sanitizerClass(const std::string &output) {
   }
   return "";
 }
+
+namespace {
 
 } // namespace
 

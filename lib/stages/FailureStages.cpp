@@ -80,9 +80,15 @@ private:
   static std::vector<std::string> needsUnusualIntegers(Context &c, Failure &f, search::Executor &executor) {
     std::vector<std::string> needs;
     const std::string key = failureKey(f.result, f.where);
+    // Only the sanitizers see it: the same error class at the same
+    // statement. Any report will not do: libmodbus's modbus_new_rtu(dev,
+    // 9600000, ...) overflows a signed int, and with baud 0 it returns
+    // NULL, which a later call dereferences (another report, another call).
+    const std::string reported = sanitizerClass(f.sanitizerReport.empty() ? f.output : f.sanitizerReport);
     auto same = [&](const search::Execution &e) {
-      return f.sanitizerOnly ? e.outcome() == exec::Outcome::Sanitizer
-                             : failureKey(e.result, whereOf(c.program, f.test, e.result.statement)) == key;
+      if (!f.sanitizerOnly) return failureKey(e.result, whereOf(c.program, f.test, e.result.statement)) == key;
+      return e.outcome() == exec::Outcome::Sanitizer && e.result.statement == f.result.statement &&
+             (!executor.trace() || sanitizerClass(std::string(executor.trace()->output())) == reported);
     };
     for (size_t j : unusualIntegers(c.catalog, f.test, f.result)) {
       if (c.failureDeadline.passed()) break;

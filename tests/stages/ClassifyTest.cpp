@@ -1997,6 +1997,40 @@ TEST_F(Claims, AFailureOnlyTheSanitizersSeeIsClassedWithWhatThePlainRunObserved)
       << kept.why;
 }
 
+TEST_F(Claims, AnIntegerTriedAtZeroOrOneKeepsAFailureOnlyWhereTheSanitizersReportTheSame) {
+  // libmodbus's modbus_new_rtu(dev, 9600000, ...) overflows a signed int;
+  // with 0 as the baud it returns NULL and a later call is reported
+  // instead. Another statement's report is not the failure surviving.
+  stages::Work work;
+  stages::Failure f;
+  f.test = m->call("claims_ratio", {std::int64_t{5}, std::int64_t{7}});
+  const auto at = static_cast<std::int32_t>(f.test.statements.size() - 1);
+  f.result.outcome = exec::Outcome::Sanitizer;
+  f.result.statement = at;
+  f.reproducible = true;
+  f.sanitizerOnly = true;
+  f.sanitizerReport = "x.c:3:5: runtime error: signed integer overflow: 5 * 2147483647\n";
+  work.failures["sanitized"] = f;
+  FakeExecutor none([](const testcase::TestCase &) { return std::optional<search::Execution>(); });
+  FakeExecutor plain([](const testcase::TestCase &) { return std::optional<search::Execution>(search::Execution{}); });
+  // The original reports at its call; with a 0 or a 1 the run reports
+  // later (after the test's last statement).
+  FakeExecutor sanitized([&](const testcase::TestCase &t) {
+    search::Execution e;
+    e.result.outcome = exec::Outcome::Sanitizer;
+    e.result.statement = t == f.test ? at : -1;
+    return std::optional<search::Execution>(e);
+  });
+  const search::Goals goals(fourBlocks());
+  stages::Context c{p(), *m->catalog, goals, none, plain, nullptr, {}, {}, &sanitized, {}, {}};
+  stages::classifyFailures()->run(work, c);
+  ASSERT_EQ(work.failures.size(), 1u);
+  const stages::Failure &kept = work.failures.begin()->second;
+  EXPECT_EQ(kept.kind, stages::FailureClass::Robustness) << kept.why;
+  EXPECT_EQ(kept.why.rfind("fails only with 5 as", 0), 0u) << kept.why;
+  EXPECT_EQ(kept.test, f.test);
+}
+
 TEST_F(Claims, TheSanitizerCheckAttachesReportsAndFindsWhatThePlainRunMissed) {
   stages::Work work;
   stages::Failure crash;

@@ -167,6 +167,10 @@ testcase::TestCase withRoomyBuffers(const testcase::TestCase &test, const std::v
 testcase::TestCase withGrownBuffers(const testcase::TestCase &test, const std::vector<UnsizedBuffer> &buffers,
                                     size_t factor);
 
+/// The error class of a sanitizer report: "heap-buffer-overflow", "SEGV",
+/// "signed integer overflow" ("" when none is found).
+std::string sanitizerClass(const std::string &output);
+
 /// The site of a failure: its kind (outcome and signal, or the sanitizer's
 /// error class) and its top `depth` frames in the project ("crash 11 at
 /// inflate:123 < ..."), or the callable it happened in when the stack is
