@@ -1802,42 +1802,43 @@ std::string ownMemoryInABuiltRecord(const testcase::Catalog &catalog, const Test
 // or "" when none.
 std::string ownObjectGivenAway(const testcase::Catalog &catalog, const TestCase &t, size_t last) {
   const model::Program &p = catalog.program();
+  // What statement `r` is the address of, or `r` itself.
+  const auto through = [&](Ref r) {
+    const Statement &v = t.statements[r];
+    return v.op == Op::AddressOf && !v.refs.empty() ? v.refs[0] : r;
+  };
   for (size_t j = 0; j <= last && j < t.statements.size(); ++j) {
     const Statement &u = t.statements[j];
     if (!isCall(u.op)) continue;
     const auto args = argumentsOf(p, u);
+    // The arguments given as a non-const pointer to a class.
+    std::vector<size_t> owned;
     for (size_t k = 0; k < args.size(); ++k) {
       if (!args[k].param || args[k].ref >= t.statements.size()) continue;
       const model::Type &pt = p.type(p.type(args[k].param->type).value);
-      if (pt.kind != model::TypeKind::Pointer || !pt.pointee || pt.pointeeConst) continue;
-      const auto rec = recordOf(p, args[k].param->type);
+      if (pt.kind == model::TypeKind::Pointer && pt.pointee && !pt.pointeeConst && recordOf(p, args[k].param->type))
+        owned.push_back(k);
+    }
+    for (size_t k : owned) {
       const Statement &v = t.statements[args[k].ref];
-      if (!rec || v.op != Op::AddressOf || v.refs.empty() || v.refs[0] >= t.statements.size()) continue;
+      if (v.op != Op::AddressOf || v.refs.empty() || v.refs[0] >= t.statements.size()) continue;
       const Op made = t.statements[v.refs[0]].op;
       if (made == Op::Construct || made == Op::Subclass)
         return fmt::format("gives {} the address of the test's own {} as {}: a callee that takes ownership deletes "
                            "what it is given, and only an object from new can be deleted",
-                           callName(p, u), p.record(*rec).name, paramName(args[k], k));
+                           callName(p, u), p.record(*recordOf(p, args[k].param->type)).name, paramName(args[k], k));
     }
     // Or a pointer, or the address of a reference, that a method of the
     // test's own object lent, at any depth (muParserX's
     // TokenPtr<IValue>(value.AsValue()), which is &value;
     // TokenPtr<IValue>(value.At(0, 0).AsValue()), an element of value's).
-    for (size_t k = 0; k < args.size(); ++k) {
-      if (!args[k].param || args[k].ref >= t.statements.size()) continue;
-      const model::Type &pt = p.type(p.type(args[k].param->type).value);
-      if (pt.kind != model::TypeKind::Pointer || !pt.pointee || pt.pointeeConst || !recordOf(p, args[k].param->type))
-        continue;
-      Ref lender = args[k].ref;
-      if (t.statements[lender].op == Op::AddressOf && !t.statements[lender].refs.empty())
-        lender = t.statements[lender].refs[0];
+    for (size_t k : owned) {
+      const Ref lender = through(args[k].ref);
       if (lender >= t.statements.size() || t.statements[lender].op != Op::MethodCall) continue;
       Ref owner = lender;
-      while (owner < t.statements.size() && t.statements[owner].op == Op::MethodCall && !t.statements[owner].refs.empty()) {
-        owner = t.statements[owner].refs[0];
-        if (owner < t.statements.size() && t.statements[owner].op == Op::AddressOf && !t.statements[owner].refs.empty())
-          owner = t.statements[owner].refs[0];
-      }
+      while (owner < t.statements.size() && t.statements[owner].op == Op::MethodCall && !t.statements[owner].refs.empty())
+        owner = t.statements[owner].refs[0] < t.statements.size() ? through(t.statements[owner].refs[0])
+                                                                  : t.statements[owner].refs[0];
       if (owner < t.statements.size() && t.statements[owner].op == Op::Construct)
         return fmt::format("gives {} a pointer {} lent from the test's own object as {}: a callee that takes "
                            "ownership deletes what it is given, and only an object from new can be deleted",
@@ -2266,10 +2267,8 @@ TestCase withGrownBuffers(const TestCase &test, const std::vector<UnsizedBuffer>
       s.refs.resize(std::max<size_t>(elements.size() * factor, 1), elements.back());
       continue;
     }
-    if (s.op == Op::CString) {
-      s.bytes.push_back('\0');
-      s.op = Op::Buffer;
-    }
+    s.op = Op::Buffer;
+    s.bytes = b.bytes;
     s.bytes.resize(std::max<size_t>(s.bytes.size(), 1) * factor, '\0');
   }
   return out;
@@ -2314,10 +2313,6 @@ std::string sanitizerClass(const std::string &output) {
   }
   return "";
 }
-
-namespace {
-
-} // namespace
 
 std::string failureSite(const exec::RunResult &result, const std::string &output, const std::vector<exec::Frame> &frames,
                         const std::string &where, size_t depth) {
