@@ -165,6 +165,7 @@ void writeJson(const GenerateOptions &options, const Session &session, const Sea
   j["executions"] = s.executions;
   j["executions_per_second"] = s.seconds > 0 ? s.executions / s.seconds : 0.0;
   j["search_host_cpu_seconds"] = s.hostCpuSeconds;
+  j["search_wait_seconds"] = s.waitSeconds;
   j["runs_predicted"] = s.predicted;
   j["interrupted"] = s.interrupted;
   j["criteria"] = options.criteria;

@@ -47,6 +47,9 @@ struct SearchSummary {
   /// CPU time mosaic's own process spent during the search (its threads,
   /// not the program's): the rest of `seconds` was the tests' and waiting.
   double hostCpuSeconds = 0;
+  /// Seconds the search waited for the fork server's batches
+  /// (search::Evaluator::waitSeconds).
+  double waitSeconds = 0;
 };
 
 // The search and everything that watches it, alive until the report is
@@ -110,7 +113,8 @@ public:
                           interrupt_.raised(),
                           archive_.solutions().size(),
                           evaluator_.predicted(),
-                          processCpuSeconds() - cpuBefore};
+                          processCpuSeconds() - cpuBefore,
+                          evaluator_.waitSeconds()};
     if (summary.interrupted) fmt::print(err, "mosaic: interrupted: writing the suite found so far\n");
     return summary;
   }

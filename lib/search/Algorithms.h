@@ -18,6 +18,10 @@ struct Individual {
   size_t scored = SIZE_MAX;
   /// The functions its run entered (Goals::enteredFunctions), once asked.
   std::optional<std::vector<std::uint32_t>> entered;
+  /// A new individual's fitness on the goals the last selection stored
+  /// (MOSA's scoredGoals_, in its order), computed as its run was recorded,
+  /// while the fork server ran the next batch; empty when not.
+  std::vector<double> pre;
 };
 
 /// Tests an algorithm makes before it runs them together

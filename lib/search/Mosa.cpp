@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <deque>
 #include <numeric>
 #include <tuple>
 
@@ -51,7 +52,27 @@ private:
     e_.evaluateStream(make, [&](size_t, testcase::TestCase test, std::shared_ptr<const Execution> run) {
       if (dynamic_) releaseTaken(*run);
       into.push_back({.test = std::move(test), .run = std::move(run)});
+      prescore(into.back());
     });
+  }
+
+  // A new individual's fitness on the last selection's stored goals
+  // (Individual::pre), the part of the next selection's matrix that is
+  // new: computed here, as the stream records a batch while the fork server
+  // runs the next, rather than in survive(), while the server waits. The
+  // same values scores() would compute (a run's fitness never changes).
+  void prescore(Individual &i) const {
+    if (scoredGoals_.empty()) return;
+    const Goals &g = e_.goals();
+    i.entered = g.enteredFunctions(*i.run);
+    std::vector<bool> in(g.reach().description().functions.size(), false);
+    for (std::uint32_t fi : *i.entered) in[fi] = true;
+    i.pre.resize(scoredGoals_.size());
+    for (size_t k = 0; k < scoredGoals_.size(); ++k) {
+      const size_t goal = scoredGoals_[k];
+      const size_t fi = g.functionOf(goal);
+      i.pre[k] = fi == SIZE_MAX || in[fi] ? g.fitness(goal, *i.run) : g.notCalled(goal);
+    }
   }
 
   // DynaMOSA's release (§1.5) by the branch sides a run took, whichever
@@ -102,11 +123,15 @@ private:
     const auto extra = static_cast<size_t>(std::ceil(o_.testInsertion * static_cast<double>(o_.population)));
     size_t made = 0;
     bool inserted = false;
+    std::deque<testcase::TestCase> insertion; // made at once, handed out in chunks
     evaluate(
         [&] {
+          // Chunks of kEvaluationBatch over the children and then the
+          // inserted tests, so that the last chunks of a generation are not
+          // runs of two or five tests (a short batch keeps nothing else busy).
           std::vector<testcase::TestCase> children;
-          if (made < wanted) {
-            while (children.size() < std::min(kEvaluationBatch, wanted - made)) {
+          while (children.size() < kEvaluationBatch) {
+            if (made < wanted) {
               const Individual &a = population[select()];
               const Individual &b = population[select()];
               testcase::TestCase c1 = a.test, c2 = b.test;
@@ -114,24 +139,30 @@ private:
               v_.mutate(c1, a.run.get());
               v_.mutate(c2, b.run.get());
               for (testcase::TestCase *c : {&c1, &c2})
-                if (!c->statements.empty()) children.push_back(std::move(*c));
+                if (!c->statements.empty()) {
+                  children.push_back(std::move(*c));
+                  ++made;
+                }
+              continue;
             }
-            made += children.size();
-            return children;
-          }
-          if (inserted) return children;
-          inserted = true;
-          const auto &solutions = e_.archive().solutions(); // no run changes the archive while it is read
-          for (size_t k = 0; k < extra; ++k) {
-            testcase::TestCase t;
-            if (!solutions.empty() && rng_.chance(0.5)) {
-              const Solution &s = rng_.pick(solutions);
-              t = *s.test;
-              v_.mutate(t, s.run.get());
-            } else {
-              t = v_.randomTest();
+            if (!inserted) {
+              inserted = true;
+              const auto &solutions = e_.archive().solutions(); // no run changes the archive while it is read
+              for (size_t k = 0; k < extra; ++k) {
+                testcase::TestCase t;
+                if (!solutions.empty() && rng_.chance(0.5)) {
+                  const Solution &s = rng_.pick(solutions);
+                  t = *s.test;
+                  v_.mutate(t, s.run.get());
+                } else {
+                  t = v_.randomTest();
+                }
+                if (!t.statements.empty()) insertion.push_back(std::move(t));
+              }
             }
-            if (!t.statements.empty()) children.push_back(std::move(t));
+            if (insertion.empty()) break;
+            children.push_back(std::move(insertion.front()));
+            insertion.pop_front();
           }
           return children;
         },
@@ -143,7 +174,10 @@ private:
     const std::vector<size_t> goals = targets();
     if (goals.empty()) { // everything covered: the evaluator stops the search
       if (all.size() > o_.population) all.resize(o_.population);
-      for (Individual &i : all) i.scored = SIZE_MAX;
+      for (Individual &i : all) {
+        i.scored = SIZE_MAX;
+        i.pre.clear(); // on goals no longer stored
+      }
       scoredGoals_.clear();
       ranks_.assign(all.size(), 0);
       crowding_.assign(all.size(), 0.0);
@@ -176,6 +210,7 @@ private:
       for (size_t k : order) {
         if (next.size() >= remain) break;
         all[fronts[r][k]].scored = fronts[r][k];
+        std::vector<double>().swap(all[fronts[r][k]].pre); // its row is in the matrix now
         next.push_back(std::move(all[fronts[r][k]]));
         ranks.push_back(r);
         crowding.push_back(d[k]);
@@ -216,10 +251,23 @@ private:
   std::vector<double> scores(std::vector<Individual> &all, const std::vector<size_t> &goals) {
     const Goals &g = e_.goals();
     const size_t n = all.size();
+    // Per function: the individuals whose runs entered it, all of them and
+    // the new ones (no row in scored_); each individual's row there, in one
+    // array (a column is a gather from it, not a walk over the
+    // individuals).
     std::vector<std::vector<std::uint32_t>> enteredBy(g.reach().description().functions.size());
+    std::vector<std::vector<std::uint32_t>> newEnteredBy(enteredBy.size());
+    std::vector<std::uint32_t> kept, fresh;
+    std::vector<size_t> row(n);
     for (size_t i = 0; i < n; ++i) {
       if (!all[i].entered) all[i].entered = g.enteredFunctions(*all[i].run);
-      for (std::uint32_t fi : *all[i].entered) enteredBy[fi].push_back(static_cast<std::uint32_t>(i));
+      const bool isNew = all[i].scored == SIZE_MAX;
+      (isNew ? fresh : kept).push_back(static_cast<std::uint32_t>(i));
+      row[i] = all[i].scored;
+      for (std::uint32_t fi : *all[i].entered) {
+        enteredBy[fi].push_back(static_cast<std::uint32_t>(i));
+        if (isNew) newEnteredBy[fi].push_back(static_cast<std::uint32_t>(i));
+      }
     }
     std::vector<double> out = std::move(columns_);
     out.resize(n * goals.size());
@@ -229,17 +277,26 @@ private:
       while (old < scoredGoals_.size() && scoredGoals_[old] < goal) ++old;
       const double *before =
           old < scoredGoals_.size() && scoredGoals_[old] == goal ? scored_.data() + old * scoredIndividuals_ : nullptr;
-      const auto known = [&](size_t i) { return before && all[i].scored != SIZE_MAX; };
       double *column = out.data() + k * n;
       const size_t fi = g.functionOf(goal);
       if (fi == SIZE_MAX) { // a goal of no function: asked of every run
-        for (size_t i = 0; i < n; ++i) column[i] = known(i) ? before[all[i].scored] : g.fitness(goal, *all[i].run);
+        for (size_t i = 0; i < n; ++i)
+          column[i] = !before                ? g.fitness(goal, *all[i].run)
+                      : row[i] != SIZE_MAX   ? before[row[i]]
+                      : !all[i].pre.empty() ? all[i].pre[old]
+                                             : g.fitness(goal, *all[i].run);
         continue;
       }
       const double far = g.notCalled(goal);
-      for (size_t i = 0; i < n; ++i) column[i] = known(i) ? before[all[i].scored] : far;
-      for (std::uint32_t i : enteredBy[fi])
-        if (!known(i)) column[i] = g.fitness(goal, *all[i].run);
+      if (before) {
+        for (std::uint32_t i : kept) column[i] = before[row[i]];
+        for (std::uint32_t i : fresh) column[i] = all[i].pre.empty() ? far : all[i].pre[old];
+        for (std::uint32_t i : newEnteredBy[fi])
+          if (all[i].pre.empty()) column[i] = g.fitness(goal, *all[i].run);
+      } else {
+        std::fill(column, column + n, far);
+        for (std::uint32_t i : enteredBy[fi]) column[i] = g.fitness(goal, *all[i].run);
+      }
     }
     return out;
   }

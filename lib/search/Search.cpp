@@ -3,6 +3,7 @@
 
 #include "Algorithms.h"
 
+#include <chrono>
 #include <algorithm>
 #include <deque>
 #include <map>
@@ -211,8 +212,11 @@ void Evaluator::evaluateStream(const MakeTests &make, const TakeRun &take) {
   std::vector<size_t> fresh;
   fill();
   start(form(0));
+  fill(); // the second chunk while the first runs (the rule lets it come before any run is recorded)
   while (!running.empty()) {
+    const auto waitFrom = std::chrono::steady_clock::now();
     const size_t ran = std::min(executor_.waitBatch(), running.size());
+    waitSeconds_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - waitFrom).count();
     waited = std::move(running); // the executor's pointers to the tests stay valid: the buffer moves
     running.clear();
     // Cut short: the tests not started go first into the next batch.

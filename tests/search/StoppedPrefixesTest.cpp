@@ -260,12 +260,14 @@ TEST(Evaluator, StreamsBatchesSoThatTheNextRunsWhileTheLastIsReadAndTheOneAfterI
         log.push_back("took " + std::to_string(id));
         taken.emplace_back(id, test.statements[0].bits);
       });
-  // Batch 2 starts before batch 1 is read; batch 3's test is made while
-  // batch 2 runs, once batch 1's runs are recorded (make()'s j-th call
-  // comes after the runs of its calls 0..j-2 are recorded and before any
-  // of call j-1's is); make() is asked again after batch 2's, and has none.
+  // Batch 2 is made while batch 1 runs (no run recorded yet: the rule
+  // below lets it come), and starts before batch 1 is read; batch 3's test
+  // is made while batch 2 runs, once batch 1's runs are recorded (make()'s
+  // j-th call comes after the runs of its calls 0..j-2 are recorded and
+  // before any of call j-1's is); make() is asked again after batch 2's,
+  // and has none.
   const std::vector<std::string> expected = {
-      "make", "start 2", "wait", "run 1",   "run 2", "make",   "start 2", "take", "took 0", "took 1", "make", "wait",
+      "make", "start 2", "make", "wait", "run 1",   "run 2", "start 2", "take", "took 0", "took 1", "make", "wait",
       "run 3", "run 4",  "start 1", "take", "took 2", "took 3", "make",    "wait", "run 5",  "take",   "took 4"};
   EXPECT_EQ(log, expected);
   ASSERT_EQ(taken.size(), 5u);

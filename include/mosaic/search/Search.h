@@ -150,6 +150,10 @@ public:
   /// them and the archive already had their run; --max-executions does not
   /// count them (it ends a search that predicted as many).
   std::uint64_t predicted() const { return predicted_; }
+  /// Wall-clock seconds the search spent waiting for batches it had
+  /// started (evaluateStream): with the host's CPU time, where a search's
+  /// time went (the rest, the host's own work while no batch ran).
+  double waitSeconds() const { return waitSeconds_; }
   /// Goals covered for the first time by the last evaluation.
   const std::vector<size_t> &newlyCovered() const { return fresh_; }
   const Goals &goals() const { return goals_; }
@@ -173,6 +177,7 @@ private:
   Executor &executor_;
   Budget budget_;
   std::uint64_t executions_ = 0, failures_ = 0, predicted_ = 0;
+  double waitSeconds_ = 0;
   StoppedPrefixes stopped_;
   std::vector<size_t> fresh_;
   std::vector<EvaluationObserver *> observers_;
