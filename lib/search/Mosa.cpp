@@ -60,19 +60,12 @@ private:
   // (Individual::pre), the part of the next selection's matrix that is
   // new: computed here, as the stream records a batch while the fork server
   // runs the next, rather than in survive(), while the server waits. The
-  // same values scores() would compute (a run's fitness never changes).
+  // same values scores() would compute (a run's fitness never changes;
+  // Goals::fitness answers notCalled for a function the run did not enter).
   void prescore(Individual &i) const {
     if (scoredGoals_.empty()) return;
-    const Goals &g = e_.goals();
-    i.entered = g.enteredFunctions(*i.run);
-    std::vector<bool> in(g.reach().description().functions.size(), false);
-    for (std::uint32_t fi : *i.entered) in[fi] = true;
     i.pre.resize(scoredGoals_.size());
-    for (size_t k = 0; k < scoredGoals_.size(); ++k) {
-      const size_t goal = scoredGoals_[k];
-      const size_t fi = g.functionOf(goal);
-      i.pre[k] = fi == SIZE_MAX || in[fi] ? g.fitness(goal, *i.run) : g.notCalled(goal);
-    }
+    for (size_t k = 0; k < scoredGoals_.size(); ++k) i.pre[k] = e_.goals().fitness(scoredGoals_[k], *i.run);
   }
 
   // DynaMOSA's release (§1.5) by the branch sides a run took, whichever
