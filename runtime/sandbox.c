@@ -140,8 +140,8 @@ void mosaic_rt_sandbox_reap_strays(const mosaic_sandbox *box) {
 
 /* Makes every mount of this (new) namespace read-only, then mounts what
  * the tests may write: a tmpfs on /tmp and on /dev/shm (64 MiB of files
- * each at most: ours, the 16 MiB a file may have, as
- * exec::Limits::fileSizeMb, a few times over). */
+ * each at most: ours, many times the 1 MiB a file may have,
+ * exec::Limits::fileSizeMb). */
 uint32_t mosaic_rt_sandbox_unshare_files(void) {
   struct mount_attr readonly;
   if (unshare(CLONE_NEWNS) != 0) return 0u;

@@ -199,7 +199,7 @@ std::string BodyWriter::testName(const SuiteTest &st, bool failing) const {
   }
   if (failing) {
     switch (st.result.outcome) {
-    case exec::Outcome::Crash: return name + "_Crashes";
+    case exec::Outcome::Crash: return name + (exec::stoppedAtFileLimit(st.result) ? "_WritesPastTheFileLimit" : "_Crashes");
     case exec::Outcome::Abort: return name + "_Aborts";
     case exec::Outcome::Timeout: return name + "_Hangs";
     case exec::Outcome::Exit: return name + "_Exits";

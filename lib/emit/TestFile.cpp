@@ -246,9 +246,11 @@ void writeTest(Text &text, const SuiteContext &context, const Written &w, bool f
   // other sanitizer reports are written disabled).
   const bool sanitizerCrash = failingSuite && !t.disabled && t.failureClass == "crash" &&
                               t.result.outcome == exec::Outcome::Sanitizer;
+  // Hangs, and files stopped at the sandbox's size limit, would go on
+  // outside it: disabled, as are sanitizer reports in a plain build.
   const bool disabled = failingSuite && !sanitizerCrash &&
                         (t.disabled || t.result.outcome == exec::Outcome::Timeout ||
-                         t.result.outcome == exec::Outcome::Sanitizer);
+                         exec::stoppedAtFileLimit(t.result) || t.result.outcome == exec::Outcome::Sanitizer);
   // An uncaught C++ exception `mosaic reproduce` found: EXPECT_THROW, not
   // a death.
   const bool exceptionCrash = failingSuite && !disabled && t.threwAt >= 0 && t.result.outcome == exec::Outcome::Ok;

@@ -26,6 +26,8 @@ const char *toString(Outcome o) {
   return "?";
 }
 
+bool stoppedAtFileLimit(const RunResult &r) { return r.outcome == Outcome::Crash && r.signal == SIGXFSZ; }
+
 std::string describe(const RunResult &r) {
   std::string s = toString(r.outcome);
   if (r.outcome == Outcome::Crash || r.outcome == Outcome::Abort) {

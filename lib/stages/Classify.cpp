@@ -1932,6 +1932,10 @@ Classification classify(const testcase::Catalog &catalog, const TestCase &test, 
   switch (result.outcome) {
   case exec::Outcome::Timeout: return {FailureClass::Robustness, where + " does not return within the time limit"};
   case exec::Outcome::OutOfMemory: return {FailureClass::Robustness, where + " runs out of memory"};
+  case exec::Outcome::Crash:
+    if (exec::stoppedAtFileLimit(result))
+      return {FailureClass::Robustness, where + " writes a file past the sandbox's size limit"};
+    break;
   case exec::Outcome::Exit:
     return {FailureClass::Robustness, fmt::format("{} ends the process (exit({}))", where, result.exitCode)};
   default: break;

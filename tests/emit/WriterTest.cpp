@@ -8,6 +8,8 @@
 
 #include <gtest/gtest.h>
 
+#include <csignal>
+
 #include <filesystem>
 #include <fstream>
 #include <regex>
@@ -265,6 +267,26 @@ TEST(Writer, AFailingTestASanitizerReportedHasItsBuffersOnTheHeapExactlyAsLong) 
   const std::string text = writeAndCheck(u, {t}, /*failing=*/true);
   EXPECT_NE(text.find("char *ptr = new char[3]{'\\x3c', '\\x61', '\\x3e'};"), std::string::npos) << text;
   EXPECT_NE(text.find("const char *end = ptr + 3;"), std::string::npos) << text;
+}
+
+TEST(Writer, ATestStoppedAtTheFileSizeLimitIsWrittenDisabledAsAHangIs) {
+  // Outside the sandbox nothing stops its file: a death test would write on.
+  Unit u("scan.c");
+  const model::Callable &doc = u.callable("scan_document");
+  emit::SuiteTest t;
+  t.test.statements = {
+      Statement{.op = Op::Buffer, .type = u.program.type(doc.params[0].type).value, .bytes = "<a>"},
+      Statement{.op = Op::EndOf, .type = u.program.type(doc.params[1].type).value, .refs = {0}},
+      Statement{.op = Op::Call, .callable = doc.id, .refs = {0, 1}},
+  };
+  t.failureClass = "robustness";
+  t.why = "scan_document() writes a file past the sandbox's size limit";
+  t.result.outcome = exec::Outcome::Crash;
+  t.result.signal = SIGXFSZ;
+  t.result.statement = 2;
+  const std::string text = writeAndCheck(u, {t}, /*failing=*/true);
+  EXPECT_NE(text.find("DISABLED_scan_document_WritesPastTheFileLimit"), std::string::npos) << text;
+  EXPECT_EQ(text.find("EXPECT_DEATH"), std::string::npos) << text;
 }
 
 TEST(Writer, AFunctionAnotherProjectHeaderDeclaresIsCalledByNameAndAStructNameReadsWell) {

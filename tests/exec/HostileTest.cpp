@@ -217,6 +217,17 @@ TEST_P(Hostile, FilesStayInTheScratchDirectoryOfTheTest) {
   EXPECT_EQ(c().result(0), 0); // cleaned between tests
 }
 
+TEST_P(Hostile, AFileGrowingPastTheSizeLimitStopsTheTestThere) {
+  const exec::RunResult r = c().run(c().call("fill_file", {std::int64_t{1000}}), limits(5000));
+  EXPECT_EQ(r.outcome, exec::Outcome::Crash) << exec::describe(r);
+  EXPECT_EQ(r.signal, SIGXFSZ);
+  // Under the limit a file is written whole.
+  const exec::RunResult small = c().run(c().call("fill_file", {std::int64_t{exec::Limits{}.fileSizeMb}}), limits());
+  ASSERT_EQ(small.outcome, exec::Outcome::Ok) << exec::describe(small);
+  EXPECT_EQ(c().result(1), exec::Limits{}.fileSizeMb);
+  stillFine(c());
+}
+
 TEST_P(Hostile, ClosingStdoutDoesNotHurt) {
   EXPECT_EQ(c().run(c().call("close_stdout", {}), limits()).outcome, exec::Outcome::Ok);
   stillFine(c());

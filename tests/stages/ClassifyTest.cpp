@@ -1870,6 +1870,18 @@ TEST_F(Claims, AHangOrAnExitOnAPublicPathIsRobustness) {
   EXPECT_EQ(classify(t, exec::Outcome::Abort).kind, stages::FailureClass::Defect);
 }
 
+TEST_F(Claims, AFileStoppedAtTheSandboxsSizeLimitIsRobustness) {
+  // SIGXFSZ is the sandbox's limit, not the library's crash.
+  const auto t = m->call("claims_ratio", {std::int64_t{1}, std::int64_t{2}});
+  exec::RunResult r = crashAtEnd(t, exec::Outcome::Crash);
+  r.signal = SIGXFSZ;
+  const auto c = stages::classify(*m->catalog, t, r, {});
+  EXPECT_EQ(c.kind, stages::FailureClass::Robustness);
+  EXPECT_NE(c.why.find("size limit"), std::string::npos) << c.why;
+  r.signal = SIGSEGV;
+  EXPECT_EQ(stages::classify(*m->catalog, t, r, {}).kind, stages::FailureClass::Defect);
+}
+
 TEST_F(Claims, ASiteIsTheKindAndTheTopThreeFramesInTheProject) {
   exec::RunResult r;
   r.outcome = exec::Outcome::Crash;

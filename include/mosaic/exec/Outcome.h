@@ -45,6 +45,10 @@ struct RunResult {
   std::vector<std::uint64_t> stack;
 };
 
+/// The sandbox's file size limit (Limits::fileSizeMb) ended the test
+/// (SIGXFSZ): outside the sandbox it would have gone on writing.
+bool stoppedAtFileLimit(const RunResult &r);
+
 /// "crash (SIGSEGV) at statement 3", "exit(3)", "ok".
 std::string describe(const RunResult &r);
 
