@@ -82,19 +82,25 @@ private:
   }
   void release(size_t g) { current_[g] = true; }
 
-  // The goals the ranking looks at: current and not yet covered. When
-  // DynaMOSA has none left but uncovered goals remain (their parents are
-  // unreachable from the current frontier), all of them.
+  // The goals the ranking looks at: current and open (Evaluator::open: not
+  // covered, or covered only by a failing test, which goes to the failing
+  // suite, whose death tests count for no coverage, and whose prefix that
+  // Reduce keeps loses what its failing call covered before it failed:
+  // tinyxml2.cpp's StrPair::GetStr decoded entities only inside
+  // FindAttribute(nullptr), which then crashed, and a verified suite
+  // covered 51 branches fewer than its archive; concolic-2026-11-30, KNN
+  // seed 3). When DynaMOSA has none left but open goals remain (their
+  // parents are unreachable from the current frontier), all of them.
   std::vector<size_t> targets() {
     // Goals found while the search runs (Goals::discover) are current from
     // then on; a failure's is covered already, a path condition's sought.
     if (current_.size() < e_.goals().size()) current_.resize(e_.goals().size(), true);
     std::vector<size_t> out;
     for (size_t g = 0; g < current_.size(); ++g)
-      if (current_[g] && e_.goals().sought(g) && !e_.archive().covered(g)) out.push_back(g);
+      if (current_[g] && e_.goals().sought(g) && e_.open(g)) out.push_back(g);
     if (out.empty() && dynamic_) {
       for (size_t g = 0; g < current_.size(); ++g)
-        if (e_.goals().sought(g) && !e_.archive().covered(g)) {
+        if (e_.goals().sought(g) && e_.open(g)) {
           current_[g] = true;
           out.push_back(g);
         }

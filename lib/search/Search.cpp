@@ -53,6 +53,11 @@ bool Evaluator::allSoughtCovered() const {
   return true;
 }
 
+bool Evaluator::open(size_t goal) const {
+  if (!archive_.covered(goal)) return true;
+  return !budget_.failingTestsCover && archive_.at(goal).run->failed() && !goals_[goal].failure;
+}
+
 bool Evaluator::done() const {
   if (budget_.stop && *budget_.stop) return true;
   // Predicted tests are not executions; a search that only bred them as

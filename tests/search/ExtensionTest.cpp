@@ -216,6 +216,35 @@ TEST(EvaluationObservers, SeeSearchRunsAndLaterStagesRunsApart) {
   EXPECT_EQ(timeline.samples().back().executions, 3u);
 }
 
+TEST(EvaluationObservers, AGoalOnlyAFailingTestCoversStaysOpenUnlessFailingTestsCover) {
+  // `generate` wants each goal covered cleanly: a failing test goes to the
+  // failing suite, whose death tests count for no coverage.
+  const auto d = fourBlocks();
+  const Goals goals(d);
+  const auto shorter = shorterTest();
+  bool crash = true;
+  FakeExecutor executor([&](const testcase::TestCase &) -> std::optional<Execution> {
+    Execution e = fourBlocksRun(true, false);
+    if (crash) e.result.outcome = exec::Outcome::Crash;
+    return e;
+  });
+  const size_t g = goals.goalOfSide(0);
+  for (bool failingTestsCover : {false, true}) {
+    Archive archive(goals.size(), *shorter);
+    Budget budget;
+    budget.failingTestsCover = failingTestsCover;
+    Evaluator evaluator(goals, archive, executor, budget);
+    EXPECT_TRUE(evaluator.open(g));
+    crash = true;
+    ASSERT_TRUE(evaluator.evaluate(ofLength(1)));
+    EXPECT_TRUE(archive.covered(g));
+    EXPECT_EQ(evaluator.open(g), !failingTestsCover);
+    crash = false;
+    ASSERT_TRUE(evaluator.evaluate(ofLength(3)));
+    EXPECT_FALSE(evaluator.open(g));
+  }
+}
+
 TEST(EvaluationObservers, AnEvaluatorThatCannotRunGivesUp) {
   const auto d = fourBlocks();
   const Goals goals(d);

@@ -140,6 +140,11 @@ public:
   }
 
   bool done() const;
+  /// Whether the search still works on goal `goal`: it is not covered, or
+  /// only a failing test covers it and failing tests do not count
+  /// (Budget::failingTestsCover: `generate` wants each goal covered
+  /// cleanly). A failure goal (exception coverage) is covered by failing.
+  bool open(size_t goal) const;
   /// The harness could not run tests (more than 20 in a row failed to run
   /// and fewer ran than failed): the search stopped rather than spin.
   bool gaveUp() const;
