@@ -64,6 +64,16 @@ std::string writeAndCheck(const Unit &u, const std::vector<emit::SuiteTest> &tes
   return readFile(file);
 }
 
+// scan_document(ptr, end) over `bytes`: the buffer, its end, the call.
+std::vector<Statement> scanDocument(const Unit &u, std::string bytes) {
+  const model::Callable &doc = u.callable("scan_document");
+  return {
+      Statement{.op = Op::Buffer, .type = u.program.type(doc.params[0].type).value, .bytes = std::move(bytes)},
+      Statement{.op = Op::EndOf, .type = u.program.type(doc.params[1].type).value, .refs = {0}},
+      Statement{.op = Op::Call, .callable = doc.id, .refs = {0, 1}},
+  };
+}
+
 } // namespace
 
 TEST(Writer, AnArrayPassedByItsAddressIsAPointerToItsElements) {
@@ -222,11 +232,7 @@ TEST(Writer, AnEndPointerIsItsBufferPlusItsLengthAndMostlyTextIsAString) {
   ASSERT_EQ(doc.params.at(0).role, model::ParamRole::Buffer);
   ASSERT_EQ(doc.params.at(1).role, model::ParamRole::End);
   emit::SuiteTest t;
-  t.test.statements = {
-      Statement{.op = Op::Buffer, .type = u.program.type(doc.params[0].type).value, .bytes = std::string("<a>\xfe</a>")},
-      Statement{.op = Op::EndOf, .type = u.program.type(doc.params[1].type).value, .refs = {0}},
-      Statement{.op = Op::Call, .callable = doc.id, .refs = {0, 1}},
-  };
+  t.test.statements = scanDocument(u, std::string("<a>\xfe</a>"));
   const std::string text = writeAndCheck(u, {t});
   EXPECT_NE(text.find("char ptr[] = \"<a>\\376</a>\";"), std::string::npos) << text;
   EXPECT_NE(text.find("const char *end = ptr + 8;"), std::string::npos) << text;
@@ -235,13 +241,8 @@ TEST(Writer, AnEndPointerIsItsBufferPlusItsLengthAndMostlyTextIsAString) {
 TEST(Writer, ABufferOfZeroesIsWrittenByItsSize) {
   // Room for the callee to write in: `char ptr[257] = {};`, not 256 '\x00's.
   Unit u("scan.c");
-  const model::Callable &doc = u.callable("scan_document");
   emit::SuiteTest t;
-  t.test.statements = {
-      Statement{.op = Op::Buffer, .type = u.program.type(doc.params[0].type).value, .bytes = std::string(256, '\0')},
-      Statement{.op = Op::EndOf, .type = u.program.type(doc.params[1].type).value, .refs = {0}},
-      Statement{.op = Op::Call, .callable = doc.id, .refs = {0, 1}},
-  };
+  t.test.statements = scanDocument(u, std::string(256, '\0'));
   const std::string text = writeAndCheck(u, {t});
   EXPECT_NE(text.find("char ptr[257] = {};"), std::string::npos) << text;
   EXPECT_NE(text.find("const char *end = ptr + 256;"), std::string::npos) << text;
@@ -252,13 +253,8 @@ TEST(Writer, AFailingTestASanitizerReportedHasItsBuffersOnTheHeapExactlyAsLong) 
   // harness's run; `char ptr[] = "<a>"` would hold a NUL there, and a stack
   // array would be another class of report.
   Unit u("scan.c");
-  const model::Callable &doc = u.callable("scan_document");
   emit::SuiteTest t;
-  t.test.statements = {
-      Statement{.op = Op::Buffer, .type = u.program.type(doc.params[0].type).value, .bytes = "<a>"},
-      Statement{.op = Op::EndOf, .type = u.program.type(doc.params[1].type).value, .refs = {0}},
-      Statement{.op = Op::Call, .callable = doc.id, .refs = {0, 1}},
-  };
+  t.test.statements = scanDocument(u, "<a>");
   t.failureClass = "crash";
   t.why = "reproduces AddressSanitizer: heap-buffer-overflow of trace.txt";
   t.result.outcome = exec::Outcome::Sanitizer;
@@ -272,13 +268,8 @@ TEST(Writer, AFailingTestASanitizerReportedHasItsBuffersOnTheHeapExactlyAsLong) 
 TEST(Writer, ATestStoppedAtTheFileSizeLimitIsWrittenDisabledAsAHangIs) {
   // Outside the sandbox nothing stops its file: a death test would write on.
   Unit u("scan.c");
-  const model::Callable &doc = u.callable("scan_document");
   emit::SuiteTest t;
-  t.test.statements = {
-      Statement{.op = Op::Buffer, .type = u.program.type(doc.params[0].type).value, .bytes = "<a>"},
-      Statement{.op = Op::EndOf, .type = u.program.type(doc.params[1].type).value, .refs = {0}},
-      Statement{.op = Op::Call, .callable = doc.id, .refs = {0, 1}},
-  };
+  t.test.statements = scanDocument(u, "<a>");
   t.failureClass = "robustness";
   t.why = "scan_document() writes a file past the sandbox's size limit";
   t.result.outcome = exec::Outcome::Crash;
@@ -316,13 +307,8 @@ TEST(Writer, WhatAFailingTestPrintedCannotBreakOutOfItsComment) {
   // whole failing suite of json_object.c once (96 tests not compiled). And
   // "??/" in a string literal is a trigraph under a strict -std=.
   Unit u("scan.c");
-  const model::Callable &doc = u.callable("scan_document");
   emit::SuiteTest t;
-  t.test.statements = {
-      Statement{.op = Op::Buffer, .type = u.program.type(doc.params[0].type).value, .bytes = "<a>?\?/</a>"},
-      Statement{.op = Op::EndOf, .type = u.program.type(doc.params[1].type).value, .refs = {0}},
-      Statement{.op = Op::Call, .callable = doc.id, .refs = {0, 1}},
-  };
+  t.test.statements = scanDocument(u, "<a>?\?/</a>");
   t.result.outcome = exec::Outcome::Crash;
   t.result.signal = 11;
   t.result.statement = 2;
