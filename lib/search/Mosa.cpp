@@ -36,11 +36,7 @@ public:
         population);
     ranks_.assign(population.size(), 0);
     crowding_.assign(population.size(), 0.0);
-    while (!e_.done() && !population.empty()) {
-      std::vector<Individual> offspring = breed(population);
-      for (Individual &i : offspring) population.push_back(std::move(i));
-      population = survive(std::move(population));
-    }
+    while (!e_.done() && !population.empty()) population = generations(std::move(population));
   }
 
 private:
@@ -50,10 +46,13 @@ private:
   // branch sides guard.
   void evaluate(const Evaluator::MakeTests &make, std::vector<Individual> &into) {
     e_.evaluateStream(make, [&](size_t, testcase::TestCase test, std::shared_ptr<const Execution> run) {
-      if (dynamic_) releaseTaken(*run);
-      into.push_back({.test = std::move(test), .run = std::move(run)});
-      prescore(into.back());
+      take(into, std::move(test), std::move(run));
     });
+  }
+  void take(std::vector<Individual> &into, testcase::TestCase test, std::shared_ptr<const Execution> run) {
+    if (dynamic_) releaseTaken(*run);
+    into.push_back({.test = std::move(test), .run = std::move(run)});
+    prescore(into.back());
   }
 
   // A new individual's fitness on the last selection's stored goals
@@ -63,7 +62,10 @@ private:
   // same values scores() would compute (a run's fitness never changes;
   // Goals::fitness answers notCalled for a function the run did not enter).
   void prescore(Individual &i) const {
-    if (scoredGoals_.empty()) return;
+    if (scoredGoals_.empty()) {
+      i.pre.clear();
+      return;
+    }
     i.pre.resize(scoredGoals_.size());
     for (size_t k = 0; k < scoredGoals_.size(); ++k) i.pre[k] = e_.goals().fitness(scoredGoals_[k], *i.run);
   }
@@ -110,63 +112,140 @@ private:
 
   size_t select() { return tournament(ranks_, crowding_, o_.tournamentSize, rng_); }
 
-  std::vector<Individual> breed(const std::vector<Individual> &population) {
-    std::vector<Individual> offspring;
-    // Tests a side task ran and proposed (concolic execution's), first.
-    for (auto &[test, run] : e_.takeProposed())
-      if (run) offspring.push_back({.test = std::move(test), .run = std::move(run)});
-    // The children of a generation depend only on the population: made a
-    // batch at a time while the batch before runs; then the fresh tests or
-    // mutated archive tests of DynaMOSA's test insertion.
-    const size_t wanted = o_.population > offspring.size() ? o_.population - offspring.size() : 0;
-    const auto extra = static_cast<size_t>(std::ceil(o_.testInsertion * static_cast<double>(o_.population)));
-    size_t made = 0;
+  // One generation's tests as they are made: the children of the
+  // population (crossover, mutation) and then DynaMOSA's inserted tests.
+  struct Brood {
+    size_t firstId = 0;  // the stream's id of its first test
+    size_t wanted = 0;   // children still to make
     bool inserted = false;
     std::deque<testcase::TestCase> insertion; // made at once, handed out in chunks
-    evaluate(
-        [&] {
-          // Chunks of kEvaluationBatch over the children and then the
-          // inserted tests, so that the last chunks of a generation are not
-          // runs of two or five tests (a short batch keeps nothing else busy).
-          std::vector<testcase::TestCase> children;
-          while (children.size() < kEvaluationBatch) {
-            if (made < wanted) {
-              const Individual &a = population[select()];
-              const Individual &b = population[select()];
-              testcase::TestCase c1 = a.test, c2 = b.test;
-              if (rng_.chance(o_.crossoverRate)) std::tie(c1, c2) = v_.crossover(a.test, b.test);
-              v_.mutate(c1, a.run.get());
-              v_.mutate(c2, b.run.get());
-              for (testcase::TestCase *c : {&c1, &c2})
-                if (!c->statements.empty()) {
-                  children.push_back(std::move(*c));
-                  ++made;
-                }
-              continue;
+    bool made = false;   // every test of it is made
+    size_t lastChunk = 0; // the stream's chunk (make() call) that made its last test
+    std::vector<Individual> offspring;
+  };
+
+  // Generations in one stream, so that the fork server does not wait for
+  // the selection. survive() needs every run of a generation, and the
+  // stream records a chunk only after the next one is made (make()'s j-th
+  // call sees the runs of chunks 0..j-2): so when a generation's tests are
+  // all made and its last chunk runs, the next generation's first chunk is
+  // bred from the population as it is, and survive() runs at the call
+  // after, while that chunk runs (before, the server idled through
+  // recording the last batch, the selection and making the first chunk:
+  // xmlparse.c's 3.2 s of a 15 s DynaMOSA in survive() alone,
+  // bench/results/speed-2026-11-30b). So one chunk of kEvaluationBatch
+  // of each generation's children has parents one selection older, as in
+  // a steady-state algorithm; which chunk that is depends only on the
+  // count of make() calls, not on timing. The stream ends at the end of a
+  // generation when a side task is due (they run between streams: the
+  // solver's tests join the next offspring) or when the budget is spent.
+  // Returns the population of the last selection.
+  std::vector<Individual> generations(std::vector<Individual> population) {
+    std::deque<Brood> open; // one generation, or two while the older one's last chunk runs
+    open.push_back(brood(0));
+    // Tests a side task ran and proposed (concolic execution's), first.
+    for (auto &[test, run] : e_.takeProposed())
+      if (run) {
+        open.front().offspring.push_back({.test = std::move(test), .run = std::move(run)});
+        if (open.front().wanted > 0) --open.front().wanted;
+      }
+    size_t made = 0, calls = 0;
+    e_.evaluateStream(
+        [&]() -> std::vector<testcase::TestCase> {
+          const size_t call = calls++;
+          for (;;) {
+            // The older generation's runs are all recorded: its selection.
+            if (open.size() == 2 && call >= open.front().lastChunk + 2) {
+              population = nextPopulation(std::move(population), std::move(open.front().offspring));
+              open.pop_front();
+              // Runs of the next one recorded before (predicted at once
+              // when made) were scored on the goals of the selection before.
+              for (Individual &i : open.front().offspring) prescore(i);
             }
-            if (!inserted) {
-              inserted = true;
-              const auto &solutions = e_.archive().solutions(); // no run changes the archive while it is read
-              for (size_t k = 0; k < extra; ++k) {
-                testcase::TestCase t;
-                if (!solutions.empty() && rng_.chance(0.5)) {
-                  const Solution &s = rng_.pick(solutions);
-                  t = *s.test;
-                  v_.mutate(t, s.run.get());
-                } else {
-                  t = v_.randomTest();
-                }
-                if (!t.statements.empty()) insertion.push_back(std::move(t));
+            Brood &last = open.back();
+            if (!last.made) {
+              std::vector<testcase::TestCase> tests = chunk(last, population);
+              if (!tests.empty()) {
+                made += tests.size();
+                last.lastChunk = call;
+                return tests;
               }
+              last.made = true;
             }
-            if (insertion.empty()) break;
-            children.push_back(std::move(insertion.front()));
-            insertion.pop_front();
+            if (open.size() == 2) return {}; // never: a third generation waits for the first's selection
+            if (e_.sideTaskDue()) return {}; // the stream ends with this generation
+            if (call >= last.lastChunk + 2) { // all recorded already
+              population = nextPopulation(std::move(population), std::move(last.offspring));
+              open.pop_front();
+            }
+            open.push_back(brood(made));
           }
-          return children;
         },
-        offspring);
-    return offspring;
+        [&](size_t id, testcase::TestCase test, std::shared_ptr<const Execution> run) {
+          Brood &b = open.size() == 2 && id >= open.back().firstId ? open.back() : open.front();
+          take(b.offspring, std::move(test), std::move(run));
+        });
+    // The budget is spent (nothing reads the population then), or a side
+    // task is due after a whole generation.
+    if (e_.done() || open.size() != 1) return population;
+    return nextPopulation(std::move(population), std::move(open.front().offspring));
+  }
+
+  Brood brood(size_t firstId) const {
+    Brood b;
+    b.firstId = firstId;
+    b.wanted = o_.population;
+    return b;
+  }
+
+  std::vector<Individual> nextPopulation(std::vector<Individual> population, std::vector<Individual> offspring) {
+    for (Individual &i : offspring) population.push_back(std::move(i));
+    return survive(std::move(population));
+  }
+
+  // The next chunk of `b`'s tests, bred from `population` (whose ranks and
+  // crowding distances are ranks_ and crowding_): kEvaluationBatch over
+  // the children and then the inserted tests, so that the last chunks of
+  // a generation are not runs of two or five tests (a short batch keeps
+  // nothing else busy). Empty when all are made.
+  std::vector<testcase::TestCase> chunk(Brood &b, const std::vector<Individual> &population) {
+    const auto extra = static_cast<size_t>(std::ceil(o_.testInsertion * static_cast<double>(o_.population)));
+    std::vector<testcase::TestCase> children;
+    while (children.size() < kEvaluationBatch) {
+      if (b.wanted > 0) {
+        const Individual &x = population[select()];
+        const Individual &y = population[select()];
+        testcase::TestCase c1 = x.test, c2 = y.test;
+        if (rng_.chance(o_.crossoverRate)) std::tie(c1, c2) = v_.crossover(x.test, y.test);
+        v_.mutate(c1, x.run.get());
+        v_.mutate(c2, y.run.get());
+        for (testcase::TestCase *c : {&c1, &c2})
+          if (!c->statements.empty()) {
+            children.push_back(std::move(*c));
+            if (b.wanted > 0) --b.wanted;
+          }
+        continue;
+      }
+      if (!b.inserted) {
+        b.inserted = true;
+        const auto &solutions = e_.archive().solutions(); // no run changes the archive while it is read
+        for (size_t k = 0; k < extra; ++k) {
+          testcase::TestCase t;
+          if (!solutions.empty() && rng_.chance(0.5)) {
+            const Solution &s = rng_.pick(solutions);
+            t = *s.test;
+            v_.mutate(t, s.run.get());
+          } else {
+            t = v_.randomTest();
+          }
+          if (!t.statements.empty()) b.insertion.push_back(std::move(t));
+        }
+      }
+      if (b.insertion.empty()) break;
+      children.push_back(std::move(b.insertion.front()));
+      b.insertion.pop_front();
+    }
+    return children;
   }
 
   std::vector<Individual> survive(std::vector<Individual> all) {

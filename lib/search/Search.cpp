@@ -88,6 +88,13 @@ void Evaluator::sideTasksTurn() {
     }
 }
 
+bool Evaluator::sideTaskDue() {
+  if (inSideTask_ || done()) return false;
+  for (SideTask *task : sideTasks_)
+    if (task->due(*this)) return true;
+  return false;
+}
+
 std::shared_ptr<const Execution> Evaluator::record(const testcase::TestCase &test, Execution run,
                                                    const exec::Trace *trace) {
   ++executions_;

@@ -307,10 +307,26 @@ public:
     runs += out.size();
     return out;
   }
-  size_t batches = 0, runs = 0;
+  // A batch started while none has ended unread is one the executor waited
+  // for: the pipeline started again (evaluateStream starts the next batch
+  // between waitBatch() and takeBatch() of the one before).
+  void startBatch(std::span<const testcase::TestCase *const> tests, const BatchBounds &bounds) override {
+    coldStarts += !unread_;
+    Executor::startBatch(tests, bounds);
+  }
+  size_t waitBatch() override {
+    unread_ = true;
+    return Executor::waitBatch();
+  }
+  std::vector<std::optional<Execution>> takeBatch() override {
+    unread_ = false;
+    return Executor::takeBatch();
+  }
+  size_t batches = 0, runs = 0, coldStarts = 0;
 
 private:
   FakeExecutor inner_;
+  bool unread_ = false;
 };
 
 } // namespace
@@ -342,4 +358,31 @@ TEST(Algorithms, ThePopulationBasedOnesAndRandomSearchRunTheirTestsInTheExecutor
     else EXPECT_GT(mean, 6.0) << toString(kind);
     EXPECT_EQ(archive.coveredCount(), goals.size()) << toString(kind);
   }
+}
+
+TEST(Algorithms, DynaMosaStartsTheNextGenerationWhileTheLastOneRuns) {
+  // The selection needs every run of a generation; the next generation's
+  // first chunk is bred from the population before it and runs while the
+  // selection does, so the executor never waits for a selection (a fork
+  // server left idle). 1,000 runs are ~18 generations of 55 tests (50
+  // children, 5 inserted); a stream per generation would start cold 18
+  // times. Here: the initial population's stream, the generations' stream,
+  // and a start or two where the stream's rule holds a chunk back.
+  auto m = UnitModel::make(MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c");
+  const auto d = fourBlocks();
+  const Goals goals(d);
+  const auto shorter = shorterTest();
+  CountingBatches executor(shapesOnFourBlocks(m->program));
+  Archive archive(goals.size(), *shorter);
+  Budget budget;
+  budget.maxExecutions = 1000;
+  budget.stopWhenCovered = false;
+  Evaluator evaluator(goals, archive, executor, budget);
+  Rng rng(3);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*m->catalog, pool, rng);
+  Variation variation(*m->catalog, factory, rng, m->program.targets);
+  makeAlgorithm(AlgorithmKind::DynaMosa, evaluator, variation, rng, {})->run();
+  EXPECT_GE(executor.runs, 990u);
+  EXPECT_LE(executor.coldStarts, 4u) << executor.batches << " batches";
 }

@@ -128,6 +128,10 @@ public:
   /// Before each evaluate() of the search, a due task runs (never from
   /// within a task's own evaluations).
   void addSideTask(SideTask &task) { sideTasks_.push_back(&task); }
+  /// Whether a side task would have its turn now (SideTask::due): an
+  /// algorithm that streams many generations ends its stream then, since
+  /// side tasks run only between streams (evaluateStream).
+  bool sideTaskDue();
   /// A test a side task ran (evaluate()) and offers the population: the
   /// solver's, or one a new goal's fitness reads (MOSA and DynaMOSA take
   /// them into their next offspring; the other algorithms leave them).
