@@ -1,5 +1,6 @@
 // Compiling and linking a harness.
 #include "mosaic/harness/Build.h"
+#include "ElfSymbols.h"
 #include "mosaic/harness/Link.h"
 
 #include "mosaic/abi/Hooks.h"
@@ -248,11 +249,18 @@ std::vector<std::string> projectLibraries(const std::string &buildDir) {
 
 // re2's util/test.cc defines main beside its own testing::TempDir.
 bool definesMain(const std::string &object) {
-  auto r = runProcess({"nm", "-g", "--defined-only", object});
-  if (!r || r->exitCode != 0) return false;
-  std::istringstream in(r->output);
-  for (std::string line; std::getline(in, line);)
-    if (line.size() >= 7 && line.compare(line.size() - 7, 7, " T main") == 0) return true;
+  if (auto known = elfDefinesFunction(object, "main")) return *known;
+  // Not an ELF object: LLVM bitcode (-flto), which binutils' nm reads only
+  // through the plugin of Debian's oldest LLVM (14 refuses 19's bitcode),
+  // so llvm-nm-19 first; then nm, for GCC's LTO objects.
+  for (const char *tool : {"llvm-nm-19", "nm"}) {
+    auto r = runProcess({tool, "-g", "--defined-only", object});
+    if (!r || r->exitCode != 0 || r->output.find(" T ") == std::string::npos) continue;
+    std::istringstream in(r->output);
+    for (std::string line; std::getline(in, line);)
+      if (line.size() >= 7 && line.compare(line.size() - 7, 7, " T main") == 0) return true;
+    return false;
+  }
   return false;
 }
 

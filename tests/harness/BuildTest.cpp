@@ -101,14 +101,21 @@ TEST(ProjectArchive, TellsAProgramFromAPartOfTheLibrary) {
   // A translation unit that defines main (re2's util/test.cc) has its main
   // renamed in the project archive; one that only defines functions not.
   const std::string dir = makeTempDir("mosaic-main");
-  auto compile = [&](const std::string &name, const std::string &text) {
+  auto compile = [&](const std::string &name, const std::string &text, const std::string &flags = "") {
     const std::string src = dir + "/" + name + ".c", obj = dir + "/" + name + ".o";
     std::ofstream(src) << text;
-    EXPECT_EQ(std::system(("clang-19 -c " + src + " -o " + obj).c_str()), 0);
+    EXPECT_EQ(std::system(("clang-19 -w -c " + flags + " " + src + " -o " + obj).c_str()), 0);
     return obj;
   };
   EXPECT_TRUE(harness::definesMain(compile("driver", "int helper(void) { return 1; }\nint main(void) { return 0; }\n")));
   EXPECT_FALSE(harness::definesMain(compile("part", "int domain(void) { return 1; }\nint main_count;\n")));
+  // Read from the ELF symbol table: a variable named main is no program's
+  // entry (nm: "D main"), a declared main is not defined.
+  EXPECT_FALSE(harness::definesMain(compile("variable", "int main = 3;\n")));
+  EXPECT_FALSE(harness::definesMain(compile("caller", "int main(void);\nint run(void) { return main(); }\n")));
+  // LLVM bitcode (-flto) is no ELF object: nm reads it through its plugin.
+  EXPECT_TRUE(harness::definesMain(compile("thin", "int main(void) { return 0; }\n", "-flto")));
+  EXPECT_FALSE(harness::definesMain(compile("thinpart", "int domain(void) { return 1; }\n", "-flto")));
 }
 
 TEST(HarnessSource, ObservesWhatACallWritesThroughButNotWhatItReleases) {
