@@ -636,6 +636,10 @@ int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
   /* Exit code 2: the server cannot start (no trace it can use, no scratch
    * directory, the host gone before the hello); ours. */
   memset(&s, 0, sizeof s);
+  if (getenv(MOSAIC_ENV_BIND_NOW)) { /* the dynamic linker has read it: the tests need not */
+    unsetenv("LD_BIND_NOW");
+    unsetenv(MOSAIC_ENV_BIND_NOW);
+  }
   mosaic_rt_sandbox_init(&s.box);
   s.ctl = ctl_fd;
   s.status = status_fd;

@@ -19,6 +19,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <algorithm>
 #include <cassert>
@@ -155,6 +156,13 @@ Expected<bool> ForkServer::spawn() {
   spec.env.push_back(std::string(MOSAIC_ENV_STATUS_FD) + "=" + std::to_string(kStatusFd));
   if (!options_.scratch.empty()) spec.env.push_back(std::string(MOSAIC_ENV_SCRATCH) + "=" + options_.scratch);
   if (!options_.fileSandbox) spec.env.push_back(std::string(MOSAIC_ENV_NO_FS_SANDBOX) + "=1");
+  // Every library's symbols bound once as the server starts: with lazy
+  // binding each child it forks binds again what its tests call
+  // (MOSAIC_ENV_BIND_NOW; the executable's own -z now covers only its own).
+  if (!std::getenv("LD_BIND_NOW")) {
+    spec.env.push_back("LD_BIND_NOW=1");
+    spec.env.push_back(std::string(MOSAIC_ENV_BIND_NOW) + "=1");
+  }
   static std::atomic<unsigned> servers{0};
   id_ = hostId() + "-" + std::to_string(servers++);
   std::snprintf(header_->server_id, sizeof header_->server_id, "%s", id_.c_str());

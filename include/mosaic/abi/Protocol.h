@@ -38,6 +38,11 @@ extern "C" {
 #define MOSAIC_ENV_STATUS_FD "MOSAIC_STATUS_FD"
 #define MOSAIC_ENV_SCRATCH "MOSAIC_SCRATCH" /* the children's working directory (created if missing) */
 #define MOSAIC_ENV_NO_FS_SANDBOX "MOSAIC_NO_FS_SANDBOX" /* "1": no mount namespace, as where the machine refuses one */
+/* "1": the host set LD_BIND_NOW for the server (every library's symbols
+ * bound once as it starts, not again in each child it forks, where lazy
+ * binding's page faults were 5% of pugixml.cpp's: perf); the server takes
+ * both out of the environment its tests see. */
+#define MOSAIC_ENV_BIND_NOW "MOSAIC_BIND_NOW"
 /* The server's name among the host's (the host's PID and a count) is in
  * the trace header (server_id): its pids cgroup is mosaic-<id>, which the
  * host removes once the server is gone, and at start-up when the host that
