@@ -142,7 +142,7 @@ private:
   // Returns the population of the last selection.
   std::vector<Individual> generations(std::vector<Individual> population) {
     std::deque<Brood> open; // one generation, or two while the older one's last chunk runs
-    open.push_back(brood(0));
+    open.push_back({.firstId = 0, .wanted = o_.population});
     // Tests a side task ran and proposed (concolic execution's), first.
     for (auto &[test, run] : e_.takeProposed())
       if (run) {
@@ -178,7 +178,7 @@ private:
               population = nextPopulation(std::move(population), std::move(last.offspring));
               open.pop_front();
             }
-            open.push_back(brood(made));
+            open.push_back({.firstId = made, .wanted = o_.population});
           }
         },
         [&](size_t id, testcase::TestCase test, std::shared_ptr<const Execution> run) {
@@ -189,13 +189,6 @@ private:
     // task is due after a whole generation.
     if (e_.done() || open.size() != 1) return population;
     return nextPopulation(std::move(population), std::move(open.front().offspring));
-  }
-
-  Brood brood(size_t firstId) const {
-    Brood b;
-    b.firstId = firstId;
-    b.wanted = o_.population;
-    return b;
   }
 
   std::vector<Individual> nextPopulation(std::vector<Individual> population, std::vector<Individual> offspring) {
