@@ -329,6 +329,19 @@ private:
   bool unread_ = false;
 };
 
+// `kind`'s search on `executor` for 1,000 runs at seed 3, covered or not.
+void runThousand(AlgorithmKind kind, const UnitModel &m, const Goals &goals, Executor &executor, Archive &archive) {
+  Budget budget;
+  budget.maxExecutions = 1000;
+  budget.stopWhenCovered = false;
+  Evaluator evaluator(goals, archive, executor, budget);
+  Rng rng(3);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*m.catalog, pool, rng);
+  Variation variation(*m.catalog, factory, rng, m.program.targets);
+  makeAlgorithm(kind, evaluator, variation, rng, {})->run();
+}
+
 } // namespace
 
 TEST(Algorithms, ThePopulationBasedOnesAndRandomSearchRunTheirTestsInTheExecutorsBatches) {
@@ -343,15 +356,7 @@ TEST(Algorithms, ThePopulationBasedOnesAndRandomSearchRunTheirTestsInTheExecutor
                              AlgorithmKind::WholeSuite, AlgorithmKind::Mio}) {
     CountingBatches executor(shapesOnFourBlocks(m->program));
     Archive archive(goals.size(), *shorter);
-    Budget budget;
-    budget.maxExecutions = 1000;
-    budget.stopWhenCovered = false;
-    Evaluator evaluator(goals, archive, executor, budget);
-    Rng rng(3);
-    testcase::ConstantPool pool;
-    testcase::TestFactory factory(*m->catalog, pool, rng);
-    Variation variation(*m->catalog, factory, rng, m->program.targets);
-    makeAlgorithm(kind, evaluator, variation, rng, {})->run();
+    runThousand(kind, *m, goals, executor, archive);
     ASSERT_GT(executor.batches, 0u) << toString(kind);
     const double mean = static_cast<double>(executor.runs) / static_cast<double>(executor.batches);
     if (kind == AlgorithmKind::Mio) EXPECT_EQ(mean, 1.0);
@@ -374,15 +379,7 @@ TEST(Algorithms, DynaMosaStartsTheNextGenerationWhileTheLastOneRuns) {
   const auto shorter = shorterTest();
   CountingBatches executor(shapesOnFourBlocks(m->program));
   Archive archive(goals.size(), *shorter);
-  Budget budget;
-  budget.maxExecutions = 1000;
-  budget.stopWhenCovered = false;
-  Evaluator evaluator(goals, archive, executor, budget);
-  Rng rng(3);
-  testcase::ConstantPool pool;
-  testcase::TestFactory factory(*m->catalog, pool, rng);
-  Variation variation(*m->catalog, factory, rng, m->program.targets);
-  makeAlgorithm(AlgorithmKind::DynaMosa, evaluator, variation, rng, {})->run();
+  runThousand(AlgorithmKind::DynaMosa, *m, goals, executor, archive);
   EXPECT_GE(executor.runs, 990u);
   EXPECT_LE(executor.coldStarts, 4u) << executor.batches << " batches";
 }
