@@ -54,19 +54,26 @@ static int any_symbolic(const unsigned char *p, uint64_t n) {
 
 /* ---- strlen ---------------------------------------------------------------- */
 
-/* The first zero byte's index: for each symbolic byte before the
- * terminator, "this byte is zero ? its index : what follows". */
+/* The first zero byte's index: for each symbolic byte before the first
+ * zero that is not symbolic, "this byte is zero ? its index : what
+ * follows". Past the terminator that is the slack of a C string the test
+ * made (MOSAIC_SYM_CSTRING_SLACK): symbolic zeros, then a concrete one,
+ * so a model may lengthen the string. */
 uint32_t __mosaic_sym_strlen(const char *s, uint64_t length, uint32_t width) {
   const unsigned char *p = (const unsigned char *)s;
   uint32_t e;
-  uint64_t k;
+  uint64_t k, end = length;
   if (!mosaic_rt_sym_on() || !p || width == 0 || width > 64 || !any_symbolic(p, length + 1)) return 0;
   if (length >= MAX_SPAN) {
     mosaic_rt_sym_count_concretized();
     return 0;
   }
-  e = constant(length, width);
-  for (k = length; k-- > 0;) {
+  /* Symbolic bytes from the terminator on (all zero: the real strlen
+   * stopped at the first), up to a concrete zero; none past the slack. */
+  while (end < length + MOSAIC_SYM_CSTRING_SLACK && mosaic_rt_sym_byte((uintptr_t)(p + end))) ++end;
+  if (end > length && (mosaic_rt_sym_byte((uintptr_t)(p + end)) || p[end] != 0)) end = length;
+  e = constant(end, width);
+  for (k = end; k-- > 0;) {
     const uint32_t b = mosaic_rt_sym_byte((uintptr_t)(p + k));
     if (b) e = ite(op2(MOSAIC_SYM_EQ, b, constant(0, 8), 8), constant(k, width), e);
   }

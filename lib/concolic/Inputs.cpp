@@ -68,8 +68,14 @@ std::size_t liftResults(const model::Program &program, testcase::TestCase &test,
 
 bool carries(const testcase::Statement &s, const solver::InputByte &in) {
   if (in.kind == MOSAIC_SYM_IN_PRIMITIVE) return s.op == testcase::Op::Primitive && in.offset < 8;
-  return in.kind == MOSAIC_SYM_IN_BYTES && in.offset < s.bytes.size() &&
-         (s.op == testcase::Op::CString || s.op == testcase::Op::Buffer || s.op == testcase::Op::StdString);
+  if (in.kind != MOSAIC_SYM_IN_BYTES) return false;
+  if (s.op == testcase::Op::CString) return in.offset < s.bytes.size() + MOSAIC_SYM_CSTRING_SLACK;
+  return in.offset < s.bytes.size() && (s.op == testcase::Op::Buffer || s.op == testcase::Op::StdString);
+}
+
+std::uint8_t inputByte(const testcase::Statement &s, const solver::InputByte &in) {
+  if (in.kind == MOSAIC_SYM_IN_PRIMITIVE) return static_cast<std::uint8_t>(s.bits >> (8 * in.offset));
+  return in.offset < s.bytes.size() ? static_cast<std::uint8_t>(s.bytes[in.offset]) : 0; // a C string's slack
 }
 
 std::size_t applyAnswer(const model::Program &program, testcase::TestCase &test, const solver::SymbolicTrace &trace,
@@ -89,15 +95,20 @@ std::size_t applyAnswer(const model::Program &program, testcase::TestCase &test,
       changed += s.bits != before;
       touched[in.statement] = true;
     } else {
-      changed += static_cast<unsigned char>(s.bytes[in.offset]) != value;
+      changed += inputByte(s, in) != value;
+      if (in.offset >= s.bytes.size()) {
+        if (value == 0) continue; // past the string, as the slack is
+        s.bytes.resize(in.offset + 1, '\0');
+      }
       s.bytes[in.offset] = static_cast<char>(value);
     }
   }
   for (std::size_t i = 0; i < test.statements.size(); ++i)
     if (touched[i]) test.statements[i].bits = normalised(program.type(test.statements[i].type), test.statements[i].bits);
   // A C string the model ended early (strlen's model lets it put a zero
-  // byte in): what follows the zero is nothing the callee sees as the
-  // string, and only clutters the written test.
+  // byte in, or left a zero of the slack before bytes it set past it):
+  // what follows the zero is nothing the callee sees as the string, and
+  // only clutters the written test.
   for (testcase::Statement &s : test.statements)
     if (s.op == testcase::Op::CString)
       if (const auto zero = s.bytes.find('\0'); zero != std::string::npos) s.bytes.resize(zero);

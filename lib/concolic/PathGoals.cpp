@@ -24,8 +24,7 @@ std::vector<std::uint8_t> inputValues(const testcase::TestCase &test, const Unde
     values[i] = in.concrete;
     if (in.statement >= test.statements.size() || !carries(test.statements[in.statement], in)) continue;
     const testcase::Statement &s = test.statements[in.statement];
-    values[i] = in.kind == MOSAIC_SYM_IN_PRIMITIVE ? static_cast<std::uint8_t>(s.bits >> (8 * in.offset))
-                                                   : static_cast<std::uint8_t>(s.bytes[in.offset]);
+    values[i] = inputByte(s, in);
   }
   return values;
 }

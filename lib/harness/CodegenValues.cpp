@@ -62,9 +62,10 @@ void Writer::emitStrings() {
   for (const model::Type *ty : valueTypes(p_)) {
     if (!catalog_.isCharPointer(ty->id)) continue;
     const std::string T = t(ty->id);
-    builders_ << "  case " << ty->id << ":\n    b = (char *)__mosaic_alloc(ctx, s->len + 1);\n"
-              << "    memcpy(b, s->bytes, s->len);\n    b[s->len] = 0;\n"
-              << "    MOSAIC_SYM_INPUT(ctx, b, s->len, MOSAIC_SYM_IN_BYTES);\n"
+    // Zeroed past the bytes: the terminator, and a symbolic harness's slack.
+    builders_ << "  case " << ty->id << ":\n    b = (char *)__mosaic_alloc(ctx, s->len + 1 + MOSAIC_CSTRING_SLACK);\n"
+              << "    memcpy(b, s->bytes, s->len);\n"
+              << "    MOSAIC_SYM_INPUT(ctx, b, s->len + MOSAIC_CSTRING_SLACK, MOSAIC_SYM_IN_BYTES);\n"
               << "    *(" << T << " *)__mosaic_define(ctx, " << ty->id << ", sizeof(" << T << ")) = (" << T << ")b;\n"
               << "    return MOSAIC_STMT_OK;\n";
   }

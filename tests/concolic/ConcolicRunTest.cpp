@@ -153,9 +153,11 @@ TEST(ConcolicRun, AHashOfAStringsBytesIsSolvedThroughTheLoop) {
   const model::BranchInfo &b = h.branch("rolling_hash", 18, 1);
   const testcase::TestCase start = h.call("rolling_hash", {std::string("abcd")});
   auto [report, trace] = h.run(start);
+  // Its 4 bytes, then the terminator and the rest of the slack that lets
+  // a model lengthen a C string.
   EXPECT_EQ(std::count_if(trace.inputs.begin(), trace.inputs.end(),
                           [](const solver::InputByte &in) { return in.kind == MOSAIC_SYM_IN_BYTES; }),
-            4);
+            4 + MOSAIC_SYM_CSTRING_SLACK);
   // `n == 4 && h == ...`: the second test is the hash's; flip it.
   const int c = SymbolicHarness::constraintOf(trace, b.sides[0].id);
   ASSERT_GE(c, 0) << "the first test (n == 4) is concrete; the hash's is recorded";
@@ -294,6 +296,32 @@ TEST(ConcolicRun, ALengthFieldIsMadeToMatchTheStringThroughStrlensModel) {
   ASSERT_GE(record.size(), 3u) << next.statements[0].bytes;
   EXPECT_EQ(static_cast<std::size_t>(record[1] - '0') + 3, record.size()) << next.statements[0].bytes;
   EXPECT_TRUE(taken(h.run(next).first, b.sides[1].id));
+}
+
+TEST(ConcolicRun, AStringIsLengthenedWhereALoopMustRunOnceMore) {
+  SymbolicHarness &h = SymbolicHarness::words();
+  const model::BranchInfo &loop = h.branch("length_field", 26);
+  // "L2ab" and the xor of "ab": n == 5, the length field matches, the
+  // loop stops at i == 4. Running once more (4 + 1 < n) needs n >= 6: a
+  // longer string, whose digit says so too (line 25). Before the slack
+  // past a C string's terminator, strlen's model pinned n at most at 5,
+  // and this was unsatisfiable.
+  const testcase::TestCase start = h.call("length_field", {std::string("L2ab")});
+  auto [report, trace] = h.run(start);
+  std::optional<std::size_t> exit;
+  for (std::size_t i = 0; i < trace.constraints.size(); ++i)
+    if (trace.constraints[i].side == loop.sides[0].id || trace.constraints[i].side == loop.sides[1].id) exit = i;
+  ASSERT_TRUE(exit.has_value()) << "the loop's condition is on n, symbolic through strlen's model";
+  solver::PathSolver solver;
+  const solver::Answer a = solver.solve(trace, solver::flipQuery(trace, *exit));
+  ASSERT_EQ(a.verdict, solver::Verdict::Sat) << a.why;
+  testcase::TestCase next = start;
+  EXPECT_GT(concolic::applyAnswer(h.program, next, trace, a), 0u);
+  const std::string record = next.statements[0].bytes;
+  EXPECT_EQ(record.find('\0'), std::string::npos) << "a C string ends at its first zero byte";
+  ASSERT_GE(record.size(), 6u) << record;
+  EXPECT_EQ(static_cast<std::size_t>(record[1] - '0') + 3, record.size()) << record;
+  EXPECT_TRUE(taken(h.run(next).first, loop.sides[0].id));
 }
 
 TEST(ConcolicRun, ANumberIsSolvedThroughAtoisModelWhateverTheBytesWere) {

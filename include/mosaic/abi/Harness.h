@@ -109,10 +109,15 @@ mosaic_ctx *__mosaic_context(void);
  * (kind MOSAIC_SYM_IN_PRIMITIVE or MOSAIC_SYM_IN_BYTES). Compiled out of
  * every other harness. */
 void __mosaic_sym_input(mosaic_ctx *ctx, const void *address, uint32_t bytes, uint32_t kind);
+/* MOSAIC_CSTRING_SLACK: zero bytes a C string's builder allocates past its
+ * terminator, input bytes too in a symbolic harness
+ * (MOSAIC_SYM_CSTRING_SLACK); none elsewhere. */
 #ifdef MOSAIC_SYMBOLIC
 #define MOSAIC_SYM_INPUT(ctx, p, n, kind) __mosaic_sym_input((ctx), (p), (uint32_t)(n), (kind))
+#define MOSAIC_CSTRING_SLACK MOSAIC_SYM_CSTRING_SLACK
 #else
 #define MOSAIC_SYM_INPUT(ctx, p, n, kind) ((void)0)
+#define MOSAIC_CSTRING_SLACK 0u
 #endif
 
 /* Callback stubs: the value a stub of `type` returns, as set by the test's

@@ -116,6 +116,15 @@ enum mosaic_sym_input_kind {
   MOSAIC_SYM_IN_RESULT = 3,
 };
 
+/* A C string's input bytes run past its terminator in a symbolic harness:
+ * offsets [len, len + MOSAIC_SYM_CSTRING_SLACK) of a string of len bytes
+ * are zero in the run (the first of them its terminator), and a concrete
+ * zero follows them. strlen's model reads through them, so a model may
+ * make the string longer, up to this many bytes more, where a length must
+ * match what a test wrote (words.c's length field). Ours: 16, room for a
+ * length field's digit and a keyword or two at little cost in nodes. */
+#define MOSAIC_SYM_CSTRING_SLACK 16u
+
 typedef struct mosaic_sym_input {
   uint32_t statement;
   uint32_t offset;

@@ -8,6 +8,7 @@
 #include "mosaic/testcase/TestCase.h"
 
 #include <cstddef>
+#include <cstdint>
 
 namespace mosaic::concolic {
 
@@ -23,7 +24,13 @@ namespace mosaic::concolic {
 /// Whether statement `s` holds input byte `in` where the trace says it
 /// does: a primitive's byte `offset`, a string's or buffer's byte `offset`
 /// (false for a call's result, or when the test changed since it ran).
+/// A C string's bytes run on past its end, as zeros, for
+/// MOSAIC_SYM_CSTRING_SLACK bytes (abi/Symbolic.h).
 bool carries(const testcase::Statement &s, const solver::InputByte &in);
+
+/// The value of input byte `in` in `s`, which carries() it: zero in a C
+/// string's slack.
+std::uint8_t inputByte(const testcase::Statement &s, const solver::InputByte &in);
 
 std::size_t applyAnswer(const model::Program &program, testcase::TestCase &test, const solver::SymbolicTrace &trace,
                         const solver::Answer &answer);
