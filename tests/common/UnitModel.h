@@ -8,7 +8,12 @@
 #include "mosaic/model/Derive.h"
 #include "mosaic/model/Description.h"
 #include "mosaic/search/Execution.h"
+#include "mosaic/search/Search.h"
+#include "mosaic/search/Variation.h"
+#include "mosaic/support/Random.h"
 #include "mosaic/testcase/Catalog.h"
+#include "mosaic/testcase/ConstantPool.h"
+#include "mosaic/testcase/TestFactory.h"
 #include "mosaic/testcase/TestCase.h"
 
 #include <cstddef>
@@ -92,6 +97,18 @@ struct UnitModel {
     return t;
   }
 };
+
+/// Runs `kind`'s search on `m`'s unit until `evaluator`'s budget ends: a
+/// random generator seeded `seed`, an empty constant pool, the unit's own
+/// test factory and variation operators.
+inline void runSearch(search::AlgorithmKind kind, const UnitModel &m, search::Evaluator &evaluator, std::uint64_t seed,
+                      const search::SearchOptions &options = {}) {
+  Rng rng(seed);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*m.catalog, pool, rng);
+  search::Variation variation(*m.catalog, factory, rng, m.program.targets);
+  search::makeAlgorithm(kind, evaluator, variation, rng, options)->run();
+}
 
 /// An executor whose runs `decide` makes up; it counts them.
 class FakeExecutor final : public search::Executor {

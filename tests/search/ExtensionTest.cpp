@@ -136,11 +136,7 @@ TEST(Criteria, ANewCriterionHangsInTheGoalGraphAndIsSearchedUnchanged) {
   Budget budget;
   budget.maxExecutions = 5000;
   Evaluator evaluator(goals, archive, executor, budget);
-  Rng rng(3);
-  testcase::ConstantPool pool;
-  testcase::TestFactory factory(*m->catalog, pool, rng);
-  Variation variation(*m->catalog, factory, rng, m->program.targets);
-  makeAlgorithm(AlgorithmKind::DynaMosa, evaluator, variation, rng, {})->run();
+  runSearch(AlgorithmKind::DynaMosa, *m, evaluator, 3);
   EXPECT_EQ(archive.coveredCount(), goals.size());
   const auto byCriterion = coverageByCriterion(goals, archive);
   ASSERT_EQ(byCriterion.size(), 2u);
@@ -335,11 +331,7 @@ void runThousand(AlgorithmKind kind, const UnitModel &m, const Goals &goals, Exe
   budget.maxExecutions = 1000;
   budget.stopWhenCovered = false;
   Evaluator evaluator(goals, archive, executor, budget);
-  Rng rng(3);
-  testcase::ConstantPool pool;
-  testcase::TestFactory factory(*m.catalog, pool, rng);
-  Variation variation(*m.catalog, factory, rng, m.program.targets);
-  makeAlgorithm(kind, evaluator, variation, rng, {})->run();
+  runSearch(kind, m, evaluator, 3);
 }
 
 } // namespace

@@ -34,13 +34,9 @@ void runGrt(const UnitModel &m, FakeExecutor &executor, const std::string &compo
   Budget budget;
   budget.maxExecutions = executions;
   Evaluator evaluator(goals, archive, executor, budget);
-  Rng rng(5);
-  testcase::ConstantPool pool;
-  testcase::TestFactory factory(*m.catalog, pool, rng);
-  Variation variation(*m.catalog, factory, rng, m.program.targets);
   SearchOptions options;
   options.grt = *parseGrtComponents(components);
-  makeAlgorithm(AlgorithmKind::Grt, evaluator, variation, rng, options)->run();
+  runSearch(AlgorithmKind::Grt, m, evaluator, 5, options);
 }
 
 // The callable of statement `ref`'s call, or "" when it is no call.
