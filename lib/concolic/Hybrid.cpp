@@ -40,6 +40,9 @@ constexpr size_t kMaxReached = 64;
 // ones, which pin the same bytes (on cJSON.c most unsatisfiable queries were
 // such: `i < length` flipped at the third iteration and on).
 constexpr int kFlipsPerSidePerTrace = 2;
+// Ours: of an unsatisfiable flip's unsat core, the constraints flipped in
+// turn, the latest first (the nearest to the flip: a loop's last test).
+constexpr size_t kRelaxPerUnsat = 2;
 // Ours: undecided path conditions made goals, one per side, at most this
 // many (each is a goal the search ranks its population by).
 constexpr size_t kMaxUndecided = 64;
@@ -63,9 +66,18 @@ double now() {
 Hybrid::Hybrid(const model::Program &program, const model::UnitDescription &description, exec::ForkServer &symbolic,
                exec::Limits limits, std::unique_ptr<Selection> selection, HybridOptions options)
     : program_(program), symbolic_(symbolic), limits_(limits), selection_(std::move(selection)), options_(options),
-      solver_(options.solverTimeoutMs), rng_(options.seed), share_(options.startShare) {
+      solver_(options.solverTimeoutMs, options.approachFlips), rng_(options.seed), share_(options.startShare) {
   limits_.persistent = false; // shadow memory starts empty in a fresh child
-  for (const model::FunctionInfo &f : description.functions)
+  if (options_.approachFlips) detours_ = selection_->another();
+  for (const model::FunctionInfo &f : description.functions) {
+    std::map<std::uint32_t, const model::BlockInfo *> blocks;
+    for (const model::BlockInfo &b : f.blocks) blocks[b.id] = &b;
+    for (const model::BranchInfo &b : f.branches) {
+      auto block = blocks.find(b.block);
+      if (block != blocks.end())
+        for (std::uint32_t dep : block->second->deps)
+          for (const model::SideInfo &s : b.sides) leadsTo_[dep].push_back(s.id);
+    }
     for (const model::BranchInfo &b : f.branches) {
       if (b.sides.empty()) continue;
       if (!b.isSwitch) {
@@ -78,6 +90,7 @@ Hybrid::Hybrid(const model::Program &program, const model::UnitDescription &desc
       for (const model::SideInfo &s : b.sides)
         if (s.value) flipTo_[{s.id, true}] = s.id;
     }
+  }
   stats_.share = share_;
 }
 
@@ -103,14 +116,28 @@ std::optional<std::uint32_t> Hybrid::sideOfFlip(const solver::Constraint &c, con
   // The side the flipped condition leads to.
   const auto target = flipTo_.find({c.side, !c.taken});
   if (target == flipTo_.end()) return std::nullopt;
-  auto it = goalsOfSide_.find(target->second);
-  if (it == goalsOfSide_.end()) return std::nullopt;
-  for (size_t g : it->second)
-    if (!evaluator.archive().covered(g)) return target->second;
+  if (open(target->second, evaluator)) return target->second;
   return std::nullopt;
 }
 
-void Hybrid::offer(const testcase::TestCase &test, const search::Evaluator &evaluator) {
+bool Hybrid::open(std::uint32_t side, const search::Evaluator &evaluator) const {
+  auto it = goalsOfSide_.find(side);
+  if (it == goalsOfSide_.end()) return false;
+  for (size_t g : it->second)
+    if (!evaluator.archive().covered(g)) return true;
+  return false;
+}
+
+bool Hybrid::approaches(const solver::Constraint &c, std::uint32_t toward) const {
+  if (c.side == MOSAIC_SYM_NO_SIDE) return false;
+  const auto target = flipTo_.find({c.side, !c.taken});
+  if (target == flipTo_.end()) return false;
+  const auto next = leadsTo_.find(target->second);
+  return next != leadsTo_.end() && std::find(next->second.begin(), next->second.end(), toward) != next->second.end();
+}
+
+void Hybrid::offer(const testcase::TestCase &test, const search::Evaluator &evaluator,
+                   std::optional<std::uint32_t> toward) {
   const double started = now();
   auto run = symbolic_.run(testcase::encode(test), limits_);
   ++stats_.symbolicRuns;
@@ -136,7 +163,13 @@ void Hybrid::offer(const testcase::TestCase &test, const search::Evaluator &eval
   std::vector<std::optional<ClauseHash>> hashes[2];
   for (auto &h : hashes) h.resize(trace->constraints.size());
   for (size_t i = 0; i < trace->constraints.size(); ++i) {
-    const auto side = sideOfFlip(trace->constraints[i], evaluator);
+    // Toward an uncovered side; in a test made past an unsatisfiable flip
+    // toward `toward`, also toward a covered side `toward`'s branch depends
+    // on (words.c: a record made longer has its xor made to match, and so
+    // reaches `n > 6` again).
+    auto side = sideOfFlip(trace->constraints[i], evaluator);
+    const bool approach = !side && toward && open(*toward, evaluator) && approaches(trace->constraints[i], *toward);
+    if (approach) side = toward;
     if (!side || ++offeredPerSide[*side] > kFlipsPerSidePerTrace) continue;
     solver::Query q = queries.flip(i);
     if (!seenQueries_.insert(q.key).second) continue;
@@ -149,9 +182,10 @@ void Hybrid::offer(const testcase::TestCase &test, const search::Evaluator &eval
       fingerprint.add(*h);
     }
     const std::uint64_t id = nextId_++;
-    selection_->add({id, fingerprint});
-    waiting_.emplace(id, Waiting{test, trace, std::move(q), std::move(clauses), *side});
+    (approach ? *detours_ : *selection_).add({id, fingerprint});
+    waiting_.emplace(id, Waiting{test, trace, std::move(q), std::move(clauses), *side, approach});
     ++stats_.candidates;
+    stats_.approachCandidates += approach;
   }
 }
 
@@ -190,6 +224,12 @@ void Hybrid::evaluated(const search::Evaluator &evaluator, const search::Evaluat
 }
 
 void Hybrid::collect(search::Evaluator &evaluator) {
+  if (!relaxed_.empty()) {
+    const auto [t, toward] = std::move(relaxed_.front());
+    relaxed_.pop_front();
+    offer(t, evaluator, toward);
+    return;
+  }
   if (!reached_.empty()) {
     const testcase::TestCase t = std::move(reached_.front());
     reached_.pop_front();
@@ -207,7 +247,8 @@ void Hybrid::collect(search::Evaluator &evaluator) {
 
 void Hybrid::solveOne(search::Evaluator &evaluator) {
   double started = now();
-  const auto id = selection_->next(rng_);
+  Selection &from = selection_->waiting() > 0 || !detours_ ? *selection_ : *detours_;
+  const auto id = from.next(rng_);
   stats_.selectSeconds += now() - started;
   if (!id) return;
   auto it = waiting_.find(*id);
@@ -215,22 +256,24 @@ void Hybrid::solveOne(search::Evaluator &evaluator) {
   Waiting w = std::move(it->second);
   waiting_.erase(it);
   // Covered meanwhile: not worth a query.
-  if (!sideOfFlip(w.trace->constraints[w.query.flip], evaluator)) return;
+  if (!open(w.side, evaluator)) return;
   const solver::Answer answer = solver_.solve(*w.trace, w.query);
   stats_.solver = solver_.stats();
   if (answer.verdict != solver::Verdict::Sat) {
     int &allowed = allowance_.try_emplace(w.side, kReachedPerSide).first->second;
     allowed = std::min(kMaxReachedPerSide, allowed + 1);
   }
+  if (answer.verdict == solver::Verdict::Unsat && options_.approachFlips && !w.relax) relax(w, answer);
   if (answer.verdict == solver::Verdict::Unknown) {
     // Its goal's fitness reads tests shaped like this one: the search
-    // gets it to start from.
-    if (undecided(w, evaluator.goals()))
+    // gets it to start from. (Not an approach flip's: its path condition
+    // leads to a covered side, not to the goal's.)
+    if (!w.approach && undecided(w, evaluator.goals()))
       if (auto run = evaluator.evaluate(w.test)) evaluator.propose(w.test, std::move(run));
     return;
   }
   started = now();
-  selection_->learn(w.clauses, answer.verdict == solver::Verdict::Sat);
+  from.learn(w.clauses, answer.verdict == solver::Verdict::Sat);
   stats_.selectSeconds += now() - started;
   if (answer.verdict != solver::Verdict::Sat) return;
   testcase::TestCase next = w.test;
@@ -238,11 +281,33 @@ void Hybrid::solveOne(search::Evaluator &evaluator) {
   started = now();
   auto run = evaluator.evaluate(next);
   stats_.evaluateSeconds += now() - started;
+  if (run && w.relax && evaluator.newlyCovered().empty()) relaxed_.emplace_back(next, w.side);
   if (run) {
     ++stats_.solverTests;
     stats_.newGoals += evaluator.newlyCovered().size();
     if (stuck(w.side, evaluator)) stats_.stuckGoals += evaluator.newlyCovered().size();
     evaluator.propose(std::move(next), std::move(run)); // into the population (seed 004's hybrid)
+  }
+}
+
+void Hybrid::relax(const Waiting &w, const solver::Answer &answer) {
+  solver::TraceQueries queries(*w.trace);
+  size_t offered = 0;
+  for (auto j = answer.core.rbegin(); j != answer.core.rend() && offered < kRelaxPerUnsat; ++j) {
+    solver::Query q = queries.flip(*j);
+    if (!seenQueries_.insert(q.key).second) continue;
+    std::vector<ClauseHash> clauses;
+    Fingerprint fingerprint;
+    for (size_t k : q.keep) {
+      clauses.push_back(ClauseHash::of(queries.clause(k, k == *j)));
+      fingerprint.add(clauses.back());
+    }
+    const std::uint64_t id = nextId_++;
+    detours_->add({id, fingerprint});
+    waiting_.emplace(id, Waiting{w.test, w.trace, std::move(q), std::move(clauses), w.side, true, true});
+    ++stats_.candidates;
+    ++stats_.relaxCandidates;
+    ++offered;
   }
 }
 
@@ -277,12 +342,12 @@ void Hybrid::run(search::Evaluator &evaluator) {
     if (selection_->waiting() == 0 || (waiting_.size() < kMaxWaiting && rng_.chance(0.5))) {
       const std::uint64_t runs = stats_.symbolicRuns;
       collect(evaluator);
-      if (stats_.symbolicRuns == runs && selection_->waiting() == 0) {
+      if (stats_.symbolicRuns == runs && waitingFlips() == 0) {
         idle = true;
         break;
       }
     }
-    if (selection_->waiting() > 0) solveOne(evaluator);
+    if (waitingFlips() > 0) solveOne(evaluator);
   }
   spent_ += turn();
   stats_.seconds += now() - start;

@@ -42,6 +42,7 @@ ConcolicSide concolicSide(const Session &session, const GenerateOptions &options
   concolic::HybridOptions o;
   o.seed = options.seed;
   o.solverTimeoutMs = options.concolicTimeoutMs;
+  o.approachFlips = options.concolicFlips == "approach";
   s.hybrid = std::make_unique<concolic::Hybrid>(session.program, session.description, *s.server, limits,
                                                 concolic::makeSelection(options.concolicSelection), o);
   s.why = options.concolicSelection;
@@ -56,7 +57,7 @@ void printConcolic(const ConcolicSide &side, std::uint64_t executions, std::ostr
   const concolic::HybridStats &s = side.hybrid->stats();
   fmt::print(out,
              "concolic     {}: {} symbolic runs ({:.1f}% of executions), {} path conditions, {} values made "
-             "concrete, {} branches offered; "
+             "concrete, {} branches offered ({} toward covered sides on the way to uncovered ones, {} from unsat cores); "
              "{} queries: {} sat, {} unsat, {} unknown ({} cached, {} made goals); {} tests from models, {} new "
              "goals ({} where the search was stuck); {:.1f} s (symbolic runs {:.1f}, queries made {:.1f}, Z3 {:.1f}, "
              "selection {:.1f}, solver's tests run {:.1f}), share {:.2f}\n",
@@ -64,7 +65,7 @@ void printConcolic(const ConcolicSide &side, std::uint64_t executions, std::ostr
              executions + s.symbolicRuns ? 100.0 * static_cast<double>(s.symbolicRuns) /
                                                static_cast<double>(executions + s.symbolicRuns)
                                          : 0.0,
-             s.pathConditions, s.concretized, s.candidates, s.solver.queries, s.solver.sat, s.solver.unsat, s.solver.unknown,
+             s.pathConditions, s.concretized, s.candidates, s.approachCandidates, s.relaxCandidates, s.solver.queries, s.solver.sat, s.solver.unsat, s.solver.unknown,
              s.solver.cached, s.undecided, s.solverTests, s.newGoals, s.stuckGoals, s.seconds, s.runSeconds, s.offerSeconds,
              s.solver.seconds, s.selectSeconds, s.evaluateSeconds, s.share);
 }
@@ -79,6 +80,8 @@ nlohmann::json concolicJson(const ConcolicSide &side, std::uint64_t executions) 
           {"path_conditions", s.pathConditions},
           {"concretized", s.concretized},
           {"branches_offered", s.candidates},
+          {"approach_offered", s.approachCandidates},
+          {"relax_offered", s.relaxCandidates},
           {"queries", s.solver.queries},
           {"sat", s.solver.sat},
           {"unsat", s.solver.unsat},

@@ -278,6 +278,11 @@ void suiteFlags(std::vector<Flag> &t) {
                     .help = "With --concolic: which branch the solver flips next, knn (TARDIS's learned "
                             "feasibility) or fifo (in the order found)"},
                    [](CommandLine &c, Command k) { return &gen(c, k).concolicSelection; }));
+  t.push_back(text({.names = "--concolic-flips", .value = "WHICH", .commands = kGenerate,
+                    .help = "With --concolic: the branches offered to flip, approach (toward uncovered sides; past "
+                            "an unsatisfiable one, what stood in its way, then toward the side or the covered sides "
+                            "its branch depends on) or uncovered (only toward uncovered sides)"},
+                   [](CommandLine &c, Command k) { return &gen(c, k).concolicFlips; }));
   t.push_back(whole<unsigned>({.names = "--concolic-timeout", .value = "MS", .commands = kGenerate,
                                .help = "With --concolic: Z3's time per query in milliseconds; a "
                                        "path condition it cannot decide becomes a goal of the search (0: Z3 "

@@ -459,6 +459,10 @@ std::optional<int> badOptions(const GenerateOptions &options, std::ostream &err)
     fmt::print(err, "mosaic: error: unknown concolic selection '{}' (knn, fifo)\n", options.concolicSelection);
     return kExitUsage;
   }
+  if (options.concolicFlips != "approach" && options.concolicFlips != "uncovered") {
+    fmt::print(err, "mosaic: error: unknown concolic flips '{}' (approach, uncovered)\n", options.concolicFlips);
+    return kExitUsage;
+  }
   if (options.outDir.empty()) {
     fmt::print(err, "mosaic: error: no output folder (-o)\n");
     return kExitUsage;

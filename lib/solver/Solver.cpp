@@ -5,7 +5,9 @@
 
 #include <z3++.h>
 
+#include <algorithm>
 #include <chrono>
+#include <map>
 #include <functional>
 #include <optional>
 
@@ -101,6 +103,40 @@ private:
 // queries are far fewer; this bounds a long run's memory).
 constexpr std::size_t kCacheEntries = 100000;
 
+// The kept constraints of an unsatisfiable `query` in an unsat core with
+// the flipped one: asked again, each kept constraint behind an assumption
+// (only for unsatisfiable queries, so that the others cost nothing more).
+// Empty when Z3 cannot tell (a timeout).
+std::vector<std::size_t> unsatCore(z3::context &z, Terms &terms, const SymbolicTrace &trace, const Query &query,
+                                   unsigned timeoutMs) {
+  z3::solver s(z, "QF_BV");
+  z3::params p(z);
+  p.set("timeout", timeoutMs);
+  s.set(p);
+  z3::expr_vector assumptions(z);
+  std::map<unsigned, std::size_t> byId;
+  for (std::size_t i : query.keep) {
+    const Constraint &c = trace.constraints[i];
+    const bool want = i == query.flip ? !c.taken : c.taken;
+    const z3::expr holds = terms.term(c.node) == z.bv_val(want ? 1 : 0, 1);
+    if (i == query.flip) {
+      s.add(holds);
+      continue;
+    }
+    const z3::expr a = z.bool_const(("k" + std::to_string(i)).c_str());
+    s.add(z3::implies(a, holds));
+    assumptions.push_back(a);
+    byId[a.id()] = i;
+  }
+  std::vector<std::size_t> core;
+  if (s.check(assumptions) != z3::unsat) return core;
+  const z3::expr_vector found = s.unsat_core();
+  for (unsigned k = 0; k < found.size(); ++k)
+    if (auto it = byId.find(found[k].id()); it != byId.end()) core.push_back(it->second);
+  std::sort(core.begin(), core.end());
+  return core;
+}
+
 } // namespace
 
 Query flipQuery(const SymbolicTrace &trace, std::size_t flip) { return TraceQueries(trace).flip(flip); }
@@ -135,9 +171,13 @@ Query TraceQueries::flip(std::size_t flip) {
 struct PathSolver::Impl {
   z3::context z;
   unsigned timeoutMs;
+  bool cores;
 };
 
-PathSolver::PathSolver(unsigned timeoutMs) : impl_(std::make_unique<Impl>()) { impl_->timeoutMs = timeoutMs; }
+PathSolver::PathSolver(unsigned timeoutMs, bool cores) : impl_(std::make_unique<Impl>()) {
+  impl_->timeoutMs = timeoutMs;
+  impl_->cores = cores;
+}
 PathSolver::~PathSolver() = default;
 
 Answer PathSolver::solve(const SymbolicTrace &trace, const Query &query) {
@@ -185,6 +225,7 @@ Answer PathSolver::solve(const SymbolicTrace &trace, const Query &query) {
     }
     case z3::unsat:
       answer.verdict = Verdict::Unsat;
+      if (impl_->cores) answer.core = unsatCore(z, terms, trace, query, impl_->timeoutMs);
       ++stats_.unsat;
       break;
     default:

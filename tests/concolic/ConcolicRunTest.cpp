@@ -20,6 +20,7 @@
 #include <fstream>
 #include <iterator>
 #include <regex>
+#include <set>
 
 using namespace mosaic;
 using namespace mosaic::test;
@@ -321,6 +322,40 @@ TEST(ConcolicRun, AStringIsLengthenedWhereALoopMustRunOnceMore) {
   EXPECT_EQ(record.find('\0'), std::string::npos) << "a C string ends at its first zero byte";
   ASSERT_GE(record.size(), 6u) << record;
   EXPECT_EQ(static_cast<std::size_t>(record[1] - '0') + 3, record.size()) << record;
+  EXPECT_TRUE(taken(h.run(next).first, loop.sides[0].id));
+}
+
+TEST(ConcolicRun, AnUnsatisfiableFlipNamesTheLoopsLastTestInItsUnsatCoreAndFlippingThatLengthensTheString) {
+  SymbolicHarness &h = SymbolicHarness::words();
+  const model::BranchInfo &loop = h.branch("length_field", 26);
+  // "L2ab" and the xor of "ab" (3): n == 5, the xor matches, and `n > 6`
+  // (the second branch of line 27) is false. Flipping it alone cannot be
+  // satisfied: the loop stopped at i == 4, which pins n at 5. Z3's unsat
+  // core names what stood in the way, the loop's last test among it; the
+  // hybrid flips that next (Hybrid::relax) and gets a longer record.
+  const testcase::TestCase start = h.call("length_field", {std::string("L2ab\x03")});
+  auto [report, trace] = h.run(start);
+  std::optional<std::size_t> exit, longEnough;
+  std::set<std::uint32_t> loopSides{loop.sides[0].id, loop.sides[1].id};
+  for (const model::BranchInfo &b : {h.branch("length_field", 27, 0), h.branch("length_field", 27, 1)})
+    for (std::size_t i = 0; i < trace.constraints.size(); ++i)
+      if (trace.constraints[i].side == b.sides[0].id) longEnough = i; // the last branch of line 27 recorded
+  for (std::size_t i = 0; i < trace.constraints.size(); ++i)
+    if (loopSides.count(trace.constraints[i].side)) exit = i;
+  ASSERT_TRUE(exit && longEnough) << report;
+  ASSERT_FALSE(trace.constraints[*longEnough].taken);
+  solver::PathSolver solver;
+  const solver::Answer a = solver.solve(trace, solver::flipQuery(trace, *longEnough));
+  ASSERT_EQ(a.verdict, solver::Verdict::Unsat);
+  ASSERT_FALSE(a.core.empty());
+  EXPECT_TRUE(std::is_sorted(a.core.begin(), a.core.end()));
+  EXPECT_LT(a.core.back(), *longEnough);
+  EXPECT_NE(std::find(a.core.begin(), a.core.end(), *exit), a.core.end()) << "the loop's last test stood in the way";
+  const solver::Answer longer = solver.solve(trace, solver::flipQuery(trace, *exit));
+  ASSERT_EQ(longer.verdict, solver::Verdict::Sat) << longer.why;
+  testcase::TestCase next = start;
+  EXPECT_GT(concolic::applyAnswer(h.program, next, trace, longer), 0u);
+  EXPECT_GE(next.statements[0].bytes.size(), 6u) << next.statements[0].bytes;
   EXPECT_TRUE(taken(h.run(next).first, loop.sides[0].id));
 }
 

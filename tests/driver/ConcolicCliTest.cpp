@@ -112,6 +112,34 @@ TEST(ConcolicCli, ANumberParsedFromTextIsReachedOnlyWithTheCLibrarysModels) {
   EXPECT_EQ(hybrid["tests"]["removed"], 0) << hybrid["tests"].dump(2);
 }
 
+// words.c's length_field, `x == record[n - 1] && n > 6`: the side of
+// `n > 6` that no test took yet needs a record of the other length class
+// whose xor matches. Flips only toward uncovered sides never get there (at
+// seeds 1-5): flipping `n > 6` is unsatisfiable, the loop's last test pins
+// n. By default the side then flips what stood in the way (the unsat core:
+// the loop runs again, the record gets longer) and traces that test with
+// flips toward the side again or toward the covered side its branch
+// depends on (the xor made to match): every branch, at seeds 1-5.
+TEST(ConcolicCli, FlippingWhatStoodInAnUnsatisfiableFlipsWayReachesWhatFlipsTowardTheSideAloneCannot) {
+  const std::string off = makeTempDir("mosaic-concolic-uncovered"), on = makeTempDir("mosaic-concolic-approach");
+  const nlohmann::json toward =
+      generate(off, {"--max-executions", "20000", "--concolic", "--concolic-flips", "uncovered", "--no-verify"},
+               kWords, "2");
+  EXPECT_TRUE(uncovered(toward, "words.c:27:7")) << toward["goals"].dump(2);
+  EXPECT_EQ(toward["concolic"]["approach_offered"], 0);
+  EXPECT_EQ(toward["concolic"]["relax_offered"], 0);
+  const nlohmann::json approach = generate(on, {"--max-executions", "20000", "--concolic", "--no-verify"}, kWords, "2");
+  EXPECT_EQ(approach["goals"]["branch"]["covered"], approach["goals"]["branch"]["total"])
+      << approach["goals"].dump(2);
+  EXPECT_GT(approach["concolic"]["approach_offered"].get<int>(), 0) << approach["concolic"].dump(2);
+  EXPECT_GT(approach["concolic"]["relax_offered"].get<int>(), 0) << approach["concolic"].dump(2);
+  // An unknown value is a usage error.
+  auto r = runProcess({MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_CONCOLIC_DB_DIR, kWords, "-o", on + "/x",
+                       "--concolic", "--concolic-flips", "sideways"});
+  EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+  EXPECT_NE(r.err.find("unknown concolic flips 'sideways'"), std::string::npos) << r.err;
+}
+
 TEST(ConcolicCli, FifoIsTheAblationAndAnUnknownSelectionIsAUsageError) {
   const std::string dir = makeTempDir("mosaic-concolic-fifo");
   // Up to 20,000 tests, as above (every branch near 5,300 at seeds 1-6).

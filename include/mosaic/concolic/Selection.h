@@ -83,6 +83,8 @@ public:
   /// called on a timeout, which says neither.
   virtual void learn(const std::vector<ClauseHash> &clauses, bool feasible) = 0;
   virtual std::size_t waiting() const = 0;
+  /// A new, empty selection of the same kind (the hybrid's second queue).
+  virtual std::unique_ptr<Selection> another() const = 0;
 };
 
 class FifoSelection final : public Selection {
@@ -91,6 +93,7 @@ public:
   std::optional<std::uint64_t> next(Rng &) override;
   void learn(const std::vector<ClauseHash> &, bool) override {}
   std::size_t waiting() const override { return queue_.size(); }
+  std::unique_ptr<Selection> another() const override { return std::make_unique<FifoSelection>(); }
 
 private:
   std::deque<std::uint64_t> queue_;
@@ -110,6 +113,7 @@ public:
   std::optional<std::uint64_t> next(Rng &rng) override;
   void learn(const std::vector<ClauseHash> &clauses, bool feasible) override;
   std::size_t waiting() const override;
+  std::unique_ptr<Selection> another() const override { return std::make_unique<KnnSelection>(); }
 
   /// The bucket a vote puts a condition in (0 best .. 3 worst).
   static int bucketOf(const Vote &v);

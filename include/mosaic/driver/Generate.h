@@ -70,6 +70,12 @@ struct GenerateOptions : RunOptions {
   bool concolic = false;
   std::string concolicSelection = "knn";
   unsigned concolicTimeoutMs = 1000; ///< Z3's time per query (--concolic-timeout)
+  /// Which branches the concolic side offers to flip (--concolic-flips):
+  /// "approach" (toward uncovered sides; past an unsatisfiable flip, its
+  /// unsat core, then toward the side or the covered sides its branch is
+  /// control dependent on) or "uncovered" (only toward uncovered sides: the
+  /// ablation).
+  std::string concolicFlips = "approach";
 };
 
 /// Returns an ExitCode: kExitFindings when a likely defect was found (a

@@ -23,6 +23,12 @@ struct Answer {
   /// Sat: a value for every input byte the query constrains (indices into
   /// SymbolicTrace::inputs); the others keep their run's values.
   std::map<std::uint32_t, std::uint8_t> bytes;
+  /// Unsat: kept constraints (indices into the trace's constraints, not
+  /// the flipped one) that with the flipped one are already unsatisfiable:
+  /// Z3's unsat core, in the trace's order. What stood in the flip's way
+  /// (words.c: the loop's last test pins a string's length the flip must
+  /// change).
+  std::vector<std::size_t> core;
   std::string why;     ///< Unknown: Z3's reason ("timeout", "canceled", ...)
   bool cached = false; ///< answered from the cache, without Z3
 };
@@ -73,7 +79,10 @@ public:
   /// `timeoutMs` per query: ours, 1 s by default, SymCC's QSYM backend
   /// gives each query 10 s and most of a run's solved queries take
   /// milliseconds. 0: Z3 is not asked, every query is undecided.
-  explicit PathSolver(unsigned timeoutMs = 1000);
+  /// `cores`: an unsatisfiable query is asked again for its unsat core
+  /// (Answer::core); off, Z3's context sees nothing but the queries, so
+  /// that a run without cores makes the same models as before them.
+  explicit PathSolver(unsigned timeoutMs = 1000, bool cores = true);
   ~PathSolver();
   PathSolver(const PathSolver &) = delete;
   PathSolver &operator=(const PathSolver &) = delete;
