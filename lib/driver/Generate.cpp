@@ -2,6 +2,7 @@
 #include "mosaic/driver/Generate.h"
 
 #include "Concolic.h"
+#include "Phases.h"
 #include "Executors.h"
 #include "FailureStacks.h"
 #include "FunctionWeights.h"
@@ -155,7 +156,7 @@ void writeJson(const GenerateOptions &options, const Session &session, const Sea
                const std::vector<emit::SuiteTest> &passing, const std::vector<emit::SuiteTest> &failing,
                const std::map<stages::FailureClass, size_t> &failingClasses, const VerifyResult &verified,
                const std::string &sanitizerCheck, const std::vector<MeasuredCriterion> &measured,
-               const nlohmann::json &concolic) {
+               const nlohmann::json &concolic, const PhaseTimes &phases) {
   const model::Program &p = session.program;
   nlohmann::json j;
   j["unit"] = p.unit;
@@ -265,6 +266,11 @@ void writeJson(const GenerateOptions &options, const Session &session, const Sea
   j["failing_classes"] = std::move(classes);
   j["sanitizer_check"] = sanitizerCheck;
   j["concolic"] = concolic;
+  // Wall time by phase (the report's "time" line), and in all.
+  nlohmann::json phaseSeconds = nlohmann::json::object();
+  for (const auto &[name, seconds] : phases.phases()) phaseSeconds[name] = seconds;
+  j["phase_seconds"] = std::move(phaseSeconds);
+  j["total_seconds"] = phases.total();
   const LlvmCoverage &c = verified.coverage;
   if (c.measured)
     j["llvm_cov"] = {{"branches", c.branches}, {"branches_covered", c.branchesCovered},
@@ -354,7 +360,8 @@ SchemataHarness schemataHarness(const Session &session, const GenerateOptions &o
 
 // The stages of `generate`, from the archive to the tests the suite keeps.
 void runStages(Session &session, const GenerateOptions &options, const search::Goals &goals, UnitSearch &search,
-               const SanitizedHarness &sanitized, const SchemataHarness &schemata, stages::Work &work) {
+               const SanitizedHarness &sanitized, const SchemataHarness &schemata, stages::Work &work,
+               PhaseTimes &phases) {
   work.archived = search.archive().solutions();
   work.firstCovered = search.timeline().firstCovered();
   search::ObservedExecutor searchRuns(search.evaluator());
@@ -425,9 +432,11 @@ void runStages(Session &session, const GenerateOptions &options, const search::G
   pipeline.push_back(stages::minimiseFailures());
   pipeline.push_back(stages::sanitizeCheck());
   pipeline.push_back(stages::classifyFailures());
+  phases.mark("stage servers");
   for (const auto &stage : pipeline) {
     faultPoint(stage->name());
     stage->run(work, context);
+    phases.mark(stage->name());
   }
 }
 
@@ -526,11 +535,13 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
   bool weakMutation = false;
   for (const auto &c : criteria) weakMutation |= c->needsWeakMutation();
   weakMutation |= options.measureCriteria; // the mutants' goals are measured too
+  PhaseTimes phases;
   auto opened =
       openTestableSession({options.unit, options.workDir, options.sanitize, options.memoryMb, weakMutation, options.pinCpu, options.spareCpu},
                           out, err);
   if (auto *code = std::get_if<int>(&opened)) return *code;
   Session &session = *std::get<std::unique_ptr<Session>>(opened);
+  phases.mark("analysis and harness");
   faultPoint("session");
   if (!options.functionWeights.empty())
     if (auto scores = readFunctionWeights(options.functionWeights)) {
@@ -566,11 +577,14 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
     search.evaluator().addSideTask(*concolic.hybrid);
     search.evaluator().addObserver(*concolic.hybrid);
   }
+  phases.mark("setup");
   const SearchSummary summary = search.run(*search::parseAlgorithm(options.algorithm), err);
+  phases.mark("search");
   faultPoint("search");
   const SanitizedHarness sanitized = sanitizedHarness(session, options, err);
   const SchemataHarness schemata = schemataHarness(session, options, err);
-  runStages(session, options, goals, search, sanitized, schemata, work);
+  phases.mark("stage harnesses");
+  runStages(session, options, goals, search, sanitized, schemata, work, phases);
   std::vector<emit::SuiteTest> passing, failing;
   toSuiteTests(work, goals, options.misuseTests, passing, failing);
   std::vector<MeasuredCriterion> measured;
@@ -579,19 +593,23 @@ int generate(const GenerateOptions &options, std::ostream &out, std::ostream &er
     for (const auto *list : {&passing, &failing})
       for (const emit::SuiteTest &st : *list) tests.push_back(&st.test);
     measured = measureCriteria(session, search.limits(), tests);
+    phases.mark("criteria measured");
   }
   faultPoint("write");
   const VerifyResult verified = writeSuite(session, options, passing, failing,
                                           coverageSummary(goals, search.archive()), search.stopFlag(), err);
   search.release();
+  phases.mark(options.verify ? "write and verify" : "write", verified.coverageSeconds, "llvm-cov");
   faultPoint("report");
 
   const auto classes = failureClasses(work, failing, options.misuseTests);
   printReport(options, summary, goals, search.archive(), work, failing, classes, verified, measured, out);
   printConcolic(concolic, summary.executions, out);
+  fmt::print(out, "time         {:.1f} s: {}\n", phases.total(), phases.summary());
   if (!options.jsonOut.empty())
     writeJson(options, session, summary, goals, search.archive(), search.timeline(), search.outcomes(), work,
-              passing, failing, classes, verified, sanitized.why, measured, concolicJson(concolic, summary.executions));
+              passing, failing, classes, verified, sanitized.why, measured, concolicJson(concolic, summary.executions),
+              phases);
   if (options.verify && !verified.built && !verified.interrupted) return kExitInternal;
   // A failing test is a claim: exit code 1 only for a likely defect the
   // suite has (verification removes one that does not fail as a test).

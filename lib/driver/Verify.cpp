@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <fmt/ostream.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -251,7 +252,9 @@ private:
     std::vector<std::string> names;
     for (const auto &[name, site] : suite.tests)
       if (!site.failing) names.push_back(name);
+    const auto started = std::chrono::steady_clock::now();
     v_.coverage = runner_.coverage(suite.ident + "_test", names);
+    v_.coverageSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     // A test that dies when built for coverage (-O0) but passes at the
     // unit's own flags depends on undefined behaviour: a user's Debug
     // build would fail it. Removed, and the suite verified again.

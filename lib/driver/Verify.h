@@ -42,6 +42,7 @@ struct VerifyResult {
   int deathsNotReproduced = 0; ///< deaths of the test binary that the same tests did not repeat
   bool interrupted = false;   ///< a signal ended verification; the suite is written, not verified
   LlvmCoverage coverage;
+  double coverageSeconds = 0; ///< wall time in the llvm-cov build and runs
   std::map<std::string, emit::Site> tests; ///< the suite's tests by name, as last written
   std::string ident; ///< the suite's identifier: its binaries are <ident>_test and <ident>_failing_test
 };

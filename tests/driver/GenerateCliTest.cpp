@@ -105,6 +105,13 @@ TEST(GenerateCli, ReachesMagicNumbersStringsAndNestedStructState) {
   // less than a generated test could allocate.
   EXPECT_GT(j["peak_rss_mib"].get<double>(), 10.0);
   EXPECT_LT(j["peak_rss_mib"].get<double>(), 2048.0);
+  // Where the run's time went: by phase, adding up to the whole.
+  const auto &phases = j["phase_seconds"];
+  for (const char *phase : {"analysis and harness", "search", "minimise", "write and verify", "llvm-cov"})
+    EXPECT_TRUE(phases.contains(phase)) << phase << " in " << phases.dump(2);
+  double sum = 0;
+  for (const auto &[phase, seconds] : phases.items()) sum += seconds.get<double>();
+  EXPECT_NEAR(sum, j["total_seconds"].get<double>(), 0.5) << phases.dump(2);
   const std::string suite = readFile(dir + "/suite/hard_test.cpp");
   EXPECT_NE(suite.find("magic_number(3735928559u)"), std::string::npos) << suite; // 0xDEADBEEF
   EXPECT_NE(suite.find("magic_word(\"magic\")"), std::string::npos) << suite;
