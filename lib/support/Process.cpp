@@ -8,6 +8,7 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -78,20 +79,22 @@ int watchGroup(pid_t pid, int fd, const volatile std::sig_atomic_t *stop, Proces
     }
   };
   bool closed = false;
+  // Readable once `pid` has exited (Linux 5.3 and later; -1 before): the
+  // wait ends with it. Without it, a program that closed its output and
+  // then exited was seen up to kPollMs late, 50 ms a run: 5 s of a
+  // verification that runs a hundred tests one by one.
+  const int exits = static_cast<int>(syscall(SYS_pidfd_open, pid, 0));
   while (!exited) {
-    if (!closed) {
-      pollfd p{fd, POLLIN, 0};
-      poll(&p, 1, kPollMs);
-      closed = drain();
-    } else {
-      poll(nullptr, 0, kPollMs); // its output closed, it still runs
-    }
+    pollfd p[2] = {{closed ? -1 : fd, POLLIN, 0}, {exits, POLLIN, 0}}; // poll skips a negative fd
+    poll(p, 2, kPollMs);
+    if (!closed) closed = drain();
     if (stop && *stop) {
       result.interrupted = true;
       break;
     }
     exited = waitpid(pid, &status, WNOHANG) == pid;
   }
+  if (exits >= 0) close(exits);
   kill(-pid, SIGKILL);
   if (!exited)
     while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
