@@ -48,7 +48,8 @@ test: build
 # tests, one C unit, one C++ unit, every algorithm, a reproduction, the
 # concolic side and a hostile program; `make test` runs them all unsanitized.
 # GRT's own code runs sanitized in search_tests (GrtEffect, a fake executor).
-SANITIZED_SKIP := ^(GenerateCli|HostileCli|ConcolicCli|ReproduceCli|GrtCli)[.]
+# The Slurm example (cluster.*) runs `mosaic project` as ProjectCli does.
+SANITIZED_SKIP := ^(GenerateCli|HostileCli|ConcolicCli|ReproduceCli|GrtCli|cluster)[.]
 SANITIZED_KEEP := ^(GenerateCli[.](ReachesMagicNumbersStringsAndNestedStructState|CallsAConstMethodBesideItsNonConstTwinThroughAConstView|EveryAlgorithmRunsAndTheSameSeedGivesTheSameSuite)|ReproduceCli[.]AnUncaughtExceptionIsReproducedAtItsThrowAndWrittenAsExpectThrow|ConcolicCli[.]WithTheConcolicSideEveryBranchIsCoveredAndTheSuitePasses|HostileCli[.]VerificationKillsWhatATestLeavesRunningAndStopsOnASignal)$$
 
 test-sanitized: setup
