@@ -72,7 +72,6 @@ struct HybridOptions {
   bool approachFlips = true;
 };
 
-
 class Hybrid final : public search::SideTask, public search::EvaluationObserver {
 public:
   /// `symbolic` serves the unit's symbolic harness (ServerOptions::symbolic);
@@ -97,7 +96,10 @@ private:
     solver::Query query;
     std::vector<ClauseHash> clauses;  ///< the query's clauses, for training
     std::uint32_t side = 0;           ///< the uncovered side the flip leads to, or toward
-    bool approach = false;            ///< the flip leads to a covered side `side`'s branch depends on
+    /// Not a flip toward `side` itself but one on the way (toward a covered
+    /// side `side`'s branch depends on, or of an unsat core): it waits in
+    /// detours_, and Z3's undecided is no goal of the search.
+    bool approach = false;
     bool relax = false;               ///< a flip of a constraint in the unsat core of a flip toward `side`
   };
   /// After a flip toward `w.side` was unsatisfiable: flips of the
