@@ -174,19 +174,24 @@ void Hybrid::offer(const testcase::TestCase &test, const search::Evaluator &eval
     solver::Query q = queries.flip(i);
     if (!seenQueries_.insert(q.key).second) continue;
     std::vector<ClauseHash> clauses;
-    Fingerprint fingerprint;
     for (size_t k : q.keep) {
       std::optional<ClauseHash> &h = hashes[k == i ? 1 : 0][k];
       if (!h) h = ClauseHash::of(queries.clause(k, k == i));
       clauses.push_back(*h);
-      fingerprint.add(*h);
     }
-    const std::uint64_t id = nextId_++;
-    (approach ? *detours_ : *selection_).add({id, fingerprint});
-    waiting_.emplace(id, Waiting{test, trace, std::move(q), std::move(clauses), *side, approach});
-    ++stats_.candidates;
+    enqueue(approach ? *detours_ : *selection_,
+            Waiting{test, trace, std::move(q), std::move(clauses), *side, approach});
     stats_.approachCandidates += approach;
   }
+}
+
+void Hybrid::enqueue(Selection &to, Waiting w) {
+  Fingerprint fingerprint;
+  for (const ClauseHash &h : w.clauses) fingerprint.add(h);
+  const std::uint64_t id = nextId_++;
+  to.add({id, fingerprint});
+  waiting_.emplace(id, std::move(w));
+  ++stats_.candidates;
 }
 
 void Hybrid::indexGoals(const search::Goals &goals) {
@@ -297,15 +302,8 @@ void Hybrid::relax(const Waiting &w, const solver::Answer &answer) {
     solver::Query q = queries.flip(*j);
     if (!seenQueries_.insert(q.key).second) continue;
     std::vector<ClauseHash> clauses;
-    Fingerprint fingerprint;
-    for (size_t k : q.keep) {
-      clauses.push_back(ClauseHash::of(queries.clause(k, k == *j)));
-      fingerprint.add(clauses.back());
-    }
-    const std::uint64_t id = nextId_++;
-    detours_->add({id, fingerprint});
-    waiting_.emplace(id, Waiting{w.test, w.trace, std::move(q), std::move(clauses), w.side, true, true});
-    ++stats_.candidates;
+    for (size_t k : q.keep) clauses.push_back(ClauseHash::of(queries.clause(k, k == *j)));
+    enqueue(*detours_, Waiting{w.test, w.trace, std::move(q), std::move(clauses), w.side, true, true});
     ++stats_.relaxCandidates;
     ++offered;
   }

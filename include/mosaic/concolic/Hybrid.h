@@ -106,6 +106,8 @@ private:
   /// constraints of its unsat core, latest first, offered too, their tests
   /// traced once they run (a longer loop, then the flip again).
   void relax(const Waiting &w, const solver::Answer &answer);
+  /// Hands flip `w` to `to`, fingerprinted by its clauses, to wait there.
+  void enqueue(Selection &to, Waiting w);
   /// Runs archived tests not yet traced until one offers a branch.
   void collect(search::Evaluator &evaluator);
   /// Traces `test` and offers the flips of its path condition toward
