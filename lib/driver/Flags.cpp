@@ -259,6 +259,9 @@ void suiteFlags(std::vector<Flag> &t) {
                                   .help = "Tests per file before a test file is split"},
                                  [](CommandLine &c, Command k) { return &gen(c, k).testsPerFile; }, 1,
                                  std::numeric_limits<std::size_t>::max()));
+  t.push_back(toggle({.names = "--no-coverage", .commands = kGenerate,
+                      .help = "Verify the suite without measuring its coverage (no llvm-cov build and run)"},
+                     [](CommandLine &c, Command k) { return &gen(c, k).coverage; }, false));
   t.push_back(toggle({.names = "--no-sanitizer-check", .commands = kGenerate,
                       .help = "Do not re-run the failures and the regression suite once with ASan + UBSan"},
                      [](CommandLine &c, Command k) { return &gen(c, k).sanitizerCheck; }, false));

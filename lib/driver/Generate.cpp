@@ -128,7 +128,9 @@ void printReport(const GenerateOptions &options, const SearchSummary &s, const s
         fmt::print(out, "             the test binary died {} times where the same tests then passed: not held against them\n",
                    verified.deathsNotReproduced);
       const LlvmCoverage &c = verified.coverage;
-      if (c.measured)
+      if (!options.coverage)
+        fmt::print(out, "llvm-cov     not measured (--no-coverage)\n");
+      else if (c.measured)
         fmt::print(out, "llvm-cov     branches {}/{} ({}), lines {}/{} ({}), functions {}/{}\n", c.branchesCovered,
                    c.branches, percent(c.branchesCovered, c.branches), c.linesCovered, c.lines,
                    percent(c.linesCovered, c.lines), c.functionsCovered, c.functions);
@@ -516,7 +518,7 @@ VerifyResult writeSuite(const Session &session, const GenerateOptions &options, 
   VerifyResult verified;
   if (options.verify) {
     fmt::print(err, "building and running the suite ({} runs)...\n", options.verifyRuns);
-    VerifyOptions verify{options.outDir, toolchain(), options.verifyRuns, true, write};
+    VerifyOptions verify{options.outDir, toolchain(), options.verifyRuns, options.coverage, write};
     verify.stop = stop;
     return verifySuite(p, *session.catalog, passing, failing, build, verify, err);
   }

@@ -49,6 +49,11 @@ struct GenerateOptions : RunOptions {
   /// Re-run the failures kept and the regression suite once in an ASan +
   /// UBSan harness (--no-sanitizer-check turns it off; moot with --sanitize).
   bool sanitizerCheck = true;
+  /// Measure the verified suite's coverage with clang source-based coverage
+  /// and llvm-cov (--no-coverage turns it off: one configure, build and run
+  /// of the suite fewer, about 6 s of a small unit's generate here, for when
+  /// the figure is measured elsewhere, as bench/run does, or not wanted).
+  bool coverage = true;
   /// Keep only the assertions a mutant of the unit would notice, and every
   /// call's result (stages::filterAssertions; builds a third harness).
   bool filterAssertions = false;
