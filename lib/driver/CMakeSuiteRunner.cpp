@@ -1,6 +1,7 @@
 // Building and running a written suite with CMake, and its llvm-cov
 // coverage (SuiteRunner.h).
 #include "SuiteRunner.h"
+#include "BuildFolder.h"
 #include "mosaic/support/Spawn.h"
 
 #include <nlohmann/json.hpp>
@@ -81,9 +82,10 @@ private:
 LlvmCoverage CMakeSuiteRunner::coverage(const std::string &binaryName, const std::vector<std::string> &tests) {
   LlvmCoverage c;
   const fs::path dir = fs::path(o_.outDir) / "build-coverage";
-  auto configure = runProcess({"cmake", "-S", o_.outDir, "-B", dir.string(), "-G", "Ninja", "-DCMAKE_BUILD_TYPE=Debug",
-                               "-DMOSAIC_COVERAGE=ON", "-DCMAKE_C_COMPILER=" + o_.toolchain.clang,
-                               "-DCMAKE_CXX_COMPILER=" + o_.toolchain.clangxx});
+  auto configure = configureBeside(o_.outDir, buildDir_.string(), dir.string(),
+                                   {"-DCMAKE_BUILD_TYPE=Debug", "-DMOSAIC_COVERAGE=ON",
+                                    "-DCMAKE_C_COMPILER=" + o_.toolchain.clang,
+                                    "-DCMAKE_CXX_COMPILER=" + o_.toolchain.clangxx});
   auto build = configure && configure->exitCode == 0
                    ? runProcess({"cmake", "--build", dir.string(), "--target", binaryName}, contained({}))
                                                       : configure;
@@ -174,9 +176,9 @@ Expected<SuiteRun> CMakeSuiteRunner::runSanitized(const std::string &binary, con
   const fs::path dir = fs::path(o_.outDir) / "build-sanitize";
   // Configured and built once per binary: the check runs it several times.
   if (!sanitizedBuilt_.count(binary)) {
-    auto configure = runProcess({"cmake", "-S", o_.outDir, "-B", dir.string(), "-G", "Ninja", "-DMOSAIC_SANITIZE=ON",
-                                 "-DCMAKE_C_COMPILER=" + o_.toolchain.clang,
-                                 "-DCMAKE_CXX_COMPILER=" + o_.toolchain.clangxx});
+    auto configure = configureBeside(o_.outDir, buildDir_.string(), dir.string(),
+                                     {"-DMOSAIC_SANITIZE=ON", "-DCMAKE_C_COMPILER=" + o_.toolchain.clang,
+                                      "-DCMAKE_CXX_COMPILER=" + o_.toolchain.clangxx});
     if (!configure) return configure.takeError();
     if (configure->exitCode != 0) return Error::internal(configure->output);
     auto build = runProcess({"cmake", "--build", dir.string(), "--target", binary}, contained({}));
