@@ -20,8 +20,6 @@ std::string signalName(int sig) {
   return it == names.end() ? "signal " + std::to_string(sig) : it->second;
 }
 
-double nu(double x) { return x / (x + 1.0); }
-
 // The blocks of `f` that hold the frame's line; its entry block for a line of its
 // signature (from its declared line to its first statement's), where a
 // stack overflow's report puts the frame that ran out of stack.
@@ -47,7 +45,7 @@ double lineDistance(const std::vector<std::uint32_t> &blocks, const search::Exec
   double d = std::numeric_limits<double>::infinity();
   for (std::uint32_t b : blocks) {
     const bool ran = b < e.blocks.size() && e.blocks[b];
-    d = std::min(d, ran ? 0.0 : reach ? nu(reach->block(b, e)) : 1.0);
+    d = std::min(d, ran ? 0.0 : reach ? search::Reach::normalise(reach->block(b, e)) : 1.0);
   }
   return d;
 }
@@ -85,9 +83,10 @@ public:
     return stDistance(path.size(), reached, 0, d.de == 0 && d.dtr == 0);
   }
   double notCalled(const search::Goal &g, const search::Reach &reach) const override {
-    if (target_.fitness == CrashFitness::WeightedSum) return weightedSum(nu(reach.notCalled(g.function)), 1, 1);
+    if (target_.fitness == CrashFitness::WeightedSum)
+      return weightedSum(search::Reach::normalise(reach.notCalled(g.function)), 1, 1);
     const std::vector<FrameBlocks> &path = framePath(g, reach);
-    return stDistance(path.size(), 0, nu(reach.notCalled(path.front().function)), false);
+    return stDistance(path.size(), 0, search::Reach::normalise(reach.notCalled(path.front().function)), false);
   }
 
   CrashDistance distance(const search::Goal &g, const search::Execution &e, const search::Reach *reach) const {

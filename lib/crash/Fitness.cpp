@@ -2,6 +2,7 @@
 #include "mosaic/crash/Fitness.h"
 
 #include "Paths.h"
+#include "mosaic/search/Reach.h"
 
 #include <algorithm>
 #include <cstdlib>
@@ -10,7 +11,8 @@ namespace mosaic::crash {
 
 namespace {
 
-double nu(double x) { return x / (x + 1.0); }
+// ν(x) = x / (x + 1) (ALGORITHMS.md §1.1), as the search normalises.
+double nu(double x) { return search::Reach::normalise(x); }
 
 } // namespace
 

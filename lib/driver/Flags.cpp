@@ -12,7 +12,7 @@ namespace mosaic::driver {
 
 namespace {
 
-using Error = std::optional<std::string>;
+using FlagError = std::optional<std::string>;
 
 // Where a flag's value lives, per subcommand.
 AnalyzeOptions &unitOf(CommandLine &c, Command k) {
@@ -31,7 +31,7 @@ RunOptions &runOf(CommandLine &c, Command k) {
 std::string showNumber(double v) { return fmt::format("{:.4g}", v); }
 
 Flag text(Flag f, std::function<std::string *(CommandLine &, Command)> get) {
-  f.set = [get](CommandLine &c, Command k, const std::string &v) -> Error {
+  f.set = [get](CommandLine &c, Command k, const std::string &v) -> FlagError {
     *get(c, k) = v;
     return std::nullopt;
   };
@@ -44,7 +44,7 @@ Flag text(Flag f, std::function<std::string *(CommandLine &, Command)> get) {
 
 template <class T>
 Flag whole(Flag f, std::function<T *(CommandLine &, Command)> get, T low, T high) {
-  f.set = [get, low, high, name = f.longName()](CommandLine &c, Command k, const std::string &v) -> Error {
+  f.set = [get, low, high, name = f.longName()](CommandLine &c, Command k, const std::string &v) -> FlagError {
     T x{};
     const auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), x);
     if (ec != std::errc() || end != v.data() + v.size())
@@ -61,7 +61,7 @@ Flag whole(Flag f, std::function<T *(CommandLine &, Command)> get, T low, T high
 }
 
 Flag real(Flag f, std::function<double *(CommandLine &, Command)> get, double low, double high) {
-  f.set = [get, low, high, name = f.longName()](CommandLine &c, Command k, const std::string &v) -> Error {
+  f.set = [get, low, high, name = f.longName()](CommandLine &c, Command k, const std::string &v) -> FlagError {
     size_t used = 0;
     double x = 0;
     try {
@@ -83,7 +83,7 @@ Flag real(Flag f, std::function<double *(CommandLine &, Command)> get, double lo
 }
 
 Flag duration(Flag f, std::function<double *(CommandLine &, Command)> get) {
-  f.set = [get, name = f.longName()](CommandLine &c, Command k, const std::string &v) -> Error {
+  f.set = [get, name = f.longName()](CommandLine &c, Command k, const std::string &v) -> FlagError {
     const auto seconds = parseDuration(v);
     if (!seconds) return fmt::format("{} '{}' is not a duration (30s, 2m, 1h)", name, v);
     *get(c, k) = *seconds;
@@ -97,7 +97,7 @@ Flag duration(Flag f, std::function<double *(CommandLine &, Command)> get) {
 }
 
 Flag list(Flag f, std::function<std::vector<std::string> *(CommandLine &, Command)> get) {
-  f.set = [get](CommandLine &c, Command k, const std::string &v) -> Error {
+  f.set = [get](CommandLine &c, Command k, const std::string &v) -> FlagError {
     std::vector<std::string> items;
     size_t start = 0;
     while (start <= v.size()) {
@@ -122,7 +122,7 @@ Flag list(Flag f, std::function<std::vector<std::string> *(CommandLine &, Comman
 // A switch that stores `on` into a bool.
 Flag toggle(Flag f, std::function<bool *(CommandLine &, Command)> get, bool on) {
   f.shape = FlagShape::Switch;
-  f.set = [get, on](CommandLine &c, Command k, const std::string &) -> Error {
+  f.set = [get, on](CommandLine &c, Command k, const std::string &) -> FlagError {
     *get(c, k) = on;
     return std::nullopt;
   };
@@ -172,7 +172,7 @@ void searchFlags(std::vector<Flag> &t) {
   // Accepted and ignored: random testing is the only strategy of `run`.
   t.push_back({.names = "--random", .shape = FlagShape::Switch, .commands = kRun,
                .help = "Random testing (the only strategy of `run`; `generate` searches)",
-               .set = [](CommandLine &, Command, const std::string &) -> Error { return std::nullopt; },
+               .set = [](CommandLine &, Command, const std::string &) -> FlagError { return std::nullopt; },
                .show = [](const CommandLine &, Command) { return std::string(); }});
   t.push_back(text({.names = "--algorithm", .value = "NAME", .commands = kGenerate | kCrash,
                     .help = "The search: dynamosa, mosa, ws (whole suite), mio, random or grt (guided random testing)"},

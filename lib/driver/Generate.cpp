@@ -43,7 +43,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string percent(std::size_t a, std::size_t b) { return b ? fmt::format("{:.1f}%", 100.0 * a / b) : "-"; }
+std::string percentText(std::size_t a, std::size_t b) { return b ? fmt::format("{:.1f}%", 100.0 * a / b) : "-"; }
 
 // The stages' candidates and reproducible failures as the writer takes them.
 void toSuiteTests(const stages::Work &work, const search::Goals &goals, bool misuseTests,
@@ -132,8 +132,8 @@ void printReport(const GenerateOptions &options, const SearchSummary &s, const s
         fmt::print(out, "llvm-cov     not measured (--no-coverage)\n");
       else if (c.measured)
         fmt::print(out, "llvm-cov     branches {}/{} ({}), lines {}/{} ({}), functions {}/{}\n", c.branchesCovered,
-                   c.branches, percent(c.branchesCovered, c.branches), c.linesCovered, c.lines,
-                   percent(c.linesCovered, c.lines), c.functionsCovered, c.functions);
+                   c.branches, percentText(c.branchesCovered, c.branches), c.linesCovered, c.lines,
+                   percentText(c.linesCovered, c.lines), c.functionsCovered, c.functions);
       else
         fmt::print(out, "llvm-cov     not measured: {}\n", c.error);
     } else {

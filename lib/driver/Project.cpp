@@ -55,7 +55,7 @@ struct Fnv {
   std::string hex() const { return fmt::format("{:016x}", h); }
 };
 
-struct Unit {
+struct PlannedUnit {
   std::string path, relative, id;
   double score = 0, budget = 0;
   std::string functionWeights; ///< its functions' defect-prediction scores (a file), or ""
@@ -162,7 +162,7 @@ std::map<std::string, std::string> commandsByFile(const std::string &buildDir) {
 // What makes a unit's result reusable: mosaic itself (its executable's
 // size and time), the unit's file, the project's headers, its command,
 // and the options that change what a search writes.
-std::string keyOf(const Unit &u, const std::string &headers, const std::string &command, const ProjectOptions &o) {
+std::string keyOf(const PlannedUnit &u, const std::string &headers, const std::string &command, const ProjectOptions &o) {
   Fnv f;
   struct stat st {};
   if (stat("/proc/self/exe", &st) == 0) f.add(fmt::format("{}:{}", st.st_size, st.st_mtim.tv_sec));
@@ -192,7 +192,7 @@ std::string selfExecutable() {
   return fs::read_symlink("/proc/self/exe", ec).string();
 }
 
-nlohmann::json unitJson(const Unit &u) {
+nlohmann::json unitJson(const PlannedUnit &u) {
   nlohmann::json j = {{"file", u.relative}, {"id", u.id},          {"key", u.key},          {"status", u.status},
                       {"exit_code", u.exitCode}, {"score", u.score}, {"budget_seconds", u.budget},
                       {"seconds", u.seconds},    {"error", u.error}, {"stats", u.stats}};
@@ -201,7 +201,7 @@ nlohmann::json unitJson(const Unit &u) {
 }
 
 // One line of a finished unit: its tests and llvm-cov's branch coverage.
-std::string summaryOf(const Unit &u) {
+std::string summaryOf(const PlannedUnit &u) {
   if (u.status == "failed" || u.status == "interrupted") return u.status + (u.error.empty() ? "" : ": " + u.error);
   std::string s = u.status;
   if (u.stats.contains("tests")) {
@@ -217,9 +217,9 @@ std::string summaryOf(const Unit &u) {
 }
 
 // llvm-cov's branches covered and counted over the units measured so far.
-std::pair<double, double> branchesOf(const std::vector<Unit> &units) {
+std::pair<double, double> branchesOf(const std::vector<PlannedUnit> &units) {
   double covered = 0, branches = 0;
-  for (const Unit &u : units)
+  for (const PlannedUnit &u : units)
     if (u.stats.contains("llvm_cov")) {
       covered += u.stats["llvm_cov"].value("branches_covered", 0.0);
       branches += u.stats["llvm_cov"].value("branches", 0.0);
@@ -230,15 +230,15 @@ std::pair<double, double> branchesOf(const std::vector<Unit> &units) {
 class Runner {
 public:
   /// `afterRun` runs on a worker, outside the lock, on the unit's result.
-  Runner(const ProjectOptions &o, std::string root, std::vector<Unit> &units, std::ostream &out,
-         const volatile std::sig_atomic_t *stop, std::function<void(Unit &)> afterRun)
+  Runner(const ProjectOptions &o, std::string root, std::vector<PlannedUnit> &units, std::ostream &out,
+         const volatile std::sig_atomic_t *stop, std::function<void(PlannedUnit &)> afterRun)
       : o_(o), root_(std::move(root)), units_(units), out_(out), stop_(stop), self_(selfExecutable()),
         afterRun_(std::move(afterRun)) {}
 
   void run(const std::string &statePath) {
     statePath_ = statePath;
     finished_ = static_cast<std::size_t>(
-        std::count_if(units_.begin(), units_.end(), [](const Unit &u) { return u.status != "queued"; }));
+        std::count_if(units_.begin(), units_.end(), [](const PlannedUnit &u) { return u.status != "queued"; }));
     std::vector<std::thread> workers;
     const std::size_t n = std::max<std::uint64_t>(1, std::min<std::uint64_t>(o_.jobs, units_.size()));
     for (std::size_t w = 0; w < n; ++w) workers.emplace_back([this] { work(); });
@@ -265,8 +265,8 @@ public:
 private:
   void work() {
     for (;;) {
-      Unit *u = nullptr;
-      Unit result; // filled outside the lock, copied in under it: the progress view reads units_
+      PlannedUnit *u = nullptr;
+      PlannedUnit result; // filled outside the lock, copied in under it: the progress view reads units_
       {
         std::lock_guard lock(m_);
         while (next_ < units_.size() && units_[next_].status != "queued") ++next_;
@@ -296,7 +296,7 @@ private:
     changed_.notify_all();
   }
 
-  void runUnit(Unit &u) {
+  void runUnit(PlannedUnit &u) {
     const fs::path out = fs::path(o_.outDir);
     std::error_code ec;
     fs::remove_all(out / "units" / u.id, ec); // ours: what an older run of this unit wrote
@@ -341,7 +341,7 @@ private:
   }
 
   std::size_t done() const {
-    return static_cast<std::size_t>(std::count_if(units_.begin(), units_.end(), [](const Unit &u) {
+    return static_cast<std::size_t>(std::count_if(units_.begin(), units_.end(), [](const PlannedUnit &u) {
       return u.status == "done" || u.status == "failed" || u.status == "unchanged";
     }));
   }
@@ -350,11 +350,11 @@ private:
     std::size_t queued = 0;
     double left = 0;
     const auto now = std::chrono::steady_clock::now();
-    for (const Unit &u : units_)
+    for (const PlannedUnit &u : units_)
       if (u.status == "queued") ++queued, left += u.budget;
     std::string running;
     for (const auto &[id, since] : started_) {
-      for (const Unit &u : units_)
+      for (const PlannedUnit &u : units_)
         if (u.id == id) {
           running += (running.empty() ? "" : ", ") + u.relative;
           left += std::max(0.0, u.budget - std::chrono::duration<double>(now - since).count());
@@ -369,7 +369,7 @@ private:
 
   void save() const {
     nlohmann::json j = {{"format", 1}, {"root", root_}, {"units", nlohmann::json::array()}};
-    for (const Unit &u : units_) j["units"].push_back(unitJson(u));
+    for (const PlannedUnit &u : units_) j["units"].push_back(unitJson(u));
     const std::string tmp = statePath_ + ".tmp";
     std::ofstream(tmp) << j.dump(2) << "\n";
     std::error_code ec;
@@ -378,11 +378,11 @@ private:
 
   const ProjectOptions &o_;
   std::string root_; ///< the project's folder
-  std::vector<Unit> &units_;
+  std::vector<PlannedUnit> &units_;
   std::ostream &out_;
   const volatile std::sig_atomic_t *stop_;
   std::string self_, statePath_;
-  std::function<void(Unit &)> afterRun_;
+  std::function<void(PlannedUnit &)> afterRun_;
   std::mutex m_;
   std::condition_variable changed_;
   std::size_t next_ = 0, finished_ = 0;
@@ -489,12 +489,12 @@ int mergeShards(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
 
 /// --dry-run: the units as this run would take them (the riskiest first),
 /// printed and in OUT/plan.json.
-int writePlan(const std::string &outDir, const std::vector<Unit> &units, double total, const std::string &allocation,
+int writePlan(const std::string &outDir, const std::vector<PlannedUnit> &units, double total, const std::string &allocation,
               std::ostream &out, std::ostream &err) {
   nlohmann::json list = nlohmann::json::array();
   fmt::print(out, "\n{:>5}  {:>9}  {:>8}  {:<9}  {}\n", "rank", "score", "budget", "state", "unit");
   std::size_t rank = 0;
-  for (const Unit &u : units) {
+  for (const PlannedUnit &u : units) {
     const std::string state = u.status == "unchanged" ? "unchanged" : "to run";
     fmt::print(out, "{:>5}  {:>9.3f}  {:>7.1f}s  {:<9}  {}\n", ++rank, u.score, u.budget, state, u.relative);
     list.push_back({{"id", u.id}, {"path", u.relative}, {"file", u.path}, {"score", u.score},
@@ -551,14 +551,14 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
   }
   const std::string outDir = fs::weakly_canonical(o.outDir, ec).string();
   const std::string root = commonFolder(*files);
-  std::vector<Unit> units;
+  std::vector<PlannedUnit> units;
   for (const std::string &f : *files) {
     const std::string relative = fs::path(f).lexically_relative(root).generic_string();
     if (!o.includeTests && !notLibraryCode(f, root).empty()) continue;
     if (!o.include.empty() && !matchesAny(o.include, relative)) continue;
     if (matchesAny(o.exclude, relative)) continue;
     if (f.rfind(outDir + "/", 0) == 0) continue; // never our own output
-    Unit u;
+    PlannedUnit u;
     u.path = f;
     u.relative = relative;
     u.id = idOf(relative);
@@ -579,7 +579,7 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
     // Each unit's functions from the front end, for Schwa at function level
     // (a unit that does not parse is scored as a file only).
     std::map<std::string, std::vector<predict::FunctionSpan>> spans;
-    for (Unit &u : units) {
+    for (PlannedUnit &u : units) {
       if (!o.functionWeights) break;
       analysis::FrontEndOptions fe;
       fe.buildDir = o.unit.buildDir;
@@ -595,7 +595,7 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
       const predict::Prediction p = predict::schwa(*history, spans);
       std::vector<double> scores;
       const fs::path tree = fs::weakly_canonical(history->workTree, ec);
-      for (Unit &u : units) {
+      for (PlannedUnit &u : units) {
         const std::string relative = fs::path(u.path).lexically_relative(tree).generic_string();
         const auto it = p.files.find(relative);
         u.score = it == p.files.end() ? 0 : it->second.score;
@@ -628,9 +628,9 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
   std::string shardNote;
   if (*shard) {
     std::vector<std::string> names;
-    for (const Unit &u : units) names.push_back(u.relative);
+    for (const PlannedUnit &u : units) names.push_back(u.relative);
     const auto assigned = assignShards(budgets, names, (*shard)->count);
-    std::vector<Unit> mine;
+    std::vector<PlannedUnit> mine;
     double ours = 0;
     for (std::size_t k = 0; k < units.size(); ++k)
       if (assigned[k] == (*shard)->index) ours += units[k].budget, mine.push_back(std::move(units[k]));
@@ -639,7 +639,7 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
     units = std::move(mine);
   }
   // The riskiest first: an interrupted run has spent its time where it counts.
-  std::sort(units.begin(), units.end(), [](const Unit &a, const Unit &b) {
+  std::sort(units.begin(), units.end(), [](const PlannedUnit &a, const PlannedUnit &b) {
     return a.budget != b.budget ? a.budget > b.budget : a.relative < b.relative;
   });
 
@@ -654,7 +654,7 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
   const HeaderHashes headers = headerHashes(root, outDir);
   const auto commands = commandsByFile(o.unit.buildDir);
   std::size_t unchanged = 0;
-  for (Unit &u : units) {
+  for (PlannedUnit &u : units) {
     const auto c = commands.find(u.path);
     u.command = c == commands.end() ? "" : c->second;
     const auto b = before.find(u.id);
@@ -683,21 +683,21 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
   InterruptGuard guard;
   // After a unit's run: the headers its harness was built with, and its key
   // over their contents as they were when this run started.
-  const auto afterRun = [&](Unit &u) {
+  const auto afterRun = [&](PlannedUnit &u) {
     if (u.status != "done") return;
     u.headers = harnessHeaders(fs::path(outDir) / "work" / u.id, root, headers);
     u.key = keyOf(u, dependencyHash(headers, u.headers), u.command, o);
   };
   Runner(o, root, units, out, guard.flag(), afterRun).run(statePath);
   std::vector<std::pair<std::string, std::string>> roots;
-  for (const Unit &u : units) roots.emplace_back(u.id, u.relative);
+  for (const PlannedUnit &u : units) roots.emplace_back(u.id, u.relative);
   writeRootCMake(outDir, roots);
   const std::size_t junitCases = writeJUnit(outDir, roots);
   const std::size_t findingCount = writeSarif(outDir, root, roots);
   writeHtmlReport(outDir);
 
   int findings = 0, failed = 0, interrupted = 0;
-  for (const Unit &u : units) {
+  for (const PlannedUnit &u : units) {
     findings += u.exitCode == kExitFindings;
     failed += u.status == "failed";
     interrupted += u.status == "interrupted" || u.status == "queued";

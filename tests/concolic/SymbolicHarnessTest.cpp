@@ -14,14 +14,14 @@ using namespace mosaic::test;
 
 namespace {
 
-const std::string kFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/";
+const std::string kHarnessFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/";
 
 class SymbolicAgainstFast : public ::testing::TestWithParam<const char *> {};
 
 } // namespace
 
 TEST_P(SymbolicAgainstFast, RandomTestsEndAlikeAndLeaveReadableTraces) {
-  auto fast = UnitHarness::make(MOSAIC_FIXTURE_DB_DIR, kFixtures + GetParam());
+  auto fast = UnitHarness::make(MOSAIC_FIXTURE_DB_DIR, kHarnessFixtures + GetParam());
   harness::BuildOptions o;
   o.workDir = std::string(MOSAIC_BINARY_DIR) + "/test-harnesses";
   o.symbolic = true;

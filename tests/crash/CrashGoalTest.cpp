@@ -15,7 +15,7 @@ using namespace mosaic::crash;
 
 namespace {
 
-double nu(double x) { return x / (x + 1); }
+double normalised(double x) { return x / (x + 1); }
 
 } // namespace
 
@@ -33,7 +33,7 @@ TEST(CrashGoal, ReproducedWhenTheLineTheKindAndTheStackAllMatch) {
   // Not reached: c1 false. Its distance to b3 is side 2's, and kind and
   // stack count their worst.
   search::Execution missed = test::fourBlocksRun(true, false);
-  EXPECT_DOUBLE_EQ(goals.fitness(0, missed), 3 * nu(goals.reach().block(3, missed)) + 3);
+  EXPECT_DOUBLE_EQ(goals.fitness(0, missed), 3 * normalised(goals.reach().block(3, missed)) + 3);
   EXPECT_FALSE(goals.covered(0, missed));
   // Reached, but it returned normally: the failure and the stack are missing.
   search::Execution reached = test::fourBlocksRun(true, true);
@@ -43,7 +43,7 @@ TEST(CrashGoal, ReproducedWhenTheLineTheKindAndTheStackAllMatch) {
   crashed.result.outcome = exec::Outcome::Crash;
   crashed.result.signal = SIGSEGV;
   stack = {{"f", "src/f.c", 13, 0, false}};
-  EXPECT_DOUBLE_EQ(goals.fitness(0, crashed), nu(nu(nu(1))));
+  EXPECT_DOUBLE_EQ(goals.fitness(0, crashed), normalised(normalised(normalised(1))));
   EXPECT_FALSE(goals.covered(0, crashed));
   // The same stack: reproduced.
   stack = {{"f", "src/f.c", 12, 0, false}};
@@ -69,10 +69,10 @@ TEST(CrashGoal, STDistanceReachesTheFramesOutermostFirstThenCountsTheFailure) {
   ASSERT_EQ(goals.size(), 1u);
   // Neither line: one frame left after the next, its distance, the penalty.
   const search::Execution none = test::fourBlocksRun(false, false);
-  EXPECT_DOUBLE_EQ(goals.fitness(0, none), 1 + nu(goals.reach().block(1, none)) + 1);
+  EXPECT_DOUBLE_EQ(goals.fitness(0, none), 1 + normalised(goals.reach().block(1, none)) + 1);
   // The outer line only: the distance to the deepest, and the penalty.
   const search::Execution outer = test::fourBlocksRun(true, false);
-  EXPECT_DOUBLE_EQ(goals.fitness(0, outer), nu(goals.reach().block(3, outer)) + 1);
+  EXPECT_DOUBLE_EQ(goals.fitness(0, outer), normalised(goals.reach().block(3, outer)) + 1);
   EXPECT_LT(goals.fitness(0, outer), goals.fitness(0, none));
   // Both lines, no failure: the penalty alone.
   search::Execution both = test::fourBlocksRun(true, true);

@@ -15,11 +15,11 @@ using namespace mosaic::test;
 
 namespace {
 
-const std::string kFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/";
+const std::string kGenerateFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/";
 
 nlohmann::json generate(const std::string &dir, const std::string &unit, const std::string &executions,
                         const std::vector<std::string> &extra = {}, int exitCode = 0, const std::string &seed = "1") {
-  std::vector<std::string> argv{MOSAIC_EXE,     "generate", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + unit, "-o",
+  std::vector<std::string> argv{MOSAIC_EXE,     "generate", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kGenerateFixtures + unit, "-o",
                                 dir + "/suite", "--max-executions", executions, "--budget", "120s", "--seed", seed,
                                 "--work-dir",   dir + "/work", "--json", dir + "/stats.json", "--no-progress"};
   argv.insert(argv.end(), extra.begin(), extra.end());
@@ -335,7 +335,7 @@ TEST(GenerateCli, LeavesOutWhatNoLinkedObjectDefinesAndRemembersIt) {
   EXPECT_NE(memo.find("0\tGadget::Gadget\n"), std::string::npos) << memo;
   buildAndRun(dir);
   // Again: the harness that linked is reused at once.
-  auto r = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "rack.cpp", "--max-executions",
+  auto r = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kGenerateFixtures + "rack.cpp", "--max-executions",
                        "50", "--work-dir", dir + "/work", "--no-progress"});
   EXPECT_EQ(r.exitCode, 0) << r.err;
   EXPECT_NE(r.out.find("(cached)"), std::string::npos) << r.out;
@@ -538,7 +538,7 @@ TEST(GenerateCli, DerivesAStubForAnAbstractClassNoFileImplements) {
   EXPECT_TRUE(std::regex_search(suite, std::regex(R"(\.capacity_result = -?[1-9][0-9]*;)"))) << suite;
   buildAndRun(dir);
   // A class no subclass can construct says why nothing can stand in for it.
-  auto analyze = runProcess({MOSAIC_EXE, "analyze", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "relay.cpp", "--json", "-"});
+  auto analyze = runProcess({MOSAIC_EXE, "analyze", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kGenerateFixtures + "relay.cpp", "--json", "-"});
   ASSERT_EQ(analyze.exitCode, 0) << analyze.err;
   const auto model = nlohmann::json::parse(analyze.out);
   bool sealed = false;
@@ -579,7 +579,7 @@ TEST(GenerateCli, EveryAlgorithmRunsAndTheSameSeedGivesTheSameSuite) {
 }
 
 TEST(GenerateCli, RejectsAnUnknownAlgorithm) {
-  auto r = runProcess({MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "hard.c", "-o",
+  auto r = runProcess({MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kGenerateFixtures + "hard.c", "-o",
                        makeTempDir("mosaic-generate"), "--algorithm", "nsga"});
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("unknown algorithm 'nsga'"), std::string::npos) << r.err;
@@ -590,7 +590,7 @@ TEST(GenerateCli, VerifiesASuiteWrittenToARelativeFolder) {
   // reach them (it once did not, and the verification passed vacuously).
   const std::string dir = makeTempDir("mosaic-generate");
   auto r = runProcess({"/bin/sh", "-c",
-                       "cd " + dir + " && " MOSAIC_EXE " generate -p " MOSAIC_FIXTURE_SEARCH_DB_DIR " " + kFixtures +
+                       "cd " + dir + " && " MOSAIC_EXE " generate -p " MOSAIC_FIXTURE_SEARCH_DB_DIR " " + kGenerateFixtures +
                            "hard.c -o suite --max-executions 3000 --seed 1 --work-dir work --json stats.json "
                            "--no-progress"});
   ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
@@ -604,7 +604,7 @@ TEST(GenerateCli, SaysSoWhenTheUnitFileItselfHasNoCode) {
   // fmt's format.cc: its functions are in format-inl.h, which it includes
   // and instantiates; the pass instruments the unit file's own code.
   const std::string dir = makeTempDir("mosaic-hollow");
-  std::vector<std::string> argv{MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "hollow.cpp",
+  std::vector<std::string> argv{MOSAIC_EXE, "generate", "-p", MOSAIC_FIXTURE_SEARCH_DB_DIR, kGenerateFixtures + "hollow.cpp",
                                 "-o", dir + "/suite", "--max-executions", "50", "--seed", "1", "--work-dir",
                                 dir + "/work", "--no-progress", "--no-verify"};
   auto r = runProcess(argv);

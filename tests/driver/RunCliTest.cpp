@@ -9,12 +9,12 @@
 using namespace mosaic::test;
 
 namespace {
-const std::string kFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/";
+const std::string kRunFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/";
 }
 
 TEST(RunCli, RandomTestingReportsCoverageOutcomesAndFailures) {
   const std::string dir = makeTempDir("mosaic-run");
-  auto r = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c", "--random",
+  auto r = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_DB_DIR, kRunFixtures + "shapes.c", "--random",
                        "--max-executions", "400", "--budget", "60s", "--seed", "5", "--timeout", "200",
                        "--work-dir", dir, "--json", dir + "/run.json", "--no-progress"});
   // shapes.c dereferences what it is given: random tests find failures.
@@ -39,7 +39,7 @@ TEST(RunCli, TheSameSeedGivesTheSameRun) {
   // and a crash in the other.
   const std::string dir = makeTempDir("mosaic-run");
   auto once = [&](const std::string &name) {
-    auto r = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c", "--max-executions",
+    auto r = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_DB_DIR, kRunFixtures + "shapes.c", "--max-executions",
                          "150", "--budget", "60s", "--seed", "9", "--timeout", "1000", "--work-dir", dir, "--json",
                          dir + "/" + name, "--no-progress"});
     auto j = nlohmann::json::parse(readFile(dir + "/" + name));
@@ -53,7 +53,7 @@ TEST(RunCli, ASanitizedHarnessHasTheSameBranchesAsAPlainOne) {
   // the program's and must not become goals: before, shapes.c had more.
   const std::string dir = makeTempDir("mosaic-run");
   auto total = [&](const std::vector<std::string> &extra) {
-    std::vector<std::string> cmd = {MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c",
+    std::vector<std::string> cmd = {MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_DB_DIR, kRunFixtures + "shapes.c",
                                     "--max-executions", "20", "--timeout", "1000", "--work-dir", dir, "--json",
                                     dir + "/run.json", "--no-progress"};
     cmd.insert(cmd.end(), extra.begin(), extra.end());
@@ -69,20 +69,20 @@ TEST(RunCli, RelativePathsWork) {
   // The harness compiles in the unit's directory; a relative work dir must still be found.
   const std::string dir = makeTempDir("mosaic-rel");
   const std::string rel = std::filesystem::relative(dir, std::filesystem::current_path()).string();
-  auto r = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c", "--max-executions",
+  auto r = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_DB_DIR, kRunFixtures + "shapes.c", "--max-executions",
                        "20", "--work-dir", rel + "/work", "--timeout", "200", "--no-progress"});
   EXPECT_TRUE(r.exitCode == 0 || r.exitCode == 1) << r.err;
 }
 
 TEST(RunCli, BadBudgetIsAUsageError) {
-  auto r = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c", "--budget", "soon"});
+  auto r = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_DB_DIR, kRunFixtures + "shapes.c", "--budget", "soon"});
   EXPECT_EQ(r.exitCode, 2);
   EXPECT_NE(r.err.find("is not a duration"), std::string::npos);
 }
 
 TEST(RunCli, AUnitOfDataOnlySaysThereIsNothingToTest) {
   const std::string dir = makeTempDir("mosaic-run");
-  auto r = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_DB_DIR, kFixtures + "tables.c", "--max-executions",
+  auto r = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_DB_DIR, kRunFixtures + "tables.c", "--max-executions",
                        "10", "--work-dir", dir, "--no-progress"});
   EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("mosaic: error: nothing to test: the unit defines no function or method a test could call"),
@@ -93,7 +93,7 @@ TEST(RunCli, AUnitOfDataOnlySaysThereIsNothingToTest) {
 TEST(RunCli, AUnitWhoseCodeIsInAFileItIncludesSaysWhere) {
   // lzo1x_1.c defines nothing itself: lzo1x_c.ch, which it includes, does.
   const std::string dir = makeTempDir("mosaic-run");
-  auto r = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_DB_DIR, kFixtures + "chunks.c", "--max-executions",
+  auto r = runProcess({MOSAIC_EXE, "run", "-p", MOSAIC_FIXTURE_DB_DIR, kRunFixtures + "chunks.c", "--max-executions",
                        "10", "--work-dir", dir, "--no-progress"});
   EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
   EXPECT_NE(r.err.find("mosaic: error: nothing to test in the unit's own file: its functions are defined in "

@@ -9,7 +9,15 @@
 
 namespace {
 
-using namespace mosaic;
+// Named one by one, not `using namespace mosaic`: in a unity build (Component.cmake)
+// a using-directive would reach the test files after this one.
+using mosaic::Error;
+using mosaic::Expected;
+using mosaic::ProcessResult;
+namespace crash = mosaic::crash;
+namespace driver = mosaic::driver;
+namespace emit = mosaic::emit;
+namespace exec = mosaic::exec;
 
 // Answers runSanitized with scripted runs, in order; records the arguments.
 class ScriptedRunner final : public driver::SuiteRunner {

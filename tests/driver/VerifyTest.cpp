@@ -36,7 +36,15 @@ TEST(SlowTests, AReportThatDoesNotParseNamesNone) {
 // drops that assertion, writes the suite again, and settles.
 namespace {
 
-using namespace mosaic;
+// Named one by one, not `using namespace mosaic`: in a unity build (Component.cmake)
+// a using-directive would reach the test files after this one.
+using mosaic::Error;
+using mosaic::Expected;
+using mosaic::ProcessResult;
+namespace driver = mosaic::driver;
+namespace emit = mosaic::emit;
+namespace exec = mosaic::exec;
+namespace test = mosaic::test;
 
 class FakeRunner final : public driver::SuiteRunner {
 public:

@@ -26,12 +26,12 @@ using namespace mosaic::test;
 
 namespace {
 
-const std::string kDir = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/hostile/";
+const std::string kHostileDir = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/hostile/";
 
 class Batch : public ::testing::TestWithParam<bool> {
 protected:
   static UnitHarness &u() {
-    static auto h = UnitHarness::make(MOSAIC_FIXTURE_HOSTILE_DB_DIR, kDir + "hostile.c");
+    static auto h = UnitHarness::make(MOSAIC_FIXTURE_HOSTILE_DB_DIR, kHostileDir + "hostile.c");
     return *h;
   }
   exec::Limits limits() const {
@@ -229,7 +229,7 @@ TEST(BatchCpus, TheServerRunsOnItsOwnCpuAndTheCallerJoinsItForSingleTests) {
   for (int c = 0; c < CPU_SETSIZE && cpus.size() < 2; ++c)
     if (CPU_ISSET(c, &before)) cpus.push_back(c);
   if (cpus.size() < 2) GTEST_SKIP() << "one CPU: the server has none of its own";
-  static auto h = UnitHarness::make(MOSAIC_FIXTURE_HOSTILE_DB_DIR, kDir + "hostile.c");
+  static auto h = UnitHarness::make(MOSAIC_FIXTURE_HOSTILE_DB_DIR, kHostileDir + "hostile.c");
   // As a pinned search: the caller on one CPU, its server on the other.
   cpu_set_t one;
   CPU_ZERO(&one);

@@ -12,14 +12,14 @@ using namespace mosaic::test;
 
 namespace {
 
-const std::string kUnit = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/exec/calls.cpp";
+const std::string kCallsUnit = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/exec/calls.cpp";
 
 UnitHarness &calls() {
-  static std::unique_ptr<UnitHarness> h = UnitHarness::make(MOSAIC_FIXTURE_EXEC_O0_DB_DIR, kUnit);
+  static std::unique_ptr<UnitHarness> h = UnitHarness::make(MOSAIC_FIXTURE_EXEC_O0_DB_DIR, kCallsUnit);
   return *h;
 }
 
-const model::FunctionInfo &function(const UnitHarness &u, const std::string &name) {
+const model::FunctionInfo &callsFunction(const UnitHarness &u, const std::string &name) {
   for (const auto &f : u.description.functions)
     if (f.name == name) return f;
   throw std::runtime_error("no function " + name);
@@ -27,7 +27,7 @@ const model::FunctionInfo &function(const UnitHarness &u, const std::string &nam
 
 // MOSAIC_DIRECT_* of `name` in the last run.
 unsigned direct(const UnitHarness &u, const std::string &name) {
-  return u.server->trace().direct()[function(u, name).entry];
+  return u.server->trace().direct()[callsFunction(u, name).entry];
 }
 
 // The side of the branch of `name` at `line` (k = 0: true, 1: false),

@@ -13,14 +13,14 @@ using namespace mosaic::test;
 
 namespace {
 
-const std::string kUnit = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/exec/mutants.c";
+const std::string kMutantsUnit = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/exec/mutants.c";
 
 UnitHarness &weak() {
-  static std::unique_ptr<UnitHarness> h = UnitHarness::make(MOSAIC_FIXTURE_EXEC_O0_DB_DIR, kUnit, false, true, true);
+  static std::unique_ptr<UnitHarness> h = UnitHarness::make(MOSAIC_FIXTURE_EXEC_O0_DB_DIR, kMutantsUnit, false, true, true);
   return *h;
 }
 
-const model::FunctionInfo &function(const UnitHarness &u, const std::string &name) {
+const model::FunctionInfo &mutantsFunction(const UnitHarness &u, const std::string &name) {
   for (const auto &f : u.description.functions)
     if (f.name == name) return f;
   throw std::runtime_error("no function " + name);
@@ -29,7 +29,7 @@ const model::FunctionInfo &function(const UnitHarness &u, const std::string &nam
 // "original -> replacement" of each mutant of `name`, subsuming ones marked '*'.
 std::vector<std::string> mutants(const UnitHarness &u, const std::string &name) {
   std::vector<std::string> out;
-  for (const auto &m : function(u, name).mutants)
+  for (const auto &m : mutantsFunction(u, name).mutants)
     out.push_back(m.op + " " + m.original + " -> " + m.replacement + (m.subsuming ? " *" : ""));
   return out;
 }
@@ -37,7 +37,7 @@ std::vector<std::string> mutants(const UnitHarness &u, const std::string &name) 
 // The trace's slot of the mutant of `name` that computes `replacement`:
 // 0 = not reached, else 1 + the infection distance.
 double slot(const UnitHarness &u, const std::string &name, const std::string &replacement) {
-  for (const auto &m : function(u, name).mutants)
+  for (const auto &m : mutantsFunction(u, name).mutants)
     if (m.replacement == replacement) return u.server->trace().mutants()[m.id];
   throw std::runtime_error("no mutant " + replacement + " in " + name);
 }
@@ -103,7 +103,7 @@ TEST(Mutants, RelationalDistanceIsHowFarTheOperandsAreFromDisagreeing) {
 }
 
 TEST(Mutants, OnlyAWeakMutationBuildProbesThem) {
-  auto plain = UnitHarness::make(MOSAIC_FIXTURE_EXEC_O0_DB_DIR, kUnit);
+  auto plain = UnitHarness::make(MOSAIC_FIXTURE_EXEC_O0_DB_DIR, kMutantsUnit);
   EXPECT_GT(plain->description.mutants, 20u); // listed all the same
   ASSERT_EQ(plain->run(plain->call("add", {std::int64_t{2}, std::int64_t{0}})).outcome, exec::Outcome::Ok);
   EXPECT_TRUE(plain->server->trace().mutants().empty());
@@ -114,10 +114,10 @@ TEST(Mutants, ASchemataHarnessRunsTheMutantEachTestAsksFor) {
   // Assertion filtering's harness: every mutant compiled in, the one that
   // runs chosen per test through the trace, the sites reached marked.
   static std::unique_ptr<UnitHarness> h =
-      UnitHarness::make(MOSAIC_FIXTURE_EXEC_O0_DB_DIR, kUnit, false, true, false, true);
+      UnitHarness::make(MOSAIC_FIXTURE_EXEC_O0_DB_DIR, kMutantsUnit, false, true, false, true);
   UnitHarness &u = *h;
   auto idOf = [&](const std::string &replacement) {
-    for (const auto &m : function(u, "add").mutants)
+    for (const auto &m : mutantsFunction(u, "add").mutants)
       if (m.replacement == replacement) return m.id;
     throw std::runtime_error("no mutant " + replacement);
   };
@@ -125,7 +125,7 @@ TEST(Mutants, ASchemataHarnessRunsTheMutantEachTestAsksFor) {
   ASSERT_EQ(u.run(t).outcome, exec::Outcome::Ok);
   EXPECT_EQ(u.result(2), 5);
   EXPECT_EQ(u.server->trace().mutantArea()[idOf("-")], 1.0); // reached
-  EXPECT_EQ(u.server->trace().mutantArea()[function(u, "less").mutants.front().id], 0.0);
+  EXPECT_EQ(u.server->trace().mutantArea()[mutantsFunction(u, "less").mutants.front().id], 0.0);
   u.server->setMutant(idOf("-"));
   u.run(t);
   EXPECT_EQ(u.result(2), -1);

@@ -19,10 +19,10 @@ using testcase::TestCase;
 
 namespace {
 
-const std::string kUnit = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/tally.c";
+const std::string kTallyUnit = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/tally.c";
 
 UnitHarness &tally() {
-  static auto h = UnitHarness::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kUnit);
+  static auto h = UnitHarness::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kTallyUnit);
   return *h;
 }
 

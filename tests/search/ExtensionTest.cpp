@@ -18,7 +18,7 @@ using namespace mosaic::test;
 
 namespace {
 
-const std::string kFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/";
+const std::string kExtensionFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/";
 
 // Basic-block coverage: one goal per block, the fitness of reaching it.
 class BlockCriterion final : public Criterion {
@@ -129,7 +129,7 @@ TEST(Criteria, ANewCriterionHangsInTheGoalGraphAndIsSearchedUnchanged) {
   EXPECT_DOUBLE_EQ(goals.fitness(blockGoal(3), missed), 2.0 + Reach::normalise(1.0));
 
   // DynaMOSA covers every goal, the new criterion's included.
-  auto m = UnitModel::make(MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c");
+  auto m = UnitModel::make(MOSAIC_FIXTURE_DB_DIR, kExtensionFixtures + "shapes.c");
   FakeExecutor executor = shapesOnFourBlocks(m->program);
   const auto shorter = shorterTest();
   Archive archive(goals.size(), *shorter);
@@ -340,7 +340,7 @@ TEST(Algorithms, ThePopulationBasedOnesAndRandomSearchRunTheirTestsInTheExecutor
   // MIO and GRT learn from each run before the next (a child replaces its
   // parent, the pool grows): they run tests one at a time; the others run
   // what a generation (or a random batch) makes together.
-  auto m = UnitModel::make(MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c");
+  auto m = UnitModel::make(MOSAIC_FIXTURE_DB_DIR, kExtensionFixtures + "shapes.c");
   const auto d = fourBlocks();
   const Goals goals(d);
   const auto shorter = shorterTest();
@@ -365,7 +365,7 @@ TEST(Algorithms, DynaMosaStartsTheNextGenerationWhileTheLastOneRuns) {
   // children, 5 inserted); a stream per generation would start cold 18
   // times. Here: the initial population's stream, the generations' stream,
   // and a start or two where the stream's rule holds a chunk back.
-  auto m = UnitModel::make(MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c");
+  auto m = UnitModel::make(MOSAIC_FIXTURE_DB_DIR, kExtensionFixtures + "shapes.c");
   const auto d = fourBlocks();
   const Goals goals(d);
   const auto shorter = shorterTest();

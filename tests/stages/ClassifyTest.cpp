@@ -23,7 +23,7 @@ using testcase::Statement;
 
 namespace {
 
-const std::string kFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/";
+const std::string kClassifyFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/";
 
 // A failing run at the last statement.
 exec::RunResult crashAtEnd(const testcase::TestCase &t, exec::Outcome o = exec::Outcome::Crash) {
@@ -43,7 +43,7 @@ const model::Callable &bySignature(const model::Program &p, const std::string &s
 
 class Claims : public ::testing::Test {
 protected:
-  static void SetUpTestSuite() { m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "claims.c").release(); }
+  static void SetUpTestSuite() { m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kClassifyFixtures + "claims.c").release(); }
   static void TearDownTestSuite() {
     delete m;
     m = nullptr;
@@ -445,7 +445,7 @@ TEST(StubClaims, AStubSubclassWhosePointerResultIsNullIsRobustness) {
   // relayMade(factory, "1") with a stub ListenerFactory whose make()
   // returns nullptr (jsoncpp's writeString with a stub
   // StreamWriter::Factory): the library trusts a factory to make one.
-  const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "relay.cpp");
+  const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kClassifyFixtures + "relay.cpp");
   const model::Program &p = m->program;
   const model::Callable *made = nullptr;
   for (const model::Callable &c : p.callables)
@@ -466,7 +466,7 @@ TEST(StubClaims, AStubSubclassWhosePointerResultIsNullIsRobustness) {
 TEST(StubClaims, AStubGivenToAnEarlierCallOnTheSameObjectIsOneToo) {
   // Hub h; h.use(&stub); h.relay("1"): the stub's make() returns nullptr
   // (muParserX's reader.AddValueReader(&stub), then reader.Clone()).
-  const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "relay.cpp");
+  const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kClassifyFixtures + "relay.cpp");
   const model::Program &p = m->program;
   const model::Callable *use = nullptr, *relay = nullptr, *hub = nullptr;
   for (const model::Callable &c : p.callables) {
@@ -501,7 +501,7 @@ TEST(StubClaims, ASingularIteratorOrOneNeverComparedWithAnEndIsMisuse) {
   // DigitIterator().digit(), and Channel("12").begin().digit() with no
   // comparison (jsoncpp's ValueIteratorBase().key() and
   // Value(0u).begin().key()): a C++ caller never does either.
-  const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "relay.cpp");
+  const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kClassifyFixtures + "relay.cpp");
   const model::Program &p = m->program;
   const auto id = [&](const std::string &signature) { return bySignature(p, signature).id; };
   const model::CallableId digit = id("sig::Channel::DigitIterator::digit() const");
@@ -546,7 +546,7 @@ TEST(StubClaims, ASingularIteratorOrOneNeverComparedWithAnEndIsMisuse) {
 TEST(StubClaims, AHandleOfAnEmptyStructTheTestZeroedIsMisuse) {
   // Store::Handle h = {}; store.Value(&h) (leveldb's Cache::Value with a
   // Cache::Handle of the test's): only Store::Insert makes a handle.
-  const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "relay.cpp");
+  const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kClassifyFixtures + "relay.cpp");
   const model::Program &p = m->program;
   const auto callable = [&](const std::string &signature) -> const model::Callable & { return bySignature(p, signature); };
   const model::Callable &value = callable("sig::Store::Value(sig::Store::Handle *) const");
@@ -1544,7 +1544,7 @@ TEST(WideClaims, WideCharactersWithoutATerminatorAsAWideStringAreMisuse) {
 class ObjectClaims : public ::testing::Test {
 protected:
   static void SetUpTestSuite() {
-    m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kFixtures + "codec.cpp").release();
+    m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kClassifyFixtures + "codec.cpp").release();
     for (const model::Callable &c : m->program.callables) {
       if (c.kind == model::CallableKind::Constructor && c.qualifiedName == "codec::Node::Node") {
         if (c.params.empty()) fresh = &c;

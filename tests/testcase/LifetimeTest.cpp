@@ -13,10 +13,10 @@ using namespace mosaic::testcase;
 
 namespace {
 
-const std::string kFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/";
+const std::string kLifetimeFixtures = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/";
 
 model::Program shapes() {
-  auto p = analysis::analyzeUnit({MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c"});
+  auto p = analysis::analyzeUnit({MOSAIC_FIXTURE_DB_DIR, kLifetimeFixtures + "shapes.c"});
   if (!p) throw std::runtime_error(p.error().message);
   (void)model::selectTargets(*p, {});
   return std::move(*p);
@@ -43,7 +43,7 @@ bool usesAfterRelease(const model::Program &p, const TestCase &t) {
 } // namespace
 
 TEST(Lifetime, AHandleItsOpenerMadeIsReleasedByItsCloser) {
-  auto p = analysis::analyzeUnit({MOSAIC_FIXTURE_DB_DIR, kFixtures + "stream.c"});
+  auto p = analysis::analyzeUnit({MOSAIC_FIXTURE_DB_DIR, kLifetimeFixtures + "stream.c"});
   ASSERT_TRUE(p) << p.error().message;
   EXPECT_TRUE(releasesItsArgument(*p, named(*p, "stream_close")));
   EXPECT_FALSE(releasesItsArgument(*p, named(*p, "stream_block_close"))); // no stream_block_open
