@@ -3,6 +3,7 @@
 
 #include "ModelBuilder.h"
 
+#include "mosaic/model/Derive.h"
 #include "mosaic/support/Text.h"
 
 #include <clang/Basic/LangOptions.h>
@@ -74,6 +75,30 @@ Needs unitNeeds(const model::Program &p) {
     if (c.origin != model::Origin::External || !c.parent || c.isImplicit || !used.count(*c.parent)) continue;
     needs.members.insert(shortName(p.record(*c.parent).name) + "::" + shortName(c.name));
   }
+  // Tables of functions taken through a pointer that nothing the unit sees
+  // fills.
+  std::set<model::RecordId> filled;
+  for (const model::Callable &c : p.callables) {
+    if (c.kind != model::CallableKind::Function) continue;
+    if (const auto r = model::defaultsFilled(p, c)) filled.insert(*r);
+    if (!model::isInitialiserName(c.name)) continue;
+    for (const model::Param &param : c.params) {
+      const model::Type &t = p.type(p.type(param.type).value);
+      if (t.kind != model::TypeKind::Pointer || t.pointeeConst) continue;
+      if (const auto r = recordOf(p, param.type, /*throughPointer=*/true)) filled.insert(*r);
+    }
+  }
+  for (const model::Callable &c : p.callables) {
+    if (!ownedCallable(p, c)) continue;
+    for (const model::Param &param : c.params) {
+      if (p.type(p.type(param.type).value).kind != model::TypeKind::Pointer) continue;
+      const auto id = recordOf(p, param.type, /*throughPointer=*/true);
+      if (!id || filled.count(*id)) continue;
+      const model::Record &r = p.record(*id);
+      if (r.inSystemHeader || !r.complete || !model::hasFunctionField(p, *id)) continue;
+      needs.initialised.insert(shortName(r.name));
+    }
+  }
   return needs;
 }
 
@@ -104,6 +129,27 @@ HeaderDefinitions scanHeader(const std::string &text) {
   auto spelling = [&](size_t i) {
     return isIdentifier(toks[i]) ? toks[i].getRawIdentifier().str() : std::string();
   };
+  // `init_name(..., T *...)` or `set_defaults(T *)`: T, when neither
+  // `const T *` nor `T const *`.
+  auto defaultsWord = [](std::string_view w) {
+    const std::string l = lowercase(std::string(w));
+    return l == "default" || l == "defaults";
+  };
+  for (size_t i = 0; i + 1 < toks.size(); ++i) {
+    const std::string name = spelling(i);
+    if (name.empty() || !toks[i + 1].is(clang::tok::l_paren)) continue;
+    if (!model::isInitialiserName(name) && !anyIdentifierWord(name, defaultsWord)) continue;
+    int depth = 0;
+    for (size_t j = i + 1; j < toks.size(); ++j) {
+      if (toks[j].is(clang::tok::l_paren)) ++depth;
+      else if (toks[j].is(clang::tok::r_paren) && --depth == 0) break;
+      else if (toks[j].is(clang::tok::star) && depth == 1 && j >= 2 && isIdentifier(toks[j - 1])) {
+        const std::string type = spelling(j - 1);
+        if (type != "const" && type != "void" && type != "char" && spelling(j - 2) != "const")
+          found.initialises.insert(type);
+      }
+    }
+  }
   for (size_t i = 0; i < toks.size(); ++i) {
     const std::string word = spelling(i);
     // `class|struct|union [ATTRS...] Name [final] {|:` (not `::`).
@@ -197,6 +243,8 @@ std::optional<std::string> HeaderIndex::best(const Needs &needs, const std::set<
       if (defs_[i].classes.count(c)) here.classes.insert(c);
     for (const std::string &m : needs.members)
       if (defs_[i].members.count(m)) here.members.insert(m);
+    for (const std::string &r : needs.initialised)
+      if (defs_[i].initialises.count(r)) here.initialised.insert(r);
     if (here.size() > (best ? met.size() : 0)) {
       best = paths_[i];
       met = std::move(here);

@@ -31,8 +31,14 @@ struct Needs {
   /// Members declared, not defined, of the unit's classes and of the classes
   /// its callables take (`Node::IsDefined`, constructors as `Node::Node`).
   std::set<std::string> members;
-  bool empty() const { return classes.empty() && members.empty(); }
-  size_t size() const { return classes.size() + members.size(); }
+  /// Tables of functions (model::hasFunctionField) the unit's callables
+  /// take through a pointer while no function the unit sees fills one
+  /// (an initialiser, model::defaultsFilled): yajl_lex.c's
+  /// yajl_alloc_funcs, which only yajl_alloc.h's
+  /// yajl_set_default_alloc_funcs fills. C and C++.
+  std::set<std::string> initialised;
+  bool empty() const { return classes.empty() && members.empty() && initialised.empty(); }
+  size_t size() const { return classes.size() + members.size() + initialised.size(); }
 };
 
 /// The needs of a parsed unit. Only records and members outside system
@@ -43,10 +49,14 @@ Needs unitNeeds(const model::Program &program);
 /// literals skipped, no preprocessing): class definitions (`class X {`,
 /// `struct API X : Base {`) and out-of-class member definitions or
 /// declarations (`X::f(`, `X<T>::f(`, `X::~X(`, `X::operator[](`); and the
-/// headers it includes, as spelled (`yaml-cpp/node/detail/impl.h`).
+/// headers it includes, as spelled (`yaml-cpp/node/detail/impl.h`); and
+/// the types that a function named as an initialiser or a setter of
+/// defaults takes through a non-const pointer (`void
+/// yajl_set_default_alloc_funcs(yajl_alloc_funcs * yaf);`: yajl_alloc_funcs).
 struct HeaderDefinitions {
   std::set<std::string> classes;
   std::set<std::string> members;
+  std::set<std::string> initialises;
   std::vector<std::string> includes;
 };
 HeaderDefinitions scanHeader(const std::string &text);

@@ -343,8 +343,9 @@ constexpr size_t kIncluderTries = 2;
 
 // Adds the project headers that define what the unit only declares
 // (CompletingHeaders.h), one per round, each kept only when the unit still
-// parses with it and it met some of what it was chosen for. Only for C++: C
-// has no members, and a C struct the unit only declares is a handle.
+// parses with it and it met some of what it was chosen for. In C only
+// tables of functions are looked for: C has no members, and a C struct
+// the unit only declares is a handle.
 void complete(const UnitCommand &command, const InstalledHeaders &installed, std::vector<std::string> &args,
               const std::string &unitArg, model::Program &program) {
   Needs needs = unitNeeds(program);
@@ -371,7 +372,9 @@ void complete(const UnitCommand &command, const InstalledHeaders &installed, std
       auto gone = [&](const std::set<std::string> &was, const std::set<std::string> &now) {
         return std::any_of(was.begin(), was.end(), [&](const std::string &n) { return !now.count(n); });
       };
-      if (!gone(met.classes, left.classes) && !gone(met.members, left.members)) continue;
+      if (!gone(met.classes, left.classes) && !gone(met.members, left.members) &&
+          !gone(met.initialised, left.initialised))
+        continue;
       std::vector<std::string> completing = std::move(program.completingHeaders);
       completing.push_back(h);
       program = std::move(*parsed);
@@ -409,9 +412,9 @@ Expected<model::Program> analyzeUnit(const FrontEndOptions &options) {
   auto parsed = parseUnit(*command, installed, args, options.unit);
   if (!parsed) return parsed.takeError();
   model::Program program = std::move(*parsed);
-  if (program.language == "c++") complete(*command, installed, args, options.unit, program);
+  complete(*command, installed, args, options.unit, program);
   for (const std::string &h : program.completingHeaders)
-    notes.push_back("included '" + h + "' first: it defines what the unit uses but only declares");
+    notes.push_back("included '" + h + "' first: it defines or fills what the unit uses but only declares");
   program.notes.insert(program.notes.begin(), notes.begin(), notes.end());
   program.compileCommand = args;
   program.directory = command->directory;

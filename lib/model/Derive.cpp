@@ -114,4 +114,30 @@ bool passedByMove(const Program &program, TypeId param) {
   return (declared.kind == TypeKind::Reference && declared.isRvalue) || (declared.kind != TypeKind::Reference && moveOnly);
 }
 
+bool isInitialiserWord(std::string_view w) {
+  return w.size() >= 4 && (containsFolded(w.substr(0, 4), "init") || containsFolded(w.substr(w.size() - 4), "init"));
+}
+
+bool isInitialiserName(const std::string &name) { return anyIdentifierWord(name, isInitialiserWord); }
+
+std::optional<RecordId> defaultsFilled(const Program &p, const Callable &c) {
+  if (c.kind != CallableKind::Function || c.params.size() != 1) return std::nullopt;
+  if (!anyIdentifierWord(c.name, [](std::string_view w) {
+        return lowercase(std::string(w)) == "default" || lowercase(std::string(w)) == "defaults";
+      }))
+    return std::nullopt;
+  const Type &t = p.type(p.type(c.params[0].type).value);
+  if (t.kind != TypeKind::Pointer || t.pointeeConst || !t.pointee) return std::nullopt;
+  const Type &pointee = p.type(p.type(*t.pointee).value);
+  if (pointee.kind != TypeKind::Record || !pointee.recordId || !p.record(*pointee.recordId).complete) return std::nullopt;
+  return pointee.recordId;
+}
+
+bool hasFunctionField(const Program &p, RecordId record) {
+  const Record &r = p.record(record);
+  return std::any_of(r.fields.begin(), r.fields.end(), [&](const Field &f) {
+    return !f.isStatic && p.type(p.type(f.type).value).kind == TypeKind::FunctionPointer;
+  });
+}
+
 } // namespace mosaic::model

@@ -602,10 +602,16 @@ std::string sharedOwnership(const model::Program &p, const TestCase &t, size_t i
 
 // The functions named like an initialiser (testcase::isInitialiserName)
 // with a non-const pointer parameter to `record` anywhere in their list,
-// callable or not (Catalog::initialisers: the callable ones).
+// and those that fill one with the library's defaults
+// (model::defaultsFilled), callable or not (Catalog::initialisers: the
+// callable ones).
 std::vector<model::CallableId> initialisersAnywhere(const model::Program &p, model::RecordId record) {
   std::vector<model::CallableId> out;
   for (const model::Callable &c : p.callables) {
+    if (model::defaultsFilled(p, c) == record) {
+      out.push_back(c.id);
+      continue;
+    }
     if (c.kind != model::CallableKind::Function || !testcase::isInitialiserName(c.name)) continue;
     for (const model::Param &param : c.params) {
       const model::Type &t = p.type(p.type(param.type).value);

@@ -13,12 +13,6 @@ bool isDestroyerName(const std::string &name) {
   return false;
 }
 
-bool isInitialiserWord(std::string_view w) {
-  return w.size() >= 4 && (containsFolded(w.substr(0, 4), "init") || containsFolded(w.substr(w.size() - 4), "init"));
-}
-
-bool isInitialiserName(const std::string &name) { return anyIdentifierWord(name, isInitialiserWord); }
-
 namespace {
 
 // A close function of what its open function returns (gzclose and

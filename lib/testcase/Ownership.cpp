@@ -135,8 +135,9 @@ const std::vector<model::CallableId> &Catalog::initialisers(model::RecordId reco
   if (it != initialisers_.end()) return it->second;
   std::vector<model::CallableId> out;
   for (const model::Callable &c : program_.callables)
-    if (c.kind == model::CallableKind::Function && callable_.at(c.id) && isInitialiserName(c.name) &&
-        writtenRecordParam(program_, c, record))
+    if (c.kind == model::CallableKind::Function && callable_.at(c.id) &&
+        ((isInitialiserName(c.name) && writtenRecordParam(program_, c, record)) ||
+         model::defaultsFilled(program_, c) == record))
       out.push_back(c.id);
   return initialisers_[record] = std::move(out);
 }

@@ -520,9 +520,16 @@ std::optional<Ref> TestFactory::makeRecord(TestCase &t, model::TypeId typeId, in
   // A type the API makes itself is never filled field by field: a test
   // gets one from a producer, or zeroed and then initialised by the API
   // (`mp_int a = {}; mp_init(&a)`); a type the callers fill may be made
-  // either way (ours: an initialiser a quarter of the time).
+  // either way (ours: an initialiser a quarter of the time; three quarters
+  // for a table of functions that the library fills with its defaults,
+  // where stubs do poorly: an allocator's stub gives NULL. An init of a
+  // table of callbacks, as http_parser_settings_init, zeroes them).
   const bool apiMade = !catalog_.madeByApi(r.id).empty();
-  if (aggregate && !deep && !catalog_.initialisers(r.id).empty() && (apiMade || rng_.chance(0.25)))
+  const std::vector<model::CallableId> &inits = catalog_.initialisers(r.id);
+  const bool defaults = model::hasFunctionField(program_, r.id) && std::any_of(inits.begin(), inits.end(), [&](auto c) {
+                          return model::defaultsFilled(program_, program_.callable(c)) == r.id;
+                        });
+  if (aggregate && !deep && !inits.empty() && (apiMade || rng_.chance(defaults ? 0.75 : 0.25)))
     if (auto made = initialised(t, r, depth)) return made;
   // An abstract class: a stub subclass the test derives, always when
   // nothing else makes one, else half of the time (a concrete subclass or a

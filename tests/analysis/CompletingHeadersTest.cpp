@@ -36,3 +36,15 @@ TEST(ScanHeader, FindsOutOfClassMembersOfClassesAndTemplates) {
                                               "Node::operator()", "Stack::top"}));
   EXPECT_EQ(d.includes, (std::vector<std::string>{"yaml-cpp/node/node.h", "vector"}));
 }
+
+TEST(ScanHeader, FindsWhatInitialisersAndSettersOfDefaultsTakeThroughAPointer) {
+  const HeaderDefinitions d = scanHeader(R"(
+    void yajl_set_default_alloc_funcs(yajl_alloc_funcs * yaf);
+    int mp_init_size(mp_int *a, int size);
+    void read_defaults(const options *o);     // const: read, not filled
+    void load_default(options const *o);      // the same
+    void apply(settings *s);                  // no initialiser's name
+    int buffer_init(void *p, char *text);     // nothing but void and char
+  )");
+  EXPECT_EQ(d.initialises, (std::set<std::string>{"mp_int", "yajl_alloc_funcs"}));
+}

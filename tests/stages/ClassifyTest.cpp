@@ -2176,3 +2176,28 @@ TEST(StubClaims, AnElementOfAnEmptyContainerIsMisuseAndOneByAnUncheckedIndexIsRo
             std::string::npos)
       << c.why;
 }
+
+TEST(ClassifyTables, AZeroedTableOfFunctionsIsMisuseWhereTheProjectFillsOneWithItsDefaults) {
+  // arena_funcs funcs = {}; tokens_alloc(&funcs, 0) calls a NULL `take`:
+  // the test's doing, as yajl_lex_alloc given a zeroed yajl_alloc_funcs,
+  // when the project's arena_set_default_funcs (model::defaultsFilled)
+  // fills one.
+  const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kClassifyFixtures + "tokens.c");
+  const model::Program &p = m->program;
+  auto typeNamed = [&](const std::string &spelling) {
+    for (const model::Type &t : p.types)
+      if (t.spelling == spelling) return t.id;
+    throw std::runtime_error("no type " + spelling);
+  };
+  testcase::TestCase t;
+  t.statements.push_back({.op = Op::Aggregate, .type = typeNamed("arena_funcs")});
+  t.statements.push_back({.op = Op::AddressOf, .type = typeNamed("const arena_funcs *"), .refs = {0}});
+  t.statements.push_back({.op = Op::Primitive, .type = typeNamed("int")});
+  t.statements.push_back({.op = Op::Call, .callable = bySignature(p, "tokens_alloc(const arena_funcs *, int)").id,
+                          .refs = {1, 2}});
+  const auto c = stages::classify(*m->catalog, t, crashAtEnd(t), {});
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives tokens_alloc() a arena_funcs it never initialised (arena_set_default_funcs initialises one)"),
+            std::string::npos)
+      << c.why;
+}

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <set>
 
 using namespace mosaic;
@@ -162,6 +163,56 @@ TEST(Factory, AnInitialiserMayTakeTheObjectAsAnotherParameterThanTheFirst) {
   // A type its callers may fill is initialised by the API a quarter of the
   // time (TestFactory::makeRecord; before, never: 0 of 40).
   EXPECT_GE(initialised, 4);
+}
+
+TEST(Factory, ATableOfFunctionsIsFilledByTheProjectsSetterOfDefaultsFromAHeaderTheUnitDoesNotInclude) {
+  // tokens.c's tokens_alloc takes an arena_funcs (yajl_lex_alloc's
+  // yajl_alloc_funcs); only arena_default.h, which tokens.c does not
+  // include, declares arena_set_default_funcs. The front end includes it
+  // first (CompletingHeaders.h), the factory fills most tables with it
+  // (stubs' take gives NULL: no lexer), and the lexer it makes works.
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/tokens.c");
+  ASSERT_EQ(u->program.completingHeaders.size(), 1u);
+  EXPECT_TRUE(u->program.completingHeaders[0].ends_with("/arena_default.h")) << u->program.completingHeaders[0];
+  const model::Callable &defaults = u->callable("arena_set_default_funcs");
+  const model::Callable &alloc = u->callable("tokens_alloc");
+  const model::Callable &next = u->callable("tokens_next");
+  const auto table = model::defaultsFilled(u->program, defaults);
+  ASSERT_TRUE(table);
+  EXPECT_EQ(u->catalog->initialisers(*table), std::vector<model::CallableId>{defaults.id});
+  Rng rng(4);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*u->catalog, pool, rng);
+  int tables = 0, filled = 0, lexed = 0;
+  for (int i = 0; i < 40; ++i) {
+    testcase::TestCase t;
+    if (!factory.appendCall(t, alloc.id)) continue;
+    ++tables;
+    const bool byDefaults = std::any_of(t.statements.begin(), t.statements.end(), [&](const testcase::Statement &s) {
+      return s.op == testcase::Op::Call && s.callable == defaults.id;
+    });
+    filled += byDefaults;
+    if (!byDefaults) continue;
+    // tokens_next(lexer, "7", 1): a number (1), which no lexer gives -1 for.
+    testcase::Ref lexer = 0;
+    for (size_t k = 0; k < t.statements.size(); ++k)
+      if (t.statements[k].op == testcase::Op::Call && t.statements[k].callable == alloc.id)
+        lexer = static_cast<testcase::Ref>(k);
+    auto push = [&](testcase::Statement s) {
+      t.statements.push_back(std::move(s));
+      return static_cast<testcase::Ref>(t.statements.size() - 1);
+    };
+    const testcase::Ref text =
+        push({.op = testcase::Op::CString, .type = u->program.type(next.params[1].type).value, .bytes = "7"});
+    const testcase::Ref length =
+        push({.op = testcase::Op::Primitive, .type = u->program.type(next.params[2].type).value, .bits = 1});
+    const testcase::Ref n = push({.op = testcase::Op::Call, .callable = next.id, .refs = {lexer, text, length}});
+    ASSERT_EQ(u->run(t).outcome, exec::Outcome::Ok) << testcase::toCode(u->program, t);
+    lexed += u->result(n) == 1;
+  }
+  EXPECT_EQ(tables, 40);
+  EXPECT_GE(filled, 20); // three quarters of the time (TestFactory::makeRecord); 0 before
+  EXPECT_EQ(lexed, filled) << "the table the project's defaults filled allocates a lexer";
 }
 
 // Function-level defect prediction's weights: a callable weighted 9 is

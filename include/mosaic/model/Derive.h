@@ -4,7 +4,9 @@
 #include "mosaic/model/Program.h"
 #include "mosaic/support/Expected.h"
 
+#include <optional>
 #include <string>
+#include <string_view>
 
 namespace mosaic::model {
 
@@ -40,5 +42,26 @@ struct Selection {
 /// of the records it owns. Fails with a Usage error, listing the closest names, when the name
 /// matches nothing. Returns the number of targets.
 Expected<size_t> selectTargets(Program &program, const Selection &selection);
+
+/// A name that says "this starts a lifetime in memory the caller has": one
+/// of its words (identifierWords) starts or ends with init (mp_init_size,
+/// deflateInit2_, lua's luaL_buffinit), case-insensitive. Ours.
+bool isInitialiserName(const std::string &name);
+/// Whether one word of a name is such a word (`init`, `Init2`,
+/// `buffinit`), case-insensitive.
+bool isInitialiserWord(std::string_view word);
+
+/// The record a function fills with the library's defaults: a function of
+/// one parameter, a non-const pointer to a complete record, with a word
+/// `default` or `defaults` in its name (yajl_set_default_alloc_funcs(
+/// yajl_alloc_funcs *), which an allocator table is made with). nullopt
+/// for any other: a setter of one default among others takes more
+/// (expat's XML_SetDefaultHandler(parser, handler)). Ours.
+std::optional<RecordId> defaultsFilled(const Program &program, const Callable &callable);
+
+/// Whether a record has a field that is a function pointer: a table of
+/// callbacks or of allocation functions, which stubs fill poorly (an
+/// allocator's stub gives NULL) where the library has a way to fill it.
+bool hasFunctionField(const Program &program, RecordId record);
 
 } // namespace mosaic::model

@@ -175,7 +175,9 @@ public:
   /// Callable functions that initialise a `T` their caller provides,
   /// through a pointer to a non-const one among their parameters, and say
   /// so (testcase::isInitialiserName: mp_init, mp_init_size, deflateInit_,
-  /// account_init, and lua's luaL_buffinit(L, &b), which takes it second).
+  /// account_init, and lua's luaL_buffinit(L, &b), which takes it second),
+  /// and those that fill one with the library's defaults
+  /// (model::defaultsFilled: yajl_set_default_alloc_funcs).
   /// A test makes a `T` as `T x = {}; init(..., &x, ...)`.
   const std::vector<model::CallableId> &initialisers(model::RecordId record) const;
   /// Which parameter of `init`, one of initialisers(record), takes the `T`

@@ -5,6 +5,7 @@
 // is the test's own doing, not the library's.
 #pragma once
 
+#include "mosaic/model/Derive.h"
 #include "mosaic/model/Program.h"
 #include "mosaic/testcase/TestCase.h"
 
@@ -19,13 +20,9 @@ namespace mosaic::testcase {
 /// other way to say so; ours.
 bool isDestroyerName(const std::string &name);
 
-/// A name that says "this starts a lifetime in memory the caller has": one
-/// of its words (identifierWords) starts or ends with init (mp_init_size,
-/// deflateInit2_, lua's luaL_buffinit), case-insensitive. Ours.
-bool isInitialiserName(const std::string &name);
-/// Whether one word of a name is such a word (`init`, `Init2`,
-/// `buffinit`), case-insensitive.
-bool isInitialiserWord(std::string_view word);
+/// Initialiser names (model/Derive.h), which the front end also reads.
+using model::isInitialiserName;
+using model::isInitialiserWord;
 
 /// A free function of one pointer parameter (not to a function) with such
 /// a name (cJSON_Delete, XML_ParserFree, cJSON_free's void *), or the close
