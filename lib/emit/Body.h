@@ -118,6 +118,10 @@ private:
   // BodyNames.cpp
   std::string identifierFor(const testcase::TestCase &t, size_t index) const;
   std::string testName(const SuiteTest &st, bool failing) const;
+  /// The enumerator `call`'s enum result has for `value`, as a word of a
+  /// test's name (`YajlTokError`); "" when the result is no enum or no
+  /// enumerator has the value.
+  std::string enumeratorWord(const testcase::Statement &call, std::int64_t value) const;
   // BodyExpressions.cpp
   bool bindsMutableReference(const testcase::TestCase &t, testcase::Ref i) const;
   std::string argument(const testcase::TestCase &t, testcase::Ref ref, model::TypeId param, bool move);

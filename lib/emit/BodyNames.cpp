@@ -177,6 +177,30 @@ std::string BodyWriter::identifierFor(const TestCase &t, size_t i) const {
   return typeName(s.type);
 }
 
+std::string BodyWriter::enumeratorWord(const Statement &call, std::int64_t value) const {
+  const model::Type &t = p_.type(p_.type(p_.callable(call.callable).result).value);
+  if (t.kind != TypeKind::Enum || !t.enumId) return "";
+  for (const model::Enumerator &en : p_.enums.at(*t.enumId).enumerators) {
+    if (en.value != value) continue;
+    // Each part between underscores capitalised, the rest of a part in
+    // capitals lowered: `ns::Status::not_found` -> `NotFound`, SCAN_OPEN
+    // -> `ScanOpen`, `kOk` -> `KOk`.
+    const std::string last = en.name.substr(en.name.rfind(':') == std::string::npos ? 0 : en.name.rfind(':') + 1);
+    std::string word;
+    for (size_t start = 0; start <= last.size();) {
+      const size_t end = std::min(last.find('_', start), last.size());
+      std::string part = last.substr(start, end - start);
+      if (std::none_of(part.begin(), part.end(), [](unsigned char c) { return std::islower(c); }))
+        for (char &c : part) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (!part.empty()) part[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(part[0])));
+      word += part;
+      start = end + 1;
+    }
+    return word;
+  }
+  return "";
+}
+
 std::string BodyWriter::testName(const SuiteTest &st, bool failing) const {
   const TestCase &t = st.test;
   int last = -1;
@@ -216,6 +240,9 @@ std::string BodyWriter::testName(const SuiteTest &st, bool failing) const {
     case MOSAIC_OBS_BOOL: return name + (o.integer ? "_ReturnsTrue" : "_ReturnsFalse");
     case MOSAIC_OBS_INT:
     case MOSAIC_OBS_UINT:
+      // An enumerator names the test by its name (yajl_tok_error:
+      // `_ReturnsYajlTokError`), as the assertion spells it.
+      if (const std::string e = enumeratorWord(t.statements[last], o.integer); !e.empty()) return name + "_Returns" + e;
       // A value of up to four digits names the test (ours: short enough to
       // read in a name, `_Returns404`); a longer one says only that it is one.
       if (o.integer >= -999 && o.integer <= 9999)

@@ -248,6 +248,26 @@ TEST(Writer, ABufferOfZeroesIsWrittenByItsSize) {
   EXPECT_NE(text.find("const char *end = ptr + 256;"), std::string::npos) << text;
 }
 
+TEST(Writer, AnEnumResultNamesTheTestByItsEnumerator) {
+  // scan_token("<a>", end, NULL) returns SCAN_OPEN (3): the test is
+  // scan_token_ReturnsScanOpen, as its assertion spells the value, not
+  // scan_token_Returns3.
+  Unit u("scan.c");
+  const model::Callable &token = u.callable("scan_token");
+  emit::SuiteTest t;
+  t.test.statements = {
+      Statement{.op = Op::Buffer, .type = u.program.type(token.params[0].type).value, .bytes = "<a>"},
+      Statement{.op = Op::EndOf, .type = u.program.type(token.params[1].type).value, .refs = {0}},
+      Statement{.op = Op::Null, .type = u.program.type(token.params[2].type).value},
+      Statement{.op = Op::Call, .callable = token.id, .refs = {0, 1, 2}},
+  };
+  t.observations = {exec::Observation{.statement = 3, .kind = MOSAIC_OBS_INT, .target = MOSAIC_OBS_RESULT, .field = -1,
+                                      .integer = 3}};
+  const std::string text = writeAndCheck(u, {t});
+  EXPECT_NE(text.find("scan_token_ReturnsScanOpen)"), std::string::npos) << text;
+  EXPECT_NE(text.find("SCAN_OPEN);"), std::string::npos) << text;
+}
+
 TEST(Writer, AFailingTestASanitizerReportedHasItsBuffersOnTheHeapExactlyAsLong) {
   // A read one past a 3-byte buffer is a heap-buffer-overflow in the
   // harness's run; `char ptr[] = "<a>"` would hold a NUL there, and a stack
