@@ -1,11 +1,14 @@
 // Runs Clang on one unit and hands the AST to the model builder.
 #include "mosaic/analysis/FrontEnd.h"
 
+#include "ApiMacros.h"
 #include "CompileDatabase.h"
 #include "CompletingHeaders.h"
 #include "InstalledHeaders.h"
 #include "ModelBuilder.h"
 #include "ProjectSamples.h"
+
+#include "mosaic/model/Derive.h"
 
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/RecursiveASTVisitor.h>
@@ -44,6 +47,7 @@ public:
     buildModel(ctx, ci_.getSema(), installed_, program_);
     collectUnitMacros();
     markMacroShadowed();
+    if (addApiMacros(ci_.getPreprocessor(), ci_.getSourceManager(), program_)) model::deriveFactories(program_);
     collectUnitIncludes(ctx);
     built_ = true;
   }

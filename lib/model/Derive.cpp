@@ -101,6 +101,9 @@ Expected<size_t> selectTargets(Program &p, const Selection &sel) {
   for (const Callable &c : p.callables) {
     const bool ownMember = c.parent && p.record(*c.parent).ownedByUnit;
     const bool inMainHeader = !p.mainHeader.empty() && c.location.file == p.mainHeader;
+    // A macro of the API over a function (Callable::macroOf) is a way to
+    // call it, not more code to test.
+    if (!c.macroOf.empty()) continue;
     if (c.origin == Origin::Unit || ownMember || (!c.parent && inMainHeader)) p.targets.push_back(c.id);
   }
   return p.targets.size();

@@ -215,6 +215,40 @@ TEST(Factory, ATableOfFunctionsIsFilledByTheProjectsSetterOfDefaultsFromAHeaderT
   EXPECT_EQ(lexed, filled) << "the table the project's defaults filled allocates a lexer";
 }
 
+TEST(Factory, AnApiMacroThatFixesArgumentsOfAnInitialiserIsCalledAsTheLibraryMeansIt) {
+  // vessel_init(v) is vessel_init_((v), VESSEL_VERSION, (int)sizeof(vessel))
+  // (zlib's inflateInit over inflateInit_): a callable of one parameter
+  // that runs vessel_init_ with the version and size it checks, never a
+  // target; vessel_twice(v, n) passes 2 * (n) on and is none.
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/vessel.c");
+  const model::Callable &init = u->callable("vessel_init"), &init2 = u->callable("vessel_init2");
+  const model::Callable &pour = u->callable("vessel_pour");
+  EXPECT_EQ(init.macroOf, "vessel_init_");
+  EXPECT_EQ(init.params.size(), 1u);
+  ASSERT_EQ(init2.params.size(), 2u);
+  EXPECT_EQ(init2.params[1].name, "capacity");
+  EXPECT_EQ(init.linkageNames, u->callable("vessel_init_").linkageNames);
+  EXPECT_THROW(u->callable("vessel_twice"), std::runtime_error);
+  for (model::CallableId t : u->program.targets) EXPECT_TRUE(u->program.callable(t).macroOf.empty());
+  const auto vessel = *u->program.type(u->program.type(pour.params[0].type).value).pointee;
+  const auto &inits = u->catalog->initialisers(*u->program.type(u->program.type(vessel).value).recordId);
+  EXPECT_NE(std::find(inits.begin(), inits.end(), init.id), inits.end());
+  // vessel v = {}; vessel_init(&v); vessel_pour(&v, 5): 5.
+  testcase::TestCase t;
+  auto push = [&](testcase::Statement s) {
+    t.statements.push_back(std::move(s));
+    return static_cast<testcase::Ref>(t.statements.size() - 1);
+  };
+  const testcase::Ref v = push({.op = testcase::Op::Aggregate, .type = u->program.type(vessel).value});
+  const testcase::Ref address = push({.op = testcase::Op::AddressOf, .type = pour.params[0].type, .refs = {v}});
+  push({.op = testcase::Op::Call, .callable = init.id, .refs = {address}});
+  const testcase::Ref five = push({.op = testcase::Op::Primitive, .type = u->program.type(pour.params[1].type).value, .bits = 5});
+  const testcase::Ref poured = push({.op = testcase::Op::Call, .callable = pour.id, .refs = {address, five}});
+  ASSERT_EQ(u->run(t).outcome, exec::Outcome::Ok) << testcase::toCode(u->program, t);
+  EXPECT_EQ(u->result(2), 0) << "vessel_init_ accepted the macro's version and size";
+  EXPECT_EQ(u->result(poured), 5);
+}
+
 // Function-level defect prediction's weights: a callable weighted 9 is
 // chosen about nine times as often as one weighted 1; no weights, uniform.
 TEST(Factory, TargetsAreChosenInProportionToTheirWeights) {

@@ -11,16 +11,13 @@ from benchlib import sweep
 from benchlib.subjects import Subject
 
 HELD = {s.name: s for s in [
-    Subject("libcbor", "0.8.0-2", ["src/cbor.c", "src/cbor/streaming/decoding.c", "src/cbor/streaming/encoding.c",
-                                   "src/cbor/serialization.c", "src/cbor/strings.c", "src/cbor/arrays.c",
-                                   "src/cbor/maps.c", "src/cbor/ints.c", "src/cbor/internal/loaders.c",
-                                   "src/cbor/internal/builder_callbacks.c"],
-            cmake_args=["-DWITH_TESTS=OFF"]),
-    Subject("libexif", "0.6.24-1+deb12u1", ["libexif/exif-data.c", "libexif/exif-loader.c", "libexif/exif-entry.c",
-                                            "libexif/exif-utils.c", "libexif/exif-mem.c", "libexif/exif-content.c",
-                                            "libexif/exif-format.c", "libexif/exif-tag.c"],
-            build="autotools"),
-    Subject("iniparser", "4.1-6", ["src/dictionary.c", "src/iniparser.c"], build="make", make_targets=["libiniparser.a"]),
+    Subject("nettle", "3.8.1-2", ["base64-decode.c", "base64-encode.c", "base16-decode.c", "buffer.c", "cbc.c", "ctr.c",
+                                  "hmac.c", "sha256.c", "knuth-lfib.c", "memxor.c"],
+            build="autotools", configure_args=["--disable-documentation", "--disable-assembler", "--disable-openssl"]),
+    Subject("libonig", "6.9.8-1", ["src/regparse.c", "src/regexec.c", "src/regcomp.c", "src/regerror.c", "src/utf8.c",
+                                   "src/regenc.c", "src/onig_init.c"],
+            cmake_args=["-DBUILD_TEST=OFF"]),
+    Subject("xxhash", "0.8.1-1", ["xxhash.c"], build="make", make_targets=["libxxhash.a"]),
 ]}
 
 sweep.held_out(HELD, sys.argv, os.path.join(BENCH, ".."))

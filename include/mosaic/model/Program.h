@@ -227,6 +227,11 @@ struct Callable {
   /// which the preprocessor leaves alone, so the function runs, as in the
   /// harness, and a null argument does not become `nullptr->member`.
   bool macroShadowed = false;
+  /// A function-like macro of the API over a function (analysis/ApiMacros.h:
+  /// zlib's inflateInit over inflateInit_): that function's qualified name.
+  /// Called by the macro's name, with the parameters it passes on; what runs
+  /// is the function (its linkage names).
+  std::string macroOf;
   /// Declared deprecated (`__attribute__((deprecated("use X instead")))`,
   /// `[[deprecated]]`): the attribute's message, empty without one (LZ4's
   /// LZ4_decompress_fast, "deprecated and unsafe"). A failure in a call of
