@@ -88,6 +88,28 @@ Needs unitNeeds(const model::Program &p) {
       if (const auto r = recordOf(p, param.type, /*throughPointer=*/true)) filled.insert(*r);
     }
   }
+  // Abstract classes taken by pointer or reference with no concrete class
+  // derived from them in sight.
+  std::set<model::RecordId> derivedFrom;
+  for (const model::Record &r : p.records) {
+    if (r.abstract) continue;
+    std::vector<model::RecordId> todo = r.bases;
+    while (!todo.empty()) {
+      const model::RecordId b = todo.back();
+      todo.pop_back();
+      if (derivedFrom.insert(b).second)
+        todo.insert(todo.end(), p.record(b).bases.begin(), p.record(b).bases.end());
+    }
+  }
+  for (const model::Callable &c : p.callables) {
+    if (!ownedCallable(p, c)) continue;
+    for (const model::Param &param : c.params) {
+      const auto id = recordOf(p, param.type, /*throughPointer=*/true);
+      if (!id || derivedFrom.count(*id)) continue;
+      const model::Record &r = p.record(*id);
+      if (r.abstract && !r.inSystemHeader) needs.subclassed.insert(shortName(r.name));
+    }
+  }
   for (const model::Callable &c : p.callables) {
     if (!ownedCallable(p, c)) continue;
     for (const model::Param &param : c.params) {
@@ -162,6 +184,28 @@ HeaderDefinitions scanHeader(const std::string &text) {
       }
       if (!name.empty() && j < toks.size() && (toks[j].is(clang::tok::l_brace) || toks[j].is(clang::tok::colon)))
         found.classes.insert(name);
+      // `: public ns::Base<T>, private Other {`: the last name before each
+      // `,`, `<` or `{` at the top level.
+      if (!name.empty() && j < toks.size() && toks[j].is(clang::tok::colon) &&
+          !(j + 1 < toks.size() && toks[j + 1].is(clang::tok::colon))) {
+        std::string last;
+        int angle = 0;
+        for (size_t k = j + 1; k < toks.size() && !toks[k].is(clang::tok::l_brace) && !toks[k].is(clang::tok::semi);
+             ++k) {
+          if (toks[k].is(clang::tok::less)) {
+            if (angle++ == 0 && !last.empty()) found.bases.insert(last);
+            last.clear();
+          } else if (toks[k].is(clang::tok::greater)) --angle;
+          else if (angle == 0 && toks[k].is(clang::tok::comma)) {
+            if (!last.empty()) found.bases.insert(last);
+            last.clear();
+          } else if (angle == 0 && isIdentifier(toks[k])) {
+            const std::string w = spelling(k);
+            if (w != "public" && w != "private" && w != "protected" && w != "virtual") last = w;
+          }
+        }
+        if (!last.empty()) found.bases.insert(last);
+      }
       continue;
     }
     // `Class[<...>]::member(`, `Class::~Class(`, `Class::operator[](`.
@@ -245,6 +289,8 @@ std::optional<std::string> HeaderIndex::best(const Needs &needs, const std::set<
       if (defs_[i].members.count(m)) here.members.insert(m);
     for (const std::string &r : needs.initialised)
       if (defs_[i].initialises.count(r)) here.initialised.insert(r);
+    for (const std::string &r : needs.subclassed)
+      if (defs_[i].bases.count(r)) here.subclassed.insert(r);
     if (here.size() > (best ? met.size() : 0)) {
       best = paths_[i];
       met = std::move(here);

@@ -37,8 +37,15 @@ struct Needs {
   /// yajl_alloc_funcs, which only yajl_alloc.h's
   /// yajl_set_default_alloc_funcs fills. C and C++.
   std::set<std::string> initialised;
-  bool empty() const { return classes.empty() && members.empty() && initialised.empty(); }
-  size_t size() const { return classes.size() + members.size() + initialised.size(); }
+  /// Abstract classes the unit's callables take through a pointer or a
+  /// reference while the unit sees no concrete class derived from them:
+  /// muParser's ParserTokenReader takes a ParserBase *, whose concrete
+  /// Parser only muParser.h, which muParserTokenReader.cpp does not
+  /// include, defines. A stub subclass would leave what Parser's
+  /// overrides set up (its character sets) empty.
+  std::set<std::string> subclassed;
+  bool empty() const { return classes.empty() && members.empty() && initialised.empty() && subclassed.empty(); }
+  size_t size() const { return classes.size() + members.size() + initialised.size() + subclassed.size(); }
 };
 
 /// The needs of a parsed unit. Only records and members outside system
@@ -57,6 +64,9 @@ struct HeaderDefinitions {
   std::set<std::string> classes;
   std::set<std::string> members;
   std::set<std::string> initialises;
+  /// The base classes of the classes it defines, unqualified (`class
+  /// Parser : public ParserBase {`: ParserBase).
+  std::set<std::string> bases;
   std::vector<std::string> includes;
 };
 HeaderDefinitions scanHeader(const std::string &text);

@@ -377,7 +377,7 @@ void complete(const UnitCommand &command, const InstalledHeaders &installed, std
         return std::any_of(was.begin(), was.end(), [&](const std::string &n) { return !now.count(n); });
       };
       if (!gone(met.classes, left.classes) && !gone(met.members, left.members) &&
-          !gone(met.initialised, left.initialised))
+          !gone(met.initialised, left.initialised) && !gone(met.subclassed, left.subclassed))
         continue;
       std::vector<std::string> completing = std::move(program.completingHeaders);
       completing.push_back(h);

@@ -48,3 +48,14 @@ TEST(ScanHeader, FindsWhatInitialisersAndSettersOfDefaultsTakeThroughAPointer) {
   )");
   EXPECT_EQ(d.initialises, (std::set<std::string>{"mp_int", "yajl_alloc_funcs"}));
 }
+
+TEST(ScanHeader, FindsTheBaseClassesOfTheClassesItDefines) {
+  const HeaderDefinitions d = scanHeader(R"(
+    class API_EXPORT_CXX Parser : public ParserBase { };
+    struct Both final : protected ns::Left<int, Other>, virtual Right {};
+    class Plain {};
+    class Declared;
+    int x = a ? b : c;
+  )");
+  EXPECT_EQ(d.bases, (std::set<std::string>{"Left", "ParserBase", "Right"}));
+}

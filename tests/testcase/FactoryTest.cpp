@@ -249,6 +249,32 @@ TEST(Factory, AnApiMacroThatFixesArgumentsOfAnInitialiserIsCalledAsTheLibraryMea
   EXPECT_EQ(u->result(poured), 5);
 }
 
+TEST(Factory, AnAbstractClassIsMadeAsTheProjectsConcreteSubclassFromAHeaderTheUnitDoesNotInclude) {
+  // lexer.cpp's Lexer takes a const Grammar *, whose concrete LetterGrammar
+  // only lexer_grammar.h defines (muParser's ParserTokenReader and
+  // ParserBase, with Parser in muParser.h): the front end includes it
+  // first, and a test gets a LetterGrammar, set up, as often as a stub.
+  const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/lexer.cpp");
+  ASSERT_EQ(m->program.completingHeaders.size(), 1u);
+  EXPECT_TRUE(m->program.completingHeaders[0].ends_with("/lexer_grammar.h")) << m->program.completingHeaders[0];
+  const model::Callable &make = m->callable("lex::LetterGrammar::LetterGrammar");
+  Rng rng(6);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*m->catalog, pool, rng);
+  int concrete = 0, stubs = 0;
+  for (int i = 0; i < 100; ++i) {
+    testcase::TestCase t;
+    if (!factory.appendCall(t, m->callable("lex::Lexer::next").id)) continue;
+    for (const testcase::Statement &s : t.statements) {
+      concrete += s.op == testcase::Op::Construct && s.callable == make.id;
+      stubs += s.op == testcase::Op::Subclass;
+    }
+  }
+  // Half of the grammars made (TestFactory::makeRecord); before, none.
+  EXPECT_GT(concrete, 0);
+  EXPECT_GT(concrete * 3, stubs) << concrete << " LetterGrammars, " << stubs << " stubs";
+}
+
 // Function-level defect prediction's weights: a callable weighted 9 is
 // chosen about nine times as often as one weighted 1; no weights, uniform.
 TEST(Factory, TargetsAreChosenInProportionToTheirWeights) {
