@@ -4,6 +4,7 @@
 #include "ApiMacros.h"
 #include "CompileDatabase.h"
 #include "CompletingHeaders.h"
+#include "GlobalObjects.h"
 #include "InstalledHeaders.h"
 #include "ModelBuilder.h"
 #include "ProjectSamples.h"
@@ -47,7 +48,8 @@ public:
     buildModel(ctx, ci_.getSema(), installed_, program_);
     collectUnitMacros();
     markMacroShadowed();
-    if (addApiMacros(ci_.getPreprocessor(), ci_.getSourceManager(), program_)) model::deriveFactories(program_);
+    const size_t macros = addApiMacros(ci_.getPreprocessor(), ci_.getSourceManager(), program_);
+    if (macros + addGlobalObjects(ctx, program_)) model::deriveFactories(program_);
     collectUnitIncludes(ctx);
     built_ = true;
   }

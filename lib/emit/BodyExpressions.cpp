@@ -148,6 +148,7 @@ std::string BodyWriter::callExpression(const TestCase &t, size_t i, std::set<mod
   if (c.kind == model::CallableKind::Operator && args.size() == 2)
     for (const char *op : binaryOperators)
       if (c.operatorSpelling == op) return args[0] + " " + op + " " + args[1];
+  if (c.globalObject) return "&" + c.qualifiedName;
   if (needsTrampoline(c)) {
     trampolines.insert(c.id);
     return trampolineName(c) + "(" + joined + ")";

@@ -73,6 +73,7 @@ std::string Writer::receiver(const model::Callable &c, std::ostringstream &decls
 // The call of `c` with `args`: a new-expression for a constructor, a member
 // call through `self` for a method, else by qualified name.
 std::string Writer::callExpression(const model::Callable &c, const std::string &self, const std::vector<std::string> &args) {
+  if (c.globalObject) return "(&" + c.qualifiedName + ")";
   std::string call;
   if (c.kind == CallableKind::Constructor) call = "new " + t(p_.record(*c.parent).type) + "(";
   else if (hasReceiver(c)) call = self + model::memberName(p_, c) + "(";

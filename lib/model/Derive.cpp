@@ -102,8 +102,8 @@ Expected<size_t> selectTargets(Program &p, const Selection &sel) {
     const bool ownMember = c.parent && p.record(*c.parent).ownedByUnit;
     const bool inMainHeader = !p.mainHeader.empty() && c.location.file == p.mainHeader;
     // A macro of the API over a function (Callable::macroOf) is a way to
-    // call it, not more code to test.
-    if (!c.macroOf.empty()) continue;
+    // call it, not more code to test; a global object's address is a value.
+    if (!c.macroOf.empty() || c.globalObject) continue;
     if (c.origin == Origin::Unit || ownMember || (!c.parent && inMainHeader)) p.targets.push_back(c.id);
   }
   return p.targets.size();

@@ -301,6 +301,7 @@ void to_json(Json &j, const Callable &c) {
   flag("has_non_const_twin", c.hasNonConstTwin);
   flag("macro_shadowed", c.macroShadowed);
   if (!c.macroOf.empty()) j["macro_of"] = c.macroOf;
+  flag("global_object", c.globalObject);
   flag("virtual", c.isVirtual);
   flag("noexcept", c.isNoexcept);
   flag("variadic", c.variadic);
@@ -339,6 +340,7 @@ void from_json(const Json &j, Callable &c) {
   getOr(j, "has_non_const_twin", c.hasNonConstTwin);
   getOr(j, "macro_shadowed", c.macroShadowed);
   getOr(j, "macro_of", c.macroOf);
+  getOr(j, "global_object", c.globalObject);
   getOr(j, "virtual", c.isVirtual);
   getOr(j, "noexcept", c.isNoexcept);
   getOr(j, "variadic", c.variadic);

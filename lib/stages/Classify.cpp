@@ -330,6 +330,7 @@ std::vector<std::string> words(const std::string &name) {
 // prefix) a release function of the API repeats (yajl_get_error's string,
 // which yajl_free_error frees).
 bool lendsItsResult(const model::Program &p, const model::Callable &callable) {
+  if (callable.globalObject) return true; // the library's own object
   const std::vector<std::string> own = words(callable.name);
   bool lends = false;
   for (const std::string &word : own) {

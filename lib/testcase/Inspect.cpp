@@ -101,6 +101,7 @@ std::vector<Statement> releases(const model::Program &p, const testcase::Catalog
     if (s.op != Op::Call) continue;
     const model::Callable &c = p.callable(s.callable);
     if (testcase::isDestroyerName(c.name)) continue; // it released something itself
+    if (c.globalObject) continue;                     // the library's own object
     const auto type = testcase::variableType(p, test, i);
     if (!type) continue;
     const model::Type &t = p.type(p.type(*type).value);

@@ -275,6 +275,45 @@ TEST(Factory, AnAbstractClassIsMadeAsTheProjectsConcreteSubclassFromAHeaderTheUn
   EXPECT_GT(concrete * 3, stubs) << concrete << " LetterGrammars, " << stubs << " stubs";
 }
 
+TEST(Factory, AGlobalObjectOfTheApiIsAValueOfThePointersItsFunctionsTake) {
+  // digest.h declares `extern const struct digest_algo digest_sum8;`
+  // (nettle's nettle_sha256), defined in digest_algos.c; digest_run takes
+  // a const struct digest_algo *. &digest_sum8 is a value a test passes,
+  // and the harness and the tests write it as that.
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/digest.c");
+  const model::Callable &sum = u->callable("digest_sum8"), &run = u->callable("digest_run");
+  EXPECT_TRUE(sum.globalObject);
+  EXPECT_TRUE(sum.params.empty());
+  EXPECT_EQ(sum.result, run.params[0].type);
+  EXPECT_TRUE(u->callable("digest_xor8").globalObject);
+  for (model::CallableId t : u->program.targets) EXPECT_FALSE(u->program.callable(t).globalObject);
+  Rng rng(2);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*u->catalog, pool, rng);
+  int globals = 0;
+  for (int i = 0; i < 40; ++i) {
+    testcase::TestCase t;
+    if (!factory.appendCall(t, run.id)) continue;
+    for (const testcase::Statement &s : t.statements)
+      globals += s.op == testcase::Op::Call && u->program.callable(s.callable).globalObject;
+  }
+  EXPECT_GE(globals, 10); // a table no test may fill by hand comes from the API
+  // digest_run(&digest_sum8, "ab", 2, out): 1 byte, ('a' + 'b') & 0xff.
+  testcase::TestCase t;
+  auto push = [&](testcase::Statement s) {
+    t.statements.push_back(std::move(s));
+    return static_cast<testcase::Ref>(t.statements.size() - 1);
+  };
+  const testcase::Ref algo = push({.op = testcase::Op::Call, .callable = sum.id});
+  const testcase::Ref data = push({.op = testcase::Op::Buffer, .type = u->program.type(run.params[1].type).value, .bytes = "ab"});
+  const testcase::Ref n = push({.op = testcase::Op::Primitive, .type = u->program.type(run.params[2].type).value, .bits = 2});
+  const testcase::Ref out =
+      push({.op = testcase::Op::Buffer, .type = u->program.type(run.params[3].type).value, .bytes = std::string(8, '\0')});
+  const testcase::Ref result = push({.op = testcase::Op::Call, .callable = run.id, .refs = {algo, data, n, out}});
+  ASSERT_EQ(u->run(t).outcome, exec::Outcome::Ok) << testcase::toCode(u->program, t);
+  EXPECT_EQ(u->result(result), 1);
+}
+
 // Function-level defect prediction's weights: a callable weighted 9 is
 // chosen about nine times as often as one weighted 1; no weights, uniform.
 TEST(Factory, TargetsAreChosenInProportionToTheirWeights) {

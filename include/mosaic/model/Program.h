@@ -232,6 +232,11 @@ struct Callable {
   /// Called by the macro's name, with the parameters it passes on; what runs
   /// is the function (its linkage names).
   std::string macroOf;
+  /// Stands for the address of a global object of the API (analysis/
+  /// GlobalObjects.h: nettle's `&nettle_sha256`, a `const struct
+  /// nettle_hash`): no parameters, its result a pointer to the object, no
+  /// call made (the harness and the tests write `&name`); never a target.
+  bool globalObject = false;
   /// Declared deprecated (`__attribute__((deprecated("use X instead")))`,
   /// `[[deprecated]]`): the attribute's message, empty without one (LZ4's
   /// LZ4_decompress_fast, "deprecated and unsafe"). A failure in a call of
