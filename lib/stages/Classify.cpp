@@ -891,6 +891,26 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
         return fmt::format("passes {} as {}, beyond the {} of {}", len.bits, paramName(args[*a.param->pairedWith], *a.param->pairedWith),
                            have, paramName(a, k));
     }
+    // A length beyond the bytes right after it, which it may describe
+    // whatever it was paired with: nettle's `(dst, length, src)`, where
+    // length is src's (base64_encode_update(ctx, dst, 52, src) with 3
+    // bytes of src reads past them), and `(buffer, length, data)`. Not a
+    // C string after it (snprintf's `(buf, n, fmt)`: n is buf's).
+    if (a.param->role == model::ParamRole::Length && v.op == Op::Primitive && k + 1 < args.size() &&
+        args[k + 1].param && !args[k + 1].param->pairedWith && args[k + 1].ref < t.statements.size() &&
+        args[k + 1].param->role != model::ParamRole::CString &&
+        (!a.param->pairedWith || *a.param->pairedWith != k + 1)) {
+      const model::Type &next = p.type(p.type(args[k + 1].param->type).value);
+      const model::Type *element = next.kind == model::TypeKind::Pointer && next.pointee
+                                       ? &p.type(p.type(*next.pointee).value)
+                                       : nullptr;
+      const bool bytes = element && (element->kind == model::TypeKind::Char || element->kind == model::TypeKind::Void ||
+                                     (element->kind == model::TypeKind::Integer && element->bits == 8));
+      const size_t have = elementsAt(t, args[k + 1].ref);
+      if (bytes && have != SIZE_MAX && v.bits > have)
+        return fmt::format("passes {} as {}, beyond the {} of {}, which it may describe", v.bits, paramName(a, k), have,
+                           paramName(args[k + 1], k + 1));
+    }
     // A buffer followed by an element size and a count whose product is
     // beyond it (fwrite's contract: zlib's gzfwrite(buf, 5, 4294963745, f)
     // with 5 bytes).

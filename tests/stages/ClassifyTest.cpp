@@ -2201,3 +2201,20 @@ TEST(ClassifyTables, AZeroedTableOfFunctionsIsMisuseWhereTheProjectFillsOneWithI
             std::string::npos)
       << c.why;
 }
+
+TEST(ClassifyLengths, ALengthBeyondTheBytesRightAfterItIsMisuseWhicheverBufferItWasPairedWith) {
+  // hexify(dst, 52, src) with 3 bytes of src (nettle's
+  // base64_encode_raw(dst, length, src), where length is src's): the
+  // length may describe src, so the read past it is the test's doing.
+  const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kClassifyFixtures + "hexify.c");
+  const model::Program &p = m->program;
+  const model::Callable &hexify = bySignature(p, "hexify(char *, size_t, const unsigned char *)");
+  testcase::TestCase t;
+  t.statements.push_back({.op = Op::Buffer, .type = p.type(hexify.params[0].type).value, .bytes = std::string(200, '\0')});
+  t.statements.push_back({.op = Op::Primitive, .type = p.type(hexify.params[1].type).value, .bits = 52});
+  t.statements.push_back({.op = Op::Buffer, .type = p.type(hexify.params[2].type).value, .bytes = "abc"});
+  t.statements.push_back({.op = Op::Call, .callable = hexify.id, .refs = {0, 1, 2}});
+  const auto c = stages::classify(*m->catalog, t, crashAtEnd(t), {});
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("passes 52 as length, beyond the 3 of src, which it may describe"), std::string::npos) << c.why;
+}
