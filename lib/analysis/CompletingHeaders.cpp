@@ -105,20 +105,12 @@ Needs unitNeeds(const model::Program &p) {
     if (!ownedCallable(p, c)) continue;
     for (const model::Param &param : c.params) {
       const auto id = recordOf(p, param.type, /*throughPointer=*/true);
-      if (!id || derivedFrom.count(*id)) continue;
+      if (!id || p.record(*id).inSystemHeader) continue;
       const model::Record &r = p.record(*id);
-      if (r.abstract && !r.inSystemHeader) needs.subclassed.insert(shortName(r.name));
-    }
-  }
-  for (const model::Callable &c : p.callables) {
-    if (!ownedCallable(p, c)) continue;
-    for (const model::Param &param : c.params) {
-      if (p.type(p.type(param.type).value).kind != model::TypeKind::Pointer) continue;
-      const auto id = recordOf(p, param.type, /*throughPointer=*/true);
-      if (!id || filled.count(*id)) continue;
-      const model::Record &r = p.record(*id);
-      if (r.inSystemHeader || !r.complete || !model::hasFunctionField(p, *id)) continue;
-      needs.initialised.insert(shortName(r.name));
+      if (r.abstract && !derivedFrom.count(*id)) needs.subclassed.insert(shortName(r.name));
+      if (p.type(p.type(param.type).value).kind == model::TypeKind::Pointer && !filled.count(*id) && r.complete &&
+          model::hasFunctionField(p, *id))
+        needs.initialised.insert(shortName(r.name));
     }
   }
   return needs;
@@ -153,14 +145,10 @@ HeaderDefinitions scanHeader(const std::string &text) {
   };
   // `init_name(..., T *...)` or `set_defaults(T *)`: T, when neither
   // `const T *` nor `T const *`.
-  auto defaultsWord = [](std::string_view w) {
-    const std::string l = lowercase(std::string(w));
-    return l == "default" || l == "defaults";
-  };
   for (size_t i = 0; i + 1 < toks.size(); ++i) {
     const std::string name = spelling(i);
     if (name.empty() || !toks[i + 1].is(clang::tok::l_paren)) continue;
-    if (!model::isInitialiserName(name) && !anyIdentifierWord(name, defaultsWord)) continue;
+    if (!model::isInitialiserName(name) && !anyIdentifierWord(name, model::isDefaultsWord)) continue;
     int depth = 0;
     for (size_t j = i + 1; j < toks.size(); ++j) {
       if (toks[j].is(clang::tok::l_paren)) ++depth;

@@ -123,11 +123,13 @@ bool isInitialiserWord(std::string_view w) {
 
 bool isInitialiserName(const std::string &name) { return anyIdentifierWord(name, isInitialiserWord); }
 
+bool isDefaultsWord(std::string_view w) {
+  const std::string l = lowercase(std::string(w));
+  return l == "default" || l == "defaults";
+}
+
 std::optional<RecordId> defaultsFilled(const Program &p, const Callable &c) {
-  if (c.kind != CallableKind::Function || c.params.size() != 1) return std::nullopt;
-  if (!anyIdentifierWord(c.name, [](std::string_view w) {
-        return lowercase(std::string(w)) == "default" || lowercase(std::string(w)) == "defaults";
-      }))
+  if (c.kind != CallableKind::Function || c.params.size() != 1 || !anyIdentifierWord(c.name, isDefaultsWord))
     return std::nullopt;
   const Type &t = p.type(p.type(c.params[0].type).value);
   if (t.kind != TypeKind::Pointer || t.pointeeConst || !t.pointee) return std::nullopt;

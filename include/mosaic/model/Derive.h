@@ -51,6 +51,11 @@ bool isInitialiserName(const std::string &name);
 /// `buffinit`), case-insensitive.
 bool isInitialiserWord(std::string_view word);
 
+/// Whether one word of a name is `default` or `defaults`, case-insensitive:
+/// the word of a setter of defaults (defaultsFilled), and of the functions a
+/// header is read for (analysis/CompletingHeaders.h).
+bool isDefaultsWord(std::string_view word);
+
 /// The record a function fills with the library's defaults: a function of
 /// one parameter, a non-const pointer to a complete record, with a word
 /// `default` or `defaults` in its name (yajl_set_default_alloc_funcs(
