@@ -27,6 +27,12 @@ std::vector<testcase::TestCase> tests(const UnitHarness &u, std::uint64_t seed, 
   return out;
 }
 
+// Appends `s` to `t`; its reference.
+testcase::Ref append(testcase::TestCase &t, testcase::Statement s) {
+  t.statements.push_back(std::move(s));
+  return static_cast<testcase::Ref>(t.statements.size() - 1);
+}
+
 class FactoryAgainstHarness : public ::testing::TestWithParam<const char *> {};
 
 // The claims.c fixture's harness, built once for the tests here that use it.
@@ -198,15 +204,11 @@ TEST(Factory, ATableOfFunctionsIsFilledByTheProjectsSetterOfDefaultsFromAHeaderT
     for (size_t k = 0; k < t.statements.size(); ++k)
       if (t.statements[k].op == testcase::Op::Call && t.statements[k].callable == alloc.id)
         lexer = static_cast<testcase::Ref>(k);
-    auto push = [&](testcase::Statement s) {
-      t.statements.push_back(std::move(s));
-      return static_cast<testcase::Ref>(t.statements.size() - 1);
-    };
     const testcase::Ref text =
-        push({.op = testcase::Op::CString, .type = u->program.type(next.params[1].type).value, .bytes = "7"});
+        append(t, {.op = testcase::Op::CString, .type = u->program.type(next.params[1].type).value, .bytes = "7"});
     const testcase::Ref length =
-        push({.op = testcase::Op::Primitive, .type = u->program.type(next.params[2].type).value, .bits = 1});
-    const testcase::Ref n = push({.op = testcase::Op::Call, .callable = next.id, .refs = {lexer, text, length}});
+        append(t, {.op = testcase::Op::Primitive, .type = u->program.type(next.params[2].type).value, .bits = 1});
+    const testcase::Ref n = append(t, {.op = testcase::Op::Call, .callable = next.id, .refs = {lexer, text, length}});
     ASSERT_EQ(u->run(t).outcome, exec::Outcome::Ok) << testcase::toCode(u->program, t);
     lexed += u->result(n) == 1;
   }
@@ -235,15 +237,11 @@ TEST(Factory, AnApiMacroThatFixesArgumentsOfAnInitialiserIsCalledAsTheLibraryMea
   EXPECT_NE(std::find(inits.begin(), inits.end(), init.id), inits.end());
   // vessel v = {}; vessel_init(&v); vessel_pour(&v, 5): 5.
   testcase::TestCase t;
-  auto push = [&](testcase::Statement s) {
-    t.statements.push_back(std::move(s));
-    return static_cast<testcase::Ref>(t.statements.size() - 1);
-  };
-  const testcase::Ref v = push({.op = testcase::Op::Aggregate, .type = u->program.type(vessel).value});
-  const testcase::Ref address = push({.op = testcase::Op::AddressOf, .type = pour.params[0].type, .refs = {v}});
-  push({.op = testcase::Op::Call, .callable = init.id, .refs = {address}});
-  const testcase::Ref five = push({.op = testcase::Op::Primitive, .type = u->program.type(pour.params[1].type).value, .bits = 5});
-  const testcase::Ref poured = push({.op = testcase::Op::Call, .callable = pour.id, .refs = {address, five}});
+  const testcase::Ref v = append(t, {.op = testcase::Op::Aggregate, .type = u->program.type(vessel).value});
+  const testcase::Ref address = append(t, {.op = testcase::Op::AddressOf, .type = pour.params[0].type, .refs = {v}});
+  append(t, {.op = testcase::Op::Call, .callable = init.id, .refs = {address}});
+  const testcase::Ref five = append(t, {.op = testcase::Op::Primitive, .type = u->program.type(pour.params[1].type).value, .bits = 5});
+  const testcase::Ref poured = append(t, {.op = testcase::Op::Call, .callable = pour.id, .refs = {address, five}});
   ASSERT_EQ(u->run(t).outcome, exec::Outcome::Ok) << testcase::toCode(u->program, t);
   EXPECT_EQ(u->result(2), 0) << "vessel_init_ accepted the macro's version and size";
   EXPECT_EQ(u->result(poured), 5);
@@ -300,16 +298,12 @@ TEST(Factory, AGlobalObjectOfTheApiIsAValueOfThePointersItsFunctionsTake) {
   EXPECT_GE(globals, 10); // a table no test may fill by hand comes from the API
   // digest_run(&digest_sum8, "ab", 2, out): 1 byte, ('a' + 'b') & 0xff.
   testcase::TestCase t;
-  auto push = [&](testcase::Statement s) {
-    t.statements.push_back(std::move(s));
-    return static_cast<testcase::Ref>(t.statements.size() - 1);
-  };
-  const testcase::Ref algo = push({.op = testcase::Op::Call, .callable = sum.id});
-  const testcase::Ref data = push({.op = testcase::Op::Buffer, .type = u->program.type(run.params[1].type).value, .bytes = "ab"});
-  const testcase::Ref n = push({.op = testcase::Op::Primitive, .type = u->program.type(run.params[2].type).value, .bits = 2});
+  const testcase::Ref algo = append(t, {.op = testcase::Op::Call, .callable = sum.id});
+  const testcase::Ref data = append(t, {.op = testcase::Op::Buffer, .type = u->program.type(run.params[1].type).value, .bytes = "ab"});
+  const testcase::Ref n = append(t, {.op = testcase::Op::Primitive, .type = u->program.type(run.params[2].type).value, .bits = 2});
   const testcase::Ref out =
-      push({.op = testcase::Op::Buffer, .type = u->program.type(run.params[3].type).value, .bytes = std::string(8, '\0')});
-  const testcase::Ref result = push({.op = testcase::Op::Call, .callable = run.id, .refs = {algo, data, n, out}});
+      append(t, {.op = testcase::Op::Buffer, .type = u->program.type(run.params[3].type).value, .bytes = std::string(8, '\0')});
+  const testcase::Ref result = append(t, {.op = testcase::Op::Call, .callable = run.id, .refs = {algo, data, n, out}});
   ASSERT_EQ(u->run(t).outcome, exec::Outcome::Ok) << testcase::toCode(u->program, t);
   EXPECT_EQ(u->result(result), 1);
 }
