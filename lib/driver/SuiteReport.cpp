@@ -64,6 +64,17 @@ bool compileFindings(const emit::Suite &suite, const std::string &output, Findin
   return mapped;
 }
 
+bool errorsOutsideSuite(const emit::Suite &suite, const std::string &output) {
+  static const std::regex error(R"(([^\s:]+):\d+:\d+: error:)");
+  for (std::sregex_iterator it(output.begin(), output.end(), error), end; it != end; ++it) {
+    const std::string file = fs::path((*it)[1].str()).filename().string();
+    if (std::none_of(suite.files.begin(), suite.files.end(),
+                     [&](const emit::File &f) { return fs::path(f.name).filename().string() == file; }))
+      return true;
+  }
+  return false;
+}
+
 std::vector<std::pair<std::string, double>> slowTests(const std::string &report, double seconds) {
   try {
     return slowTests(nlohmann::json::parse(report), seconds);

@@ -36,6 +36,10 @@ std::string testName(const emit::Suite &suite, bool failing, size_t index);
 /// Maps the compiler's "file:line:col: error:" lines to the tests they are
 /// in (removeTests, compileErrors); false when no error maps to a test.
 bool compileFindings(const emit::Suite &suite, const std::string &output, Findings &f);
+/// Whether the compiler reported an error in a file the suite did not
+/// write (a project header that does not compile as the test file's
+/// language), rather than in the tests themselves.
+bool errorsOutsideSuite(const emit::Suite &suite, const std::string &output);
 
 /// Maps a run of a test binary to findings: from its GoogleTest JSON
 /// `report` the failing tests (an assertion that failed is dropped; a test

@@ -60,11 +60,32 @@ public:
       if (stopped()) return interruptedNow();
       Findings f;
       if (!b->ok) {
+        // A C unit's header the test file includes is not C++ (C has no
+        // templates: an error in a header is the header's own): no test is
+        // to blame, and none compiles until the tests include none.
+        if (p_.language == "c" && !write_.throughWrapper && errorsOutsideSuite(suite, b->output)) {
+          if (firstErrors_.empty()) firstErrors_ = b->output.substr(0, 8000);
+          throughWrapper();
+          continue;
+        }
         if (!compileFindings(suite, b->output, f)) {
           // The compiler's first 8,000 characters (ours: its first errors).
-          if (write_.canonicalSpelling) return failed(b->output.substr(0, 8000));
-          write_.canonicalSpelling = true; // the spelled names may not exist outside the unit
-          continue;
+          // First the spelled names, which may not exist outside the unit;
+          // then, for C, the headers themselves, which may not be C++. The
+          // errors reported are the first build's (those of the headers).
+          if (firstErrors_.empty()) firstErrors_ = b->output.substr(0, 8000);
+          // Either way the suite is written anew, and what is written
+          // counted again (a test may no longer be writable).
+          if (!write_.canonicalSpelling) {
+            write_.canonicalSpelling = true;
+            written_ = -1;
+            continue;
+          }
+          if (p_.language == "c" && !write_.throughWrapper) {
+            throughWrapper();
+            continue;
+          }
+          return failed(firstErrors_);
         }
         logCompileErrors(suite, f);
       } else {
@@ -85,6 +106,15 @@ public:
   }
 
 private:
+  // The suite is written anew with no project header in sight of the tests
+  // (emit::WriteOptions::throughWrapper), and what is written counted again.
+  void throughWrapper() {
+    fmt::print(log_, "  the unit's headers do not compile as C++: the tests reach the library through the wrapper (C)\n");
+    write_.throughWrapper = true;
+    written_ = -1;
+    removedCompile_ = 0;
+  }
+
   bool stopped() const { return o_.stop && *o_.stop; }
   VerifyResult interruptedNow() {
     v_.interrupted = true;
@@ -299,6 +329,7 @@ private:
   const testcase::Catalog &catalog_;
   std::vector<emit::SuiteTest> &passing_, &failing_;
   const emit::UnitBuild &build_;
+  std::string firstErrors_; ///< the compiler's first 8,000 characters (ours) when a whole suite did not build
   const VerifyOptions &o_;
   std::ostream &log_;
   emit::WriteOptions write_;

@@ -12,7 +12,8 @@ namespace mosaic::emit {
 
 BodyWriter::BodyWriter(const model::Program &program, const testcase::Catalog &catalog, const WriteOptions &options)
     : p_(program), catalog_(catalog), options_(options), cxx_(program.language == "c++"),
-      reserved_(reservedNames(program)) {
+      throughWrapper_(options.throughWrapper && !cxx_), reserved_(reservedNames(program)) {
+  if (throughWrapper_) options_.canonicalSpelling = true; // the project's typedefs are out of sight too
   std::map<std::string, int> names;
   for (const model::Callable &c : p_.callables) ++names[c.qualifiedName];
   for (const auto &[name, count] : names)
@@ -26,11 +27,14 @@ Body BodyWriter::write(const SuiteTest &st, bool withAssertions) {
   const TestCase &t = st.test;
   const size_t n = st.threwAt >= 0 ? std::min(t.statements.size(), static_cast<size_t>(st.threwAt) + 1) : t.statements.size();
   resetVariables(n);
+  variadicTrampolines_.clear();
   exactBuffers_ = !st.failureClass.empty() && st.result.outcome == exec::Outcome::Sanitizer;
   body.name = testName(st, !withAssertions);
   countUses(st, n, withAssertions);
   nameValues(st, n, body.trampolines);
-  if (!writeStatements(st, n, withAssertions, body)) return body;
+  const bool written = writeStatements(st, n, withAssertions, body);
+  body.variadicTrampolines = std::move(variadicTrampolines_);
+  if (!written) return body;
   requireStubs(t, body);
   body.files = std::any_of(t.statements.begin(), t.statements.end(), [](const Statement &s) { return s.op == Op::File; });
   requireTrampolines(body);
@@ -214,6 +218,7 @@ bool BodyWriter::writeStatements(const SuiteTest &st, size_t n, bool withAsserti
     std::string why;
     auto line = statement(t, i, body.trampolines, why);
     if (!line) {
+      if (why.empty() && throughWrapper_) why = "statement " + std::to_string(i) + " builds a value only the project's C headers can name";
       body.unwritable = why.empty() ? "statement " + std::to_string(i) + " cannot be written" : why;
       return false;
     }
@@ -260,11 +265,17 @@ void BodyWriter::requireStubs(const TestCase &t, Body &body) const {
 // Unwritable when a callable the test reaches through a trampoline has a
 // parameter or result type only its unit can name.
 void BodyWriter::requireTrampolines(Body &body) const {
-  for (model::CallableId c : body.trampolines) {
+  // Through the wrapper, only the headers (in C) can name the project's
+  // types.
+  const std::string only = throughWrapper_ ? "has a type only the project's C headers can name"
+                                            : "has a type only its unit can name";
+  std::set<model::CallableId> reached = body.trampolines;
+  for (const auto &[c, kinds] : body.variadicTrampolines) reached.insert(c);
+  for (model::CallableId c : reached) {
     const model::Callable &callable = p_.callable(c);
     for (const model::Param &param : callable.params)
-      if (!spell(param.type)) body.unwritable = "a parameter of " + callable.name + " has a type only its unit can name";
-    if (!spell(callable.result)) body.unwritable = "the result of " + callable.name + " has a type only its unit can name";
+      if (!spell(param.type)) body.unwritable = "a parameter of " + callable.name + " " + only;
+    if (!spell(callable.result)) body.unwritable = "the result of " + callable.name + " " + only;
   }
 }
 

@@ -21,6 +21,17 @@ namespace mosaic::emit {
 std::string trampolineName(const model::Callable &c);
 /// Whether a test calls `c` through the wrapper.
 bool needsTrampoline(const model::Callable &c);
+/// The trampoline of variadic `c` for calls whose extra arguments are of
+/// `kinds` (Catalog::varargKind letters, abi/Format.h): C cannot pass `...`
+/// on, so each shape of call has its own, with fixed parameters
+/// (`mosaic_report_3_vis` for `report(fmt, 1, "x")`).
+std::string variadicTrampolineName(const model::Callable &c, const std::string &kinds);
+/// A C or C++ keyword or alternative token (`not`): a C parameter so
+/// named goes unnamed in the test's declaration of its trampoline.
+bool cxxKeyword(const std::string &word);
+/// The type of a trampoline's parameter for an extra argument of `kind`,
+/// as the callee reads it after the default argument promotions.
+std::string varargParameterType(char kind);
 
 /// The name of the stub subclass of abstract class `record` that tests
 /// derive (`StubEventHandler`; Op::Subclass).
@@ -43,6 +54,9 @@ struct Body {
   std::string unwritable;
   std::string name;  ///< a readable name (callable and what it shows), not yet unique
   std::set<model::CallableId> trampolines;
+  /// Variadic functions reached through the wrapper, with the kinds of the
+  /// extra arguments of each shape of call (variadicTrampolineName).
+  std::set<std::pair<model::CallableId, std::string>> variadicTrampolines;
   std::set<model::RecordId> stubs; ///< abstract classes whose stub subclass the test uses
   bool files = false;              ///< the test opens a temporary file (Op::File): temporaryFileHelpers()
 };
@@ -166,6 +180,11 @@ private:
   const testcase::Catalog &catalog_;
   WriteOptions options_;
   const bool cxx_;
+  /// WriteOptions::throughWrapper, for a C unit: no project header is in
+  /// sight of the test.
+  const bool throughWrapper_;
+  /// Body::variadicTrampolines of the test being written.
+  std::set<std::pair<model::CallableId, std::string>> variadicTrampolines_;
   std::set<std::string> reserved_;
   std::set<std::string> overloaded_; ///< callables sharing their qualified name
   // Per test.

@@ -105,6 +105,11 @@ std::string BodyWriter::callExpression(const TestCase &t, size_t i, std::set<mod
   std::string joined;
   for (size_t k = 0; k < args.size(); ++k) joined += (k ? ", " : "") + args[k];
   if (s.op == Op::Construct) return joined;
+  // The kinds of the extra arguments (Catalog::varargKind), which name the
+  // trampoline of a variadic function reached through the wrapper.
+  std::string kinds;
+  for (size_t k = c.params.size() + offset; c.variadic && k < s.refs.size(); ++k)
+    if (const auto vt = testcase::variableType(p_, t, s.refs[k])) kinds.push_back(catalog_.varargKind(*vt));
   if (s.op == Op::MethodCall) {
     const Ref r = s.refs.at(0);
     const auto vt = testcase::variableType(p_, t, r);
@@ -148,8 +153,14 @@ std::string BodyWriter::callExpression(const TestCase &t, size_t i, std::set<mod
   if (c.kind == model::CallableKind::Operator && args.size() == 2)
     for (const char *op : binaryOperators)
       if (c.operatorSpelling == op) return args[0] + " " + op + " " + args[1];
-  if (c.globalObject) return "&" + c.qualifiedName;
-  if (needsTrampoline(c)) {
+  if (c.globalObject && !throughWrapper_) return "&" + c.qualifiedName;
+  // With no project header in sight, every function of the project and
+  // every global object (whose address the trampoline returns).
+  if (needsTrampoline(c) || (throughWrapper_ && !c.parent && c.kind == model::CallableKind::Function)) {
+    if (c.variadic) {
+      variadicTrampolines_.insert({c.id, kinds});
+      return variadicTrampolineName(c, kinds) + "(" + joined + ")";
+    }
     trampolines.insert(c.id);
     return trampolineName(c) + "(" + joined + ")";
   }

@@ -3,6 +3,7 @@
 // shows), of the wrapper's trampolines and of stub subclasses.
 #include "BodyParts.h"
 
+#include "mosaic/abi/Format.h"
 #include "mosaic/support/Text.h"
 
 #include <algorithm>
@@ -13,17 +14,24 @@ namespace mosaic::emit {
 
 namespace {
 
-// C and C++ keywords and the names a test file declares or includes: never
-// a variable's name.
-const char *const kReserved[] = {
-    "alignas", "alignof", "and", "asm", "auto", "bool", "break", "case", "catch", "char", "class", "const",
-    "constexpr", "continue", "default", "delete", "do", "double", "else", "enum", "explicit", "export", "extern",
-    "false", "float", "for", "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new",
-    "noexcept", "not", "nullptr", "operator", "or", "private", "protected", "public", "register", "return", "short",
-    "signed", "sizeof", "static", "struct", "switch", "template", "this", "throw", "true", "try", "typedef",
-    "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile", "while", "xor", "std",
-    "testing", "main", "free", "malloc", "printf", "string", "NULL", "errno", "assert", "EOF", "stdin", "stdout",
-    "stderr", "abs", "div", "exit", "index", "time", "signal", "y0", "y1", "j0", "j1", "log", "exp"};
+// C and C++20 keywords and alternative tokens (C code names parameters
+// `not`, `new`, `class`: libonig's regcomp.c).
+const char *const kKeywords[] = {
+    "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
+    "char", "char8_t", "char16_t", "char32_t", "class", "co_await", "co_return", "co_yield", "compl", "concept",
+    "const", "const_cast", "consteval", "constexpr", "constinit", "continue", "decltype", "default", "delete", "do",
+    "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend",
+    "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr",
+    "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires",
+    "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template",
+    "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using",
+    "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq"};
+
+// Names a test file declares or includes: never a variable's name either.
+const char *const kDeclared[] = {"std",    "testing", "main",  "free",  "malloc", "printf", "string", "NULL",
+                                 "errno",  "assert",  "EOF",   "stdin", "stdout", "stderr", "abs",    "div",
+                                 "exit",   "index",   "time",  "signal", "y0",    "y1",     "j0",     "j1",
+                                 "log",    "exp"};
 
 // "XMLDocument" -> "xmlDocument", "Stack" -> "stack", "cJSON" -> "cJSON",
 // "XML_ParserStruct" -> "xml_ParserStruct".
@@ -66,7 +74,8 @@ std::string identifier(const std::string &raw) {
 
 std::set<std::string> reservedNames(const model::Program &program) {
   std::set<std::string> reserved;
-  for (const char *r : kReserved) reserved.insert(r);
+  for (const char *r : kKeywords) reserved.insert(r);
+  for (const char *r : kDeclared) reserved.insert(r);
   for (const model::Callable &c : program.callables) reserved.insert(simpleName(c.qualifiedName));
   for (const model::Record &r : program.records) reserved.insert(simpleName(r.name));
   for (const model::Enum &e : program.enums) {
@@ -79,6 +88,24 @@ std::set<std::string> reservedNames(const model::Program &program) {
 }
 
 std::string trampolineName(const model::Callable &c) { return "mosaic_" + identifier(simpleName(c.qualifiedName)) + "_" + std::to_string(c.id); }
+
+bool cxxKeyword(const std::string &word) {
+  return std::find(std::begin(kKeywords), std::end(kKeywords), word) != std::end(kKeywords);
+}
+
+std::string variadicTrampolineName(const model::Callable &c, const std::string &kinds) {
+  return trampolineName(c) + "_v" + kinds;
+}
+
+std::string varargParameterType(char kind) {
+  switch (kind) {
+  case MOSAIC_VARARG_INT: return "int";
+  case MOSAIC_VARARG_LONG: return "long long";
+  case MOSAIC_VARARG_DOUBLE: return "double";
+  case MOSAIC_VARARG_STRING: return "const char *";
+  default: return "const void *"; // any object pointer converts to it, const or not
+  }
+}
 
 std::string stubClassName(const model::Program &program, model::RecordId record) {
   const std::string simple = simpleName(program.record(record).name);

@@ -55,7 +55,9 @@ std::optional<std::string> BodyWriter::statement(const TestCase &t, size_t i, st
 // and why when the type cannot be named here.
 std::optional<std::string> BodyWriter::declareVariable(const StatementSite &at, model::TypeId type) const {
   auto d = declare(type, at.name);
-  if (!d) at.why = "type " + p_.type(type).spelling + " cannot be named outside " + p_.unit;
+  if (!d)
+    at.why = "type " + p_.type(type).spelling +
+             (throughWrapper_ ? " is one only the project's C headers can name (they are not C++)" : " cannot be named outside " + p_.unit);
   return d;
 }
 

@@ -26,6 +26,7 @@ Suite writeSuite(const model::Program &p, const testcase::Catalog &catalog, cons
   // Bodies first: they say which static functions need a wrapper.
   std::vector<Written> written;
   std::set<model::CallableId> trampolines;
+  std::set<std::pair<model::CallableId, std::string>> variadic;
   for (int failingSuite = 0; failingSuite < 2; ++failingSuite) {
     const auto &tests = failingSuite ? failing : passing;
     for (size_t i = 0; i < tests.size(); ++i) {
@@ -36,13 +37,15 @@ Suite writeSuite(const model::Program &p, const testcase::Catalog &catalog, cons
         continue;
       }
       trampolines.insert(b.trampolines.begin(), b.trampolines.end());
+      variadic.insert(b.variadicTrampolines.begin(), b.variadicTrampolines.end());
       written.push_back({std::move(b), site, &tests[i]});
     }
   }
 
-  const SuiteContext context{p, catalog, writer, cxx, wrapperFile, "mosaic_" + ident + "_restore_state", build};
+  const SuiteContext context{p,     catalog, writer, cxx, wrapperFile, "mosaic_" + ident + "_restore_state",
+                             build, options.throughWrapper && !cxx};
   writeTestFiles(context, written, options, suite);
-  suite.files.push_back(writeWrapper(context, trampolines));
+  suite.files.push_back(writeWrapper(context, trampolines, variadic));
   suite.files.push_back(writeCMakeFile(context, suite, build));
   return suite;
 }

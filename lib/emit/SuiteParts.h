@@ -60,6 +60,9 @@ struct SuiteContext {
   /// How the project builds the unit; its include folders say how a test
   /// file spells the unit's headers (Portable.h).
   const UnitBuild &build;
+  /// WriteOptions::throughWrapper, for a C unit: the test files include no
+  /// project header.
+  bool throughWrapper = false;
 };
 
 /// Writes the test files of both kinds into `suite` (files, sites, tests,
@@ -70,7 +73,9 @@ void writeTestFiles(const SuiteContext &context, const std::vector<Written> &wri
 
 /// The wrapper translation unit: the unit itself, a trampoline for each
 /// function in `trampolines`, and the saving and restoring of its state.
-File writeWrapper(const SuiteContext &context, const std::set<model::CallableId> &trampolines);
+/// `variadic`: Body::variadicTrampolines of every test.
+File writeWrapper(const SuiteContext &context, const std::set<model::CallableId> &trampolines,
+                  const std::set<std::pair<model::CallableId, std::string>> &variadic);
 
 /// The CMakeLists.txt that builds `suite`'s test files (already in
 /// suite.testFiles and suite.failingFiles) against the unit.

@@ -150,7 +150,12 @@ void header(Text &text, const SuiteContext &context, const std::vector<Written> 
     includes.push_back(p.mainHeader);
   for (const std::string &h : p.completingHeaders)
     if (std::find(includes.begin(), includes.end(), h) == includes.end()) includes.push_back(h);
-  if (!includes.empty()) {
+  if (context.throughWrapper && !includes.empty()) {
+    text.line("// " + fs::path(p.unit).filename().string() + "'s headers are C that does not compile as C++. The tests");
+    text.line("// include none of them: they reach the library through " + wrapperFile + ",");
+    text.line("// compiled as C, and hold its structures by `void *`.");
+    text.line("");
+  } else if (!includes.empty()) {
     const std::vector<std::string> first =
         p.mainHeader.empty() ? std::vector<std::string>{} : std::vector<std::string>{fs::path(p.mainHeader).parent_path().string()};
     if (!cxx) text.line("extern \"C\" {");
@@ -172,25 +177,39 @@ void header(Text &text, const SuiteContext &context, const std::vector<Written> 
     if (!cxx) text.line("}");
     text.line("");
   }
-  std::set<model::CallableId> declared;
+  std::set<std::pair<model::CallableId, std::optional<std::string>>> declared;
   bool first = true;
-  for (const Written &w : written)
-    for (model::CallableId id : w.body.trampolines) {
-      if (!declared.insert(id).second) continue;
+  for (const Written &w : written) {
+    std::vector<std::pair<model::CallableId, std::optional<std::string>>> reached;
+    for (model::CallableId id : w.body.trampolines) reached.emplace_back(id, std::nullopt);
+    for (const auto &[id, kinds] : w.body.variadicTrampolines) reached.emplace_back(id, kinds);
+    for (const auto &[id, kinds] : reached) {
+      if (!declared.insert({id, kinds}).second) continue;
       if (first) {
-        text.line("// Functions of " + fs::path(p.unit).filename().string() + " a test cannot call by name (static,");
-        text.line("// or declared in no header), reached through " + wrapperFile + ".");
+        if (context.throughWrapper) {
+          text.line("// The functions and objects of the library the tests use, each reached through");
+          text.line("// " + wrapperFile + ".");
+        } else {
+          text.line("// Functions of " + fs::path(p.unit).filename().string() + " a test cannot call by name (static,");
+          text.line("// or declared in no header), reached through " + wrapperFile + ".");
+        }
         first = false;
       }
       const model::Callable &c = p.callable(id);
       std::string params;
       for (size_t k = 0; k < c.params.size(); ++k) {
-        auto d = writer.declare(c.params[k].type, c.params[k].name.empty() ? "" : c.params[k].name);
+        // A C parameter named by a C++ keyword (`int not`) goes unnamed.
+        const std::string &named = c.params[k].name;
+        auto d = writer.declare(c.params[k].type, cxxKeyword(named) ? "" : named);
         params += (k ? ", " : "") + d.value_or("void *");
       }
-      auto result = writer.declare(c.result, trampolineName(c) + "(" + params + ")");
-      text.line("extern \"C\" " + result.value_or("void " + trampolineName(c) + "()") + ";");
+      for (size_t k = 0; kinds && k < kinds->size(); ++k)
+        params += (params.empty() ? "" : ", ") + varargParameterType((*kinds)[k]);
+      const std::string name = kinds ? variadicTrampolineName(c, *kinds) : trampolineName(c);
+      auto result = writer.declare(c.result, name + "(" + params + ")");
+      text.line("extern \"C\" " + result.value_or("void " + name + "()") + ";");
     }
+  }
   if (!first) text.line("");
   // Stub subclasses of the abstract classes the tests need one of, and the
   // helper of tests that open a temporary file.

@@ -11,14 +11,17 @@ namespace mosaic::emit {
 namespace fs = std::filesystem;
 using model::TypeKind;
 
-File writeWrapper(const SuiteContext &context, const std::set<model::CallableId> &trampolines) {
+File writeWrapper(const SuiteContext &context, const std::set<model::CallableId> &trampolines,
+                  const std::set<std::pair<model::CallableId, std::string>> &variadic) {
   const model::Program &p = context.program;
   const bool cxx = context.cxx;
   const BodyWriter &writer = context.writer;
   const std::string &restoreName = context.restoreName;
   Text wrapper;
   wrapper.line(std::string(cxx ? "//" : "/*") + " " + std::string(kGeneratedMarker) + ": compiles " + fs::path(p.unit).filename().string() +
-               " with its project's flags and gives the tests a way to call its static functions." + (cxx ? "" : " */"));
+               " with its project's flags and gives the tests a way to call " +
+               (context.throughWrapper ? "the library (its headers are not C++: the tests include none)" : "its static functions") +
+               "." + (cxx ? "" : " */"));
   wrapper.line("#define main mosaic_unit_main");
   // The unit by the path CMakeLists.txt gives it (relative to the
   // project's folder there: emit/Portable.h).
@@ -43,7 +46,12 @@ File writeWrapper(const SuiteContext &context, const std::set<model::CallableId>
     }
     wrapper.line("");
   }
-  for (model::CallableId id : trampolines) {
+  // Each trampoline: a callable, and for a variadic one the kinds of the
+  // extra arguments its calls pass.
+  std::vector<std::pair<model::CallableId, std::optional<std::string>>> all;
+  for (model::CallableId id : trampolines) all.emplace_back(id, std::nullopt);
+  for (const auto &[id, kinds] : variadic) all.emplace_back(id, kinds);
+  for (const auto &[id, kinds] : all) {
     const model::Callable &c = p.callable(id);
     std::string params, args;
     for (size_t k = 0; k < c.params.size(); ++k) {
@@ -56,6 +64,11 @@ File writeWrapper(const SuiteContext &context, const std::set<model::CallableId>
       params += (k ? ", " : "") + std::string("__typeof__(") + opaque.value_or(t.spelling) + ") " + name;
       args += (k ? ", " : "") + (opaque ? "(__typeof__(" + t.spelling + "))" + name : name);
     }
+    for (size_t k = 0; kinds && k < kinds->size(); ++k) {
+      const std::string name = "x" + std::to_string(k);
+      params += (params.empty() ? "" : ", ") + varargParameterType((*kinds)[k]) + " " + name;
+      args += (args.empty() ? "" : ", ") + name;
+    }
     if (params.empty() && !cxx) params = "void";
     const model::Type &r = p.type(c.result);
     // Only an opaque pointer is returned as the test spells it; a returned
@@ -67,8 +80,10 @@ File writeWrapper(const SuiteContext &context, const std::set<model::CallableId>
     for (size_t at; (at = callee.find(anon)) != std::string::npos;) callee.erase(at, anon.size());
     if (c.macroShadowed) callee = "(" + callee + ")";
     wrapper.line(std::string(cxx ? "extern \"C\" " : "") + "__typeof__(" + (opaqueResult ? *rs : r.spelling) + ") " +
-                 trampolineName(c) + "(" + params + ") {");
-    wrapper.line(std::string("  ") + (r.kind == TypeKind::Void ? "" : "return ") + callee + "(" + args + ");");
+                 (kinds ? variadicTrampolineName(c, *kinds) : trampolineName(c)) + "(" + params + ") {");
+    // A global object (WriteOptions::throughWrapper): its address.
+    const std::string call = c.globalObject ? "&" + callee : callee + "(" + args + ")";
+    wrapper.line(std::string("  ") + (r.kind == TypeKind::Void ? "" : "return ") + call + ";");
     wrapper.line("}");
   }
   if (!p.state.empty()) {

@@ -393,6 +393,32 @@ TEST(GenerateCli, VariadicFunctionsAreCalledWithExtraArgumentsOfTheirOwnTypes) {
   buildAndRun(dir);
 }
 
+TEST(GenerateCli, ACUnitWhoseHeadersAreNotCxxIsTestedThroughTheWrapper) {
+  // cstyle.h is C that C++ rejects (libonig's regint.h): the first suite
+  // does not build, so the tests include no project header and reach
+  // every function, global table and variadic call through the wrapper,
+  // compiled as C; the opaque state is a `void *` that cs_open fills
+  // through a `void **`. Every written test compiles and passes (no test
+  // is blamed for the header's errors).
+  const std::string dir = makeTempDir("mosaic-generate");
+  const auto j = generate(dir, "cstyle.c", "2000", {"--no-coverage"});
+  EXPECT_GT(j["tests"]["written"].get<int>(), 0) << j["tests"].dump(2);
+  EXPECT_EQ(j["tests"]["compiled"], j["tests"]["written"]) << j["tests"].dump(2);
+  EXPECT_EQ(j["tests"]["passed"], j["tests"]["compiled"]) << j["tests"].dump(2);
+  const std::string suite = readFile(dir + "/suite/cstyle_test.cpp");
+  EXPECT_EQ(suite.find("#include \"cstyle.h\""), std::string::npos) << suite;
+  EXPECT_NE(suite.find("= mosaic_cs_feed_"), std::string::npos) << suite;
+  EXPECT_NE(suite.find("void **"), std::string::npos) << suite; // cs_open's out-parameter
+  EXPECT_NE(suite.find("mosaic_cs_default_"), std::string::npos) << suite; // &cs_default, from the wrapper
+  EXPECT_NE(suite.find("mosaic_cs_sum_"), std::string::npos) << suite;
+  const std::string wrapper = readFile(dir + "/suite/cstyle_wrapper.c");
+  EXPECT_NE(wrapper.find("return &cs_default;"), std::string::npos) << wrapper;
+  // A call of cs_sum with extra arguments (`count` ints, which some call
+  // passes to reach `total == 42`): a trampoline of its own shape.
+  EXPECT_TRUE(std::regex_search(wrapper, std::regex(R"(mosaic_cs_sum_\d+_v[ildsp]+\()"))) << wrapper;
+  buildAndRun(dir);
+}
+
 TEST(GenerateCli, WhatASourceFileTheUnitIncludesDeclaresIsSpelledAsItsValue) {
   // blend.c includes blend_core.c (lz4hc.c's `#include "lz4.c"`): its
   // typedef BYTE and enumerator blend_limited are the unit's alone, so a

@@ -51,6 +51,16 @@ public:
   Expected<driver::SuiteBuild> build(const emit::Suite &suite) override {
     last = suite;
     ++builds;
+    // notCxx: a project header fails as C++ while a test file includes it,
+    // and the compiler's errors go on into the first test's lines.
+    if (!notCxx.empty())
+      for (const emit::File &f : suite.files)
+        if (f.name.ends_with("_test.cpp") && f.text.find("#include \"" + notCxx + "\"") != std::string::npos) {
+          std::string output = "/project/" + notCxx + ":3:8: error: redefinition of 're_registers'\n";
+          for (const auto &[file, lines] : suite.sites)
+            if (!lines.empty()) output += "/suite/" + file + ":" + std::to_string(lines.rbegin()->first) + ":5: error: no matching function\n";
+          return driver::SuiteBuild{false, output};
+        }
     return driver::SuiteBuild{true, ""};
   }
   Expected<driver::SuiteRun> run(const std::string &binary, const std::vector<std::string> &,
@@ -86,6 +96,7 @@ public:
   emit::Suite last;
   int builds = 0, runs = 0;
   bool anyAssertionFails = false;
+  std::string notCxx;
 };
 
 } // namespace
@@ -120,6 +131,34 @@ TEST(VerifyStage, DropsAFailingAssertionAndSettles) {
   EXPECT_EQ(runner.builds, 2);
   EXPECT_TRUE(v.coverage.measured);
   EXPECT_EQ(v.coverage.functions, 2u); // the passing suite's tests were handed to coverage
+}
+
+TEST(VerifyStage, ACUnitWhoseHeaderIsNotCxxIsWrittenAgainThroughTheWrapperAndNoTestIsBlamed) {
+  // The first build fails in shapes.h (and, following it, in test lines):
+  // the suite is written again with no project header in the test files
+  // (emit::WriteOptions::throughWrapper), builds, and keeps both tests.
+  auto m = test::UnitModel::make(MOSAIC_FIXTURE_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/shapes.c");
+  std::vector<emit::SuiteTest> passing(2), failing;
+  for (emit::SuiteTest &st : passing) st.test = m->call("check_magic", {std::int64_t{7}});
+  FakeRunner runner;
+  runner.notCxx = "shapes.h";
+  driver::VerifyOptions options;
+  options.outDir = test::makeTempDir("mosaic-verify");
+  options.runs = 1;
+  std::ostringstream log;
+  const driver::VerifyResult v =
+      driver::verifyWith(runner, m->program, *m->catalog, passing, failing, emit::UnitBuild{}, options, log);
+  EXPECT_TRUE(v.built) << v.error << log.str();
+  EXPECT_EQ(v.written, 2);
+  EXPECT_EQ(v.compiled, 2);
+  EXPECT_EQ(v.removed, 0);
+  EXPECT_EQ(runner.builds, 2);
+  EXPECT_NE(log.str().find("do not compile as C++"), std::string::npos) << log.str();
+  for (const emit::File &f : runner.last.files)
+    if (f.name == "shapes_test.cpp") {
+      EXPECT_EQ(f.text.find("shapes.h"), std::string::npos) << f.text;
+      EXPECT_NE(f.text.find("mosaic_check_magic_"), std::string::npos) << f.text;
+    }
 }
 
 TEST(VerifyStage, AnAssertionObservedTwiceIsDroppedOnceForBoth) {

@@ -321,6 +321,50 @@ TEST(Writer, AFunctionAnotherProjectHeaderDeclaresIsCalledByNameAndAStructNameRe
   EXPECT_EQ(text.find("mosaic_parser_"), std::string::npos) << text;
 }
 
+TEST(Writer, ThroughTheWrapperAnOpaqueOutParameterIsAVoidPointerAndAStructOfTheHeadersIsNotWritten) {
+  // cstyle.h is not C++ (WriteOptions::throughWrapper): cs_open's
+  // `cs_state **` is a `void **` the test's `void *` is passed through,
+  // the global table comes from the wrapper, and a test that must build a
+  // struct cs_table itself is not written, with the reason.
+  Unit u("cstyle.c");
+  const model::Callable &open = u.callable("cs_open");
+  const model::Callable &table = u.callable("cs_doubled");
+  ASSERT_TRUE(table.globalObject);
+  const model::TypeId state = u.program.type(open.params[0].type).value; // cs_state **
+  emit::SuiteTest t;
+  t.test.statements = {
+      Statement{.op = Op::Null, .type = u.program.type(u.pointee(state)).value},
+      Statement{.op = Op::AddressOf, .type = state, .refs = {0}},
+      Statement{.op = Op::Call, .callable = table.id},
+      Statement{.op = Op::Primitive, .type = open.params[2].type, .bits = 1},
+      Statement{.op = Op::Call, .callable = open.id, .refs = {1, 2, 3}},
+  };
+  emit::SuiteTest own = t; // the same call over a table the test fills
+  own.test.statements[2] = Statement{.op = Op::Aggregate, .type = u.program.type(u.pointee(open.params[1].type)).value};
+  own.test.statements.insert(own.test.statements.begin() + 3,
+                             Statement{.op = Op::AddressOf, .type = u.program.type(open.params[1].type).value, .refs = {2}});
+  own.test.statements.back().refs = {1, 3, 4};
+  emit::UnitBuild build;
+  emit::WriteOptions options;
+  options.throughWrapper = true;
+  const emit::Suite suite = emit::writeSuite(u.program, *u.catalog, {t, own}, {}, build, options);
+  ASSERT_EQ(suite.unwritable.size(), 1u);
+  EXPECT_NE(suite.unwritable[0].second.find("only the project's C headers can name"), std::string::npos)
+      << suite.unwritable[0].second;
+  const std::string dir = makeTempDir("mosaic-writer");
+  for (const auto &f : suite.files) std::ofstream(std::filesystem::path(dir) / f.name) << f.text;
+  const std::string text = readFile(dir + "/" + suite.testFiles.at(0));
+  EXPECT_EQ(text.find("cstyle.h"), std::string::npos) << text;
+  EXPECT_NE(text.find("extern \"C\" int mosaic_cs_open_" + std::to_string(open.id) + "(void **out, const void *table, int mode);"),
+            std::string::npos) << text;
+  EXPECT_NE(text.find("void **out = &"), std::string::npos) << text;
+  auto r = runProcess({driver::toolchain().clangxx, "-fsyntax-only", "-std=c++20", "-I" + u.dir, dir + "/" + suite.testFiles.at(0)});
+  EXPECT_EQ(r.exitCode, 0) << r.out << r.err << text;
+  const std::string wrapper = readFile(dir + "/cstyle_wrapper.c");
+  EXPECT_NE(wrapper.find("return &cs_doubled;"), std::string::npos) << wrapper;
+  EXPECT_NE(wrapper.find("(__typeof__(cs_state **))a0"), std::string::npos) << wrapper;
+}
+
 TEST(Writer, WhatAFailingTestPrintedCannotBreakOutOfItsComment) {
   // A carriage return ends a // comment (the rest becomes code); a
   // backslash at its end splices the next line into it. Either broke the

@@ -114,6 +114,16 @@ struct WriteOptions {
   /// Spell types by their canonical names rather than as written (used
   /// when the spelled names do not compile outside the unit).
   bool canonicalSpelling = false;
+  /// A C unit whose headers do not compile as C++ (C that C++ rejects:
+  /// libonig's `register` parameters, `enum SaveType` beside `typedef int
+  /// SaveType`, a `struct re_registers` that glibc's <regex.h>, which
+  /// GoogleTest includes, also defines): a test includes none of the
+  /// project's headers and reaches every function and global object of the
+  /// project through the wrapper, compiled as C. The project's records and
+  /// enums are opaque to it (`void *`, `int`): a test that must build one
+  /// is not written, and nothing is asserted through a pointer to one.
+  /// Implies canonicalSpelling. Ignored for C++ units.
+  bool throughWrapper = false;
   /// Tests per file before it is split (ours: a file a reader can scroll,
   /// and a translation unit that compiles in parallel with the others).
   size_t testsPerFile = 100;
