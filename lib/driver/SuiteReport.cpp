@@ -64,13 +64,18 @@ bool compileFindings(const emit::Suite &suite, const std::string &output, Findin
   return mapped;
 }
 
-bool errorsOutsideSuite(const emit::Suite &suite, const std::string &output) {
+bool errorsInProjectHeaders(const emit::Suite &suite, const std::string &output,
+                            const std::vector<std::string> &projectFolders) {
   static const std::regex error(R"(([^\s:]+):\d+:\d+: error:)");
   for (std::sregex_iterator it(output.begin(), output.end(), error), end; it != end; ++it) {
-    const std::string file = fs::path((*it)[1].str()).filename().string();
-    if (std::none_of(suite.files.begin(), suite.files.end(),
-                     [&](const emit::File &f) { return fs::path(f.name).filename().string() == file; }))
-      return true;
+    const fs::path path = (*it)[1].str();
+    if (std::any_of(suite.files.begin(), suite.files.end(),
+                    [&](const emit::File &f) { return f.name == path.filename().string(); }))
+      continue;
+    std::error_code ec;
+    const std::string file = fs::weakly_canonical(path, ec).string();
+    for (const std::string &folder : projectFolders)
+      if (!folder.empty() && file.starts_with(folder + "/")) return true;
   }
   return false;
 }

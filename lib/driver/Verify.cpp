@@ -63,26 +63,21 @@ public:
         // A C unit's header the test file includes is not C++ (C has no
         // templates: an error in a header is the header's own): no test is
         // to blame, and none compiles until the tests include none.
-        if (p_.language == "c" && !write_.throughWrapper && errorsOutsideSuite(suite, b->output)) {
+        if (p_.language == "c" && !write_.throughWrapper &&
+            errorsInProjectHeaders(suite, b->output, projectFolders())) {
           if (firstErrors_.empty()) firstErrors_ = b->output.substr(0, 8000);
           throughWrapper();
           continue;
         }
         if (!compileFindings(suite, b->output, f)) {
-          // The compiler's first 8,000 characters (ours: its first errors).
-          // First the spelled names, which may not exist outside the unit;
-          // then, for C, the headers themselves, which may not be C++. The
-          // errors reported are the first build's (those of the headers).
+          // No error is in a test: the spelled names may not exist outside
+          // the unit; written anew, and what is written counted again (a
+          // test may no longer be writable). The errors reported are the
+          // first build's, the compiler's first 8,000 characters (ours).
           if (firstErrors_.empty()) firstErrors_ = b->output.substr(0, 8000);
-          // Either way the suite is written anew, and what is written
-          // counted again (a test may no longer be writable).
           if (!write_.canonicalSpelling) {
             write_.canonicalSpelling = true;
             written_ = -1;
-            continue;
-          }
-          if (p_.language == "c" && !write_.throughWrapper) {
-            throughWrapper();
             continue;
           }
           return failed(firstErrors_);
@@ -106,6 +101,17 @@ public:
   }
 
 private:
+  // Where the project's headers are: its folder and build folder (or, when
+  // the suite spells absolute paths, the unit's folder).
+  std::vector<std::string> projectFolders() const {
+    std::vector<std::string> folders{build_.root, build_.buildDir};
+    if (build_.root.empty()) {
+      std::error_code ec;
+      folders.push_back(std::filesystem::weakly_canonical(std::filesystem::path(p_.unit).parent_path(), ec).string());
+    }
+    return folders;
+  }
+
   // The suite is written anew with no project header in sight of the tests
   // (emit::WriteOptions::throughWrapper), and what is written counted again.
   void throughWrapper() {

@@ -175,12 +175,22 @@ bool nullAtRunTime(const std::vector<exec::Observation> &obs, size_t j) {
   return false;
 }
 
-// The last call before statement `i` that left variable `v` NULL through
-// its address (utf8proc_map(str, 0, &dst, ...) sets dst to NULL on an
+// The last call before statement `i` that was given variable `v`'s address
+// and left it NULL (utf8proc_map(str, 0, &dst, ...) sets dst to NULL on an
 // error), as the observations of what calls wrote say; none when none did.
-std::optional<size_t> nulledThrough(const model::Program &p, const TestCase &t,
+// A pointer variable whose last writer's effect was not observed (the run
+// alone did not repeat the failure in time) counts, unobserved: it may be
+// NULL (libonig's onigenc_get_right_adjust_char_head_with_prev(enc, start,
+// start, &start) leaves no character before the start), and a test that
+// passes it on makes no claim on plain values.
+struct Nulled {
+  size_t by = 0;
+  bool observed = true;
+};
+std::optional<Nulled> nulledThrough(const model::Program &p, const TestCase &t,
                                     const std::vector<exec::Observation> &obs, Ref v, size_t i) {
-  std::optional<size_t> last;
+  std::optional<Nulled> last;
+  const bool pointer = p.type(p.type(t.statements[v].type).value).kind == model::TypeKind::Pointer;
   for (size_t j = v + 1; j < i; ++j) {
     if (!isCall(t.statements[j].op)) continue;
     const auto args = argumentsOf(p, t.statements[j]);
@@ -189,9 +199,13 @@ std::optional<size_t> nulledThrough(const model::Program &p, const TestCase &t,
       if (r >= t.statements.size() || t.statements[r].op != Op::AddressOf || t.statements[r].refs.empty() ||
           t.statements[r].refs[0] != v)
         continue;
+      bool seen = false;
       for (const exec::Observation &o : obs)
-        if (o.statement == j && o.target == MOSAIC_OBS_ARG0 + m && o.field == -1)
-          last = o.kind == MOSAIC_OBS_NULL && o.integer == 1 ? std::optional<size_t>(j) : std::nullopt;
+        if (o.statement == j && o.target == MOSAIC_OBS_ARG0 + m && o.field == -1) {
+          seen = true;
+          last = o.kind == MOSAIC_OBS_NULL && o.integer == 1 ? std::optional<Nulled>(Nulled{j, true}) : std::nullopt;
+        }
+      if (!seen && pointer) last = Nulled{j, false};
     }
   }
   return last;
@@ -970,9 +984,16 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
                                      ? p.type(p.type(*declared.pointee).value)
                                      : declared;
     if (declared.kind == model::TypeKind::Pointer && pointed.kind == model::TypeKind::Integer && pointed.bits == 8 &&
-        a.param->role == model::ParamRole::None && unterminated(t, v) && !takesALength(p, c, true))
-      return fmt::format("gives {} {} bytes with no NUL as {}, which no length goes with", callName(p, call),
-                         bytesOf(v), paramName(a, k));
+        a.param->role == model::ParamRole::None && !takesALength(p, c, true)) {
+      if (unterminated(t, v))
+        return fmt::format("gives {} {} bytes with no NUL as {}, which no length goes with", callName(p, call),
+                           bytesOf(v), paramName(a, k));
+      // Nor a pointer one past a buffer's last byte, where nothing is
+      // (libonig's onigenc_strlen_null(enc, p) given the end of 28 bytes).
+      if (v.op == Op::EndOf)
+        return fmt::format("gives {} a pointer one past the end of a buffer as {}, which no length goes with",
+                           callName(p, call), paramName(a, k));
+    }
     // An array of C strings one of which has no NUL (cJSON_CreateStringArray
     // given {buffer of 1 byte, "\n"}).
     if (pointsToCStrings(catalog, a.param->type) && v.op == Op::Array)
@@ -1575,9 +1596,12 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
     if (v.op == Op::Null) return fmt::format("{} given NULL as {}", callName(p, call), paramName(a, k));
     if (isCall(v.op) && nullAtRunTime(obs, a.ref))
       return fmt::format("{} given NULL as {} (the result of {})", callName(p, call), paramName(a, k), callName(p, v));
-    if (const auto by = nulledThrough(p, t, obs, a.ref, i))
-      return fmt::format("{} given NULL as {} (what {} left in it)", callName(p, call), paramName(a, k),
-                         callName(p, t.statements[*by]));
+    if (const auto nulled = nulledThrough(p, t, obs, a.ref, i))
+      return nulled->observed
+                 ? fmt::format("{} given NULL as {} (what {} left in it)", callName(p, call), paramName(a, k),
+                               callName(p, t.statements[nulled->by]))
+                 : fmt::format("{} given as {} what {} left in it, which the run did not observe (it may be NULL)",
+                               callName(p, call), paramName(a, k), callName(p, t.statements[nulled->by]));
   }
   if (call.op == Op::MethodCall && !call.refs.empty() && call.refs[0] < t.statements.size() &&
       t.statements[call.refs[0]].op == Op::Null)

@@ -126,6 +126,22 @@ private:
            " the test passes";
   }
 
+  // Why the failure is the test's for a library it never initialised
+  // (Classify.h: libraryInitialisers): after one of them, with 0 and NULL
+  // for arguments, the test runs to its end (libonig's
+  // onig_get_callout_name_by_name_id(0), whose list onig_initialize makes).
+  // "" when none does.
+  static std::string needsTheLibrarysInitialiser(Context &c, const Failure &f, search::Executor &executor) {
+    for (model::CallableId id : libraryInitialisers(c.catalog, f.test)) {
+      if (c.failureDeadline.passed()) break;
+      auto r = executor.run(afterInitialiser(c.program, id, f.test));
+      if (r && r->outcome() == exec::Outcome::Ok)
+        return "fails only without a call of " + c.program.callable(id).qualifiedName +
+               "() first, the library's initialiser: after it the test runs to its end";
+    }
+    return "";
+  }
+
 public:
   void run(Work &work, Context &c) override {
     std::map<std::string, Failure> bySite;
@@ -162,6 +178,9 @@ public:
         } else if (std::string why = needsALargerBuffer(c, f, *executor); !why.empty()) {
           cls.kind = FailureClass::Misuse;
           cls.why = std::move(why);
+        } else if (std::string init = needsTheLibrarysInitialiser(c, f, *executor); !init.empty()) {
+          cls.kind = FailureClass::Misuse;
+          cls.why = std::move(init);
         }
       }
       if (c.frames) {

@@ -419,6 +419,24 @@ TEST(GenerateCli, ACUnitWhoseHeadersAreNotCxxIsTestedThroughTheWrapper) {
   buildAndRun(dir);
 }
 
+TEST(GenerateCli, AFunctionCalledBeforeTheLibrarysInitialiserMakesNoClaimOfADefect) {
+  // registry_name(id) reads through a list registry_initialize() makes:
+  // called alone it crashes, and after the initialiser (the counterfactual
+  // run) it does not, so the crash is misuse, not a likely defect.
+  const std::string dir = makeTempDir("mosaic-generate");
+  const auto j = generate(dir, "registry.c", "1000", {"--no-coverage"}, -1);
+  bool found = false;
+  for (const auto &f : j["failures"]) {
+    EXPECT_NE(f["class"], "defect") << f.dump(2);
+    if (f["where"] == "registry_name" && f["class"] == "misuse") {
+      found = true;
+      EXPECT_NE(f["why"].get<std::string>().find("without a call of registry_initialize() first"), std::string::npos)
+          << f.dump(2);
+    }
+  }
+  EXPECT_TRUE(found) << j["failures"].dump(2);
+}
+
 TEST(GenerateCli, WhatASourceFileTheUnitIncludesDeclaresIsSpelledAsItsValue) {
   // blend.c includes blend_core.c (lz4hc.c's `#include "lz4.c"`): its
   // typedef BYTE and enumerator blend_limited are the unit's alone, so a

@@ -51,12 +51,18 @@ public:
   Expected<driver::SuiteBuild> build(const emit::Suite &suite) override {
     last = suite;
     ++builds;
+    // onlyGoogleTest: an error in GoogleTest's templates alone, every build.
+    if (onlyGoogleTest)
+      return driver::SuiteBuild{false, "/usr/include/gtest/gtest.h:1358:11: error: invalid operands to binary expression\n"};
     // notCxx: a project header fails as C++ while a test file includes it,
     // and the compiler's errors go on into the first test's lines.
     if (!notCxx.empty())
       for (const emit::File &f : suite.files)
         if (f.name.ends_with("_test.cpp") && f.text.find("#include \"" + notCxx + "\"") != std::string::npos) {
-          std::string output = "/project/" + notCxx + ":3:8: error: redefinition of 're_registers'\n";
+          std::string output = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/" + notCxx +
+                               ":3:8: error: redefinition of 're_registers'\n";
+          // And one in GoogleTest's templates, which is no header's fault.
+          output += "/usr/include/gtest/gtest.h:1358:11: error: invalid operands to binary expression\n";
           for (const auto &[file, lines] : suite.sites)
             if (!lines.empty()) output += "/suite/" + file + ":" + std::to_string(lines.rbegin()->first) + ":5: error: no matching function\n";
           return driver::SuiteBuild{false, output};
@@ -97,6 +103,7 @@ public:
   int builds = 0, runs = 0;
   bool anyAssertionFails = false;
   std::string notCxx;
+  bool onlyGoogleTest = false;
 };
 
 } // namespace
@@ -159,6 +166,27 @@ TEST(VerifyStage, ACUnitWhoseHeaderIsNotCxxIsWrittenAgainThroughTheWrapperAndNoT
       EXPECT_EQ(f.text.find("shapes.h"), std::string::npos) << f.text;
       EXPECT_NE(f.text.find("mosaic_check_magic_"), std::string::npos) << f.text;
     }
+}
+
+TEST(VerifyStage, AnErrorOnlyInGoogleTestsTemplatesIsNoHeadersFault) {
+  // No project header failed: the tests keep including the unit's headers,
+  // and the compiler's first errors are the verdict.
+  auto m = test::UnitModel::make(MOSAIC_FIXTURE_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/shapes.c");
+  std::vector<emit::SuiteTest> passing(1), failing;
+  passing[0].test = m->call("check_magic", {std::int64_t{7}});
+  FakeRunner runner;
+  runner.onlyGoogleTest = true;
+  driver::VerifyOptions options;
+  options.outDir = test::makeTempDir("mosaic-verify");
+  options.runs = 1;
+  std::ostringstream log;
+  const driver::VerifyResult v =
+      driver::verifyWith(runner, m->program, *m->catalog, passing, failing, emit::UnitBuild{}, options, log);
+  EXPECT_FALSE(v.built);
+  EXPECT_EQ(log.str().find("do not compile as C++"), std::string::npos) << log.str();
+  EXPECT_NE(v.error.find("gtest.h:1358"), std::string::npos) << v.error;
+  for (const emit::File &f : runner.last.files)
+    if (f.name == "shapes_test.cpp") EXPECT_NE(f.text.find("shapes.h"), std::string::npos) << f.text;
 }
 
 TEST(VerifyStage, AnAssertionObservedTwiceIsDroppedOnceForBoth) {

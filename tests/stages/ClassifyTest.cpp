@@ -174,6 +174,14 @@ TEST_F(Claims, ANullAnEarlierCallLeftInAVariableThroughItsAddressIsRobustness) {
   // Not when the call left it pointing somewhere.
   leftNull.integer = 0;
   EXPECT_EQ(classify(t, exec::Outcome::Crash, {leftNull}).why.find("left in it"), std::string::npos);
+  // Nor a defect when what the call left was not observed (the run alone
+  // did not repeat the failure in time): it may be NULL.
+  const auto unobserved = classify(t, exec::Outcome::Crash, {});
+  EXPECT_EQ(unobserved.kind, stages::FailureClass::Robustness) << unobserved.why;
+  EXPECT_NE(unobserved.why.find("claims_new() given as text what claims_dup_text() left in it, which the run did not "
+                                "observe (it may be NULL)"),
+            std::string::npos)
+      << unobserved.why;
 }
 
 TEST_F(Claims, ANullFieldInAStructTheCallerFillsIsRobustness) {
@@ -1507,6 +1515,21 @@ TEST_F(Claims, BytesWithoutANulWhereNoLengthGoesWithThemAreMisuse) {
   EXPECT_EQ(classify(fill).why.find("no length goes with"), std::string::npos) << classify(fill).why;
 }
 
+TEST_F(Claims, APointerPastTheEndOfBytesWhereNoLengthGoesWithThemIsMisuse) {
+  // claims_utf8_count(end) with end one past 2 bytes (libonig's
+  // onigenc_strlen_null(enc, p) given `buffer + 28`): it reads up to a NUL,
+  // and nothing is there.
+  testcase::TestCase t;
+  const Ref bytes = push(t, Statement{.op = Op::Buffer, .type = typeNamed("const unsigned char *"), .bytes = "\xe8p"});
+  const Ref end = push(t, Statement{.op = Op::EndOf, .type = typeNamed("const unsigned char *"), .refs = {bytes}});
+  call(t, "claims_utf8_count", {end});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claims_utf8_count() a pointer one past the end of a buffer as str, which no length goes with"),
+            std::string::npos)
+      << c.why;
+}
+
 TEST_F(Claims, TheEndOfABufferAsACStringIsMisuse) {
   // pugixml's xpath_variable_set::set(name) given one past the end of 4
   // bytes: the harness's buffer has no NUL after it.
@@ -2200,6 +2223,27 @@ TEST(ClassifyTables, AZeroedTableOfFunctionsIsMisuseWhereTheProjectFillsOneWithI
   EXPECT_NE(c.why.find("gives tokens_alloc() a arena_funcs it never initialised (arena_set_default_funcs initialises one)"),
             std::string::npos)
       << c.why;
+}
+
+TEST(ClassifyInitialisers, TheLibrarysInitialiserRunsFirstWithZeroesAndTheTestAfterIt) {
+  // registry_initialize() takes no object to initialise: the library's
+  // own, which ClassifyFailures calls before a likely defect, the test's
+  // statements after it (their references moved on by the call).
+  const auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kClassifyFixtures + "registry.c");
+  const model::Program &p = m->program;
+  const model::Callable &name = bySignature(p, "registry_name(int)");
+  testcase::TestCase t;
+  t.statements.push_back({.op = Op::Primitive, .type = p.type(name.params[0].type).value, .bits = 1});
+  t.statements.push_back({.op = Op::Call, .callable = name.id, .refs = {0}});
+  const auto found = stages::libraryInitialisers(*m->catalog, t);
+  ASSERT_EQ(found.size(), 1u);
+  EXPECT_EQ(p.callable(found[0]).name, "registry_initialize");
+  const testcase::TestCase after = stages::afterInitialiser(p, found[0], t);
+  ASSERT_EQ(after.statements.size(), 3u);
+  EXPECT_EQ(after.statements[0].callable, found[0]);
+  EXPECT_EQ(after.statements[2].refs, std::vector<testcase::Ref>{1});
+  // Not when the test calls it itself.
+  EXPECT_TRUE(stages::libraryInitialisers(*m->catalog, after).empty());
 }
 
 TEST(ClassifyLengths, ALengthBeyondTheBytesRightAfterItIsMisuseWhicheverBufferItWasPairedWith) {

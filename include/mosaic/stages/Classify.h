@@ -160,6 +160,21 @@ constexpr size_t kRoomyBuffer = 65536;
 /// become bytes).
 testcase::TestCase withRoomyBuffers(const testcase::TestCase &test, const std::vector<UnsizedBuffer> &buffers);
 
+/// The library's own initialisers: functions named as initialisers
+/// (model::isInitialiserName) that take no object to initialise (each
+/// parameter a scalar, or a pointer to anything but a record) and that
+/// `test` does not call: libonig's onig_initialize(encodings, n) and
+/// onigenc_init(), libcurl's curl_global_init(flags). Most evocative first
+/// (a name with `initialize` or `global`), at most kLibraryInitialisers.
+/// ClassifyFailures runs a likely defect again after each (every argument 0
+/// or NULL): a failure that then does not happen is misuse, of a library
+/// that wants its initialiser called first.
+std::vector<model::CallableId> libraryInitialisers(const testcase::Catalog &catalog, const testcase::TestCase &test);
+constexpr size_t kLibraryInitialisers = 3; // ours: a run each, for each likely defect
+/// `test` after a call of `initialiser` with every argument 0 or NULL.
+testcase::TestCase afterInitialiser(const model::Program &program, model::CallableId initialiser,
+                                    const testcase::TestCase &test);
+
 /// `test` with each of `buffers` `factor` times as large: bytes
 /// zero-filled after what they held (a C string becomes its bytes and NUL
 /// first), an array of scalars, or the address of one, an array repeating
