@@ -211,6 +211,12 @@ std::optional<Nulled> nulledThrough(const model::Program &p, const TestCase &t,
   return last;
 }
 
+// Whether `type` is a pointer to a record (an object a callee reads).
+bool pointerToRecord(const model::Program &p, model::TypeId type) {
+  const model::Type &t = p.type(p.type(type).value);
+  return t.kind == model::TypeKind::Pointer && t.pointee && p.type(p.type(*t.pointee).value).kind == model::TypeKind::Record;
+}
+
 // Whether statement `j` is a null pointer: a literal NULL, or a call
 // whose result was null when the test ran.
 bool nullValue(const TestCase &t, const std::vector<exec::Observation> &obs, size_t j) {
@@ -1602,6 +1608,21 @@ std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size
                                callName(p, t.statements[nulled->by]))
                  : fmt::format("{} given as {} what {} left in it, which the run did not observe (it may be NULL)",
                                callName(p, call), paramName(a, k), callName(p, t.statements[nulled->by]));
+  }
+  // A pointer a call returned after it was given NULL for the object it
+  // reads (libzip's zip_file_get_error(NULL) returns &file->error, a few
+  // bytes past NULL, which zip_error_init then writes): not NULL itself,
+  // but made from one.
+  for (size_t k = 0; k < args.size(); ++k) {
+    if (args[k].ref >= t.statements.size()) continue;
+    const Statement &v = t.statements[args[k].ref];
+    if (v.op != Op::Call || p.type(p.type(p.callable(v.callable).result).value).kind != model::TypeKind::Pointer) continue;
+    const auto vargs = argumentsOf(p, v);
+    for (size_t m = 0; m < vargs.size(); ++m)
+      if (vargs[m].param && vargs[m].ref < t.statements.size() && pointerToRecord(p, vargs[m].param->type) &&
+          nullValue(t, obs, vargs[m].ref))
+        return fmt::format("{} given as {} the result of {}, which was given NULL as {}", callName(p, call),
+                           paramName(args[k], k), callName(p, v), paramName(vargs[m], m));
   }
   if (call.op == Op::MethodCall && !call.refs.empty() && call.refs[0] < t.statements.size() &&
       t.statements[call.refs[0]].op == Op::Null)

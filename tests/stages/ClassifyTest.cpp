@@ -279,6 +279,21 @@ TEST_F(Claims, ANullResultPutIntoAnArrayIsRobustness) {
   EXPECT_NE(c.why.find("whose element is NULL (the result of claims_get_content())"), std::string::npos) << c.why;
 }
 
+TEST_F(Claims, APointerACallReturnedWhenGivenNullForItsObjectIsRobustness) {
+  // void *iter = claims_iter(NULL); claims_iter_text(iter) (libzip's
+  // zip_file_get_error(NULL), which returns &file->error, a few bytes past
+  // NULL, then zip_error_init of it): not NULL, but made from one.
+  testcase::TestCase t;
+  const Ref none = push(t, Statement{.op = Op::Null, .type = callable("claims_iter").params[0].type});
+  const Ref iter = call(t, "claims_iter", {none});
+  call(t, "claims_iter_text", {iter});
+  const auto c = classify(t, exec::Outcome::Crash, {});
+  EXPECT_EQ(c.kind, stages::FailureClass::Robustness) << c.why;
+  EXPECT_NE(c.why.find("claims_iter_text() given as iter the result of claims_iter(), which was given NULL as doc"),
+            std::string::npos)
+      << c.why;
+}
+
 TEST_F(Claims, ANullAnEarlierCallKeptInTheObjectIsRobustnessWhenTheRunDereferencedNull) {
   // claims_doc *d = claims_new("x"); claims_adopt(d, NULL); claims_length(d):
   // strlen of the NULL text claims_adopt was given.
