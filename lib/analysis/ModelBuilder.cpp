@@ -383,6 +383,16 @@ private:
           if (const auto *array = ctx_.getAsConstantArrayType(decayed->getOriginalType());
               array && !param.declaredLength && array->getSize().getZExtValue() > 0)
             param.declaredLength = array->getSize().getZExtValue();
+      // Never NULL, by any declaration's word: `T *_Nonnull`, or
+      // `__attribute__((nonnull))` on the parameter or (all of them, or
+      // this one by index) on the function.
+      for (const clang::FunctionDecl *r : fd->redecls()) {
+        const clang::ParmVarDecl *d = i < r->getNumParams() ? r->getParamDecl(i) : nullptr;
+        if (d && d->getType()->getNullability() == clang::NullabilityKind::NonNull) param.nonnull = true;
+        if (d && d->hasAttr<clang::NonNullAttr>()) param.nonnull = true;
+        for (const auto *a : r->specific_attrs<clang::NonNullAttr>())
+          if (a->isNonNull(i)) param.nonnull = true;
+      }
       const model::Type &t = program_.type(param.type);
       if (t.kind == model::TypeKind::Unsupported)
         return skipHere("parameter " + std::to_string(i + 1) + (param.name.empty() ? "" : " '" + param.name + "'") +

@@ -4,6 +4,7 @@
 #include "mosaic/support/Text.h"
 
 #include <algorithm>
+#include <cctype>
 
 namespace mosaic::model {
 
@@ -122,6 +123,15 @@ bool isInitialiserWord(std::string_view w) {
 }
 
 bool isInitialiserName(const std::string &name) { return anyIdentifierWord(name, isInitialiserWord); }
+
+std::string handleKind(const std::string &name) {
+  if (name.size() < 3 || name[0] != 'h' || !std::isupper(static_cast<unsigned char>(name[1]))) return "";
+  return lowercase(name.substr(1));
+}
+
+bool namesKind(const std::string &functionName, const std::string &kind) {
+  return !kind.empty() && anyIdentifierWord(functionName, [&](std::string_view w) { return lowercase(std::string(w)) == kind; });
+}
 
 bool isDefaultsWord(std::string_view w) {
   const std::string l = lowercase(std::string(w));

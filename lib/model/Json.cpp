@@ -217,6 +217,7 @@ void to_json(Json &j, const Param &p) {
   if (p.written) j["written"] = true;
   if (p.hasDefault) j["has_default"] = true;
   putOpt(j, "declared_length", p.declaredLength);
+  if (p.nonnull) j["nonnull"] = true;
 }
 void from_json(const Json &j, Param &p) {
   getOr(j, "name", p.name);
@@ -226,6 +227,7 @@ void from_json(const Json &j, Param &p) {
   getOr(j, "written", p.written);
   getOr(j, "has_default", p.hasDefault);
   getOpt(j, "declared_length", p.declaredLength);
+  getOr(j, "nonnull", p.nonnull);
 }
 
 namespace {

@@ -865,6 +865,14 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
                        bytesOf(v), paramName(args[a], a), p.type(p.type(args[a].param->type).value).spelling,
                        makers.empty() ? std::string("its functions") : p.callable(makers.front()).qualifiedName);
   }
+  // NULL where the declaration says never (libzip's `zip_file_t
+  // *_Nonnull`, glibc's `__nonnull ((1))`); given to the call that made an
+  // argument (zip_error_init of what zip_file_get_error(NULL) returned),
+  // it is that earlier call's misuse (misuse: earlier calls on the object).
+  for (size_t a = 0; a < args.size(); ++a)
+    if (args[a].ref < t.statements.size() && t.statements[args[a].ref].op == Op::Null && args[a].param &&
+        args[a].param->nonnull)
+      return fmt::format("gives {} NULL as {}, which it declares never NULL", callName(p, call), paramName(args[a], a));
   // A temporary file where the callee wants something else it converts to
   // (bzip2's BZ2_bzRead given a FILE * as its BZFILE *, a handle of its
   // own that BZ2_bzReadOpen makes; Catalog::standsFor).
@@ -1250,6 +1258,34 @@ std::string otherKindsObject(const testcase::Catalog &catalog, const TestCase &t
   return "";
 }
 
+// A handle of the API's own (Catalog::apiPointer: lcms2's `typedef void
+// *cmsHANDLE`, shared by its dictionaries, IT8 sheets and MD5 contexts)
+// given to a function for one kind (cmsIT8GetSheetType(cmsHANDLE hIT8):
+// the parameter's name and the function's say IT8) that a function of
+// another made (cmsDictDup's), when a function of that kind makes such
+// handles (cmsIT8Alloc). "" when none.
+std::string otherKindsHandle(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
+  const model::Program &p = catalog.program();
+  const Statement &call = t.statements[i];
+  if (!isCall(call.op)) return "";
+  const auto args = argumentsOf(p, call);
+  for (size_t k = 0; k < args.size(); ++k) {
+    if (!args[k].param || args[k].ref >= i || !catalog.apiPointer(args[k].param->type)) continue;
+    const std::string kind = model::handleKind(args[k].param->name);
+    const Statement &made = t.statements[args[k].ref];
+    if (made.op != Op::Call || !model::namesKind(p.callable(call.callable).name, kind) ||
+        model::namesKind(p.callable(made.callable).name, kind))
+      continue;
+    for (model::CallableId c : catalog.returning(args[k].param->type)) {
+      if (model::namesKind(p.callable(c).name, kind))
+        return fmt::format("gives {} as {} a {} that {} made, where it takes one of the kind {}() makes", callName(p, call),
+                           paramName(args[k], k), typeName(p, args[k].param->type), callName(p, made),
+                           p.callable(c).qualifiedName);
+    }
+  }
+  return "";
+}
+
 std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i,
                    const std::vector<exec::Observation> &obs) {
   const model::Program &p = catalog.program();
@@ -1258,6 +1294,7 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
   if (std::string why = singularIterator(p, t, i); !why.empty()) return why;
   if (std::string why = elementOfNothing(p, t, i); !why.empty()) return why;
   if (std::string why = otherKindsObject(catalog, t, i); !why.empty()) return why;
+  if (std::string why = otherKindsHandle(catalog, t, i); !why.empty()) return why;
   if (std::string why = testsOwnThroughAPointer(catalog, t, i, true); !why.empty()) return why;
   for (size_t j : inCone)
     if (std::string why = staleApiPointer(catalog, t, j); !why.empty()) return why;

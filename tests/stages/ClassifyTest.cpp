@@ -294,6 +294,52 @@ TEST_F(Claims, APointerACallReturnedWhenGivenNullForItsObjectIsRobustness) {
       << c.why;
 }
 
+TEST_F(Claims, NullWhereTheDeclarationSaysNeverIsMisuse) {
+  // claims_size(NULL) of a `_Nonnull` doc, claims_flags(NULL, 1) of a
+  // function declared nonnull(1), and claims_read_size of what
+  // claims_size_of(NULL) returned (libzip's zip_error_init of
+  // zip_file_get_error(NULL), whose parameter is `_Nonnull`).
+  ASSERT_TRUE(callable("claims_size").params[0].nonnull);
+  ASSERT_TRUE(callable("claims_flags").params[0].nonnull);
+  ASSERT_FALSE(callable("claims_flags").params[1].nonnull);
+  ASSERT_FALSE(callable("claims_read_size").params[0].nonnull);
+  testcase::TestCase t;
+  const Ref none = push(t, Statement{.op = Op::Null, .type = callable("claims_size").params[0].type});
+  call(t, "claims_size", {none});
+  auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claims_size() NULL as doc, which it declares never NULL"), std::string::npos) << c.why;
+  testcase::TestCase u;
+  const Ref doc = push(u, Statement{.op = Op::Null, .type = callable("claims_size_of").params[0].type});
+  const Ref size = call(u, "claims_size_of", {doc});
+  call(u, "claims_read_size", {size});
+  c = classify(u);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("an earlier call on the same object was misuse: gives claims_size_of() NULL as doc, which it "
+                       "declares never NULL"),
+            std::string::npos)
+      << c.why;
+}
+
+TEST_F(Claims, AHandleOfAnotherKindUnderOneVoidPointerTypedefIsMisuse) {
+  // claimsSheetGetCount(claimsDictAlloc()): lcms2's
+  // cmsIT8GetSheetType(cmsHANDLE hIT8) given cmsDictDup's handle.
+  testcase::TestCase t;
+  const Ref dict = call(t, "claimsDictAlloc", {});
+  call(t, "claimsSheetGetCount", {dict});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("gives claimsSheetGetCount() as hSheet a claims_handle that claimsDictAlloc() made, where it "
+                       "takes one of the kind claimsSheetAlloc() makes"),
+            std::string::npos)
+      << c.why;
+  // The sheet's own handle: a likely defect.
+  testcase::TestCase u;
+  const Ref sheet = call(u, "claimsSheetAlloc", {});
+  call(u, "claimsSheetGetCount", {sheet});
+  EXPECT_EQ(classify(u).kind, stages::FailureClass::Defect);
+}
+
 TEST_F(Claims, ANullAnEarlierCallKeptInTheObjectIsRobustnessWhenTheRunDereferencedNull) {
   // claims_doc *d = claims_new("x"); claims_adopt(d, NULL); claims_length(d):
   // strlen of the NULL text claims_adopt was given.

@@ -74,6 +74,34 @@ TEST(Factory, SameSeedSameTests) {
   EXPECT_NE(tests(*u, 42, 20), tests(*u, 43, 20));
 }
 
+TEST(Factory, AHandleNamedForItsKindComesFromAMakerOfThatKind) {
+  // claimsSheetGetCount(claims_handle hSheet), where claimsDictAlloc makes
+  // claims_handles too (lcms2's cmsHANDLE for dictionaries and IT8 sheets):
+  // mostly from claimsSheetAlloc, at times from the other for robustness.
+  auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/claims.c");
+  model::CallableId count = 0, sheet = 0;
+  for (const model::Callable &c : m->program.callables) {
+    if (c.name == "claimsSheetGetCount") count = c.id;
+    if (c.name == "claimsSheetAlloc") sheet = c.id;
+  }
+  ASSERT_NE(count, sheet);
+  Rng rng(5);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*m->catalog, pool, rng);
+  int made = 0, ofKind = 0;
+  for (int i = 0; i < 60; ++i) {
+    testcase::TestCase t;
+    if (!factory.appendCall(t, count)) continue;
+    const testcase::Ref handle = t.statements.back().refs.at(0);
+    if (t.statements[handle].op != testcase::Op::Call) continue;
+    ++made;
+    ofKind += t.statements[handle].callable == sheet;
+  }
+  ASSERT_GT(made, 20);
+  EXPECT_GT(ofKind, made * 3 / 4) << ofKind << " of " << made;
+  EXPECT_LT(ofKind, made) << "never the other kind";
+}
+
 TEST(Factory, BuffersComeWithTheirLength) {
   auto u = UnitHarness::make(MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c");
   Rng rng(3);

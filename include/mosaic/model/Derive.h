@@ -51,6 +51,14 @@ bool isInitialiserName(const std::string &name);
 /// `buffinit`), case-insensitive.
 bool isInitialiserWord(std::string_view word);
 
+/// The kind a handle parameter's name gives, Hungarian style (lcms2's
+/// `cmsIT8GetSheetType(cmsHANDLE hIT8)`): "it8" for `hIT8`, "dict" for
+/// `hDict`; "" for a name that is not `h` and a capital.
+std::string handleKind(const std::string &paramName);
+/// Whether a function's name (its identifierWords, case-insensitive) has
+/// `kind` as a word: cmsIT8Alloc has "it8", cmsDictDup has not.
+bool namesKind(const std::string &functionName, const std::string &kind);
+
 /// Whether one word of a name is `default` or `defaults`, case-insensitive:
 /// the word of a setter of defaults (defaultsFilled), and of the functions a
 /// header is read for (analysis/CompletingHeaders.h).

@@ -156,6 +156,10 @@ struct Param {
   /// pointer it decays to must reach that many elements, by the contract
   /// the declaration states (C11 6.7.6.3's `[static 8]` makes it binding).
   std::optional<std::uint64_t> declaredLength;
+  /// Declared never NULL: a `_Nonnull` pointer (libzip's `zip_file_t
+  /// *_Nonnull`), or `__attribute__((nonnull))` on it or on its function
+  /// (glibc's `__nonnull ((1))`). NULL there is the caller's fault.
+  bool nonnull = false;
 };
 
 /// Literals a function compares against or uses: seeds for input values.
