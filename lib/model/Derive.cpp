@@ -125,8 +125,9 @@ bool isInitialiserWord(std::string_view w) {
 bool isInitialiserName(const std::string &name) { return anyIdentifierWord(name, isInitialiserWord); }
 
 std::string handleKind(const std::string &name) {
-  if (name.size() < 3 || name[0] != 'h' || !std::isupper(static_cast<unsigned char>(name[1]))) return "";
-  return lowercase(name.substr(1));
+  if (name.size() >= 3 && name[0] == 'h' && std::isupper(static_cast<unsigned char>(name[1])))
+    return lowercase(name.substr(1));
+  return name.size() >= 2 ? lowercase(name) : "";
 }
 
 bool namesKind(const std::string &functionName, const std::string &kind) {

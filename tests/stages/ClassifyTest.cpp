@@ -333,6 +333,10 @@ TEST_F(Claims, AHandleOfAnotherKindUnderOneVoidPointerTypedefIsMisuse) {
                        "takes one of the kind claimsSheetAlloc() makes"),
             std::string::npos)
       << c.why;
+  // A parameter named for its kind without the `h`.
+  testcase::TestCase v;
+  call(v, "claimsSheetRows", {call(v, "claimsDictAlloc", {})});
+  EXPECT_EQ(classify(v).kind, stages::FailureClass::Misuse) << classify(v).why;
   // The sheet's own handle: a likely defect.
   testcase::TestCase u;
   const Ref sheet = call(u, "claimsSheetAlloc", {});

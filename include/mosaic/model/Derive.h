@@ -51,9 +51,11 @@ bool isInitialiserName(const std::string &name);
 /// `buffinit`), case-insensitive.
 bool isInitialiserWord(std::string_view word);
 
-/// The kind a handle parameter's name gives, Hungarian style (lcms2's
-/// `cmsIT8GetSheetType(cmsHANDLE hIT8)`): "it8" for `hIT8`, "dict" for
-/// `hDict`; "" for a name that is not `h` and a capital.
+/// The kind a handle parameter's name may give: Hungarian style, "it8" for
+/// `hIT8` (lcms2's header: `cmsIT8GetSheetType(cmsHANDLE hIT8)`), else the
+/// name itself, lower-case ("it8" for its definition's `it8`); "" for a
+/// name of less than two letters. A kind only when function names repeat
+/// it (namesKind).
 std::string handleKind(const std::string &paramName);
 /// Whether a function's name (its identifierWords, case-insensitive) has
 /// `kind` as a word: cmsIT8Alloc has "it8", cmsDictDup has not.
