@@ -64,9 +64,9 @@ bool compileFindings(const emit::Suite &suite, const std::string &output, Findin
   return mapped;
 }
 
-bool errorsInProjectHeaders(const emit::Suite &suite, const std::string &output,
-                            const std::vector<std::string> &projectFolders) {
-  static const std::regex error(R"(([^\s:]+):\d+:\d+: error:)");
+std::string firstErrorInProjectHeaders(const emit::Suite &suite, const std::string &output,
+                                       const std::vector<std::string> &projectFolders) {
+  static const std::regex error(R"(([^\s:]+):\d+:\d+: error:[^\n]*)");
   for (std::sregex_iterator it(output.begin(), output.end(), error), end; it != end; ++it) {
     const fs::path path = (*it)[1].str();
     if (std::any_of(suite.files.begin(), suite.files.end(),
@@ -75,9 +75,9 @@ bool errorsInProjectHeaders(const emit::Suite &suite, const std::string &output,
     std::error_code ec;
     const std::string file = fs::weakly_canonical(path, ec).string();
     for (const std::string &folder : projectFolders)
-      if (!folder.empty() && file.starts_with(folder + "/")) return true;
+      if (!folder.empty() && file.starts_with(folder + "/")) return (*it)[0].str();
   }
-  return false;
+  return "";
 }
 
 std::vector<std::pair<std::string, double>> slowTests(const std::string &report, double seconds) {

@@ -36,12 +36,12 @@ std::string testName(const emit::Suite &suite, bool failing, size_t index);
 /// Maps the compiler's "file:line:col: error:" lines to the tests they are
 /// in (removeTests, compileErrors); false when no error maps to a test.
 bool compileFindings(const emit::Suite &suite, const std::string &output, Findings &f);
-/// Whether the compiler reported an error in a header of the project (a
-/// file under one of `projectFolders` that the suite did not write), rather
-/// than in the tests or in a system header (GoogleTest's templates report a
-/// test's ill-typed assertion there).
-bool errorsInProjectHeaders(const emit::Suite &suite, const std::string &output,
-                            const std::vector<std::string> &projectFolders);
+/// The first error the compiler reported in a header of the project (a
+/// file under one of `projectFolders` that the suite did not write), its
+/// line of output; "" when every error is in the tests or in a system
+/// header (GoogleTest's templates report a test's ill-typed assertion there).
+std::string firstErrorInProjectHeaders(const emit::Suite &suite, const std::string &output,
+                                       const std::vector<std::string> &projectFolders);
 
 /// Maps a run of a test binary to findings: from its GoogleTest JSON
 /// `report` the failing tests (an assertion that failed is dropped; a test

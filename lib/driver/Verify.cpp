@@ -63,12 +63,12 @@ public:
         // A C unit's header the test file includes is not C++ (C has no
         // templates: an error in a header is the header's own): no test is
         // to blame, and none compiles until the tests include none.
-        if (p_.language == "c" && !write_.throughWrapper &&
-            errorsInProjectHeaders(suite, b->output, projectFolders())) {
-          if (firstErrors_.empty()) firstErrors_ = b->output.substr(0, 8000);
-          throughWrapper();
-          continue;
-        }
+        if (p_.language == "c" && !write_.throughWrapper)
+          if (const std::string header = firstErrorInProjectHeaders(suite, b->output, projectFolders()); !header.empty()) {
+            if (firstErrors_.empty()) firstErrors_ = b->output.substr(0, 8000);
+            throughWrapper(header);
+            continue;
+          }
         if (!compileFindings(suite, b->output, f)) {
           // No error is in a test: the spelled names may not exist outside
           // the unit; written anew, and what is written counted again (a
@@ -114,8 +114,9 @@ private:
 
   // The suite is written anew with no project header in sight of the tests
   // (emit::WriteOptions::throughWrapper), and what is written counted again.
-  void throughWrapper() {
-    fmt::print(log_, "  the unit's headers do not compile as C++: the tests reach the library through the wrapper (C)\n");
+  void throughWrapper(const std::string &error) {
+    fmt::print(log_, "  the unit's headers do not compile as C++ ({}): the tests reach the library through the wrapper (C)\n",
+               fs::path(error.substr(0, error.find(':'))).filename().string() + error.substr(error.find(':')));
     write_.throughWrapper = true;
     written_ = -1;
     removedCompile_ = 0;
