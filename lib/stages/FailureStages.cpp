@@ -24,8 +24,10 @@ public:
       if (!f.reproducible || f.result.outcome == exec::Outcome::Sanitizer) continue;
       auto r = c.sanitized->run(f.test);
       if (r && r->outcome() == exec::Outcome::Sanitizer && c.sanitized->trace() &&
-          !own(c, c.sanitized->trace()->output()))
+          !own(c, c.sanitized->trace()->output())) {
         f.sanitizerReport = std::string(c.sanitized->trace()->output());
+        f.sanitizerStatement = r->result.statement;
+      }
     }
     std::map<std::string, Failure> found;
     std::vector<Candidate> clean;
@@ -203,6 +205,21 @@ public:
           cls.kind = FailureClass::Misuse;
           cls.why = std::move(why);
         }
+      // The sanitizers stopped the same test at an earlier call: what the
+      // plain run met later follows that call's undefined behaviour
+      // (libgsm's Gsm_Long_Term_Synthesis_Filtering(state, 120, 22, ...)
+      // indexes a word[4] with 22, then gsm_decode crashes on the state):
+      // no claim on the later call. The earlier call, if at fault, fails on
+      // its own.
+      if (cls.kind == FailureClass::Defect && !f.sanitizerOnly && f.sanitizerStatement >= 0 && f.result.statement >= 0 &&
+          f.sanitizerStatement < f.result.statement &&
+          static_cast<size_t>(f.sanitizerStatement) < f.test.statements.size() &&
+          testcase::isCall(f.test.statements[static_cast<size_t>(f.sanitizerStatement)].op)) {
+        cls.kind = FailureClass::Robustness;
+        cls.why = "follows undefined behaviour the sanitizers report in an earlier call, " +
+                  c.program.callable(f.test.statements[static_cast<size_t>(f.sanitizerStatement)].callable).qualifiedName +
+                  "() (statement " + std::to_string(f.sanitizerStatement) + ")";
+      }
       if (cls.kind == FailureClass::Defect)
         if (std::string why = nullKeptEarlier(c.catalog, f.test, f.result, observations, report); !why.empty()) {
           cls.kind = FailureClass::Robustness;

@@ -1224,6 +1224,46 @@ TEST_F(Claims, ABufferWithNoLengthThatARoomierOneFixesIsMisuse) {
   EXPECT_EQ(work.failures.begin()->second.kind, stages::FailureClass::Defect) << work.failures.begin()->second.why;
 }
 
+TEST_F(Claims, AFailureAfterUndefinedBehaviourTheSanitizersReportEarlierIsNoDefect) {
+  // doc = claims_new("x"); claims_length(doc) crashes in the plain run,
+  // while the sanitized one stopped in claims_new (libgsm's
+  // Gsm_Long_Term_Synthesis_Filtering indexing a word[4] with 22, then
+  // gsm_decode crashing on the state it wrote over).
+  testcase::TestCase t;
+  const Ref doc = newDoc(t);
+  call(t, "claims_length", {doc});
+  stages::Work work;
+  stages::Failure f;
+  f.test = t;
+  f.result = crashAtEnd(t);
+  f.where = "claims_length";
+  f.count = 1;
+  f.confirmed = true;
+  f.sanitizerReport = "src/claims.c:10:3: runtime error: index 22 out of bounds for type 'int[4]'";
+  f.sanitizerStatement = static_cast<int>(doc);
+  work.failures["crash"] = f;
+  FakeExecutor always([&](const testcase::TestCase &) {
+    search::Execution e;
+    e.result = f.result;
+    return std::optional(e);
+  });
+  FakeExecutor none([](const testcase::TestCase &) { return std::optional<search::Execution>(); });
+  const search::Goals goals(fourBlocks());
+  stages::Context c{p(), *m->catalog, goals, none, always, nullptr, {}, {}, nullptr, {}, {}};
+  stages::classifyFailures()->run(work, c);
+  const stages::Failure &kept = work.failures.begin()->second;
+  EXPECT_EQ(kept.kind, stages::FailureClass::Robustness) << kept.why;
+  EXPECT_NE(kept.why.find("follows undefined behaviour the sanitizers report in an earlier call, claims_new()"),
+            std::string::npos)
+      << kept.why;
+  // Where the sanitizers stopped at the failing call itself: a likely defect.
+  work.failures.clear();
+  f.sanitizerStatement = f.result.statement;
+  work.failures["crash"] = f;
+  stages::classifyFailures()->run(work, c);
+  EXPECT_EQ(work.failures.begin()->second.kind, stages::FailureClass::Defect) << work.failures.begin()->second.why;
+}
+
 TEST_F(Claims, AStringOnlyTheAPIMakesIsNeverTheTestsOwnNorUsedAfterItMoved) {
   // hiredis's `typedef char *sds`: sdslen(buf) of a char array reads a
   // header before it; `sdscat(s, t)` may move s (the idiom is `s =

@@ -79,6 +79,10 @@ struct Failure {
   /// A sanitizer's report of the same test in the sanitized harness
   /// (SanitizeCheck), when the plain run did not give one itself.
   std::string sanitizerReport;
+  /// The statement the sanitized harness reported at, with sanitizerReport
+  /// (-1: none): before the plain failure's, the failure follows undefined
+  /// behaviour of an earlier call.
+  int sanitizerStatement = -1;
   bool sanitizerOnly = false;      ///< only the sanitized harness fails (the plain run passes)
 };
 
