@@ -141,6 +141,9 @@ File writeCMakeFile(const SuiteContext &context, const Suite &suite, const UnitB
     if (!p.mainHeader.empty())
       cm << "target_include_directories(" << target << " PRIVATE " << path(fs::path(p.mainHeader).parent_path().string())
          << ")\n";
+    // A C header's `register` parameters (lcms2.h's): C++17 removed the
+    // keyword, and clang and g++ both accept it again with -Wno-register.
+    if (p.language == "c") cm << "target_compile_options(" << target << " PRIVATE -Wno-register)\n";
     if (!pp.empty() || !paths.quoteFolders().empty()) {
       cm << "target_compile_options(" << target << " PRIVATE";
       for (const std::string &f : pp) cm << " " << flag(f);
