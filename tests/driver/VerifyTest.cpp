@@ -140,21 +140,30 @@ TEST(VerifyStage, DropsAFailingAssertionAndSettles) {
   EXPECT_EQ(v.coverage.functions, 2u); // the passing suite's tests were handed to coverage
 }
 
+namespace {
+
+// Verifies `tests` passing tests of shapes.c, each check_magic(7), one run
+// each, through `runner`; its log into `log`.
+driver::VerifyResult verifyChecks(FakeRunner &runner, size_t tests, std::ostringstream &log) {
+  auto m = test::UnitModel::make(MOSAIC_FIXTURE_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/shapes.c");
+  std::vector<emit::SuiteTest> passing(tests), failing;
+  for (emit::SuiteTest &st : passing) st.test = m->call("check_magic", {std::int64_t{7}});
+  driver::VerifyOptions options;
+  options.outDir = test::makeTempDir("mosaic-verify");
+  options.runs = 1;
+  return driver::verifyWith(runner, m->program, *m->catalog, passing, failing, emit::UnitBuild{}, options, log);
+}
+
+} // namespace
+
 TEST(VerifyStage, ACUnitWhoseHeaderIsNotCxxIsWrittenAgainThroughTheWrapperAndNoTestIsBlamed) {
   // The first build fails in shapes.h (and, following it, in test lines):
   // the suite is written again with no project header in the test files
   // (emit::WriteOptions::throughWrapper), builds, and keeps both tests.
-  auto m = test::UnitModel::make(MOSAIC_FIXTURE_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/shapes.c");
-  std::vector<emit::SuiteTest> passing(2), failing;
-  for (emit::SuiteTest &st : passing) st.test = m->call("check_magic", {std::int64_t{7}});
   FakeRunner runner;
   runner.notCxx = "shapes.h";
-  driver::VerifyOptions options;
-  options.outDir = test::makeTempDir("mosaic-verify");
-  options.runs = 1;
   std::ostringstream log;
-  const driver::VerifyResult v =
-      driver::verifyWith(runner, m->program, *m->catalog, passing, failing, emit::UnitBuild{}, options, log);
+  const driver::VerifyResult v = verifyChecks(runner, 2, log);
   EXPECT_TRUE(v.built) << v.error << log.str();
   EXPECT_EQ(v.written, 2);
   EXPECT_EQ(v.compiled, 2);
@@ -172,17 +181,10 @@ TEST(VerifyStage, ACUnitWhoseHeaderIsNotCxxIsWrittenAgainThroughTheWrapperAndNoT
 TEST(VerifyStage, AnErrorOnlyInGoogleTestsTemplatesIsNoHeadersFault) {
   // No project header failed: the tests keep including the unit's headers,
   // and the compiler's first errors are the verdict.
-  auto m = test::UnitModel::make(MOSAIC_FIXTURE_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/analysis/shapes.c");
-  std::vector<emit::SuiteTest> passing(1), failing;
-  passing[0].test = m->call("check_magic", {std::int64_t{7}});
   FakeRunner runner;
   runner.onlyGoogleTest = true;
-  driver::VerifyOptions options;
-  options.outDir = test::makeTempDir("mosaic-verify");
-  options.runs = 1;
   std::ostringstream log;
-  const driver::VerifyResult v =
-      driver::verifyWith(runner, m->program, *m->catalog, passing, failing, emit::UnitBuild{}, options, log);
+  const driver::VerifyResult v = verifyChecks(runner, 1, log);
   EXPECT_FALSE(v.built);
   EXPECT_EQ(log.str().find("do not compile as C++"), std::string::npos) << log.str();
   EXPECT_NE(v.error.find("gtest.h:1358"), std::string::npos) << v.error;
