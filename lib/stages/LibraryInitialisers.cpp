@@ -3,6 +3,7 @@
 // a defect.
 #include "mosaic/model/Derive.h"
 #include "mosaic/stages/Classify.h"
+#include "mosaic/support/Text.h"
 
 #include <algorithm>
 
@@ -47,8 +48,7 @@ std::vector<model::CallableId> libraryInitialisers(const testcase::Catalog &cata
   }
   // `initialize`, `initialise` or `global` in the name first, then by name.
   auto evocative = [&](model::CallableId id) {
-    std::string n = p.callable(id).name;
-    std::transform(n.begin(), n.end(), n.begin(), [](unsigned char ch) { return static_cast<char>(std::tolower(ch)); });
+    const std::string n = lowercase(p.callable(id).name);
     return n.find("initiali") != std::string::npos || n.find("global") != std::string::npos;
   };
   std::sort(found.begin(), found.end(), [&](model::CallableId a, model::CallableId b) {
