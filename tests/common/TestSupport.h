@@ -4,6 +4,17 @@
 #include <string>
 #include <vector>
 
+// MOSAIC_TESTS_UNDER_ASAN: these tests are built with AddressSanitizer (make
+// test-sanitized), where what they check is mosaic's own memory. A check
+// that runs only other programs on mosaic's output (clang on a written
+// suite, CMake, CTest) is left to `make test`, which runs it on the same
+// output.
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define MOSAIC_TESTS_UNDER_ASAN 1
+#endif
+#endif
+
 namespace mosaic::test {
 
 struct ProcessResult {
