@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 
 namespace mosaic::model {
 
@@ -132,6 +133,31 @@ std::string handleKind(const std::string &name) {
 
 bool namesKind(const std::string &functionName, const std::string &kind) {
   return !kind.empty() && anyIdentifierWord(functionName, [&](std::string_view w) { return lowercase(std::string(w)) == kind; });
+}
+
+std::string handleKindOf(const std::string &functionName, const std::string &paramName,
+                         const std::vector<std::string> &makerNames) {
+  if (std::string kind = handleKind(paramName); namesKind(functionName, kind)) return kind;
+  if (makerNames.size() < 2) return "";
+  std::vector<std::vector<std::string>> makers;
+  for (const std::string &m : makerNames) makers.push_back(identifierWords(m));
+  // The words every maker's name starts with: the library's prefix.
+  size_t shared = 0;
+  while (std::all_of(makers.begin(), makers.end(), [&](const auto &w) {
+    return w.size() > shared + 1 && w[shared] == makers.front()[shared];
+  }))
+    ++shared;
+  // A kind is the word after the prefix of a maker whose name goes on
+  // (cmsIT8Alloc: it8); in zip_source_buffer and zip_source_file the last
+  // word names a variant of one kind.
+  std::set<std::string> kinds;
+  for (const auto &w : makers)
+    if (w.size() > shared + 1) kinds.insert(w[shared]);
+  const std::vector<std::string> words = identifierWords(functionName);
+  if (shared == 0 || kinds.size() < 2 || words.size() <= shared + 1 ||
+      !std::equal(words.begin(), words.begin() + static_cast<std::ptrdiff_t>(shared), makers.front().begin()))
+    return "";
+  return kinds.count(words[shared]) ? words[shared] : "";
 }
 
 bool isDefaultsWord(std::string_view w) {

@@ -350,7 +350,7 @@ bool Variation::newArgument(TestCase &t, size_t index, size_t arg, std::optional
   }
   TestCase head;
   head.statements.assign(t.statements.begin(), t.statements.begin() + static_cast<std::ptrdiff_t>(index));
-  auto made = factory_.appendValue(head, type, param);
+  auto made = factory_.appendValue(head, type, param, param ? &program_.callable(call.callable) : nullptr);
   if (!made || (arg < call.refs.size() && *made == call.refs[arg])) return false;
   if (!param && !extra && head.statements[*made].op == Op::Null) return false; // never a null receiver
   const Ref added = static_cast<Ref>(head.statements.size() - index);

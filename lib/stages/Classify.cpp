@@ -1264,6 +1264,13 @@ std::string otherKindsObject(const testcase::Catalog &catalog, const TestCase &t
 // the parameter's name and the function's say IT8) that a function of
 // another made (cmsDictDup's), when a function of that kind makes such
 // handles (cmsIT8Alloc). "" when none.
+// The names of `callables`.
+std::vector<std::string> makerNames(const model::Program &p, const std::vector<model::CallableId> &callables) {
+  std::vector<std::string> names;
+  for (model::CallableId c : callables) names.push_back(p.callable(c).name);
+  return names;
+}
+
 std::string otherKindsHandle(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
   const model::Program &p = catalog.program();
   const Statement &call = t.statements[i];
@@ -1271,12 +1278,12 @@ std::string otherKindsHandle(const testcase::Catalog &catalog, const TestCase &t
   const auto args = argumentsOf(p, call);
   for (size_t k = 0; k < args.size(); ++k) {
     if (!args[k].param || args[k].ref >= i || !catalog.apiPointer(args[k].param->type)) continue;
-    const std::string kind = model::handleKind(args[k].param->name);
     const Statement &made = t.statements[args[k].ref];
-    if (made.op != Op::Call || !model::namesKind(p.callable(call.callable).name, kind) ||
-        model::namesKind(p.callable(made.callable).name, kind))
-      continue;
-    for (model::CallableId c : catalog.returning(args[k].param->type)) {
+    if (made.op != Op::Call) continue;
+    const auto &makers = catalog.returning(args[k].param->type);
+    const std::string kind = model::handleKindOf(p.callable(call.callable).name, args[k].param->name, makerNames(p, makers));
+    if (kind.empty() || model::namesKind(p.callable(made.callable).name, kind)) continue;
+    for (model::CallableId c : makers) {
       if (model::namesKind(p.callable(c).name, kind))
         return fmt::format("gives {} as {} a {} that {} made, where it takes one of the kind {}() makes", callName(p, call),
                            paramName(args[k], k), typeName(p, args[k].param->type), callName(p, made),

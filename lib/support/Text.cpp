@@ -60,6 +60,17 @@ std::string foldedIdentifier(std::string name) {
   return lowercase(std::move(name));
 }
 
+namespace {
+
+// Whether the run of digits ending at `last` follows an upper-case letter.
+bool upperBeforeDigits(std::string_view name, size_t last) {
+  size_t k = last;
+  while (k > 0 && std::isdigit(static_cast<unsigned char>(name[k]))) --k;
+  return std::isupper(static_cast<unsigned char>(name[k]));
+}
+
+} // namespace
+
 bool anyIdentifierWord(std::string_view name, const std::function<bool(std::string_view)> &visit) {
   size_t start = 0;
   auto flush = [&](size_t end) { return end > start && visit(name.substr(start, end - start)); };
@@ -70,12 +81,18 @@ bool anyIdentifierWord(std::string_view name, const std::function<bool(std::stri
       start = i + 1;
       continue;
     }
-    if (std::isupper(c) && i > 0) {
-      const unsigned char before = static_cast<unsigned char>(name[i - 1]);
-      if (std::islower(before) || std::isdigit(before)) {
-        if (flush(i)) return true;
-        start = i;
-      }
+    if (i == 0) continue;
+    const unsigned char before = static_cast<unsigned char>(name[i - 1]);
+    // Upper case after lower case or a digit; two lower-case letters after
+    // a digit that follows an upper-case letter (lcms2's cmsMD5add: md5,
+    // add), not one (vec3f, draw3d stay words) nor after a lower-case one
+    // (utf8proc, sha256sum: their digits are part of a lower-case word).
+    const bool lowerAfterUpperDigits = std::islower(c) && std::isdigit(before) && i + 1 < name.size() &&
+                                       std::islower(static_cast<unsigned char>(name[i + 1])) &&
+                                       upperBeforeDigits(name, i - 1);
+    if ((std::isupper(c) && (std::islower(before) || std::isdigit(before))) || lowerAfterUpperDigits) {
+      if (flush(i)) return true;
+      start = i;
     }
   }
   return flush(name.size());

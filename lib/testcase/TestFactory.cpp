@@ -81,9 +81,10 @@ bool TestFactory::appendCallWith(TestCase &t, model::CallableId id, size_t param
   return true;
 }
 
-std::optional<Ref> TestFactory::appendValue(TestCase &t, model::TypeId type, const model::Param *param) {
+std::optional<Ref> TestFactory::appendValue(TestCase &t, model::TypeId type, const model::Param *param,
+                                            const model::Callable *of) {
   const size_t before = t.statements.size();
-  auto r = value(t, {type, param, true}, 1);
+  auto r = value(t, {type, param, true, false, false, of}, 1);
   if (!r) t.statements.resize(before);
   return r;
 }
@@ -147,7 +148,7 @@ std::optional<Ref> TestFactory::call(TestCase &t, model::CallableId id, int dept
       args[i] = push(t, std::move(f));
       continue;
     }
-    args[i] = value(t, {p.type, &p, true}, depth + 1);
+    args[i] = value(t, {p.type, &p, true, false, false, &c}, depth + 1);
     if (!args[i]) return std::nullopt;
   }
   for (auto &a : args) s.refs.push_back(*a);
@@ -450,10 +451,14 @@ std::optional<Ref> TestFactory::makePointer(TestCase &t, const Need &need, int d
   // returns one, never the test's own bytes.
   if (catalog_.apiPointer(type.id)) {
     std::vector<model::CallableId> makers = catalog_.returning(type.id);
-    // A handle named for its kind (lcms2's cmsIT8GetSheetType(cmsHANDLE
-    // hIT8), where cmsDictAlloc makes cmsHANDLEs too): from a maker of that
-    // kind (ours: nine times in ten, the rest for robustness).
-    if (const std::string kind = need.param ? model::handleKind(need.param->name) : std::string(); !kind.empty()) {
+    // A handle of a kind (lcms2's cmsIT8GetSheetType(cmsHANDLE hIT8) or
+    // cmsMD5add(cmsHANDLE Handle, ...), where cmsDictAlloc makes cmsHANDLEs
+    // too: model::handleKindOf): from a maker of that kind (ours: nine
+    // times in ten, the rest for robustness).
+    std::vector<std::string> names;
+    for (model::CallableId c : makers) names.push_back(program_.callable(c).name);
+    if (const std::string kind = need.param && need.of ? model::handleKindOf(need.of->name, need.param->name, names) : "";
+        !kind.empty()) {
       std::vector<model::CallableId> ofKind;
       for (model::CallableId c : makers)
         if (model::namesKind(program_.callable(c).name, kind)) ofKind.push_back(c);

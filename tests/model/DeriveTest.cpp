@@ -118,3 +118,20 @@ TEST(ConcernsUnit, UnitFileMainHeaderOrOwnedRecord) {
   EXPECT_FALSE(concernsUnit(p, Skipped{"Other::y", "method", "r", {"/src/other.h", 1, 2}, 1}));
   EXPECT_FALSE(concernsUnit(p, Skipped{"h", "function", "r", {"/usr/include/x.h", 1, 2}, std::nullopt}));
 }
+
+TEST(HandleKindOf, TheParametersNameOrTheWordAfterTheMakersSharedPrefix) {
+  // lcms2's cmsHANDLE makers: the library's prefix cms, then the kind.
+  const std::vector<std::string> makers{"cmsIT8Alloc", "cmsIT8LoadFromFile", "cmsDictAlloc", "cmsDictDup",
+                                        "cmsMD5alloc"};
+  EXPECT_EQ(handleKindOf("cmsIT8GetSheetType", "hIT8", makers), "it8");
+  EXPECT_EQ(handleKindOf("cmsMD5add", "Handle", makers), "md5");
+  EXPECT_EQ(handleKindOf("cmsDictFree", "hDict", makers), "dict");
+  // A word after the prefix that no maker has, or no word after it.
+  EXPECT_EQ(handleKindOf("cmsGetEncodedCMMversion", "Handle", makers), "");
+  EXPECT_EQ(handleKindOf("cmsIT8", "Handle", makers), "");
+  // Makers that share no prefix, or one kind only, tell no kinds apart.
+  EXPECT_EQ(handleKindOf("foo_read", "h", {"foo_new", "bar_new"}), "");
+  EXPECT_EQ(handleKindOf("zip_source_free", "src", {"zip_source_buffer", "zip_source_file"}), "");
+  EXPECT_EQ(handleKindOf("zip_source_free", "src", {"zip_source_buffer"}), "");
+  EXPECT_EQ(handleKindOf("zip_source_file_stat", "src", {"zip_source_buffer", "zip_source_file"}), "");
+}

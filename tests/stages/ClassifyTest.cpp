@@ -337,6 +337,15 @@ TEST_F(Claims, AHandleOfAnotherKindUnderOneVoidPointerTypedefIsMisuse) {
   testcase::TestCase v;
   call(v, "claimsSheetRows", {call(v, "claimsDictAlloc", {})});
   EXPECT_EQ(classify(v).kind, stages::FailureClass::Misuse) << classify(v).why;
+  // A parameter whose name says no kind, of a function whose name does:
+  // lcms2's cmsMD5add(cmsHANDLE Handle, ...), the library's prefix (cms)
+  // then the kind (MD5) that one of the makers' names has too.
+  testcase::TestCase w;
+  call(w, "claimsMD5add", {call(w, "claimsDictAlloc", {}), integer(w, "int", 7)});
+  EXPECT_NE(classify(w).why.find("gives claimsMD5add() as Handle a claims_handle that claimsDictAlloc() made, where it "
+                                 "takes one of the kind claimsMD5alloc() makes"),
+            std::string::npos)
+      << classify(w).why;
   // The sheet's own handle: a likely defect.
   testcase::TestCase u;
   const Ref sheet = call(u, "claimsSheetAlloc", {});

@@ -40,8 +40,20 @@ TEST(ReadFile, ReadsEveryByteOrNothing) {
   EXPECT_EQ(readFile(path), "");
 }
 
+TEST(IdentifierWords, SplitsAnUpperCaseWordsDigitsFromTheLowerCaseWordAfterThem) {
+  using V = std::vector<std::string>;
+  EXPECT_EQ(mosaic::identifierWords("cmsMD5add"), (V{"cms", "md5", "add"}));
+  EXPECT_EQ(mosaic::identifierWords("cmsMD5alloc"), (V{"cms", "md5", "alloc"}));
+  EXPECT_EQ(mosaic::identifierWords("cmsIT8Alloc"), (V{"cms", "it8", "alloc"}));
+  // Digits inside a lower-case word, or one letter after them, stay in it.
+  EXPECT_EQ(mosaic::identifierWords("utf8proc_map"), (V{"utf8proc", "map"}));
+  EXPECT_EQ(mosaic::identifierWords("Vec3f"), (V{"vec3f"}));
+  EXPECT_EQ(mosaic::identifierWords("DRAW3d"), (V{"draw3d"}));
+}
+
 TEST(IdentifierWords, TheVisitorSeesTheWordsIdentifierWordsMakesAsSpelt) {
-  for (const char *name : {"XML_ParserFree", "deflateInit2_", "mp_init_i32", "__a::b~c-d.e", "", "_", "ABC", "aB9Cd"}) {
+  for (const char *name : {"XML_ParserFree", "deflateInit2_", "mp_init_i32", "__a::b~c-d.e", "", "_", "ABC", "aB9Cd",
+                           "cmsMD5add", "X9ab"}) {
     std::vector<std::string> seen;
     EXPECT_FALSE(mosaic::anyIdentifierWord(name, [&](std::string_view w) {
       seen.push_back(mosaic::lowercase(std::string(w)));

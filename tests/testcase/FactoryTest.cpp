@@ -75,31 +75,36 @@ TEST(Factory, SameSeedSameTests) {
 }
 
 TEST(Factory, AHandleNamedForItsKindComesFromAMakerOfThatKind) {
-  // claimsSheetGetCount(claims_handle hSheet), where claimsDictAlloc makes
-  // claims_handles too (lcms2's cmsHANDLE for dictionaries and IT8 sheets):
-  // mostly from claimsSheetAlloc, at times from the other for robustness.
+  // claimsSheetGetCount(claims_handle hSheet), where claimsDictAlloc and
+  // claimsMD5alloc make claims_handles too (lcms2's cmsHANDLE for
+  // dictionaries, IT8 sheets and MD5 contexts): mostly from
+  // claimsSheetAlloc, at times from the others for robustness. The same for
+  // claimsMD5add(claims_handle Handle, int), whose function's name says the
+  // kind: from claimsMD5alloc.
   auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/claims.c");
-  model::CallableId count = 0, sheet = 0;
-  for (const model::Callable &c : m->program.callables) {
-    if (c.name == "claimsSheetGetCount") count = c.id;
-    if (c.name == "claimsSheetAlloc") sheet = c.id;
+  const auto id = [&](const std::string &name) {
+    for (const model::Callable &c : m->program.callables)
+      if (c.name == name) return c.id;
+    throw std::runtime_error("no callable " + name);
+  };
+  for (const auto &[taker, maker] : {std::pair{"claimsSheetGetCount", "claimsSheetAlloc"},
+                                     std::pair{"claimsMD5add", "claimsMD5alloc"}}) {
+    Rng rng(5);
+    testcase::ConstantPool pool;
+    testcase::TestFactory factory(*m->catalog, pool, rng);
+    int made = 0, ofKind = 0;
+    for (int i = 0; i < 60; ++i) {
+      testcase::TestCase t;
+      if (!factory.appendCall(t, id(taker))) continue;
+      const testcase::Ref handle = t.statements.back().refs.at(0);
+      if (t.statements[handle].op != testcase::Op::Call) continue;
+      ++made;
+      ofKind += t.statements[handle].callable == id(maker);
+    }
+    ASSERT_GT(made, 20) << taker;
+    EXPECT_GT(ofKind, made * 3 / 4) << taker << ": " << ofKind << " of " << made;
+    EXPECT_LT(ofKind, made) << taker << ": never another kind";
   }
-  ASSERT_NE(count, sheet);
-  Rng rng(5);
-  testcase::ConstantPool pool;
-  testcase::TestFactory factory(*m->catalog, pool, rng);
-  int made = 0, ofKind = 0;
-  for (int i = 0; i < 60; ++i) {
-    testcase::TestCase t;
-    if (!factory.appendCall(t, count)) continue;
-    const testcase::Ref handle = t.statements.back().refs.at(0);
-    if (t.statements[handle].op != testcase::Op::Call) continue;
-    ++made;
-    ofKind += t.statements[handle].callable == sheet;
-  }
-  ASSERT_GT(made, 20);
-  EXPECT_GT(ofKind, made * 3 / 4) << ofKind << " of " << made;
-  EXPECT_LT(ofKind, made) << "never the other kind";
 }
 
 TEST(Factory, BuffersComeWithTheirLength) {

@@ -60,6 +60,16 @@ std::string handleKind(const std::string &paramName);
 /// Whether a function's name (its identifierWords, case-insensitive) has
 /// `kind` as a word: cmsIT8Alloc has "it8", cmsDictDup has not.
 bool namesKind(const std::string &functionName, const std::string &kind);
+/// The kind of handle that parameter `paramName` of `functionName` takes,
+/// among the handles of one type that the functions `makerNames` make:
+/// the parameter's own (handleKind) when the function's name repeats it;
+/// else, where the makers' names share their first words and differ in
+/// the next, followed by more (lcms2's cmsHANDLE: cms, then it8, dict or
+/// md5, then alloc), the function's word after the shared ones when a
+/// maker's is the same (`cmsMD5add(cmsHANDLE Handle, ...)`: "md5"); ""
+/// when neither says. Ours.
+std::string handleKindOf(const std::string &functionName, const std::string &paramName,
+                         const std::vector<std::string> &makerNames);
 
 /// Whether one word of a name is `default` or `defaults`, case-insensitive:
 /// the word of a setter of defaults (defaultsFilled), and of the functions a

@@ -30,10 +30,12 @@ std::string foldedIdentifier(std::string name);
 /// includes it (lz4hc.c's `#include "lz4.c"`, lzo1x_9x.c's "lzo_swd.ch").
 bool sourceFileName(std::string_view path);
 
-/// The words of an identifier, in lower case: split at underscores and
-/// where a lower-case letter or digit is followed by an upper-case one
+/// The words of an identifier, in lower case: split at underscores, where
+/// a lower-case letter or digit is followed by an upper-case one, and where
+/// two lower-case letters follow an upper-case letter's digits
 /// (`XML_ParserFree` -> xml, parser, free; `deflateInit2_` -> deflate,
-/// init2; `mp_init_i32` -> mp, init, i32).
+/// init2; `mp_init_i32` -> mp, init, i32; `cmsMD5add` -> cms, md5, add;
+/// `utf8proc`, `vec3f` one word each).
 std::vector<std::string> identifierWords(std::string_view name);
 /// Whether `visit` holds for one of the words of `name` as identifierWords
 /// splits it, each given as it is spelt in `name` (not lower-cased), with

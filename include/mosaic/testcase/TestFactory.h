@@ -90,8 +90,10 @@ public:
   bool appendCallWith(TestCase &test, model::CallableId callable, size_t param, Ref ref);
 
   /// Appends what a value of `type` needs (reusing variables or not) and
-  /// returns the variable holding it; `param` gives its roles when it is one.
-  std::optional<Ref> appendValue(TestCase &test, model::TypeId type, const model::Param *param);
+  /// returns the variable holding it; `param` gives its roles when it is one,
+  /// of callable `of` when known (the kind of handle it takes).
+  std::optional<Ref> appendValue(TestCase &test, model::TypeId type, const model::Param *param,
+                                 const model::Callable *of = nullptr);
 
   /// A fresh random value for a scalar type (its bits, as Primitive holds
   /// them), a random string and random buffer bytes; pools included.
@@ -113,6 +115,7 @@ private:
     bool allowNull = true;
     bool exact = false; ///< reuse only variables of the type itself (or derived): for address-of
     bool writable = false; ///< no const view (Catalog::constView): the receiver of a non-const method
+    const model::Callable *of = nullptr; ///< the callable whose parameter `param` is
   };
   std::optional<Ref> value(TestCase &t, const Need &need, int depth);
   std::optional<Ref> reuse(const TestCase &t, model::TypeId type, double probability, bool exact,
