@@ -137,7 +137,14 @@ bool namesKind(const std::string &functionName, const std::string &kind) {
 
 std::string handleKindOf(const std::string &functionName, const std::string &paramName,
                          const std::vector<std::string> &makerNames) {
-  if (std::string kind = handleKind(paramName); namesKind(functionName, kind)) return kind;
+  const std::string named = handleKind(paramName);
+  if (namesKind(functionName, named)) return named;
+  // A Hungarian handle (hProfile) says its kind when a maker names it, even
+  // where the function's name names another (lcms2's
+  // cmsMD5computeID(cmsHPROFILE hProfile), a profile's MD5).
+  const bool hungarian = named.size() + 1 == paramName.size();
+  if (hungarian && std::any_of(makerNames.begin(), makerNames.end(), [&](const std::string &m) { return namesKind(m, named); }))
+    return named;
   if (makerNames.size() < 2) return "";
   std::vector<std::vector<std::string>> makers;
   for (const std::string &m : makerNames) makers.push_back(identifierWords(m));

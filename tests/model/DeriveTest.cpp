@@ -126,6 +126,10 @@ TEST(HandleKindOf, TheParametersNameOrTheWordAfterTheMakersSharedPrefix) {
   EXPECT_EQ(handleKindOf("cmsIT8GetSheetType", "hIT8", makers), "it8");
   EXPECT_EQ(handleKindOf("cmsMD5add", "Handle", makers), "md5");
   EXPECT_EQ(handleKindOf("cmsDictFree", "hDict", makers), "dict");
+  // A Hungarian parameter names its kind where a maker has it.
+  std::vector<std::string> withProfiles = makers;
+  withProfiles.push_back("cmsOpenProfileFromFile");
+  EXPECT_EQ(handleKindOf("cmsMD5computeID", "hProfile", withProfiles), "profile");
   // A word after the prefix that no maker has, or no word after it.
   EXPECT_EQ(handleKindOf("cmsGetEncodedCMMversion", "Handle", makers), "");
   EXPECT_EQ(handleKindOf("cmsIT8", "Handle", makers), "");

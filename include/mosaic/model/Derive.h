@@ -62,8 +62,8 @@ std::string handleKind(const std::string &paramName);
 bool namesKind(const std::string &functionName, const std::string &kind);
 /// The kind of handle that parameter `paramName` of `functionName` takes,
 /// among the handles of one type that the functions `makerNames` make:
-/// the parameter's own (handleKind) when the function's name repeats it;
-/// else, where the makers' names share their first words and differ in
+/// the parameter's own (handleKind) when the function's name repeats it,
+/// or when it is Hungarian (hProfile) and a maker's name has it; else, where the makers' names share their first words and differ in
 /// the next, followed by more (lcms2's cmsHANDLE: cms, then it8, dict or
 /// md5, then alloc), the function's word after the shared ones when a
 /// maker's is the same (`cmsMD5add(cmsHANDLE Handle, ...)`: "md5"); ""
