@@ -21,6 +21,7 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Utils/ModuleUtils.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <map>
 #include <string_view>
@@ -43,15 +44,27 @@ std::string fileOfSubprogram(const llvm::DISubprogram *sp) {
 
 // The functions whose code is the unit's: defined here, with debug info
 // placing them in the unit's file. Header code (inline functions, templates)
-// and the harness around the unit stay uninstrumented.
-std::vector<llvm::Function *> unitFunctions(llvm::Module &m, const std::string &unit) {
-  std::vector<llvm::Function *> out;
+// and the harness around the unit stay uninstrumented. A unit file that
+// defines no function but makes its main header's code its own (a
+// single-header library's `#define ..._IMPLEMENTATION`) has that header's
+// functions whose one definition is this one (external or internal
+// linkage; not inline or template code, which any file including the
+// header may define, and the linker keep another copy of).
+std::vector<llvm::Function *> unitFunctions(llvm::Module &m, const std::string &unit, const std::string &header) {
+  std::vector<llvm::Function *> out, inHeader;
   for (llvm::Function &f : m) {
     if (f.isDeclaration() || f.getName().starts_with("__mosaic_")) continue;
     const llvm::DISubprogram *sp = f.getSubprogram();
-    if (sp && fileOfSubprogram(sp) == unit) out.push_back(&f);
+    if (!sp) continue;
+    const std::string file = fileOfSubprogram(sp);
+    if (file == unit) out.push_back(&f);
+    else if (!header.empty() && file == header && (f.hasExternalLinkage() || f.hasLocalLinkage()))
+      inHeader.push_back(&f);
   }
-  return out;
+  const bool implemented = std::any_of(inHeader.begin(), inHeader.end(), [](const llvm::Function *f) {
+    return f->hasExternalLinkage();
+  });
+  return out.empty() && implemented ? inHeader : out;
 }
 
 enum class Signedness { Unsigned, Signed };
@@ -324,7 +337,9 @@ bool instrumentModule(llvm::Module &module) {
   const char *unitEnv = std::getenv(MOSAIC_ENV_PASS_UNIT);
   if (!unitEnv || !*unitEnv) return false;
   const std::string unit = realPath(unitEnv);
-  const std::vector<llvm::Function *> functions = unitFunctions(module, unit);
+  const char *headerEnv = std::getenv(MOSAIC_ENV_PASS_UNIT_HEADER);
+  const std::string header = headerEnv && *headerEnv ? realPath(headerEnv) : "";
+  const std::vector<llvm::Function *> functions = unitFunctions(module, unit, header);
   const ModuleLayout layout = layOut(functions);
 
   // Infection probes only in a weak-mutation build: they cost a call per

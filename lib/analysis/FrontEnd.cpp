@@ -26,6 +26,7 @@
 #include <llvm/Support/VirtualFileSystem.h>
 
 #include <algorithm>
+#include <map>
 #include <filesystem>
 #include <set>
 
@@ -45,6 +46,7 @@ public:
   // instantiations included), with Sema still alive.
   void HandleTranslationUnit(clang::ASTContext &ctx) override {
     if (ci_.getDiagnostics().hasErrorOccurred()) return;
+    collectUnitBlocks(ctx); // before the model: what is in them is the unit's
     buildModel(ctx, ci_.getSema(), installed_, program_);
     collectUnitMacros();
     markMacroShadowed();
@@ -86,6 +88,10 @@ private:
   // inside a declaration is a fragment of it (expat's asciitab.h fills an
   // array initialiser), not something a test could include on its own.
   void collectUnitIncludes(clang::ASTContext &ctx);
+  // Program::unitBlocks, the macros that switch them on (switches_), and
+  // the headers a test cannot include (definingHeaders_).
+  void collectUnitBlocks(clang::ASTContext &ctx);
+  std::set<std::string> switches_, definingHeaders_;
 
   clang::CompilerInstance &ci_;
   const InstalledHeaders &installed_;
@@ -122,6 +128,37 @@ public:
       macros.push_back({name.getLocation(), name.getIdentifierInfo()->getName().str(), true});
   }
 
+  // The conditional blocks of headers and the unit file's macros their
+  // conditions test (#ifdef X, #ifndef X, defined(X)): a single-header
+  // library's code behind `#ifdef TINYOBJLOADER_IMPLEMENTATION`.
+  void Ifdef(clang::SourceLocation at, const clang::Token &name, const clang::MacroDefinition &md) override {
+    testing(name, md);
+    open(at);
+  }
+  void Ifndef(clang::SourceLocation at, const clang::Token &name, const clang::MacroDefinition &md) override {
+    testing(name, md);
+    open(at);
+  }
+  void Defined(const clang::Token &name, const clang::MacroDefinition &md, clang::SourceRange) override {
+    testing(name, md);
+  }
+  void If(clang::SourceLocation at, clang::SourceRange, ConditionValueKind) override { open(at); }
+  void Elif(clang::SourceLocation, clang::SourceRange, ConditionValueKind, clang::SourceLocation) override {
+    if (!open_.empty()) open_.back().macros.insert(pending_.begin(), pending_.end());
+    pending_.clear();
+  }
+  void Endif(clang::SourceLocation at, clang::SourceLocation ifAt) override {
+    while (!open_.empty()) {
+      Block b = std::move(open_.back());
+      open_.pop_back();
+      if (b.begin != ifAt) continue;
+      b.end = at;
+      if (!b.macros.empty() && !sm_.isWrittenInMainFile(ifAt)) unitSwitched.push_back(std::move(b));
+      break;
+    }
+  }
+
+  /// Every include seen, with where its directive is.
   /// Every include seen, with where its directive is.
   std::vector<std::pair<clang::SourceLocation, std::string>> seen;
   /// The main file's #define and #undef directives, in order.
@@ -132,11 +169,30 @@ public:
   };
   std::vector<Directive> macros;
 
+  /// Conditional blocks of headers whose conditions test macros the unit
+  /// file defines (by name).
+  struct Block {
+    clang::SourceLocation begin, end;
+    std::set<std::string> macros;
+  };
+  std::vector<Block> unitSwitched;
+
   void setLanguage(const clang::LangOptions &lang) { lang_ = lang; }
 
 private:
+  void testing(const clang::Token &name, const clang::MacroDefinition &md) {
+    const clang::MacroInfo *mi = md.getMacroInfo();
+    if (mi && sm_.isWrittenInMainFile(mi->getDefinitionLoc())) pending_.insert(name.getIdentifierInfo()->getName().str());
+  }
+  void open(clang::SourceLocation at) {
+    open_.push_back({at, {}, std::move(pending_)});
+    pending_.clear();
+  }
+
   const clang::SourceManager &sm_;
   clang::LangOptions lang_;
+  std::set<std::string> pending_; // tested by the directive being read
+  std::vector<Block> open_;
 };
 
 namespace {
@@ -145,7 +201,8 @@ namespace {
 // external linkage that is not inline: zlib's trees.h defines the tables
 // _dist_code and _length_code, which only trees.c may include. A test that
 // included one would define them a second time beside the unit.
-void headersWithDefinitions(const clang::DeclContext *dc, const clang::SourceManager &sm, std::set<std::string> &out) {
+void headersWithDefinitions(const clang::DeclContext *dc, const clang::SourceManager &sm,
+                            std::map<std::string, std::vector<clang::SourceLocation>> &out) {
   for (const clang::Decl *d : dc->decls()) {
     if (const auto *inner = llvm::dyn_cast<clang::DeclContext>(d);
         inner && (llvm::isa<clang::NamespaceDecl>(d) || llvm::isa<clang::LinkageSpecDecl>(d))) {
@@ -164,7 +221,7 @@ void headersWithDefinitions(const clang::DeclContext *dc, const clang::SourceMan
     const clang::SourceLocation at = sm.getExpansionLoc(d->getLocation());
     if (sm.isInMainFile(at) || sm.isInSystemHeader(at)) continue;
     if (const auto file = sm.getFileEntryRefForID(sm.getFileID(at)))
-      out.insert(sm.getFileManager().getCanonicalName(*file).str());
+      out[sm.getFileManager().getCanonicalName(*file).str()].push_back(at);
   }
 }
 
@@ -211,15 +268,47 @@ private:
 
 } // namespace
 
+void ModelConsumer::collectUnitBlocks(clang::ASTContext &ctx) {
+  const clang::SourceManager &sm = ci_.getSourceManager();
+  std::map<std::string, std::vector<clang::SourceLocation>> definitions;
+  headersWithDefinitions(ctx.getTranslationUnitDecl(), sm, definitions);
+  std::set<std::string> &defining = definingHeaders_;
+  UnitDependentHeaders(sm, defining).scan(ctx.getTranslationUnitDecl());
+  // A header whose every definition is in a block that a macro of the unit
+  // file switches on (a single-header library: `#define
+  // TINYOBJLOADER_IMPLEMENTATION` then `#include "tiny_obj_loader.h"`)
+  // only declares without that macro: a test includes it, and the unit's
+  // configuration that the tests repeat leaves the switch out.
+  for (const auto &[path, at] : definitions) {
+    std::set<std::string> used;
+    const bool switched = !defining.count(path) && std::all_of(at.begin(), at.end(), [&](clang::SourceLocation d) {
+      bool inside = false;
+      for (const auto &b : includes_.unitSwitched)
+        if (sm.isBeforeInTranslationUnit(b.begin, d) && sm.isBeforeInTranslationUnit(d, b.end)) {
+          inside = true;
+          used.insert(b.macros.begin(), b.macros.end());
+        }
+      return inside;
+    });
+    if (!switched) {
+      defining.insert(path);
+      continue;
+    }
+    switches_.insert(used.begin(), used.end());
+    for (const auto &b : includes_.unitSwitched)
+      if (const auto file = sm.getFileEntryRefForID(sm.getFileID(b.begin));
+          file && sm.getFileManager().getCanonicalName(*file) == path)
+        program_.unitBlocks.push_back({path, sm.getExpansionLineNumber(b.begin), sm.getExpansionLineNumber(b.end)});
+  }
+}
+
 void ModelConsumer::collectUnitIncludes(clang::ASTContext &ctx) {
   const clang::SourceManager &sm = ci_.getSourceManager();
   std::vector<clang::SourceLocation> kept; // the includes that are unitIncludes, by where they are
   std::vector<clang::SourceRange> ranges;
   for (const clang::Decl *d : ctx.getTranslationUnitDecl()->decls())
     if (sm.isWrittenInMainFile(sm.getExpansionLoc(d->getBeginLoc()))) ranges.push_back(d->getSourceRange());
-  std::set<std::string> defining;
-  headersWithDefinitions(ctx.getTranslationUnitDecl(), sm, defining);
-  UnitDependentHeaders(sm, defining).scan(ctx.getTranslationUnitDecl());
+  const std::set<std::string> &defining = definingHeaders_;
   for (const auto &[at, path] : includes_.seen) {
     const bool inside = std::any_of(ranges.begin(), ranges.end(), [&](const clang::SourceRange &r) {
       return sm.isBeforeInTranslationUnit(sm.getExpansionLoc(r.getBegin()), at) &&
@@ -242,6 +331,7 @@ void ModelConsumer::collectUnitIncludes(clang::ASTContext &ctx) {
     const auto next = std::find_if(kept.begin(), kept.end(),
                                    [&](clang::SourceLocation at) { return sm.isBeforeInTranslationUnit(m.at, at); });
     if (next == kept.end()) break;
+    if (switches_.count(m.text.substr(0, m.text.find_first_of(" (\t\\")))) continue;
     std::string definition = m.text;
     // One line: a continued definition's backslash-newlines become spaces.
     for (size_t at; (at = definition.find("\\\n")) != std::string::npos;) definition.replace(at, 2, " ");

@@ -512,11 +512,16 @@ private:
   // A header of the project's (not a system one), which a test of the unit
   // includes: the unit's file-scope project includes are the suite's
   // (Program::unitIncludes), and what they include comes with them.
+  // Not in a block the unit's macro switches on (Program::unitBlocks),
+  // which the tests' include of the header leaves out.
   bool inProjectHeader(const clang::Decl *d) const {
     const clang::SourceLocation at = sm_.getExpansionLoc(d->getLocation());
     if (sm_.isInMainFile(at) || sm_.isInSystemHeader(at)) return false;
     const auto ref = sm_.getFileEntryRefForID(sm_.getFileID(at));
-    return ref && isHeaderPath(ref->getName());
+    if (!ref || !isHeaderPath(ref->getName())) return false;
+    if (program_.unitBlocks.empty()) return true;
+    const unsigned line = sm_.getExpansionLineNumber(at);
+    return !program_.inUnitCode({sm_.getFileManager().getCanonicalName(*ref).str(), line, line});
   }
 
   // An explicit default visibility on `d` or on a class or namespace it is

@@ -397,7 +397,11 @@ model::TypeId TypeMapper::map(clang::QualType type) {
   const clang::SourceManager &sm = ctx_.getSourceManager();
   t.spelledInUnit = namesTypedef(type, [&](const clang::TypedefNameDecl *d) {
     const clang::SourceLocation at = sm.getExpansionLoc(d->getLocation());
-    return sm.isWrittenInMainFile(at) || sourceFileName(sm.getFilename(at).str());
+    if (sm.isWrittenInMainFile(at) || sourceFileName(sm.getFilename(at).str())) return true;
+    // Or in a header's block the unit switches on (xxhash.h's xxh_u64).
+    const auto ref = program_.unitBlocks.empty() ? clang::OptionalFileEntryRef() : sm.getFileEntryRefForID(sm.getFileID(at));
+    const unsigned line = sm.getExpansionLineNumber(at);
+    return ref && program_.inUnitCode({sm.getFileManager().getCanonicalName(*ref).str(), line, line});
   });
 
   // Walk the sugar: each typedef or alias passed is recorded.
@@ -765,7 +769,11 @@ bool TypeMapper::declaredOutsideUnit(const clang::RecordDecl *rd) const {
   auto outside = [&](const clang::Decl *d) {
     if (d->getLocation().isInvalid()) return false;
     const clang::SourceLocation at = sm.getExpansionLoc(d->getLocation());
-    return !sm.isInMainFile(at) && !sourceFileName(sm.getFilename(at).str());
+    if (sm.isInMainFile(at) || sourceFileName(sm.getFilename(at).str())) return false;
+    // Nor in a block of a header that the unit's macro switches on.
+    const auto ref = sm.getFileEntryRefForID(sm.getFileID(at));
+    const unsigned line = sm.getExpansionLineNumber(at);
+    return !ref || !program_.inUnitCode({sm.getFileManager().getCanonicalName(*ref).str(), line, line});
   };
   for (const clang::TagDecl *r : rd->redecls())
     if (outside(r)) return true;

@@ -137,7 +137,13 @@ LlvmCoverage CMakeSuiteRunner::coverage(const std::string &binaryName, const std
     c.error = "llvm-profdata failed";
     return c;
   }
-  auto report = runProcess({o_.toolchain.llvmCov, "export", "-summary-only", "-instr-profile=" + data, binary, p_.unit});
+  // The unit file, and the headers whose blocks the unit switches on (a
+  // single-header library's implementation file: its code is there).
+  std::set<fs::path> files{fs::weakly_canonical(p_.unit, ec)};
+  for (const model::SourceRange &b : p_.unitBlocks) files.insert(fs::weakly_canonical(b.file, ec));
+  std::vector<std::string> exportCommand{o_.toolchain.llvmCov, "export", "-summary-only", "-instr-profile=" + data, binary};
+  for (const fs::path &f : files) exportCommand.push_back(f.string());
+  auto report = runProcess(exportCommand);
   if (!report || report->exitCode != 0) {
     c.error = "llvm-cov failed";
     return c;
@@ -148,14 +154,14 @@ LlvmCoverage CMakeSuiteRunner::coverage(const std::string &binaryName, const std
     const auto start = report->output.find('{');
     const nlohmann::json j = nlohmann::json::parse(report->output.substr(start == std::string::npos ? 0 : start));
     for (const auto &file : j.at("data").at(0).at("files")) {
-      if (fs::weakly_canonical(file.value("filename", ""), ec) != fs::weakly_canonical(p_.unit, ec)) continue;
+      if (!files.count(fs::weakly_canonical(file.value("filename", ""), ec))) continue;
       const auto &s = file.at("summary");
-      c.branches = s.at("branches").at("count").get<std::size_t>();
-      c.branchesCovered = s.at("branches").at("covered").get<std::size_t>();
-      c.lines = s.at("lines").at("count").get<std::size_t>();
-      c.linesCovered = s.at("lines").at("covered").get<std::size_t>();
-      c.functions = s.at("functions").at("count").get<std::size_t>();
-      c.functionsCovered = s.at("functions").at("covered").get<std::size_t>();
+      c.branches += s.at("branches").at("count").get<std::size_t>();
+      c.branchesCovered += s.at("branches").at("covered").get<std::size_t>();
+      c.lines += s.at("lines").at("count").get<std::size_t>();
+      c.linesCovered += s.at("lines").at("covered").get<std::size_t>();
+      c.functions += s.at("functions").at("count").get<std::size_t>();
+      c.functionsCovered += s.at("functions").at("covered").get<std::size_t>();
       c.measured = true;
     }
     if (!c.measured) c.error = "llvm-cov reported nothing for " + p_.unit;

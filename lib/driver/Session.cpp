@@ -59,6 +59,22 @@ std::variant<std::unique_ptr<Session>, int> openSession(const SessionOptions &op
   // itself (instrument/Instrumenter.cpp: unitFunctions): a file whose code
   // is all in what it includes (fmt's format.cc, the explicit
   // instantiations of format-inl.h) has no goal to search for.
+  // Or, when the file defines no function and makes its main header's code
+  // its own (a single-header library's implementation file), in that header.
+  const auto &described = s->description.functions;
+  const auto canonical = [](const std::string &path) {
+    std::error_code ec;
+    const fs::path p = fs::weakly_canonical(path, ec);
+    return ec ? fs::path(path) : p;
+  };
+  if (!described.empty() && std::none_of(described.begin(), described.end(), [&](const auto &f) {
+        return canonical(f.file) == canonical(s->program.unit);
+      }))
+    fmt::print(err,
+               "mosaic: note: {} defines no function itself and compiles the code of its header {} (a single-header "
+               "library's implementation file): the header's {} functions defined there are the unit's code\n",
+               fs::path(s->program.unit).filename().string(), fs::path(s->program.mainHeader).filename().string(),
+               described.size());
   if (s->description.functions.empty())
     fmt::print(err,
                "mosaic: note: no function of {} has its code in the file itself (it is in the headers the file "

@@ -19,12 +19,16 @@ bool BodyWriter::nameable(model::TypeId id) const {
   const model::Type &t = p_.type(p_.type(id).value);
   // Declared in the unit, or in a source file it includes (lz4hc.c's
   // `#include "lz4.c"`, whose limitedOutput_directive no test can name).
-  const auto header = [&](const std::string &file) { return file != p_.unit && !sourceFileName(file); };
+  // Or in a block of a header that the unit's macro switches on
+  // (Program::unitBlocks: tinyobjloader's vertex_index_t).
+  const auto header = [&](const model::SourceRange &at) {
+    return !p_.inUnitCode(at) && !sourceFileName(at.file);
+  };
   // With no project header in sight, only what the system's headers
   // define (FILE, through <cstdio>, which GoogleTest includes).
   if (t.kind == TypeKind::Record)
-    return throughWrapper_ ? p_.record(*t.recordId).inSystemHeader : header(p_.record(*t.recordId).location.file);
-  if (t.kind == TypeKind::Enum) return !throughWrapper_ && header(p_.enums.at(*t.enumId).location.file);
+    return throughWrapper_ ? p_.record(*t.recordId).inSystemHeader : header(p_.record(*t.recordId).location);
+  if (t.kind == TypeKind::Enum) return !throughWrapper_ && header(p_.enums.at(*t.enumId).location);
   return true;
 }
 
@@ -35,7 +39,7 @@ bool BodyWriter::catchable(const std::string &ty) const {
       std::all_of(ty.begin(), ty.end(), [](char c) { return std::islower(static_cast<unsigned char>(c)); }))
     return true; // int, long, char, bool, double, ...
   return std::any_of(p_.records.begin(), p_.records.end(), [&](const model::Record &r) {
-    return r.name == ty && r.complete && r.location.file != p_.unit;
+    return r.name == ty && r.complete && !p_.inUnitCode(r.location);
   });
 }
 

@@ -478,6 +478,7 @@ Expected<bool> buildIn(const model::Program &program, const Toolchain &tc, const
   if (options.symbolic) compile.insert(compile.end() - 4, "-DMOSAIC_SYMBOLIC=1");
   auto c = runProcess(compile, {.directory = program.directory,
                                 .env = {{MOSAIC_ENV_PASS_UNIT, program.unit},
+                                 {MOSAIC_ENV_PASS_UNIT_HEADER, program.mainHeader},
                                  {MOSAIC_ENV_PASS_DESCRIPTION, (stage / "description.json").string()},
                                  {MOSAIC_ENV_PASS_MUTANTS, options.schemata       ? "schemata"
                                                            : options.weakMutation ? "weak"

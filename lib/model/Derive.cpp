@@ -167,6 +167,13 @@ std::string handleKindOf(const std::string &functionName, const std::string &par
   return kinds.count(words[shared]) ? words[shared] : "";
 }
 
+bool Program::inUnitCode(const SourceRange &at) const {
+  if (at.file == unit) return true;
+  return std::any_of(unitBlocks.begin(), unitBlocks.end(), [&](const SourceRange &b) {
+    return b.file == at.file && b.beginLine <= at.beginLine && at.endLine <= b.endLine;
+  });
+}
+
 bool isDefaultsWord(std::string_view w) {
   const std::string l = lowercase(std::string(w));
   return l == "default" || l == "defaults";

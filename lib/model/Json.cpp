@@ -404,6 +404,7 @@ std::string toJson(const Program &p) {
          {"configuration", p.configuration},
          {"completing_headers", p.completingHeaders},
          {"excluded_headers", p.excludedHeaders},
+         {"unit_blocks", p.unitBlocks},
          {"samples", bytesToJson(p.samples)}};
   // The literal keys hold a literal's bytes: stored as the samples are.
   std::vector<std::string> keys;
@@ -442,6 +443,7 @@ Expected<Program> programFromJson(const std::string &text) {
     getOr(j, "configuration", p.configuration);
     getOr(j, "completing_headers", p.completingHeaders);
     getOr(j, "excluded_headers", p.excludedHeaders);
+    getOr(j, "unit_blocks", p.unitBlocks);
     if (auto it = j.find("samples"); it != j.end()) p.samples = bytesFromJson(*it);
     if (auto it = j.find("literal_documents"); it != j.end()) {
       p.literalDocuments.files = it->value("files", 0u);

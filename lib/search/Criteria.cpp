@@ -11,7 +11,12 @@ namespace mosaic::search {
 
 namespace {
 
-std::string fileOf(const Reach &reach) { return std::filesystem::path(reach.description().unit).filename().string(); }
+// The file name of function `fi`'s code: the unit's, or its main header's
+// when the unit makes that header's code its own (a single-header library).
+std::string fileOf(const Reach &reach, std::uint32_t fi) {
+  const std::string &file = reach.description().functions[fi].file;
+  return std::filesystem::path(file.empty() ? reach.description().unit : file).filename().string();
+}
 
 // A goal's label at a source location: "cJSON.c:57:9 what (function)".
 std::string located(const std::string &file, std::uint32_t line, std::uint32_t column, const std::string &what,
@@ -54,7 +59,7 @@ std::string sideName(const model::BranchInfo &b, size_t k) {
 void sideGoals(std::uint32_t fi, const Reach &reach, const std::string &suffix, std::vector<Goal> &out) {
   const model::UnitDescription &d = reach.description();
   const model::FunctionInfo &f = d.functions[fi];
-  const std::string file = fileOf(reach);
+  const std::string file = fileOf(reach, fi);
   for (const model::BranchInfo &br : f.branches)
     for (size_t k = 0; k < br.sides.size(); ++k) {
       const std::uint32_t side = br.sides[k].id;
@@ -99,7 +104,7 @@ public:
   std::string_view plural() const override { return "lines"; }
   void goals(std::uint32_t fi, const Reach &reach, std::vector<Goal> &out) const override {
     const model::FunctionInfo &f = reach.description().functions[fi];
-    const std::string file = fileOf(reach);
+    const std::string file = fileOf(reach, fi);
     std::map<std::uint32_t, std::vector<std::uint32_t>> blocksOfLine;
     for (const model::BlockInfo &b : f.blocks) {
       if (minBlockLines_ <= 1) {
@@ -137,7 +142,7 @@ public:
   void goals(std::uint32_t fi, const Reach &reach, std::vector<Goal> &out) const override {
     const model::UnitDescription &d = reach.description();
     const model::FunctionInfo &f = d.functions[fi];
-    const std::string file = fileOf(reach);
+    const std::string file = fileOf(reach, fi);
     for (const model::MutantInfo &m : f.mutants) {
       if (!m.subsuming || m.id >= d.mutants) continue;
       Goal g{.function = fi, .mutant = m.id, .line = m.line, .blocks = {m.block}};

@@ -341,3 +341,26 @@ TEST(InventoryModel, LinkageNamesAreTheObjectCodesSymbols) {
   EXPECT_EQ(callable(p, "shop::Item::price() const").linkageNames,
             (std::vector<std::string>{"_ZNK4shop4Item5priceEv"}));
 }
+
+TEST(HeaderNames, ASingleHeaderLibrarysCodeBlockIsTheUnitsAndItsSwitchIsNotRepeated) {
+  // wordbag.c: `#define WORDBAG_IMPLEMENTATION` then `#include "wordbag.h"`,
+  // whose code that macro switches on.
+  auto p = analysis::analyzeUnit(
+      {MOSAIC_FIXTURE_SEARCH_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/wordbag.c"});
+  ASSERT_TRUE(p) << p.error().message;
+  const std::string header = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/wordbag.h";
+  ASSERT_EQ(p->unitBlocks.size(), 1u);
+  EXPECT_EQ(p->unitBlocks[0].file, header);
+  // A test includes the header, without the switch.
+  EXPECT_NE(std::find(p->unitIncludes.begin(), p->unitIncludes.end(), header), p->unitIncludes.end());
+  EXPECT_EQ(std::find(p->excludedHeaders.begin(), p->excludedHeaders.end(), header), p->excludedHeaders.end());
+  for (const auto &c : p->configuration)
+    EXPECT_EQ(c.definition.find("WORDBAG_IMPLEMENTATION"), std::string::npos) << c.definition;
+  // What the block declares only the unit names; the API's type is the header's.
+  for (const Record &r : p->records) {
+    if (r.name == "wordbag_entry") EXPECT_FALSE(r.declaredOutsideUnit);
+    if (r.name == "wordbag") EXPECT_TRUE(r.declaredOutsideUnit);
+  }
+  EXPECT_FALSE(callable(*p, "wordbag_is_letter").declaredInHeader);
+  EXPECT_TRUE(callable(*p, "wordbag_add").declaredInHeader);
+}

@@ -416,6 +416,26 @@ TEST(GenerateCli, ACUnitWhoseHeadersAreNotCxxIsTestedThroughTheWrapper) {
   buildAndRun(dir);
 }
 
+TEST(GenerateCli, ASingleHeaderLibrarysImplementationFileIsTestedThroughItsHeadersCode) {
+  // wordbag.c only defines WORDBAG_IMPLEMENTATION and includes wordbag.h,
+  // whose code that macro switches on (stb's, tinyobjloader's and xxhash's
+  // form): the header's functions are the unit's code, instrumented and
+  // measured there, and the tests include the header without the macro
+  // (the code is compiled once, in the wrapper).
+  const std::string dir = makeTempDir("mosaic-generate");
+  const auto j = generate(dir, "wordbag.c", "2000");
+  EXPECT_GT(j["tests"]["written"].get<int>(), 0) << j["tests"].dump(2);
+  EXPECT_EQ(j["tests"]["compiled"], j["tests"]["written"]) << j["tests"].dump(2);
+  EXPECT_EQ(j["tests"]["passed"], j["tests"]["compiled"]) << j["tests"].dump(2);
+  EXPECT_GT(j["llvm_cov"]["branches"].get<int>(), 0) << j.dump(2);
+  expectEveryBranchCovered(j);
+  const std::string suite = readFile(dir + "/suite/wordbag_test.cpp");
+  EXPECT_NE(suite.find("#include \"wordbag.h\""), std::string::npos) << suite;
+  EXPECT_EQ(suite.find("WORDBAG_IMPLEMENTATION"), std::string::npos) << suite;
+  EXPECT_NE(suite.find("// Covers wordbag.h:"), std::string::npos) << suite;
+  buildAndRun(dir);
+}
+
 TEST(GenerateCli, AFunctionCalledBeforeTheLibrarysInitialiserMakesNoClaimOfADefect) {
   // registry_name(id) reads through a list registry_initialize() makes:
   // called alone it crashes, and after the initialiser (the counterfactual

@@ -96,6 +96,7 @@ Program sampleProgram() {
   p.targets = {0, 1};
   p.state = {"counter", "ns::last_error"};
   p.unitIncludes = {"/src/unit.h"};
+  p.unitBlocks = {SourceRange{"/src/single.h", 40, 90}};
   p.configuration = {ConfigMacro{"UNIT_ADVANCED_API 1", false, 0}, ConfigMacro{"NDEBUG", true, 0}};
   return p;
 }
@@ -120,11 +121,14 @@ TEST(ModelJson, RoundTripKeepsEveryField) {
   ASSERT_EQ(back->configuration.size(), 2u);
   EXPECT_EQ(back->configuration[0].definition, "UNIT_ADVANCED_API 1");
   EXPECT_TRUE(back->configuration[1].undef);
+  EXPECT_EQ(back->unitBlocks, p.unitBlocks);
+  EXPECT_TRUE(back->inUnitCode({"/src/single.h", 50, 52}));
+  EXPECT_FALSE(back->inUnitCode({"/src/single.h", 30, 41}));
 }
 
 TEST(ModelJson, WritesStableNames) {
   const std::string text = toJson(sampleProgram());
-  EXPECT_NE(text.find("\"format\": 12"), std::string::npos);
+  EXPECT_NE(text.find("\"format\": 13"), std::string::npos);
   EXPECT_NE(text.find("\"kind\": \"static_method\""), std::string::npos);
   EXPECT_NE(text.find("\"role\": \"buffer\""), std::string::npos);
   EXPECT_NE(text.find("\"kind\": \"function_pointer\""), std::string::npos);

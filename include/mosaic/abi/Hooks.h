@@ -182,6 +182,11 @@ int __mosaic_bcmp(const void *a, const void *b, size_t n);
  * it writes the unit's static description (Description.h). */
 #define MOSAIC_ENV_PASS_UNIT "MOSAIC_PASS_UNIT"
 #define MOSAIC_ENV_PASS_DESCRIPTION "MOSAIC_PASS_DESCRIPTION"
+/* The unit's main header, whose code is the unit's when the unit file
+ * itself defines no function: a single-header library's implementation file
+ * (tinyobjloader's tiny_obj_loader.cc: `#define TINYOBJLOADER_IMPLEMENTATION`
+ * then `#include "tiny_obj_loader.h"`). Optional. */
+#define MOSAIC_ENV_PASS_UNIT_HEADER "MOSAIC_PASS_UNIT_HEADER"
 /* "weak": the mutants' infection probes are compiled in (a harness for the
  * weak-mutation criterion); "schemata": every mutant is compiled in, the one
  * run chosen at run time, and nothing else is instrumented (`mosaic mutate`:

@@ -299,7 +299,7 @@ struct ConfigMacro {
 struct Program {
   /// Version of the JSON format written by model/Json.h; bump on any change
   /// of meaning.
-  static constexpr int kFormatVersion = 12;
+  static constexpr int kFormatVersion = 13;
 
   std::string unit;              ///< absolute path of the unit's source file
   /// The unit's own header, when it includes one: same name, header
@@ -351,6 +351,14 @@ struct Program {
   /// file declares before including them (zlib's crc32.h and the unit's
   /// `z_word_t` typedef). Not even as the unit's main header.
   std::vector<std::string> excludedHeaders;
+  /// Blocks of project headers that a macro the unit file defines switches
+  /// on, where the header's definitions are (a single-header library:
+  /// tiny_obj_loader.h's `#ifdef TINYOBJLOADER_IMPLEMENTATION`). Tests
+  /// include the header without the macro: what is declared in these
+  /// blocks only the unit and its wrapper can name, as if in the unit file.
+  std::vector<SourceRange> unitBlocks;
+  /// Whether `at` lies in the unit file or in one of its unitBlocks.
+  bool inUnitCode(const SourceRange &at) const;
   /// Inputs the project's own code gives the unit: string literals of its
   /// other source files that call the unit (analysis/ProjectSamples.h),
   /// best first. Seeds for strings and buffers beside the unit's literals.
