@@ -2251,6 +2251,41 @@ std::string overrunInABuiltStruct(const testcase::Catalog &catalog, const TestCa
                      found->second, catalog.program().record(found->first).name);
 }
 
+std::string readPastAnArrayWithNoLength(const testcase::Catalog &catalog, const TestCase &test,
+                                        const exec::RunResult &result, const std::string &report) {
+  if (test.statements.empty() || report.find("READ of size") == std::string::npos) return "";
+  bool overrun = false;
+  for (const char *kind : {"AddressSanitizer: heap-buffer-overflow", "AddressSanitizer: stack-buffer-overflow",
+                           "AddressSanitizer: use-after-poison"})
+    overrun |= report.find(kind) != std::string::npos;
+  if (!overrun) return "";
+  const size_t i = failingStatement(test, result);
+  if (!isCall(test.statements[i].op)) return "";
+  const model::Program &p = catalog.program();
+  const auto args = argumentsOf(p, test.statements[i]);
+  // A call that takes a length anywhere may be told the array's size.
+  if (std::any_of(args.begin(), args.end(), [](const Argument &a) { return a.param && a.param->pairedWith; })) return "";
+  for (size_t k = 0; k < args.size(); ++k) {
+    if (!args[k].param || args[k].ref >= i) continue;
+    // A pointer to structs or to pointers (not bytes: a string has its NUL).
+    const model::Type &param = p.type(p.type(args[k].param->type).value);
+    if (param.kind != model::TypeKind::Pointer || !param.pointee) continue;
+    const model::TypeKind element = p.type(p.type(*param.pointee).value).kind;
+    if (element != model::TypeKind::Record && element != model::TypeKind::Pointer) continue;
+    // An array the test made (its elements, or zeroed bytes), or the address of one object.
+    const Statement &s = test.statements[args[k].ref];
+    std::string given;
+    if (s.op == Op::Array && !s.refs.empty()) given = fmt::format("the {}-element array", s.refs.size());
+    else if (s.op == Op::Buffer) given = "the array of zeroes";
+    else if (s.op == Op::AddressOf) given = "the address of one object";
+    else continue;
+    return fmt::format("{} read past the end of {} the test gave it as {}, with no length beside it: it finds the "
+                       "array's end by a mark (a last element of its own kind) the test did not put there",
+                       callName(p, test.statements[i]), given, paramName(args[k], k));
+  }
+  return "";
+}
+
 namespace {
 
 // The thread a sanitizer report says the error happened in ("... T1)" on

@@ -225,6 +225,11 @@ public:
           cls.kind = FailureClass::Robustness;
           cls.why = std::move(why);
         }
+      if (cls.kind == FailureClass::Defect)
+        if (std::string why = readPastAnArrayWithNoLength(c.catalog, f.test, f.result, report); !why.empty()) {
+          cls.kind = FailureClass::Misuse;
+          cls.why = std::move(why);
+        }
       for (const auto &rule : {overrunInABuiltStruct, wrongKindDowncast})
         if (cls.kind == FailureClass::Defect)
           if (std::string why = rule(c.catalog, f.test, f.result, report); !why.empty()) {

@@ -1450,6 +1450,32 @@ TEST_F(Claims, AnOverrunOfABufferInAStructTheTestBuiltIsRobustness) {
   EXPECT_EQ(stages::overrunInABuiltStruct(*m->catalog, zeroed, crashAtEnd(zeroed), asan), "");
 }
 
+TEST_F(Claims, AReadPastAnArrayGivenWithNoLengthIsMisuse) {
+  // libspiro's TaggedSpiroCPsToBezier0(spiros, bc) reads points up to one
+  // tagged 'z' or '}': given an array of three without that mark, it reads
+  // past them. Here: claims_page_first(pages), an array of two zeroed pages.
+  testcase::TestCase t;
+  const Ref first = push(t, Statement{.op = Op::Aggregate, .type = typeNamed("claims_page")});
+  const Ref second = push(t, Statement{.op = Op::Aggregate, .type = typeNamed("claims_page")});
+  call(t, "claims_page_first",
+       {push(t, Statement{.op = Op::Array, .type = callable("claims_page_first").params[0].type, .refs = {first, second}})});
+  const std::string read = "==3==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x5020 at pc 0x5\n"
+                           "READ of size 1 at 0x5020 thread T0\n";
+  EXPECT_EQ(stages::readPastAnArrayWithNoLength(*m->catalog, t, crashAtEnd(t, exec::Outcome::Sanitizer), read),
+            "claims_page_first() read past the end of the 2-element array the test gave it as page, with no length "
+            "beside it: it finds the array's end by a mark (a last element of its own kind) the test did not put "
+            "there");
+  // A write past it, another report, or bytes (a string ends at its NUL): no word on it.
+  const std::string write = "==3==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x5020 at pc 0x5\n"
+                            "WRITE of size 1 at 0x5020 thread T0\n";
+  EXPECT_EQ(stages::readPastAnArrayWithNoLength(*m->catalog, t, crashAtEnd(t, exec::Outcome::Sanitizer), write), "");
+  EXPECT_EQ(stages::readPastAnArrayWithNoLength(*m->catalog, t, crashAtEnd(t), "==3==ERROR: AddressSanitizer: SEGV"),
+            "");
+  testcase::TestCase text;
+  call(text, "claims_new", {push(text, Statement{.op = Op::Buffer, .type = typeNamed("const char *"), .bytes = "x"})});
+  EXPECT_EQ(stages::readPastAnArrayWithNoLength(*m->catalog, text, crashAtEnd(text, exec::Outcome::Sanitizer), read), "");
+}
+
 TEST_F(Claims, ANullInAStructTheTestZeroedAndGaveFirstIsRobustness) {
   // libogg's `ogg_page og = {}; ogg_page_bos(&og)` reads og.header[5].
   testcase::TestCase t;

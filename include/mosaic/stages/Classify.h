@@ -123,6 +123,15 @@ std::string nullKeptEarlier(const testcase::Catalog &catalog, const testcase::Te
 std::string overrunInABuiltStruct(const testcase::Catalog &catalog, const testcase::TestCase &test,
                                   const exec::RunResult &result, const std::string &report);
 
+/// Why a read past the end of a heap buffer AddressSanitizer `report`s is
+/// misuse: the failing call was given an array the test made (of structs or
+/// pointers) with no length (libspiro's TaggedSpiroCPsToBezier0(spiro_cp
+/// *spiros, bezctx *bc), whose array ends with a point tagged 'z' or '}'):
+/// the call finds the array's end by a mark the test did not put there. ""
+/// otherwise.
+std::string readPastAnArrayWithNoLength(const testcase::Catalog &catalog, const testcase::TestCase &test,
+                                        const exec::RunResult &result, const std::string &report);
+
 /// Why a failure UBSan `report`s as a downcast to a type the object is not
 /// is robustness: the callee cast what it was given to the kind it takes
 /// (muParserX's RPN::AddNewline(tok, n) casts tok to TokenNewline). ""
