@@ -22,12 +22,19 @@ inline constexpr const char *kTestPrelude[] = {"<gtest/gtest.h>", "<cmath>",  "<
                                                "<functional>",    "<limits>", "<sstream>",     "<string>",
                                                "<string_view>",   "<type_traits>", "<utility>"};
 
-/// Lines of a file being written, with what each belongs to.
+/// Lines of a file being written, with what each belongs to, by line
+/// number (a compiler's and GoogleTest's: text holding newlines is that
+/// many lines, each of the site).
 class Text {
 public:
   void line(const std::string &text, std::optional<Site> site = std::nullopt) {
-    lines_.push_back(text);
-    if (site) sites_[static_cast<int>(lines_.size())] = *site;
+    for (size_t start = 0;;) {
+      const size_t end = text.find('\n', start);
+      lines_.push_back(text.substr(start, end == std::string::npos ? std::string::npos : end - start));
+      if (site) sites_[static_cast<int>(lines_.size())] = *site;
+      if (end == std::string::npos) break;
+      start = end + 1;
+    }
   }
   std::string str() const {
     std::string out;
