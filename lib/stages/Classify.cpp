@@ -2253,16 +2253,41 @@ std::string overrunInABuiltStruct(const testcase::Catalog &catalog, const TestCa
 
 std::string readPastAnArrayWithNoLength(const testcase::Catalog &catalog, const TestCase &test,
                                         const exec::RunResult &result, const std::string &report) {
-  if (test.statements.empty() || report.find("READ of size") == std::string::npos) return "";
+  if (test.statements.empty()) return "";
   bool overrun = false;
-  for (const char *kind : {"AddressSanitizer: heap-buffer-overflow", "AddressSanitizer: stack-buffer-overflow",
-                           "AddressSanitizer: use-after-poison"})
-    overrun |= report.find(kind) != std::string::npos;
+  if (report.find("READ of size") != std::string::npos)
+    for (const char *kind : {"AddressSanitizer: heap-buffer-overflow", "AddressSanitizer: stack-buffer-overflow",
+                             "AddressSanitizer: use-after-poison"})
+      overrun |= report.find(kind) != std::string::npos;
+  // Or a read far past it, into memory that is not mapped (libspiro's
+  // spiro.c: "SEGV on unknown address 0x508000040010 ... caused by a READ
+  // memory access"); not near NULL, which is a null pointer's.
+  std::smatch m;
+  constexpr unsigned long long kNullPage = 0x10000; // ours: an offset from NULL stays below it
+  if (!overrun && report.find("caused by a READ memory access") != std::string::npos &&
+      std::regex_search(report, m, std::regex(R"(AddressSanitizer: SEGV on unknown address (0x[0-9a-f]+))")))
+    overrun = std::stoull(m[1].str(), nullptr, 16) >= kNullPage;
   if (!overrun) return "";
   const size_t i = failingStatement(test, result);
   if (!isCall(test.statements[i].op)) return "";
   const model::Program &p = catalog.program();
   const auto args = argumentsOf(p, test.statements[i]);
+  // An array a call returned, with a length of the test's own (libspiro's
+  // spiro_to_bpath(run_spiro(src, 4), 2336, bc)): the test never knew how
+  // long the array is.
+  for (size_t k = 0; k < args.size(); ++k) {
+    const model::Param *param = args[k].param;
+    if (!param || param->role != model::ParamRole::Buffer || !param->pairedWith || args[k].ref >= i) continue;
+    const unsigned n = *param->pairedWith;
+    if (n >= args.size() || args[n].ref >= i || !isCall(test.statements[args[k].ref].op) ||
+        test.statements[args[n].ref].op != Op::Primitive)
+      continue;
+    return fmt::format("{} read past the end of the array {} returned, given as {} with {} = {}, a length of the "
+                       "test's own: only the caller that made the array knows its length",
+                       callName(p, test.statements[i]), callName(p, test.statements[args[k].ref]),
+                       paramName(args[k], k), paramName(args[n], n),
+                       static_cast<std::int64_t>(test.statements[args[n].ref].bits));
+  }
   // A call that takes a length anywhere may be told the array's size.
   if (std::any_of(args.begin(), args.end(), [](const Argument &a) { return a.param && a.param->pairedWith; })) return "";
   for (size_t k = 0; k < args.size(); ++k) {

@@ -1465,6 +1465,21 @@ TEST_F(Claims, AReadPastAnArrayGivenWithNoLengthIsMisuse) {
             "claims_page_first() read past the end of the 2-element array the test gave it as page, with no length "
             "beside it: it finds the array's end by a mark (a last element of its own kind) the test did not put "
             "there");
+  // A read far past it, into memory that is not mapped: the same; near NULL, not.
+  const std::string far = "==3==ERROR: AddressSanitizer: SEGV on unknown address 0x508000040010 (pc 0x5 bp 0x7 T0)\n"
+                          "==3==The signal is caused by a READ memory access.\n";
+  EXPECT_NE(stages::readPastAnArrayWithNoLength(*m->catalog, t, crashAtEnd(t, exec::Outcome::Sanitizer), far), "");
+  const std::string null = "==3==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000008 (pc 0x5 bp 0x7 T0)\n"
+                           "==3==The signal is caused by a READ memory access.\n";
+  EXPECT_EQ(stages::readPastAnArrayWithNoLength(*m->catalog, t, crashAtEnd(t, exec::Outcome::Sanitizer), null), "");
+  // An array a call returned with a length of the test's own (libspiro's
+  // spiro_to_bpath(run_spiro(src, 4), 2336, bc)): claims_count(made, 2336, 0).
+  testcase::TestCase made;
+  call(made, "claims_count",
+       {call(made, "claimsDictAlloc", {}), integer(made, "size_t", 2336), integer(made, "int", 0)});
+  EXPECT_EQ(stages::readPastAnArrayWithNoLength(*m->catalog, made, crashAtEnd(made, exec::Outcome::Sanitizer), read),
+            "claims_count() read past the end of the array claimsDictAlloc() returned, given as buf with len = 2336, "
+            "a length of the test's own: only the caller that made the array knows its length");
   // A write past it, another report, or bytes (a string ends at its NUL): no word on it.
   const std::string write = "==3==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x5020 at pc 0x5\n"
                             "WRITE of size 1 at 0x5020 thread T0\n";

@@ -123,12 +123,13 @@ std::string nullKeptEarlier(const testcase::Catalog &catalog, const testcase::Te
 std::string overrunInABuiltStruct(const testcase::Catalog &catalog, const testcase::TestCase &test,
                                   const exec::RunResult &result, const std::string &report);
 
-/// Why a read past the end of a heap buffer AddressSanitizer `report`s is
-/// misuse: the failing call was given an array the test made (of structs or
+/// Why a read past the end of a heap buffer AddressSanitizer `report`s (or
+/// a read far past it, into unmapped memory) is misuse: the failing call was given an array the test made (of structs or
 /// pointers) with no length (libspiro's TaggedSpiroCPsToBezier0(spiro_cp
 /// *spiros, bezctx *bc), whose array ends with a point tagged 'z' or '}'):
-/// the call finds the array's end by a mark the test did not put there. ""
-/// otherwise.
+/// the call finds the array's end by a mark the test did not put there; or
+/// an array a call returned, given with a length of the test's own
+/// (spiro_to_bpath(run_spiro(src, 4), 2336, bc)). "" otherwise.
 std::string readPastAnArrayWithNoLength(const testcase::Catalog &catalog, const testcase::TestCase &test,
                                         const exec::RunResult &result, const std::string &report);
 
