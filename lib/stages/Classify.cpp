@@ -2167,6 +2167,46 @@ bool nullDereference(const std::string &report) {
 
 } // namespace
 
+std::string errorReturnedEarlier(const testcase::Catalog &catalog, const TestCase &test, const exec::RunResult &result,
+                                 const std::vector<exec::Observation> &observations) {
+  if (test.statements.empty()) return "";
+  const model::Program &p = catalog.program();
+  const size_t i = failingStatement(test, result);
+  if (!isCall(test.statements[i].op)) return "";
+  const auto objects = objectCone(catalog, test, i);
+  for (size_t j = 0; j < i; ++j) {
+    const Statement &u = test.statements[j];
+    if (!isCall(u.op) || std::none_of(u.refs.begin(), u.refs.end(), [&](Ref r) {
+          // An object, not a number or a NULL both calls were given.
+          return r < test.statements.size() && test.statements[r].op != Op::Null &&
+                 test.statements[r].op != Op::Primitive && oneOf(test, objects, r);
+        }))
+      continue;
+    const model::Type &result = p.type(p.type(p.callable(u.callable).result).value);
+    for (const exec::Observation &o : observations) {
+      if (o.statement != j || o.target != MOSAIC_OBS_RESULT || o.field != -1 ||
+          (o.kind != MOSAIC_OBS_INT && o.kind != MOSAIC_OBS_UINT))
+        continue;
+      // An enumerator named for an error (xxhash's XXH_ERROR: a word err,
+      // error, fail, failed, failure or invalid). Not a negative integer:
+      // a comparison's -1 is no error.
+      std::string said;
+      if (result.kind == model::TypeKind::Enum && result.enumId)
+        for (const model::Enumerator &e : p.enums.at(*result.enumId).enumerators)
+          if (e.value == o.integer && anyIdentifierWord(e.name.substr(e.name.rfind(':') + 1), [](std::string_view w) {
+                const std::string l = lowercase(std::string(w));
+                return l == "err" || l == "error" || l == "fail" || l == "failed" || l == "failure" || l == "invalid";
+              }))
+            said = e.name;
+      if (!said.empty())
+        return fmt::format("follows the error {} that an earlier call on the same object returned, {} (statement {}), "
+                           "which the test did not heed",
+                           said, callName(p, u), j);
+    }
+  }
+  return "";
+}
+
 std::string nullKeptEarlier(const testcase::Catalog &catalog, const TestCase &test, const exec::RunResult &result,
                             const std::vector<exec::Observation> &observations, const std::string &report) {
   if (test.statements.empty()) return "";

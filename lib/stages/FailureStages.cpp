@@ -226,6 +226,11 @@ public:
           cls.why = std::move(why);
         }
       if (cls.kind == FailureClass::Defect)
+        if (std::string why = errorReturnedEarlier(c.catalog, f.test, f.result, observations); !why.empty()) {
+          cls.kind = FailureClass::Robustness;
+          cls.why = std::move(why);
+        }
+      if (cls.kind == FailureClass::Defect)
         if (std::string why = readPastAnArrayWithNoLength(c.catalog, f.test, f.result, report); !why.empty()) {
           cls.kind = FailureClass::Misuse;
           cls.why = std::move(why);

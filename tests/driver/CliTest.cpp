@@ -63,7 +63,7 @@ TEST(Cli, JsonGoesToAFileOrStdout) {
   auto r = runMosaic({"analyze", "-p", MOSAIC_FIXTURE_DB_DIR, kFixtures + "shapes.c", "--function", "is_name", "--json", out});
   ASSERT_EQ(r.exitCode, 0) << r.err;
   auto j = nlohmann::json::parse(readFile(out));
-  EXPECT_EQ(j["format"], 12);
+  EXPECT_EQ(j["format"], 13);
   ASSERT_EQ(j["targets"].size(), 1u);
   EXPECT_EQ(j["callables"][j["targets"][0].get<int>()]["name"], "is_name");
 

@@ -1450,6 +1450,31 @@ TEST_F(Claims, AnOverrunOfABufferInAStructTheTestBuiltIsRobustness) {
   EXPECT_EQ(stages::overrunInABuiltStruct(*m->catalog, zeroed, crashAtEnd(zeroed), asan), "");
 }
 
+TEST_F(Claims, AFailureAfterAnErrorAnEarlierCallReturnedOnTheSameObjectIsRobustness) {
+  // xxhash's XXH3_64bits_reset_withSecret(state, secret, 63) returns
+  // XXH_ERROR, then XXH3_64bits_digest(state) reads past the secret. Here:
+  // claims_reserve(doc, 100) returns CLAIMS_ERROR, then claims_length(doc).
+  testcase::TestCase t;
+  const Ref doc = newDoc(t);
+  call(t, "claims_reserve", {doc, integer(t, "size_t", 100)});
+  call(t, "claims_length", {doc});
+  const auto at = [](size_t statement, std::int64_t value) {
+    exec::Observation o;
+    o.statement = static_cast<std::uint32_t>(statement);
+    o.target = MOSAIC_OBS_RESULT;
+    o.field = -1;
+    o.kind = MOSAIC_OBS_INT;
+    o.integer = value;
+    return o;
+  };
+  EXPECT_EQ(stages::errorReturnedEarlier(*m->catalog, t, crashAtEnd(t), {at(3, 1)}),
+            "follows the error CLAIMS_ERROR that an earlier call on the same object returned, claims_reserve() "
+            "(statement 3), which the test did not heed");
+  // CLAIMS_OK, or no observation of it: no word on it.
+  EXPECT_EQ(stages::errorReturnedEarlier(*m->catalog, t, crashAtEnd(t), {at(3, 0)}), "");
+  EXPECT_EQ(stages::errorReturnedEarlier(*m->catalog, t, crashAtEnd(t), {}), "");
+}
+
 TEST_F(Claims, AReadPastAnArrayGivenWithNoLengthIsMisuse) {
   // libspiro's TaggedSpiroCPsToBezier0(spiros, bc) reads points up to one
   // tagged 'z' or '}': given an array of three without that mark, it reads

@@ -114,6 +114,14 @@ std::string nullKeptEarlier(const testcase::Catalog &catalog, const testcase::Te
                             const exec::RunResult &result, const std::vector<exec::Observation> &observations,
                             const std::string &report);
 
+/// Why a failure is robustness after an error an earlier call on one of
+/// the failing call's objects returned, which the test went on past
+/// (xxhash's XXH3_64bits_reset_withSecret(state, secret, 63) returns
+/// XXH_ERROR; XXH3_64bits_digest(state) then reads past the secret): an
+/// enumerator named for an error, as `observations` saw it. "" otherwise.
+std::string errorReturnedEarlier(const testcase::Catalog &catalog, const testcase::TestCase &test,
+                                 const exec::RunResult &result, const std::vector<exec::Observation> &observations);
+
 /// Why a buffer overrun AddressSanitizer `report`s is robustness: the
 /// failing call was given a struct the test built by hand around buffers of
 /// its own (libogg's ogg_page with a 4-byte header, whose checksum
