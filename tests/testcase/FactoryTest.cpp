@@ -82,11 +82,7 @@ TEST(Factory, AHandleNamedForItsKindComesFromAMakerOfThatKind) {
   // claimsMD5add(claims_handle Handle, int), whose function's name says the
   // kind: from claimsMD5alloc.
   auto m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/claims.c");
-  const auto id = [&](const std::string &name) {
-    for (const model::Callable &c : m->program.callables)
-      if (c.name == name) return c.id;
-    throw std::runtime_error("no callable " + name);
-  };
+  const auto id = [&](const std::string &name) { return m->callable(name).id; };
   for (const auto &[taker, maker] : {std::pair{"claimsSheetGetCount", "claimsSheetAlloc"},
                                      std::pair{"claimsMD5add", "claimsMD5alloc"}}) {
     Rng rng(5);
