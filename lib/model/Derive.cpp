@@ -167,6 +167,13 @@ std::string handleKindOf(const std::string &functionName, const std::string &par
   return kinds.count(words[shared]) ? words[shared] : "";
 }
 
+std::string handleKindOf(const Program &program, const std::string &functionName, const std::string &paramName,
+                         const std::vector<CallableId> &makers) {
+  std::vector<std::string> names;
+  for (CallableId c : makers) names.push_back(program.callable(c).name);
+  return handleKindOf(functionName, paramName, names);
+}
+
 bool Program::inUnitCode(const SourceRange &at) const {
   if (at.file == unit) return true;
   return std::any_of(unitBlocks.begin(), unitBlocks.end(), [&](const SourceRange &b) {

@@ -1264,13 +1264,6 @@ std::string otherKindsObject(const testcase::Catalog &catalog, const TestCase &t
 // the parameter's name and the function's say IT8) that a function of
 // another made (cmsDictDup's), when a function of that kind makes such
 // handles (cmsIT8Alloc). "" when none.
-// The names of `callables`.
-std::vector<std::string> makerNames(const model::Program &p, const std::vector<model::CallableId> &callables) {
-  std::vector<std::string> names;
-  for (model::CallableId c : callables) names.push_back(p.callable(c).name);
-  return names;
-}
-
 std::string otherKindsHandle(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
   const model::Program &p = catalog.program();
   const Statement &call = t.statements[i];
@@ -1281,7 +1274,7 @@ std::string otherKindsHandle(const testcase::Catalog &catalog, const TestCase &t
     const Statement &made = t.statements[args[k].ref];
     if (made.op != Op::Call) continue;
     const auto &makers = catalog.returning(args[k].param->type);
-    const std::string kind = model::handleKindOf(p.callable(call.callable).name, args[k].param->name, makerNames(p, makers));
+    const std::string kind = model::handleKindOf(p, p.callable(call.callable).name, args[k].param->name, makers);
     if (kind.empty() || model::namesKind(p.callable(made.callable).name, kind)) continue;
     for (model::CallableId c : makers) {
       if (model::namesKind(p.callable(c).name, kind))
@@ -2273,14 +2266,23 @@ std::string wrongKindDowncast(const testcase::Catalog &catalog, const TestCase &
                      callName(catalog.program(), test.statements[i]), m[1].str());
 }
 
+namespace {
+
+// Whether ASan reports an access past a buffer of the heap or a stack (or
+// a global's, with `globals`), or into memory it poisoned (a pool's).
+bool reportsOverrun(const std::string &report, bool globals) {
+  for (const char *kind : {"AddressSanitizer: heap-buffer-overflow", "AddressSanitizer: stack-buffer-overflow",
+                           "AddressSanitizer: use-after-poison"})
+    if (report.find(kind) != std::string::npos) return true;
+  return globals && report.find("AddressSanitizer: global-buffer-overflow") != std::string::npos;
+}
+
+} // namespace
+
 std::string overrunInABuiltStruct(const testcase::Catalog &catalog, const TestCase &test, const exec::RunResult &result,
                                   const std::string &report) {
   if (test.statements.empty()) return "";
-  bool overrun = false;
-  for (const char *kind : {"AddressSanitizer: heap-buffer-overflow", "AddressSanitizer: stack-buffer-overflow",
-                           "AddressSanitizer: global-buffer-overflow", "AddressSanitizer: use-after-poison"})
-    overrun |= report.find(kind) != std::string::npos;
-  if (!overrun) return "";
+  if (!reportsOverrun(report, /*globals=*/true)) return "";
   const size_t i = failingStatement(test, result);
   if (!isCall(test.statements[i].op)) return "";
   const auto found = builtRecordAroundOwnMemory(catalog, test, i);
@@ -2294,11 +2296,8 @@ std::string overrunInABuiltStruct(const testcase::Catalog &catalog, const TestCa
 std::string readPastAnArrayWithNoLength(const testcase::Catalog &catalog, const TestCase &test,
                                         const exec::RunResult &result, const std::string &report) {
   if (test.statements.empty()) return "";
-  bool overrun = false;
-  if (report.find("READ of size") != std::string::npos)
-    for (const char *kind : {"AddressSanitizer: heap-buffer-overflow", "AddressSanitizer: stack-buffer-overflow",
-                             "AddressSanitizer: use-after-poison"})
-      overrun |= report.find(kind) != std::string::npos;
+  // Arrays a test makes are on the heap or its stack, never globals.
+  bool overrun = report.find("READ of size") != std::string::npos && reportsOverrun(report, /*globals=*/false);
   // Or a read far past it, into memory that is not mapped (libspiro's
   // spiro.c: "SEGV on unknown address 0x508000040010 ... caused by a READ
   // memory access"); not near NULL, which is a null pointer's.

@@ -455,9 +455,7 @@ std::optional<Ref> TestFactory::makePointer(TestCase &t, const Need &need, int d
     // cmsMD5add(cmsHANDLE Handle, ...), where cmsDictAlloc makes cmsHANDLEs
     // too: model::handleKindOf): from a maker of that kind (ours: nine
     // times in ten, the rest for robustness).
-    std::vector<std::string> names;
-    for (model::CallableId c : makers) names.push_back(program_.callable(c).name);
-    if (const std::string kind = need.param && need.of ? model::handleKindOf(need.of->name, need.param->name, names) : "";
+    if (const std::string kind = need.param && need.of ? model::handleKindOf(program_, need.of->name, need.param->name, makers) : "";
         !kind.empty()) {
       std::vector<model::CallableId> ofKind;
       for (model::CallableId c : makers)

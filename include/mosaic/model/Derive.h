@@ -70,6 +70,9 @@ bool namesKind(const std::string &functionName, const std::string &kind);
 /// when neither says. Ours.
 std::string handleKindOf(const std::string &functionName, const std::string &paramName,
                          const std::vector<std::string> &makerNames);
+/// The same with the makers as callables of `program`.
+std::string handleKindOf(const Program &program, const std::string &functionName, const std::string &paramName,
+                         const std::vector<CallableId> &makers);
 
 /// Whether one word of a name is `default` or `defaults`, case-insensitive:
 /// the word of a setter of defaults (defaultsFilled), and of the functions a
