@@ -10,14 +10,15 @@ set -euo pipefail
 # The toolchain and libraries (docs/ARCHITECTURE.md), all from bookworm main;
 # universal-ctags is the Clang-free oracle of the tinyxml2 test; the
 # benchmark (bench/run) plots with matplotlib, records autotools builds'
-# compile databases with bear and regenerates their configure scripts;
+# compile databases with bear and regenerates their configure scripts
+# (autopoint for those that use gettext, as libexif's does);
 # Slurm (with munge) runs the test of `mosaic project` as a job array, and
 # python3-jsonschema checks its SARIF output against the schema.
 PACKAGES=(
   build-essential cmake ninja-build pkg-config git dpkg-dev
   clang-19 llvm-19-dev libclang-19-dev libclang-cpp19-dev libclang-rt-19-dev lld-19 llvm-19-tools
   libz3-dev libgit2-dev libffi-dev nlohmann-json3-dev libcli11-dev libfmt-dev libgtest-dev libgmock-dev libjemalloc-dev
-  universal-ctags python3 python3-matplotlib bear autoconf automake libtool
+  universal-ctags python3 python3-matplotlib bear autoconf automake libtool autopoint
   slurmctld slurmd slurm-client munge python3-jsonschema
 )
 

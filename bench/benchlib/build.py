@@ -120,12 +120,25 @@ def _make_in_copy(subject, src, out, log, cflags, compile_db):
         cflags += f" -fcoverage-prefix-map={out}={src}"
     if subject.pre_make:
         sh(subject.pre_make, out, log, env=_env(cflags))
+        _copy_generated(out, src)
     # A Makefile that assigns its own CFLAGS gets the flags on make's command line.
     flag_vars = [f"{v}={cflags}" for v in subject.make_flag_vars]
     sh(_bear(out, compile_db) + ["make", f"-j{os.cpu_count() or 2}"] + subject.make_targets + flag_vars,
        out, log, env=_env(cflags))
     if compile_db:
         _retarget_db(os.path.join(out, "compile_commands.json"), out, src)
+
+
+def _copy_generated(out, src):
+    """Copies to SRC the files a configure step made in OUT (mxml's
+    config.h): the compile database sends each compile to SRC, where they
+    must exist too. Files SRC already has are left as they are."""
+    for folder, _, files in os.walk(out):
+        for name in files:
+            rel = os.path.relpath(os.path.join(folder, name), out)
+            if not os.path.lexists(os.path.join(src, rel)):
+                os.makedirs(os.path.dirname(os.path.join(src, rel)), exist_ok=True)
+                shutil.copy2(os.path.join(out, rel), os.path.join(src, rel), follow_symlinks=False)
 
 
 def _retarget_db(db_path, old, new):

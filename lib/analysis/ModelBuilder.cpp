@@ -340,6 +340,14 @@ private:
     return nullptr;
   }
 
+  // Whether every declaration of `fd` is a friend declaration in a class.
+  static bool hiddenFriend(const clang::FunctionDecl *fd) {
+    if (fd->getDescribedFunctionTemplate() || fd->isFunctionTemplateSpecialization()) return false;
+    for (const clang::FunctionDecl *r : fd->redecls())
+      if (r->getFriendObjectKind() == clang::Decl::FOK_None) return false;
+    return true;
+  }
+
   void addCallable(const clang::FunctionDecl *fd, model::CallableKind kind, std::optional<model::RecordId> parent) {
     const clang::FunctionDecl *code = codeOf(fd);
     const clang::FunctionDecl *where = code ? code : fd;
@@ -350,7 +358,12 @@ private:
     c.kind = kind;
     c.name = fd->getNameAsString();
     c.qualifiedName = types_.qualifiedName(fd);
-    const std::string shownName = c.qualifiedName;
+    // A hidden friend (declared only inside its class: libsquish's `friend
+    // float Dot(Arg left, Arg right)` in Vec3) is found only by
+    // argument-dependent lookup ([basic.lookup.argdep]/4): `squish::Dot`
+    // names nothing, so calls spell the plain name.
+    if (!parent && hiddenFriend(fd)) c.qualifiedName = c.name;
+    const std::string shownName = types_.qualifiedName(fd);
     auto skipHere = [&](std::string reason) { skip(shownName, what, std::move(reason), where, parent); };
 
     if (fd->isDeleted()) return skipHere("deleted");
@@ -558,6 +571,19 @@ private:
     return true;
   }
 
+  // Whether a declaration's documentation comment marks it with Doxygen's
+  // `\internal` (or `@internal`): libexif's `/*! \internal */ void
+  // exif_array_set_byte_order(...)`, beside "Please do not use this
+  // function outside of the library."
+  bool documentedInternal(const clang::FunctionDecl *f) const {
+    for (const clang::FunctionDecl *r : f->redecls())
+      if (const clang::RawComment *rc = ctx_.getRawCommentForDeclNoCache(r)) {
+        const llvm::StringRef text = rc->getRawText(sm_);
+        if (text.contains("\\internal") || text.contains("@internal")) return true;
+      }
+    return false;
+  }
+
   // A record belongs to the unit when the unit or its main header defines
   // it, or the unit defines one of its members.
   void markOwnership() {
@@ -584,7 +610,7 @@ private:
       const bool unmarked = marksExports && c.declaredInHeader && compiledIn(f) &&
                             std::none_of(f->redecls_begin(), f->redecls_end(),
                                          [&](const clang::FunctionDecl *r) { return exportMarked(r); });
-      c.internalApi = (c.declaredInHeader && !inPublicHeader) || unmarked ||
+      c.internalApi = (c.declaredInHeader && !inPublicHeader) || unmarked || documentedInternal(f) ||
                       (lv.getLinkage() == clang::Linkage::External && lv.getVisibility() == clang::HiddenVisibility);
     }
     for (model::Record &r : program_.records) {

@@ -335,6 +335,18 @@ bool isSizeAlias(const model::Type &t) {
   });
 }
 
+// Whether a length's name says nothing of what it measures (`n`, `count`,
+// `num_elements`), unlike `srcSize` or `nPoints`.
+bool genericLength(const std::string &name) {
+  std::string n;
+  for (char ch : name)
+    if (ch != '_') n.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(ch))));
+  for (std::string_view w : {"n", "count", "cnt", "num", "len", "length", "size", "sz", "nmemb", "nelem", "nelems",
+                             "nitems", "numelements", "elements", "items"})
+    if (n == w) return true;
+  return false;
+}
+
 } // namespace
 
 void assignParamRoles(const clang::FunctionDecl &fn, model::Callable &c, const model::Program &program,
@@ -455,6 +467,32 @@ void assignParamRoles(const clang::FunctionDecl &fn, model::Callable &c, const m
     params[ptr].pairedWith = static_cast<unsigned>(len);
     params[len].pairedWith = static_cast<unsigned>(ptr);
     ++i;
+  }
+  // Arrays that share one length (libsquish's ComputeWeightedCovariance(
+  // int n, Vec3 const *points, float const *weights); BLAS's `n, x, y`): a
+  // length of a name that says no pointer's (n, count, size, ...), paired
+  // with an array of elements rather than bytes, is also the length of each
+  // other pointer without a role to numbers or to the first's elements.
+  // Each is a Buffer paired with that length; the length stays paired with
+  // the first. (Ours: an array made longer than the callee reads is
+  // harmless; one made shorter is a read past it that no caller makes.)
+  auto elementOf = [&](size_t i) { return program.type(*typeOf(i).pointee).value; };
+  auto numeric = [&](size_t i) {
+    const model::Type &e = program.type(elementOf(i));
+    return e.kind == model::TypeKind::Floating || e.kind == model::TypeKind::Bool ||
+           (e.kind == model::TypeKind::Integer && e.bits > 8);
+  };
+  for (size_t len = 0; len < params.size(); ++len) {
+    if (params[len].role != model::ParamRole::Length || !params[len].pairedWith || !genericLength(params[len].name))
+      continue;
+    const size_t first = *params[len].pairedWith;
+    if (params[first].role != model::ParamRole::Buffer || isBytePointer(first)) continue;
+    for (size_t q = 0; q < params.size(); ++q) {
+      if (params[q].role != model::ParamRole::None || !isObjectPointer(q) || isBytePointer(q)) continue;
+      if (!numeric(q) && elementOf(q) != elementOf(first)) continue;
+      params[q].role = model::ParamRole::Buffer;
+      params[q].pairedWith = static_cast<unsigned>(len);
+    }
   }
   for (size_t i = 0; i < params.size(); ++i) {
     model::Param &p = params[i];

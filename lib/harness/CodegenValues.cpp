@@ -241,7 +241,10 @@ void Writer::emitArray() {
     const bool pointer = ty->kind == TypeKind::Pointer;
     if (!pointer && ty->kind != TypeKind::Array) continue;
     const model::TypeId e = p_.type(pointer ? *ty->pointee : *ty->element).value;
-    if (p_.type(e).kind == TypeKind::Void || !catalog_.arrayElement(e) || !catalog_.buildable(e)) continue;
+    if (p_.type(e).kind == TypeKind::Void || !catalog_.buildable(e)) continue;
+    if (!(pointer ? catalog_.pointedArrayElement(e) : catalog_.arrayElement(e))) continue;
+    // A C++ class is copied into place by its copy constructor, not bytewise.
+    const bool constructed = !catalog_.arrayElement(e);
     const std::string E = t(e), T = t(ty->id);
     builders_ << "  case " << ty->id << ": {\n";
     if (pointer) {
@@ -251,7 +254,8 @@ void Writer::emitArray() {
                 << "    if (s->nrefs > " << ty->length << ") " << invalid() << "\n";
     }
     builders_ << "    for (i = 0; i < s->nrefs; ++i) {\n      " << E << " *e = " << ref(e) << "(ctx, s->refs[i]);\n"
-              << "      if (!e) " << invalid() << "\n      memcpy(&a[i], e, sizeof *e);\n    }\n";
+              << "      if (!e) " << invalid() << "\n      "
+              << (constructed ? "new (&a[i]) " + E + "(*e);" : std::string("memcpy(&a[i], e, sizeof *e);")) << "\n    }\n";
     if (pointer)
       builders_ << "    *(" << T << " *)__mosaic_define(ctx, " << ty->id << ", sizeof(" << T << ")) = (" << T << ")a;\n";
     builders_ << "    return MOSAIC_STMT_OK;\n  }\n";

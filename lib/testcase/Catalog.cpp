@@ -193,6 +193,14 @@ bool Catalog::arrayElement(model::TypeId id) const {
   return t.kind == TypeKind::Record && !program_.record(*t.recordId).isCxx && program_.record(*t.recordId).complete;
 }
 
+bool Catalog::pointedArrayElement(model::TypeId id) const {
+  if (arrayElement(id)) return true;
+  const model::Type &t = program_.type(program_.type(id).value);
+  if (t.kind != TypeKind::Record) return false;
+  const model::Record &r = program_.record(*t.recordId);
+  return r.isCxx && r.complete && !r.abstract && r.copyConstructible && r.publicDestructor;
+}
+
 std::optional<model::TypeId> Catalog::resultVariable(model::CallableId id) const {
   return callResultVariable(program_, id);
 }

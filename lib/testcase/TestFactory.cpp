@@ -19,6 +19,14 @@ namespace mosaic::testcase {
 using model::ParamRole;
 using model::TypeKind;
 
+namespace {
+
+// A C++ class a test builds by calling one of its public constructors
+// rather than by filling its fields.
+bool constructedClass(const model::Record &r) { return r.isCxx && !r.aggregate && !r.constructors.empty(); }
+
+} // namespace
+
 TestFactory::TestFactory(const Catalog &catalog, const ConstantPool &pool, Rng &rng, FactoryOptions options)
     : catalog_(catalog), program_(catalog.program()), pool_(pool), rng_(rng), options_(options) {}
 
@@ -106,6 +114,9 @@ std::optional<Ref> TestFactory::call(TestCase &t, model::CallableId id, int dept
     s.refs.push_back(*made);
   }
   std::vector<std::optional<Ref>> args(c.params.size());
+  // The count each length was made for, by the first array paired with it;
+  // arrays that share it (model::ParamRole::Buffer) are made that long.
+  std::vector<std::optional<size_t>> counts(c.params.size());
   if (given && given->param < args.size() && s.op == Op::Call) args[given->param] = given->ref;
   for (size_t i = 0; i < c.params.size(); ++i) {
     if (args[i]) continue;
@@ -120,23 +131,29 @@ std::optional<Ref> TestFactory::call(TestCase &t, model::CallableId id, int dept
                          (pointee.kind == TypeKind::Integer && pointee.bits == 8);
       // An array of a record the API makes itself (lua_xmove's `to` beside
       // `n`) is no buffer: such a pointer is made as any other.
+      // An internal type a test builds with its constructors (libsquish's
+      // Vec3 beside ComputeWeightedCovariance's `n`) is none of those.
       const bool apiMade = pointee.kind == TypeKind::Record && (!catalog_.madeByApi(*pointee.recordId).empty() ||
-                                                               catalog_.internalType(*pointee.recordId));
+                                                               (catalog_.internalType(*pointee.recordId) &&
+                                                                !constructedClass(program_.record(*pointee.recordId))));
       // Nor is a handle only the API makes (libplist's plist_t beside
       // `uint32_t n`: plist_array_get_item(node, n)).
-      if ((bytes || (catalog_.buildable(pointee.id) && !apiMade)) && !catalog_.apiPointer(p.type)) {
-        auto buffer = pairedBuffer(t, pt.id, p.written, depth);
+      if ((bytes || (catalog_.buildable(pointee.id) && catalog_.pointedArrayElement(pointee.id) && !apiMade)) &&
+          !catalog_.apiPointer(p.type)) {
+        const size_t j = *p.pairedWith;
+        auto buffer = pairedBuffer(t, pt.id, p.written, depth, counts[j]);
         if (!buffer) return std::nullopt;
         const size_t count = buffer->second;
         args[i] = buffer->first;
-        const size_t j = *p.pairedWith;
         if (c.params[j].role == ParamRole::End) { // one past the bytes, wherever they end
           args[j] = push(t, Statement{.op = Op::EndOf, .type = program_.type(c.params[j].type).value, .refs = {*args[i]}});
           continue;
         }
+        if (counts[j]) continue;
         Statement len{.op = Op::Primitive, .type = program_.type(c.params[j].type).value};
         len.bits = count;
         args[j] = push(t, std::move(len));
+        counts[j] = count;
         continue;
       }
     }
@@ -611,7 +628,7 @@ std::optional<Ref> TestFactory::makeRecord(TestCase &t, model::TypeId typeId, in
 }
 
 std::optional<std::pair<Ref, size_t>> TestFactory::pairedBuffer(TestCase &t, model::TypeId pointer, bool written,
-                                                                int depth) {
+                                                                int depth, std::optional<size_t> count) {
   const model::Type &pt = program_.type(program_.type(pointer).value);
   const model::Type &pointee = program_.type(program_.type(*pt.pointee).value);
   const bool bytes = pointee.kind == TypeKind::Char || pointee.kind == TypeKind::Void ||
@@ -620,18 +637,22 @@ std::optional<std::pair<Ref, size_t>> TestFactory::pairedBuffer(TestCase &t, mod
     Statement b{.op = Op::Buffer, .type = pt.id};
     b.bytes = written ? std::string(static_cast<size_t>(rng_.uniform(0, static_cast<std::int64_t>(options_.maxBufferLength))), '\0')
                       : randomBytes(isText(pt.id));
-    const size_t count = b.bytes.size();
-    return std::pair{push(t, std::move(b)), count};
+    if (count) b.bytes.resize(*count, written ? '\0' : 'a');
+    const size_t size = b.bytes.size();
+    return std::pair{push(t, std::move(b)), size};
   }
-  if (!catalog_.buildable(pointee.id)) return std::nullopt;
+  if (!catalog_.buildable(pointee.id) || !catalog_.pointedArrayElement(pointee.id)) return std::nullopt;
   Statement a{.op = Op::Array, .type = pt.id};
-  const size_t count = static_cast<size_t>(rng_.uniform(0, 4)); // ours: small arrays, empty ones included
-  for (size_t k = 0; k < count; ++k) {
+  // Ours: small arrays, empty ones included where a test can write one
+  // (`T a[1] = {}` needs a T without arguments).
+  const bool emptyOk = pointee.kind != TypeKind::Record || catalog_.zeroInitialisable(*pointee.recordId);
+  if (!count) count = static_cast<size_t>(rng_.uniform(emptyOk ? 0 : 1, 4));
+  for (size_t k = 0; k < *count; ++k) {
     auto e = value(t, {pointee.id, nullptr, true}, depth + 1);
     if (!e) return std::nullopt;
     a.refs.push_back(*e);
   }
-  return std::pair{push(t, std::move(a)), count};
+  return std::pair{push(t, std::move(a)), *count};
 }
 
 std::optional<Ref> TestFactory::initialised(TestCase &t, const model::Record &r, int depth) {

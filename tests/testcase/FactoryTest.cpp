@@ -120,6 +120,42 @@ TEST(Factory, BuffersComeWithTheirLength) {
   }
 }
 
+TEST(Factory, ArraysThatShareALengthAreMadeThatLongAndAClassIsCopiedIntoOne) {
+  // WeightedSum(n, points, weights) reads n of each: before, weights was
+  // one float and points one Vec2 (a class could not be an array element),
+  // and ASan saw each run read past them.
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/search/weights.cpp");
+  Rng rng(5);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*u->catalog, pool, rng);
+  const model::Callable &sum = u->callable("geo::WeightedSum");
+  int calls = 0;
+  for (int i = 0; i < 40; ++i) {
+    testcase::TestCase t;
+    if (!factory.appendCall(t, sum.id)) continue;
+    ++calls;
+    const testcase::Statement &call = t.statements.back();
+    const testcase::Statement &n = t.statements[call.refs[0]];
+    const testcase::Statement &points = t.statements[call.refs[1]];
+    const testcase::Statement &weights = t.statements[call.refs[2]];
+    ASSERT_EQ(points.op, testcase::Op::Array) << testcase::toCode(u->program, t);
+    ASSERT_EQ(weights.op, testcase::Op::Array) << testcase::toCode(u->program, t);
+    EXPECT_EQ(points.refs.size(), n.bits);
+    EXPECT_EQ(weights.refs.size(), n.bits);
+    EXPECT_GE(points.refs.size(), 1u) << "a Vec2 has no constructor without arguments: `Vec2 a[1] = {}` would not build";
+    ASSERT_EQ(u->run(t).outcome, exec::Outcome::Ok) << testcase::toCode(u->program, t);
+    for (const auto &s : u->server->trace().statements())
+      ASSERT_NE(s.status, static_cast<std::uint32_t>(MOSAIC_STMT_INVALID)) << testcase::toCode(u->program, t);
+  }
+  EXPECT_EQ(calls, 40);
+  // The hidden friend is called by its plain name, in the harness too.
+  const model::Callable &dot = u->callable("Dot");
+  EXPECT_EQ(dot.qualifiedName, "Dot");
+  testcase::TestCase t;
+  ASSERT_TRUE(factory.appendCall(t, dot.id));
+  EXPECT_EQ(u->run(t).outcome, exec::Outcome::Ok) << testcase::toCode(u->program, t);
+}
+
 TEST(Factory, BytesWrittenWithoutALengthGoToABufferNotOneChar) {
   // copy_name(char *dst, const char *src) strcpy's into dst: a C caller
   // passes an array; one char would be overflowed by any name.

@@ -216,7 +216,9 @@ struct Callable {
   /// export attribute: not exported from the project's shared library), or
   /// declared only in project headers whose names say so (json-c's
   /// json_object_private.h, zstd's zstd_internal.h: a word private,
-  /// internal, int or impl). A failure reached only through it is misuse.
+  /// internal, int or impl), or documented as Doxygen's `\internal`
+  /// (libexif's exif_array_set_byte_order). A failure reached only through
+  /// it is misuse.
   bool internalApi = false;
   bool cLinkage = false;        ///< C function or `extern "C"`
   bool isConst = false;         ///< const member function

@@ -117,6 +117,10 @@ public:
   /// Whether elements of `type` can be copied bytewise into an array
   /// (Array statements): scalars, pointers, C structs.
   bool arrayElement(model::TypeId type) const;
+  /// Whether elements of `type` can make an array a pointer points to (a
+  /// paired buffer's): arrayElement's, and C++ classes a test copies by
+  /// their copy constructor (the harness copies them in place).
+  bool pointedArrayElement(model::TypeId type) const;
 
   /// The type of the variable a call to `callable` defines: a reference
   /// result as is, any other result as its value type; nullopt for void and

@@ -134,7 +134,9 @@ private:
                           std::optional<GivenArg> given = std::nullopt);
   /// A buffer for a (pointer, length) pair: bytes (zeroed when `written`:
   /// the callee fills them) or a small array of values; with its length.
-  std::optional<std::pair<Ref, size_t>> pairedBuffer(TestCase &t, model::TypeId pointer, bool written, int depth);
+  /// `count`: that many elements (an array that shares a length already made).
+  std::optional<std::pair<Ref, size_t>> pairedBuffer(TestCase &t, model::TypeId pointer, bool written, int depth,
+                                                     std::optional<size_t> count = std::nullopt);
   /// `T x = {}; init(..., &x, ...)` with one of Catalog::initialisers(record): x.
   std::optional<Ref> initialised(TestCase &t, const model::Record &record, int depth);
   bool appendVarargs(TestCase &t, Statement &call, int depth);
