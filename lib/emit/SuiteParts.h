@@ -15,12 +15,15 @@
 namespace mosaic::emit {
 
 /// What every test file includes first, before the unit's configuration
-/// macros and headers (TestFile.cpp); the suite's CMakeLists.txt
-/// precompiles the same list (CMakeFile.cpp), so the order a test file sees
-/// is the same with or without the precompiled header.
-inline constexpr const char *kTestPrelude[] = {"<gtest/gtest.h>", "<cmath>",  "<cstdint>",     "<cstring>",
-                                               "<functional>",    "<limits>", "<sstream>",     "<string>",
-                                               "<string_view>",   "<type_traits>", "<utility>"};
+/// macros and headers (TestFile.cpp): a project header's macros cannot
+/// break them (mxml's config.h has `#define inline`, which turned
+/// libstdc++'s inline namespaces in <filesystem> into errors). The suite's
+/// CMakeLists.txt precompiles the same list (CMakeFile.cpp), so the order a
+/// test file sees is the same with or without the precompiled header.
+inline constexpr const char *kTestPrelude[] = {"<gtest/gtest.h>", "<cmath>",       "<cstdint>",   "<cstring>",
+                                               "<filesystem>",    "<functional>",  "<limits>",    "<sstream>",
+                                               "<string>",        "<string_view>", "<type_traits>", "<utility>",
+                                               "<unistd.h>"};
 
 /// Lines of a file being written, with what each belongs to, by line
 /// number (a compiler's and GoogleTest's: text holding newlines is that

@@ -341,9 +341,6 @@ void writeTest(Text &text, const SuiteContext &context, const Written &w, bool f
 // executable past kTestSeconds (a hang is a failure, not a stuck CI job).
 void testEnvironment(Text &text) {
   constexpr int kTestSeconds = 60; // ours: six times verification's slow-test bound (Verify.h)
-  text.line("#include <filesystem>");
-  text.line("#include <unistd.h>");
-  text.line("");
   text.line("namespace {");
   text.line("");
   text.line("// Each test in a fresh temporary folder, and at most " + std::to_string(kTestSeconds) +

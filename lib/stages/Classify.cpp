@@ -410,6 +410,17 @@ std::optional<Ref> ownerOf(const model::Program &p, const TestCase &t, Ref v) {
   const Statement &made = t.statements[v];
   if (made.op != Op::Call && made.op != Op::MethodCall) return std::nullopt;
   const model::Callable &c = p.callable(made.callable);
+  // A maker given the parent of what it makes, whatever its name (mxml's
+  // mxmlNewElement(parent, name), libxml2's xmlNewChild(parent, ...)): the
+  // parent holds the new node, and releasing it releases the node.
+  if (const auto part = recordOf(p, c.result); part && made.op == Op::Call)
+    for (const Argument &a : argumentsOf(p, made)) {
+      if (!a.param || a.ref >= v || !isCall(t.statements[a.ref].op)) continue;
+      const auto words_ = words(a.param->name);
+      const auto type = testcase::variableType(p, t, a.ref);
+      if (std::find(words_.begin(), words_.end(), "parent") != words_.end() && type && recordOf(p, *type) == part)
+        return a.ref;
+    }
   for (const std::string &word : words(c.name))
     if (word == "copy" || word == "dup" || word == "duplicate" || word == "clone" || word == "new" ||
         word == "create" || word == "alloc" || word == "detach" || word == "take" || word == "steal" ||
@@ -1353,6 +1364,16 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
     if (std::string why = otherKindsObject(catalog, t, j); !why.empty())
       return fmt::format("an earlier call on the same object was misuse: {}", why);
   }
+  // An earlier call of a release function internal to the unit itself, on
+  // no object the failing call takes: what it freed may be what the
+  // library's state still points to, which only its own callers know when
+  // to free (mxml's static _mxml_destructor(global) frees the per-thread
+  // data that the public mxml_error() then reads).
+  for (size_t j = 0; j < i; ++j)
+    if (const Statement &u = t.statements[j];
+        isCall(u.op) && catalog.internalToUnit(p.callable(u.callable)) && releasedBy(p, u))
+      return fmt::format("follows {}, a release internal to the unit, which may free what the library still holds",
+                         callName(p, u));
   // An object the test moved from before this call, or a call it depends
   // on, used it (yaml-cpp's memory_holder h2(std::move(h));
   // h.create_node(), or memory_holder h3(h) after the move, then

@@ -8,7 +8,7 @@
 namespace mosaic::testcase {
 
 bool isDestroyerName(const std::string &name) {
-  for (const char *word : {"free", "delete", "destroy", "release", "dispose", "unref", "dealloc"})
+  for (const char *word : {"free", "delete", "destroy", "destructor", "release", "dispose", "unref", "dealloc"})
     if (containsFolded(name, word)) return true;
   return false;
 }

@@ -313,6 +313,23 @@ TEST(Writer, ATestStoppedAtTheFileSizeLimitIsWrittenDisabledAsAHangIs) {
   EXPECT_EQ(text.find("EXPECT_DEATH"), std::string::npos) << text;
 }
 
+TEST(Writer, EveryStandardHeaderATestFileIncludesComesBeforeTheProjectsHeaders) {
+  // mxml's config.h says `#define inline` (for old C compilers): included
+  // before <filesystem>, it turned libstdc++'s inline namespaces into
+  // errors, and no test of mxml built.
+  Unit u("scan.c");
+  emit::SuiteTest t;
+  t.test.statements = scanDocument(u, "<a>");
+  const std::string text = writeAndCheck(u, {t});
+  const size_t project = text.find("extern \"C\" {\n#include <scan.h>");
+  ASSERT_NE(project, std::string::npos) << text;
+  for (const char *h : {"#include <filesystem>", "#include <unistd.h>", "#include <gtest/gtest.h>"}) {
+    EXPECT_NE(text.find(h), std::string::npos) << h << "\n" << text;
+    EXPECT_LT(text.find(h), project) << h << "\n" << text;
+  }
+  EXPECT_EQ(text.find("#include <", project + 25), std::string::npos) << "nothing after the project's headers:\n" << text;
+}
+
 TEST(Writer, AFunctionAnotherProjectHeaderDeclaresIsCalledByNameAndAStructNameReadsWell) {
   // parser_impl.c has no header of its own name; parser_api.h, which it
   // includes, declares its functions: a test calls them by name (not

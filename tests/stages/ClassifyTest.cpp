@@ -687,6 +687,53 @@ TEST_F(Claims, APartReleasedWithItsOwnerAndThenAgainIsMisuse) {
       << before.why;
 }
 
+// nodes.c: a tree made under parents, and a release internal to the unit.
+class NodeClaims : public Claims {
+protected:
+  static void SetUpTestSuite() { m = UnitModel::make(MOSAIC_FIXTURE_SEARCH_DB_DIR, kClassifyFixtures + "nodes.c").release(); }
+};
+
+TEST_F(NodeClaims, ANodeMadeUnderAParentIsReleasedWithIt) {
+  // mxml's mxmlNewElement(parent, name): a maker given the parent of what
+  // it makes, though its name says new. mxmlRelease(root), then
+  // mxmlRelease(the element) was "a likely defect" before.
+  testcase::TestCase t;
+  const Ref root = call(t, "node_new", {});
+  const Ref child = call(t, "node_new_child", {root, integer(t, "int", 1)});
+  const Ref grandchild = call(t, "node_new_child", {child, integer(t, "int", 2)});
+  call(t, "node_free", {root});
+  call(t, "node_free", {grandchild});
+  const auto c = classify(t, exec::Outcome::Abort);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_NE(c.why.find("node_free() uses an object released with what held it"), std::string::npos) << c.why;
+  // Made under NULL, a node is its own: releasing the root says nothing of it.
+  testcase::TestCase lone;
+  const Ref root2 = call(lone, "node_new", {});
+  const Ref node = call(lone, "node_new_child",
+                        {push(lone, Statement{.op = Op::Null, .type = typeNamed("node *")}), integer(lone, "int", 1)});
+  call(lone, "node_free", {root2});
+  call(lone, "node_free", {node});
+  EXPECT_EQ(classify(lone, exec::Outcome::Abort).why.find("released with what held it"), std::string::npos);
+}
+
+TEST_F(NodeClaims, AFailureAfterAReleaseInternalToTheUnitIsMisuse) {
+  // mxml's static _mxml_destructor(global) frees the per-thread data, and
+  // the public mxml_error() then reads it: no object in common.
+  testcase::TestCase t;
+  const Ref text = push(t, Statement{.op = Op::Null, .type = typeNamed("void *")});
+  call(t, "scratch_destructor", {text});
+  call(t, "node_ratio", {integer(t, "int", 1), integer(t, "int", 0)});
+  const auto c = classify(t);
+  EXPECT_EQ(c.kind, stages::FailureClass::Misuse) << c.why;
+  EXPECT_EQ(c.why, "follows scratch_destructor(), a release internal to the unit, which may free what the library "
+                   "still holds");
+  // Another static function before it, which frees nothing: node_ratio's own.
+  testcase::TestCase other;
+  call(other, "twice", {integer(other, "int", 1)});
+  call(other, "node_ratio", {integer(other, "int", 1), integer(other, "int", 0)});
+  EXPECT_EQ(classify(other).kind, stages::FailureClass::Defect);
+}
+
 TEST_F(Claims, AnObjectGivenToASecondOwnerIsMisuse) {
   // claims_tree_append(tree, child) makes the tree own the child
   // (cJSON_AddItemToArray's way): given to two trees, each frees it; given
