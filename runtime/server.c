@@ -12,11 +12,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -48,8 +50,46 @@ typedef struct child_proc {
   int has_clock;
 } child_proc;
 
+/* The first page of a work trace (server.work): whose trace it holds and
+ * whether the server has taken it. */
+typedef struct work_state {
+  /* The serial of the test whose trace it holds (run_command.serial),
+   * written by the child when it begins the test there; 0: none. */
+  volatile uint32_t serial;
+  /* 0: free; 1: the child ended a test here and the server has not copied
+   * it into the slot yet; 2: that, and the child waits for it (a futex
+   * word, shared between the two processes). */
+  uint32_t pending;
+} work_state;
+
+/* Work traces: a persistent child runs test n in work trace n % 2, so the
+ * server copies one while the child runs the next test in the other. */
+#define WORK_TRACES 2u
+
+/* The slots' memfd in a persistent child (past stdio and the pipes 3-6). */
+#define CHILD_SHM_FD 7
+
 typedef struct server {
   mosaic_trace_header *trace; /* slot 0 */
+  int shm;                    /* the slots' memfd */
+  /* Slot 0's header at start: the offsets and capacities every slot and
+   * the work trace share (the host lays each out alike: exec/ForkServer),
+   * kept where no test writes. */
+  mosaic_trace_header layout;
+  /* The work traces of persistent children (WORK_TRACES of them, each a
+   * state page, work_state, then a trace of the slots' layout, `stride`
+   * bytes), or NULL: then they write into the slots. A child runs each
+   * test in a work trace and the server copies what the test wrote into
+   * the test's slot when the child reports the test's end or is gone. Why:
+   * fork copies no page-table entry of shared memory, so a child's first
+   * touch of each page of a slot faults (11 us on a paravirtualised VM,
+   * bench/machine/costs.c), the host rotates tests over up to 64 slots,
+   * and a child lives tens of tests: most tests wrote cold slots. The work
+   * traces stay mapped in the child from test to test; the server's
+   * mapping of everything is warm. (The child cannot pwrite into the
+   * slots: the test's RLIMIT_FSIZE counts the memfd's offsets.) */
+  char *work;
+  uint32_t batch_serial; /* serial of the current request's slot 0: test k's is batch_serial + k */
   size_t stride;              /* bytes from one slot to the next (abi/Protocol.h) */
   uint32_t slots;             /* slots the memory holds, at most MOSAIC_MAX_SLOTS */
   mosaic_trace_header *cur;   /* the slot of the test the server waits for: its output goes there */
@@ -127,7 +167,102 @@ typedef struct done_record {
 /* A persistent child's command: run the tests of slots [first, first + count). */
 typedef struct run_command {
   uint32_t first, count;
+  uint32_t serial; /* of the test of slot `first`; the next ones count up */
 } run_command;
+
+static work_state *work_at(const server *s, uint32_t serial) {
+  return (work_state *)(s->work + (size_t)(serial % WORK_TRACES) * (MOSAIC_SLOT_ALIGN + s->stride));
+}
+
+static mosaic_trace_header *work_trace(work_state *w) {
+  return (mosaic_trace_header *)((char *)w + MOSAIC_SLOT_ALIGN);
+}
+
+static long futex_(uint32_t *word, int op, uint32_t val) {
+  return syscall(SYS_futex, word, op, val, NULL, NULL, 0);
+}
+
+/* A part of a trace that a test writes: `len` bytes at `off`. */
+typedef struct trace_part {
+  size_t off, len;
+} trace_part;
+
+static uint32_t at_most(uint32_t n, uint32_t cap) { return n < cap ? n : cap; }
+
+/* The parts of trace `t` (of the server's layout) a test wrote, the
+ * header's per-test fields last (they hold `finished`): the areas of
+ * blocks, sides, mutants and direct calls whole (the host cleared them
+ * before the test), of the bounded areas what the counters say (clamped:
+ * a test can write over them), and the header but for its layout, the
+ * server's output counters and the host's mutant and server name. Returns
+ * how many (at most 7). */
+static int written_parts(const server *s, const mosaic_trace_header *t, trace_part *parts) {
+  const mosaic_trace_header *l = &s->layout;
+  int n = 0;
+  parts[n].off = l->blocks_off, parts[n++].len = l->cmps_off - l->blocks_off;
+  parts[n].off = l->cmps_off, parts[n++].len = at_most(t->cmp_count, MOSAIC_CMP_CAPACITY) * sizeof(mosaic_cmp_entry);
+  parts[n].off = l->strs_off, parts[n++].len = at_most(t->str_count, MOSAIC_STR_CAPACITY) * sizeof(mosaic_str_entry);
+  parts[n].off = l->stmts_off,
+  parts[n++].len = at_most(t->stmt_count, MOSAIC_STMT_CAPACITY) * sizeof(mosaic_stmt_record);
+  parts[n].off = l->obs_off, parts[n++].len = at_most(t->obs_len, MOSAIC_OBS_BYTES);
+  parts[n].off = offsetof(mosaic_trace_header, stack_count);
+  parts[n++].len = sizeof(mosaic_trace_header) - offsetof(mosaic_trace_header, stack_count);
+  parts[n].off = offsetof(mosaic_trace_header, unit_blocks);
+  parts[n++].len = offsetof(mosaic_trace_header, output_len) - offsetof(mosaic_trace_header, unit_blocks);
+  return n;
+}
+
+/* In a persistent child: readies the work trace of test `serial`, that
+ * of slot i, from the slot's header and input (read, not mapped here:
+ * CHILD_SHM_FD), once the server has taken the test there before. NULL
+ * when it cannot (a test closed the memfd): the test then runs in its
+ * slot. */
+static mosaic_trace_header *work_begin(server *s, uint32_t i, uint32_t serial) {
+  work_state *state = work_at(s, serial);
+  mosaic_trace_header *w = work_trace(state), h;
+  const off_t at = (off_t)i * (off_t)s->stride;
+  uint32_t v;
+  while ((v = __atomic_load_n(&state->pending, __ATOMIC_ACQUIRE)) != 0) {
+    if (v == 1 && !__atomic_compare_exchange_n(&state->pending, &v, 2, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) continue;
+    futex_(&state->pending, FUTEX_WAIT, 2);
+  }
+  state->serial = 0;
+  if (pread(CHILD_SHM_FD, &h, sizeof h, at) != (ssize_t)sizeof h || h.input_len > MOSAIC_INPUT_BYTES) return NULL;
+  memcpy(w, &s->layout, offsetof(mosaic_trace_header, unit_blocks));
+  mosaic_trace_reset(w);
+  w->input_len = h.input_len;
+  w->active_mutant = h.active_mutant;
+  if (h.input_len > 0 && pread(CHILD_SHM_FD, (char *)w + w->input_off, h.input_len, at + w->input_off) !=
+                             (ssize_t)h.input_len)
+    return NULL;
+  state->serial = serial;
+  return w;
+}
+
+/* In a persistent child, at the end of test `serial` in its work trace:
+ * the server may take it (before the child says so on `done`). */
+static void work_end(server *s, uint32_t serial) {
+  __atomic_store_n(&work_at(s, serial)->pending, 1, __ATOMIC_RELEASE);
+}
+
+/* In the server, when the child has said the test of slot k (serial
+ * `serial`) ended or is gone: what the test wrote in its work trace, into
+ * the slot, when the child ran it there; then the work trace is free. */
+static void work_collect(server *s, uint32_t k, uint32_t serial) {
+  trace_part parts[8];
+  work_state *state;
+  const mosaic_trace_header *w;
+  int n, i;
+  if (!s->work) return;
+  state = work_at(s, serial);
+  w = work_trace(state);
+  if (state->serial == serial) {
+    n = written_parts(s, w, parts);
+    for (i = 0; i < n; ++i) memcpy((char *)slot_at(s, k) + parts[i].off, (const char *)w + parts[i].off, parts[i].len);
+    state->serial = 0;
+  }
+  if (__atomic_exchange_n(&state->pending, 0, __ATOMIC_ACQ_REL) == 2) futex_(&state->pending, FUTEX_WAKE, 1);
+}
 
 /* In the child: the sandbox, then the test of slot `first`, or
  * (persistent) the tests of each run_command the server sends. Never
@@ -141,16 +276,20 @@ static void child(server *s, const mosaic_request *req, int out, int cmd, int do
   dup2(out, 2);
   if (cmd >= 0) {
     /* Keep the two pipes to the server at fixed numbers past stdio, and
-     * copies of stdout and stdin to put back before each test. */
+     * copies of stdout and stdin to put back before each test, and the
+     * slots' memfd (moved out of their way first). */
+    const int shm = s->work ? fcntl(s->shm, F_DUPFD, 64) : -1;
     dup2(cmd, 3);
     dup2(done, 4);
     dup2(out, 5);
     dup2(s->devnull, 6);
+    if (shm >= 0) dup2(shm, CHILD_SHM_FD);
+    else s->work = NULL;
     cmd = 3, done = 4;
   }
-  syscall(SYS_close_range, cmd >= 0 ? 7u : 3u, ~0u, 0u);
+  syscall(SYS_close_range, cmd >= 0 ? CHILD_SHM_FD + 1u : 3u, ~0u, 0u);
   if (mosaic_rt_sandbox_enter(&s->box, req) != 0) _exit(MOSAIC_EXIT_HARNESS_ERROR);
-  if (cmd >= 0) mosaic_rt_child_state_save(5, 6, 7);
+  if (cmd >= 0) mosaic_rt_child_state_save(5, 6, CHILD_SHM_FD + 1);
   signal(SIGPIPE, SIG_DFL);
   signal(SIGXFSZ, SIG_DFL);
   setvbuf(stdout, NULL, _IONBF, 0);
@@ -170,7 +309,8 @@ static void child(server *s, const mosaic_request *req, int out, int cmd, int do
     if (read_all(cmd, &rc_cmd, sizeof rc_cmd) != 0) _exit(0);
     for (i = rc_cmd.first; i - rc_cmd.first < rc_cmd.count && i < s->slots; ++i) {
       int sig, pending = 0;
-      t = slot_at(s, i);
+      mosaic_trace_header *w = s->work ? work_begin(s, i, rc_cmd.serial + (i - rc_cmd.first)) : NULL;
+      t = w ? w : slot_at(s, i);
       mosaic_rt_use_trace(t);
       /* The server cleaned the scratch folder before it sent the command;
        * between the tests of one command the child does. */
@@ -194,6 +334,7 @@ static void child(server *s, const mosaic_request *req, int out, int cmd, int do
         mosaic_rt_abandon_test();
         rc = DONE_RECOVERED | sig;
       }
+      if (w) work_end(s, rc_cmd.serial + (i - rc_cmd.first));
       /* Bytes in the output pipe (its copy at 5) that the server has not
        * read; unknown counts as some. */
       if (ioctl(5, FIONREAD, &pending) != 0 || pending > 0) rc |= DONE_WAIT;
@@ -258,6 +399,8 @@ static int start_child(server *s, const mosaic_request *req, int persistent, uin
     return -1;
   }
   c->token = new_token();
+  if (s->work) /* what an earlier child left is not this one's */
+    for (uint32_t i = 0; i < WORK_TRACES; ++i) memset(work_at(s, i), 0, sizeof(work_state));
   c->pid = fork();
   if (c->pid == 0) child(s, req, out[1], cmd[0], done[1], first);
   close(out[1]);
@@ -349,6 +492,7 @@ static int ready_child(server *s, const mosaic_request *req, int persistent, uin
     run_command go;
     go.first = k;
     go.count = end - k;
+    go.serial = s->batch_serial + k;
     if (go.count > MOSAIC_PERSISTENT_TESTS - c->tests) go.count = MOSAIC_PERSISTENT_TESTS - c->tests;
     if (write_all(c->cmd, &go, sizeof go) != 0) { /* it died between tests: a fresh one */
       end_child(s, &status);
@@ -539,7 +683,6 @@ static mosaic_reply run_one(server *s, const mosaic_request *req, uint32_t k, ui
   const int interfered = timed_out == 3;
   if (interfered) timed_out = 1;
   done_rc = done.rc;
-  reply.statement = t->current_stmt;
   reply.stuck = timed_out == 2;
   {
     /* Read before the child is reaped (a zombie still has its clock); a
@@ -552,6 +695,7 @@ static mosaic_reply run_one(server *s, const mosaic_request *req, uint32_t k, ui
   if (done_rc >= 0) {
     /* A persistent child finished the test, and is on to the next of its
      * command, or (DONE_WAIT, or none left) waits for one. */
+    work_collect(s, k, s->batch_serial + k);
     if (done_rc & DONE_WAIT) {
       pump_output(s, c->out, 0);
       c->queued_end = k + 1;
@@ -588,12 +732,14 @@ static mosaic_reply run_one(server *s, const mosaic_request *req, uint32_t k, ui
       if (timed_out) kill(pid, SIGKILL);
       end_child(s, timed_out ? &status : &ignored);
     }
+    work_collect(s, k, s->batch_serial + k);
     classify(s, status, timed_out, &reply);
     if (interfered) {
       reply.outcome = MOSAIC_OUTCOME_HARNESS_ERROR;
       reply.signal = 0;
     }
   }
+  reply.statement = t->current_stmt;
   /* Unless a test of the child's runs now (it cleans between them itself). */
   if (c->pid <= 0 || c->queued_end <= k + 1) mosaic_rt_sandbox_clean_scratch(&s->box);
   return reply;
@@ -605,6 +751,8 @@ static void run_batch(server *s, const mosaic_request *req, uint32_t first, uint
   const uint64_t start = now_us();
   uint32_t k;
   for (k = first; k < end; ++k) memcpy(&s->sent[k], slot_at(s, k), sizeof s->sent[k]);
+  s->batch_serial += MOSAIC_MAX_SLOTS;
+  if (s->batch_serial == 0) s->batch_serial = MOSAIC_MAX_SLOTS; /* 0 is no test's (work_state) */
   mosaic_rt_sandbox_set_pids_limit(&s->box, req->max_processes);
   s->cut = 0;
   for (k = first; k < end; ++k) {
@@ -655,6 +803,8 @@ int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
   s.slots = (uint32_t)((uint64_t)st.st_size / s.stride > MOSAIC_MAX_SLOTS ? MOSAIC_MAX_SLOTS : (uint64_t)st.st_size / s.stride);
   if (s.slots == 0) s.slots = 1; /* total_size fits: one slot, however the memory ends */
   s.cur = s.trace;
+  s.shm = shm_fd;
+  memcpy(&s.layout, s.trace, sizeof s.layout);
   mosaic_rt_use_trace(s.trace);
 
   signal(SIGPIPE, SIG_IGN);
@@ -687,6 +837,15 @@ int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
   }
   s.devnull = open("/dev/null", O_RDONLY | O_CLOEXEC);
   if (getpid() == 1) s.features |= MOSAIC_FEATURE_PID_NAMESPACE;
+  /* Work traces only where no test can end the server (its own PID
+   * namespace): the host reads what a test that did wrote, in its slot. */
+  const char *no_work = getenv(MOSAIC_ENV_NO_WORK_TRACES);
+  if ((s.features & MOSAIC_FEATURE_PID_NAMESPACE) && !(no_work && strcmp(no_work, "1") == 0)) {
+    void *w = mmap(NULL, WORK_TRACES * (MOSAIC_SLOT_ALIGN + s.stride), PROT_READ | PROT_WRITE,
+                   MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (w != MAP_FAILED) s.work = (char *)w;
+  }
+  if (no_work) unsetenv(MOSAIC_ENV_NO_WORK_TRACES); /* the tests' environment is the same either way */
   /* Last: what the server opens for itself is open before the file systems
    * turn read-only. */
   {

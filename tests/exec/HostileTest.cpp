@@ -233,6 +233,16 @@ TEST_P(Hostile, ClosingStdoutDoesNotHurt) {
   stillFine(c());
 }
 
+TEST_P(Hostile, ATestThatClosesTheHarnesssDescriptorsEndsNormallyWithItsTrace) {
+  // A persistent child can then neither read the next test from its slot
+  // nor say that this one ended: the server takes the trace from the
+  // child's work trace once the child is gone.
+  const exec::RunResult r = c().run(c().call("close_descriptors", {std::int64_t{7}}), limits());
+  ASSERT_EQ(r.outcome, exec::Outcome::Ok) << exec::describe(r);
+  EXPECT_EQ(c().result(1), 7);
+  stillFine(c());
+}
+
 TEST_P(Hostile, RaisedSignalsAreCrashesWithThatSignal) {
   for (int sig : {SIGTERM, SIGUSR1, SIGBUS, SIGFPE}) {
     const exec::RunResult r = c().run(c().call("raise_signal", {std::int64_t{sig}}), limits());

@@ -43,6 +43,11 @@ extern "C" {
  * binding's page faults were 5% of pugixml.cpp's: perf); the server takes
  * both out of the environment its tests see. */
 #define MOSAIC_ENV_BIND_NOW "MOSAIC_BIND_NOW"
+/* "1": persistent children write their tests' traces straight into the
+ * slots, as before the work traces (runtime/server.c); for measuring what
+ * those save (bench/results/speed-2026-12-02), read from the environment
+ * the host gives the server. */
+#define MOSAIC_ENV_NO_WORK_TRACES "MOSAIC_NO_WORK_TRACES"
 /* The server's name among the host's (the host's PID and a count) is in
  * the trace header (server_id): its pids cgroup is mosaic-<id>, which the
  * host removes once the server is gone, and at start-up when the host that
