@@ -12,13 +12,13 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stddef.h>
+#include <linux/futex.h>
 #include <poll.h>
 #include <signal.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <linux/futex.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
@@ -309,7 +309,8 @@ static void child(server *s, const mosaic_request *req, int out, int cmd, int do
     if (read_all(cmd, &rc_cmd, sizeof rc_cmd) != 0) _exit(0);
     for (i = rc_cmd.first; i - rc_cmd.first < rc_cmd.count && i < s->slots; ++i) {
       int sig, pending = 0;
-      mosaic_trace_header *w = s->work ? work_begin(s, i, rc_cmd.serial + (i - rc_cmd.first)) : NULL;
+      const uint32_t serial = rc_cmd.serial + (i - rc_cmd.first);
+      mosaic_trace_header *w = s->work ? work_begin(s, i, serial) : NULL;
       t = w ? w : slot_at(s, i);
       mosaic_rt_use_trace(t);
       /* The server cleaned the scratch folder before it sent the command;
@@ -334,7 +335,7 @@ static void child(server *s, const mosaic_request *req, int out, int cmd, int do
         mosaic_rt_abandon_test();
         rc = DONE_RECOVERED | sig;
       }
-      if (w) work_end(s, rc_cmd.serial + (i - rc_cmd.first));
+      if (w) work_end(s, serial);
       /* Bytes in the output pipe (its copy at 5) that the server has not
        * read; unknown counts as some. */
       if (ioctl(5, FIONREAD, &pending) != 0 || pending > 0) rc |= DONE_WAIT;
@@ -656,6 +657,7 @@ static mosaic_reply run_one(server *s, const mosaic_request *req, uint32_t k, ui
   done_record done;
   const int persistent = (req->flags & MOSAIC_REQ_PERSISTENT) && !(req->flags & MOSAIC_REQ_ISOLATE) &&
                          (s->features & MOSAIC_FEATURE_PERSISTENT);
+  const uint32_t serial = s->batch_serial + k; /* the test's, in the child's command (work_collect) */
   uint64_t start;
   int64_t cpu_start = 0;
   /* 1 s when the host sends none, as exec::Limits::timeoutMs (ours). */
@@ -695,7 +697,7 @@ static mosaic_reply run_one(server *s, const mosaic_request *req, uint32_t k, ui
   if (done_rc >= 0) {
     /* A persistent child finished the test, and is on to the next of its
      * command, or (DONE_WAIT, or none left) waits for one. */
-    work_collect(s, k, s->batch_serial + k);
+    work_collect(s, k, serial);
     if (done_rc & DONE_WAIT) {
       pump_output(s, c->out, 0);
       c->queued_end = k + 1;
@@ -732,7 +734,7 @@ static mosaic_reply run_one(server *s, const mosaic_request *req, uint32_t k, ui
       if (timed_out) kill(pid, SIGKILL);
       end_child(s, timed_out ? &status : &ignored);
     }
-    work_collect(s, k, s->batch_serial + k);
+    work_collect(s, k, serial);
     classify(s, status, timed_out, &reply);
     if (interfered) {
       reply.outcome = MOSAIC_OUTCOME_HARNESS_ERROR;
