@@ -72,6 +72,11 @@ Hybrid::Hybrid(const model::Program &program, const model::UnitDescription &desc
   for (const model::FunctionInfo &f : description.functions) {
     std::map<std::uint32_t, const model::BlockInfo *> blocks;
     for (const model::BlockInfo &b : f.blocks) blocks[b.id] = &b;
+    if (options_.dependences) {
+      for (const model::BlockInfo &b : f.blocks) depsOfBlock_[b.id] = b.deps;
+      for (const model::BranchInfo &b : f.branches)
+        for (const model::SideInfo &s : b.sides) blockOfSide_[s.id] = b.block;
+    }
     for (const model::BranchInfo &b : f.branches) {
       auto block = blocks.find(b.block);
       if (block != blocks.end())
@@ -122,7 +127,7 @@ std::optional<std::uint32_t> Hybrid::sideOfFlip(const solver::Constraint &c, con
 
 bool Hybrid::open(std::uint32_t side, const search::Evaluator &evaluator) const {
   auto it = goalsOfSide_.find(side);
-  if (it == goalsOfSide_.end()) return false;
+  if (it == goalsOfSide_.end() || taken_.count(side)) return false;
   for (size_t g : it->second)
     if (!evaluator.archive().covered(g)) return true;
   return false;
@@ -195,11 +200,43 @@ void Hybrid::enqueue(Selection &to, Waiting w) {
 }
 
 void Hybrid::indexGoals(const search::Goals &goals) {
-  if (!goalsOfSide_.empty()) return;
+  if (indexed_) return;
+  indexed_ = true;
   std::set<std::uint32_t> targets;
   for (const auto &[recorded, side] : flipTo_) targets.insert(side);
   for (size_t g = 0; g < goals.size(); ++g)
     if (goals[g].side && !goals[g].passive && targets.count(*goals[g].side)) goalsOfSide_[*goals[g].side].push_back(g);
+  if (!options_.dependences) return;
+  // A goal of no side: the sides its blocks depend on, and the sides the
+  // blocks of their branches depend on, up to the function's entry.
+  for (size_t g = 0; g < goals.size(); ++g) {
+    if (goals[g].side || goals[g].passive) continue;
+    std::set<std::uint32_t> seenBlocks, sides;
+    std::vector<std::uint32_t> work(goals[g].blocks.begin(), goals[g].blocks.end());
+    while (!work.empty()) {
+      const std::uint32_t block = work.back();
+      work.pop_back();
+      if (!seenBlocks.insert(block).second) continue;
+      auto deps = depsOfBlock_.find(block);
+      if (deps == depsOfBlock_.end()) continue;
+      for (std::uint32_t side : deps->second) {
+        if (!sides.insert(side).second) continue;
+        if (auto b = blockOfSide_.find(side); b != blockOfSide_.end()) work.push_back(b->second);
+      }
+    }
+    for (std::uint32_t side : sides)
+      if (targets.count(side)) {
+        goalsOfSide_[side].push_back(g);
+        onTheWay_.insert(side);
+      }
+  }
+}
+
+std::size_t Hybrid::noteTaken(const search::Execution &run) {
+  std::size_t fresh = 0;
+  for (std::uint32_t side : onTheWay_)
+    if (side < run.sides.size() && run.sides[side] == 1 && taken_.insert(side).second) ++fresh;
+  return fresh;
 }
 
 bool Hybrid::stuck(std::uint32_t side, const search::Evaluator &evaluator) const {
@@ -208,8 +245,12 @@ bool Hybrid::stuck(std::uint32_t side, const search::Evaluator &evaluator) const
 }
 
 void Hybrid::evaluated(const search::Evaluator &evaluator, const search::Evaluation &evaluation) {
-  if (!evaluation.searching || evaluation.run.failed()) return;
+  if (!evaluation.searching) return;
   indexGoals(evaluator.goals());
+  if (options_.dependences) noteTaken(evaluation.run);
+  // A failed run's path condition holds up to its failure: worth tracing
+  // on the way to a crash (dependences), not toward goals of the suite.
+  if (evaluation.run.failed() && !options_.dependences) return;
   const std::vector<double> &sides = evaluation.run.sides;
   const double elapsed = clock(evaluator);
   // One pass over the uncovered sides whose branch the run reached: each
@@ -217,7 +258,9 @@ void Hybrid::evaluated(const search::Evaluator &evaluator, const search::Evaluat
   // side that still takes tests.
   bool kept = reached_.size() >= kMaxReached;
   for (const auto &[side, goals] : goalsOfSide_) {
-    if (side >= sides.size() || sides[side] == 0 || evaluator.archive().covered(goals.front())) continue;
+    if (side >= sides.size() || sides[side] == 0 ||
+        (options_.dependences ? !open(side, evaluator) : evaluator.archive().covered(goals.front())))
+      continue;
     firstReached_.try_emplace(side, elapsed);
     if (kept) continue;
     int &taken = reachedPerSide_[side];
@@ -284,8 +327,15 @@ void Hybrid::solveOne(search::Evaluator &evaluator) {
   testcase::TestCase next = w.test;
   applyAnswer(program_, next, *w.trace, answer);
   started = now();
+  const std::size_t takenBefore = taken_.size();
   auto run = evaluator.evaluate(next);
   stats_.evaluateSeconds += now() - started;
+  if (run && options_.dependences) {
+    noteTaken(*run);
+    const std::size_t fresh = taken_.size() - takenBefore;
+    stats_.newSides += fresh;
+    if (stuck(w.side, evaluator)) stats_.stuckSides += fresh;
+  }
   if (run && w.relax && evaluator.newlyCovered().empty()) relaxed_.emplace_back(next, w.side);
   if (run) {
     ++stats_.solverTests;
@@ -334,7 +384,7 @@ void Hybrid::run(search::Evaluator &evaluator) {
   const double start = now(), startWork = work(evaluator);
   const bool counted = Hybrid::counted(evaluator);
   auto turn = [&] { return counted ? work(evaluator) - startWork : now() - start; };
-  const std::uint64_t before = stats_.stuckGoals;
+  const std::uint64_t before = stats_.stuckGoals + stats_.stuckSides;
   bool idle = false;
   while (!evaluator.done() && turn() < kTurnSeconds) {
     if (selection_->waiting() == 0 || (waiting_.size() < kMaxWaiting && rng_.chance(0.5))) {
@@ -350,7 +400,7 @@ void Hybrid::run(search::Evaluator &evaluator) {
   spent_ += turn();
   stats_.seconds += now() - start;
   if (idle) idleUntil_ = clock(evaluator) + kIdleSeconds;
-  share_ = stats_.stuckGoals > before ? std::min(options_.maxShare, share_ * kGrow)
+  share_ = stats_.stuckGoals + stats_.stuckSides > before ? std::min(options_.maxShare, share_ * kGrow)
                                     : std::max(options_.minShare, share_ * kShrink);
   stats_.share = share_;
 }

@@ -6,8 +6,16 @@
 
 namespace mosaic::driver {
 
+std::optional<std::string> concolicOptionsError(const GenerateOptions &options) {
+  if (!concolic::makeSelection(options.concolicSelection))
+    return fmt::format("unknown concolic selection '{}' (knn, fifo)", options.concolicSelection);
+  if (options.concolicFlips != "approach" && options.concolicFlips != "uncovered")
+    return fmt::format("unknown concolic flips '{}' (approach, uncovered)", options.concolicFlips);
+  return std::nullopt;
+}
+
 ConcolicSide concolicSide(const Session &session, const GenerateOptions &options, const exec::Limits &limits,
-                          std::ostream &err) {
+                          std::ostream &err, bool dependences) {
   ConcolicSide s;
   if (!options.concolic) {
     s.why = "off";
@@ -43,6 +51,7 @@ ConcolicSide concolicSide(const Session &session, const GenerateOptions &options
   o.seed = options.seed;
   o.solverTimeoutMs = options.concolicTimeoutMs;
   o.approachFlips = options.concolicFlips == "approach";
+  o.dependences = dependences;
   s.hybrid = std::make_unique<concolic::Hybrid>(session.program, session.description, *s.server, limits,
                                                 concolic::makeSelection(options.concolicSelection), o);
   s.why = options.concolicSelection;
@@ -59,14 +68,18 @@ void printConcolic(const ConcolicSide &side, std::uint64_t executions, std::ostr
              "concolic     {}: {} symbolic runs ({:.1f}% of executions), {} path conditions, {} values made "
              "concrete, {} branches offered ({} toward covered sides on the way to uncovered ones, {} from unsat cores); "
              "{} queries: {} sat, {} unsat, {} unknown ({} cached, {} made goals); {} tests from models, {} new "
-             "goals ({} where the search was stuck); {:.1f} s (symbolic runs {:.1f}, queries made {:.1f}, Z3 {:.1f}, "
+             "goals ({} where the search was stuck){}; {:.1f} s (symbolic runs {:.1f}, queries made {:.1f}, Z3 {:.1f}, "
              "selection {:.1f}, solver's tests run {:.1f}), share {:.2f}\n",
              side.why, s.symbolicRuns,
              executions + s.symbolicRuns ? 100.0 * static_cast<double>(s.symbolicRuns) /
                                                static_cast<double>(executions + s.symbolicRuns)
                                          : 0.0,
              s.pathConditions, s.concretized, s.candidates, s.approachCandidates, s.relaxCandidates, s.solver.queries, s.solver.sat, s.solver.unsat, s.solver.unknown,
-             s.solver.cached, s.undecided, s.solverTests, s.newGoals, s.stuckGoals, s.seconds, s.runSeconds, s.offerSeconds,
+             s.solver.cached, s.undecided, s.solverTests, s.newGoals, s.stuckGoals,
+             s.newSides ? fmt::format(", {} sides on the way to the crash's line taken first ({} where the search was stuck)",
+                                      s.newSides, s.stuckSides)
+                        : std::string(),
+             s.seconds, s.runSeconds, s.offerSeconds,
              s.solver.seconds, s.selectSeconds, s.evaluateSeconds, s.share);
 }
 
@@ -92,6 +105,8 @@ nlohmann::json concolicJson(const ConcolicSide &side, std::uint64_t executions) 
           {"tests_from_models", s.solverTests},
           {"new_goals", s.newGoals},
           {"stuck_goals", s.stuckGoals},
+          {"new_sides", s.newSides},
+          {"stuck_sides", s.stuckSides},
           {"seconds", s.seconds},
           {"run_seconds", s.runSeconds},
           {"offer_seconds", s.offerSeconds},

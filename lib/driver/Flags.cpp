@@ -273,20 +273,20 @@ void suiteFlags(std::vector<Flag> &t) {
                       .help = "Report the suite's coverage of every goal of the eight criteria, whatever --criteria "
                               "chose (the written tests run once more)"},
                      [](CommandLine &c, Command k) { return &gen(c, k).measureCriteria; }, true));
-  t.push_back(toggle({.names = "--concolic", .commands = kGenerate,
+  t.push_back(toggle({.names = "--concolic", .commands = kGenerate | kCrash,
                       .help = "Concolic execution beside the search: archived tests run in a symbolic harness, "
                               "branches toward uncovered goals flipped by Z3 (issue 22)"},
                      [](CommandLine &c, Command k) { return &gen(c, k).concolic; }, true));
-  t.push_back(text({.names = "--concolic-selection", .value = "NAME", .commands = kGenerate,
+  t.push_back(text({.names = "--concolic-selection", .value = "NAME", .commands = kGenerate | kCrash,
                     .help = "With --concolic: which branch the solver flips next, knn (TARDIS's learned "
                             "feasibility) or fifo (in the order found)"},
                    [](CommandLine &c, Command k) { return &gen(c, k).concolicSelection; }));
-  t.push_back(text({.names = "--concolic-flips", .value = "WHICH", .commands = kGenerate,
+  t.push_back(text({.names = "--concolic-flips", .value = "WHICH", .commands = kGenerate | kCrash,
                     .help = "With --concolic: the branches offered to flip, approach (toward uncovered sides; past "
                             "an unsatisfiable one, what stood in its way, then toward the side or the covered sides "
                             "its branch depends on) or uncovered (only toward uncovered sides)"},
                    [](CommandLine &c, Command k) { return &gen(c, k).concolicFlips; }));
-  t.push_back(whole<unsigned>({.names = "--concolic-timeout", .value = "MS", .commands = kGenerate,
+  t.push_back(whole<unsigned>({.names = "--concolic-timeout", .value = "MS", .commands = kGenerate | kCrash,
                                .help = "With --concolic: Z3's time per query in milliseconds; a "
                                        "path condition it cannot decide becomes a goal of the search (0: Z3 "
                                        "decides none, the ablation of SUSHI's goals alone)"},

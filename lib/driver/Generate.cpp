@@ -466,12 +466,8 @@ std::optional<int> badOptions(const GenerateOptions &options, std::ostream &err)
       fmt::print(err, "mosaic: error: {}\n", weights.error().message);
       return kExitUsage;
     }
-  if (!concolic::makeSelection(options.concolicSelection)) {
-    fmt::print(err, "mosaic: error: unknown concolic selection '{}' (knn, fifo)\n", options.concolicSelection);
-    return kExitUsage;
-  }
-  if (options.concolicFlips != "approach" && options.concolicFlips != "uncovered") {
-    fmt::print(err, "mosaic: error: unknown concolic flips '{}' (approach, uncovered)\n", options.concolicFlips);
+  if (auto bad = concolicOptionsError(options)) {
+    fmt::print(err, "mosaic: error: {}\n", *bad);
     return kExitUsage;
   }
   if (options.outDir.empty()) {

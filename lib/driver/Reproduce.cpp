@@ -3,6 +3,7 @@
 // fails the same way with the same frames -> a GoogleTest death test.
 #include "mosaic/driver/Reproduce.h"
 
+#include "Concolic.h"
 #include "DefinedIn.h"
 #include "ProjectFiles.h"
 #include "FailureStacks.h"
@@ -152,9 +153,16 @@ Attempt attempt(const ReproduceOptions &options, GenerateOptions g, const crash:
   evaluator = &search.evaluator();
   Closest closest(goals);
   search.evaluator().addObserver(closest);
+  // --concolic: Z3 flips the branches on the way to the target line.
+  ConcolicSide concolic = concolicSide(session, g, search.limits(), err, /*dependences=*/true);
+  if (concolic.hybrid) {
+    search.evaluator().addSideTask(*concolic.hybrid);
+    search.evaluator().addObserver(*concolic.hybrid);
+  }
   const SearchSummary summary = search.run(*search::parseAlgorithm(g.algorithm), err);
   fmt::print(out, "search       {} for {:.1f} s: {} executions\n", search::toString(summary.algorithm), summary.seconds,
              summary.executions);
+  printConcolic(concolic, summary.executions, out);
 
   if (!search.archive().covered(0)) {
     search.release();
@@ -237,6 +245,10 @@ Attempt attempt(const ReproduceOptions &options, GenerateOptions g, const crash:
 int reproduce(const ReproduceOptions &options, std::ostream &out, std::ostream &err) {
   if (options.fitness != "weighted-sum" && options.fitness != "st-distance") {
     fmt::print(err, "mosaic: error: unknown crash fitness '{}' (weighted-sum or st-distance)\n", options.fitness);
+    return kExitUsage;
+  }
+  if (auto bad = concolicOptionsError(options.search)) {
+    fmt::print(err, "mosaic: error: {}\n", *bad);
     return kExitUsage;
   }
   // The trace.

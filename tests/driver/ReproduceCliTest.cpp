@@ -148,3 +148,33 @@ TEST(ReproduceCli, ABacktraceSymbolsTraceIsPlacedByItsFunctionsDefinitions) {
   EXPECT_NE(r.out.find("target       config_level config.c <- config_describe config.c"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("reproduced   by a test of"), std::string::npos) << r.out;
 }
+
+// A crash behind an exact value (tests/fixtures/crash-gated: a write into a
+// table never allocated, for the one tag whose hash is reserved). The
+// search alone does not reach the trace's line; with --concolic the side
+// aims at the branch on its way, Z3 flips it, and the crash is reproduced
+// by the tag it solved for.
+TEST(ReproduceCli, ACrashBehindAnExactValueIsReachedWithConcolicExecution) {
+  const std::string trace = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/crash-gated/crash-gdb.txt";
+  auto run = [&](const fs::path &out, std::vector<std::string> more) {
+    std::vector<std::string> argv{MOSAIC_EXE, "reproduce", "-p", MOSAIC_FIXTURE_CRASH_GATED_DB_DIR, "--trace", trace,
+                                  "-o", (out / "suite").string(), "--work-dir", (out / "work").string(),
+                                  "--seed", "1", "--budget", "120s", "--max-executions", "4000", "--no-progress"};
+    argv.insert(argv.end(), more.begin(), more.end());
+    return runProcess(argv);
+  };
+  const fs::path off = makeTempDir("mosaic-reproduce-gated");
+  auto alone = run(off, {});
+  EXPECT_EQ(alone.exitCode, 1) << alone.out << alone.err;
+  EXPECT_NE(alone.out.find("line 21 not reached"), std::string::npos) << alone.out;
+  EXPECT_EQ(alone.out.find("concolic"), std::string::npos) << alone.out;
+
+  const fs::path on = makeTempDir("mosaic-reproduce-gated");
+  auto r = run(on, {"--concolic"});
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("sides on the way to the crash's line taken first"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verified     the death test builds and dies"), std::string::npos) << r.out;
+  const std::string test = readFile(on / "suite" / "tally_failing_test.cpp");
+  EXPECT_NE(test.find("1058372541"), std::string::npos) << test;
+  EXPECT_NE(test.find("#0 tally_add tally.c:21"), std::string::npos) << test;
+}

@@ -17,7 +17,9 @@
 // when the search had reached the flipped side's branch for a while
 // without taking the side (goals the search would soon have covered
 // anyway do not buy the side more time). With the budget in executions
-// the side measures time as nominal work, so that the run repeats.
+// the side measures time as nominal work, so that the run repeats. For a
+// goal that stands for no side (`reproduce`'s crash line), the sides on
+// its way are aimed at instead (HybridOptions::dependences).
 #pragma once
 
 #include "mosaic/concolic/PathGoals.h"
@@ -47,6 +49,8 @@ struct HybridStats {
   std::uint64_t approachCandidates = 0; ///< ... and flips of the tests those made toward covered sides on the way
   std::uint64_t newGoals = 0;       ///< goals the solver's tests covered first
   std::uint64_t stuckGoals = 0;     ///< of them, from flips toward a side the search had been stuck at (the share's credit)
+  std::uint64_t newSides = 0;       ///< with dependences: sides on the way to a goal the solver's tests took first
+  std::uint64_t stuckSides = 0;     ///< of them, sides the search had been stuck at (the share's credit too)
   std::uint64_t solverTests = 0;    ///< tests made from models and run by the search
   std::uint64_t undecided = 0;      ///< path conditions Z3 could not decide made goals of the search
   double seconds = 0;               ///< spent on the concolic side, of which:
@@ -70,6 +74,12 @@ struct HybridOptions {
   /// depends on (false: only flips toward uncovered sides; the ablation of
   /// ConcolicCli's test).
   bool approachFlips = true;
+  /// Also aim at goals that stand for no branch side (a crash's line,
+  /// `reproduce`): such a goal stands for the sides its blocks are control
+  /// dependent on, and theirs in turn, up to its function's entry; each is
+  /// open until a run takes it, while the goal is not covered (false:
+  /// only the branch criteria's goals, `generate`'s).
+  bool dependences = false;
 };
 
 class Hybrid final : public search::SideTask, public search::EvaluationObserver {
@@ -125,8 +135,13 @@ private:
   /// Whether a flip of `c` leads to a side that `toward`'s branch is control
   /// dependent on (a run one approach level nearer to it).
   bool approaches(const solver::Constraint &c, std::uint32_t toward) const;
-  /// Whether side `side` has a goal not covered yet.
+  /// Whether side `side` has a goal not covered yet (with dependences, and
+  /// the side standing for a goal of no side of its own: and no run has
+  /// taken it yet).
   bool open(std::uint32_t side, const search::Evaluator &evaluator) const;
+  /// With dependences: notes the sides on the way to a goal that `run`
+  /// took; how many no run had taken before.
+  std::size_t noteTaken(const search::Execution &run);
 
   const model::Program &program_;
   exec::ForkServer &symbolic_;
@@ -154,9 +169,18 @@ private:
   std::set<std::string> seenQueries_;
   std::set<const testcase::TestCase *> traced_;
   std::deque<std::shared_ptr<const testcase::TestCase>> keep_; ///< the archived tests traced, kept alive
-  /// Side id -> the goals that stand for it (the branch criteria's).
+  /// Side id -> the goals that stand for it (the branch criteria's; with
+  /// dependences, also the goals of no side it is on the way to).
   std::map<std::uint32_t, std::vector<size_t>> goalsOfSide_;
+  /// With dependences: the sides that stand for goals of no side, and
+  /// those of them some run has taken.
+  std::set<std::uint32_t> onTheWay_, taken_;
+  /// Block id -> its control dependences; side id -> the block of its
+  /// branch (what onTheWay_ is closed over).
+  std::map<std::uint32_t, std::vector<std::uint32_t>> depsOfBlock_;
+  std::map<std::uint32_t, std::uint32_t> blockOfSide_;
   void indexGoals(const search::Goals &goals);
+  bool indexed_ = false;
   /// Tests of the search to trace, and how many were taken per side.
   std::deque<testcase::TestCase> reached_;
   /// Tests made past an unsatisfiable flip, to trace first, and the side
