@@ -207,12 +207,14 @@ void Hybrid::indexGoals(const search::Goals &goals) {
   for (size_t g = 0; g < goals.size(); ++g)
     if (goals[g].side && !goals[g].passive && targets.count(*goals[g].side)) goalsOfSide_[*goals[g].side].push_back(g);
   if (!options_.dependences) return;
-  // A goal of no side: the sides its blocks depend on, and the sides the
-  // blocks of their branches depend on, up to the function's entry.
+  // A goal of no side: the sides its blocks (and its waypoints', in the
+  // functions that lead to it) depend on, and the sides the blocks of their
+  // branches depend on, up to each function's entry.
   for (size_t g = 0; g < goals.size(); ++g) {
     if (goals[g].side || goals[g].passive) continue;
     std::set<std::uint32_t> seenBlocks, sides;
     std::vector<std::uint32_t> work(goals[g].blocks.begin(), goals[g].blocks.end());
+    work.insert(work.end(), goals[g].waypoints.begin(), goals[g].waypoints.end());
     while (!work.empty()) {
       const std::uint32_t block = work.back();
       work.pop_back();

@@ -62,6 +62,8 @@ public:
     if (blocks.empty()) return;
     search::Goal g{.function = fi, .line = target_.deepest.line, .blocks = blocks};
     g.label = target_.kind.str() + " at " + target_.deepest.str();
+    for (const FrameBlocks &fb : framePath(g, reach))
+      if (fb.function != fi) g.waypoints.insert(g.waypoints.end(), fb.blocks.begin(), fb.blocks.end());
     out.push_back(std::move(g));
   }
   bool covered(const search::Goal &g, const search::Execution &e) const override {

@@ -105,6 +105,7 @@ public:
       evaluator_.addObserver(*lent.hound);
     }
     const double cpuBefore = processCpuSeconds();
+    evaluator_.startClock();
     search::makeAlgorithm(algorithm, evaluator_, variation, rng_, parameters)->run();
     evaluator_.finish();
     SearchSummary summary{algorithm,

@@ -150,7 +150,8 @@ TEST(ReproduceCli, ABacktraceSymbolsTraceIsPlacedByItsFunctionsDefinitions) {
 }
 
 // A crash behind an exact value (tests/fixtures/crash-gated: a write into a
-// table never allocated, for the one tag whose hash is reserved). The
+// table never allocated, for the one tag whose hash is reserved; then the
+// same one call down, behind an equation in the caller). The
 // search alone does not reach the trace's line; with --concolic the side
 // aims at the branch on its way, Z3 flips it, and the crash is reproduced
 // by the tag it solved for.
@@ -177,4 +178,19 @@ TEST(ReproduceCli, ACrashBehindAnExactValueIsReachedWithConcolicExecution) {
   const std::string test = readFile(on / "suite" / "tally_failing_test.cpp");
   EXPECT_NE(test.find("1058372541"), std::string::npos) << test;
   EXPECT_NE(test.find("#0 tally_add tally.c:21"), std::string::npos) << test;
+
+  // The gate in the caller (tally_merge), the crash a call down
+  // (bump_reserved), where its line runs whenever it is called: the side
+  // aims at the sides on the way to the caller frame's line too.
+  const std::string caller = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/crash-gated/crash-caller-gdb.txt";
+  const fs::path down = makeTempDir("mosaic-reproduce-gated");
+  std::vector<std::string> argv{MOSAIC_EXE, "reproduce", "-p", MOSAIC_FIXTURE_CRASH_GATED_DB_DIR, "--trace", caller,
+                                "-o", (down / "suite").string(), "--work-dir", (down / "work").string(),
+                                "--seed", "1", "--budget", "120s", "--max-executions", "4000", "--no-progress",
+                                "--concolic"};
+  auto m = runProcess(argv);
+  ASSERT_EQ(m.exitCode, 0) << m.out << m.err;
+  EXPECT_NE(m.out.find("target       bump_reserved tally.c:28 <- tally_merge tally.c:33"), std::string::npos) << m.out;
+  const std::string merged = readFile(down / "suite" / "tally_failing_test.cpp");
+  EXPECT_NE(merged.find("343686956"), std::string::npos) << merged;
 }

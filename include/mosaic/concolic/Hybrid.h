@@ -76,7 +76,8 @@ struct HybridOptions {
   bool approachFlips = true;
   /// Also aim at goals that stand for no branch side (a crash's line,
   /// `reproduce`): such a goal stands for the sides its blocks are control
-  /// dependent on, and theirs in turn, up to its function's entry; each is
+  /// dependent on, and theirs in turn, up to its function's entry (and so
+  /// for its waypoints: a crash's caller frames' lines); each is
   /// open until a run takes it, while the goal is not covered (false:
   /// only the branch criteria's goals, `generate`'s).
   bool dependences = false;

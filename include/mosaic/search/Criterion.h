@@ -77,6 +77,11 @@ struct Goal {
   /// does; otherwise it is released when a branch side one of them is
   /// control dependent on is covered.
   std::vector<std::uint32_t> blocks;
+  /// Blocks of other functions that a run covering it passes on its way
+  /// there (a crash's: the lines of the trace's caller frames in the unit,
+  /// outermost first). Not part of its fitness: the concolic side aims at
+  /// the branch sides they are control dependent on, as at its own.
+  std::vector<std::uint32_t> waypoints;
   /// Current from the start, whatever its blocks (a function's entry).
   bool initial = false;
   /// Kept, never sought: the archive keeps a test for it when a run covers

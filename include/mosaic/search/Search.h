@@ -169,6 +169,10 @@ public:
   Archive &archive() { return archive_; }
   const Archive &archive() const { return archive_; }
   const Budget &budget() const { return budget_; }
+  /// The budget's time counts from now: the search starts (what was made
+  /// after the evaluator and before, the concolic side's harness, costs
+  /// the search none of it).
+  void startClock() { budget_.start = std::chrono::steady_clock::now(); }
   Executor &executor() { return executor_; }
 
 private:
