@@ -145,6 +145,54 @@ TEST_P(Distances, ControlDependencesFollowThePostDominatorTree) {
   EXPECT_GE(f.diameter, 2u);
 }
 
+// The edges a run takes only when it fails (a UBSan check's to its report,
+// an invoke's unwinding) do not count: the blocks past a check or a call
+// that may throw depend on what the check or the call does, not on
+// nothing (as if they ran whenever their function did).
+namespace {
+const model::BlockInfo &blockOf(const model::FunctionInfo &f, std::uint32_t id) {
+  return *std::find_if(f.blocks.begin(), f.blocks.end(), [&](const auto &b) { return b.id == id; });
+}
+const model::FunctionInfo &functionOf(const UnitHarness &u, const std::string &name) {
+  return *std::find_if(u.description.functions.begin(), u.description.functions.end(),
+                       [&](const auto &fn) { return fn.name == name; });
+}
+} // namespace
+
+TEST(ControlDependences, BlocksPastASanitizersCheckDependOnWhatTheCheckDoes) {
+  // nested's `2 * a` (line 62) is checked for overflow under UBSan: the
+  // inner branch's block comes after the check.
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_EXEC_O0_DB_DIR, kUnit, /*sanitize=*/true);
+  const model::BranchInfo &outer = u->branch("nested", 61), &inner = u->branch("nested", 62);
+  const model::FunctionInfo &f = functionOf(*u, "nested");
+  EXPECT_EQ(blockOf(f, inner.block).deps, (std::vector<std::uint32_t>{outer.sides[0].id}));
+  // Every block of line 62 a run that passes the check goes through.
+  ASSERT_EQ(u->run(u->call("nested", {std::int64_t{1}, std::int64_t{2}})).outcome, exec::Outcome::Ok);
+  const auto ran = u->server->trace().blocks();
+  size_t checked = 0;
+  for (const model::BlockInfo &b : f.blocks)
+    if (b.id < ran.size() && ran[b.id] && std::find(b.lines.begin(), b.lines.end(), 62u) != b.lines.end()) {
+      ++checked;
+      EXPECT_EQ(b.deps, (std::vector<std::uint32_t>{outer.sides[0].id})) << "block " << b.id;
+    }
+  EXPECT_GE(checked, 2u); // the check's block and the branch's, at least
+}
+
+TEST(ControlDependences, BlocksPastACallThatMayThrowDependOnWhatTheCallDoes) {
+  // guarded invokes sign with a string to destroy: the return after the
+  // call runs only when x > 3.
+  auto u = UnitHarness::make(MOSAIC_FIXTURE_EXEC_O0_DB_DIR, std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/exec/calls.cpp");
+  const model::FunctionInfo &f = functionOf(*u, "guarded");
+  const model::BranchInfo &b = u->branch("guarded", 56);
+  size_t returns = 0;
+  for (const model::BlockInfo &x : f.blocks)
+    if (std::find(x.lines.begin(), x.lines.end(), 59u) != x.lines.end()) {
+      ++returns;
+      EXPECT_EQ(x.deps, (std::vector<std::uint32_t>{b.sides[0].id})) << "block " << x.id;
+    }
+  EXPECT_GE(returns, 1u);
+}
+
 INSTANTIATE_TEST_SUITE_P(OptimisationLevels, Distances,
                          ::testing::Values(MOSAIC_FIXTURE_EXEC_O0_DB_DIR, MOSAIC_FIXTURE_EXEC_O2_DB_DIR),
                          [](const auto &info) { return info.index == 0 ? std::string("O0") : std::string("O2"); });
