@@ -298,6 +298,29 @@ TEST(Writer, AFailingTestASanitizerReportedHasItsBuffersOnTheHeapExactlyAsLong) 
   EXPECT_NE(text.find("const char *end = ptr + 3;"), std::string::npos) << text;
 }
 
+TEST(Writer, ASanitizerMessageIsMatchedLiterallyByItsDeathTest) {
+  // UBSan's message names the type with parentheses: as a pattern they
+  // would be a group, and the death test would fail on the very report;
+  // the numbers the class left out (N) match any number.
+  Unit u("scan.c");
+  emit::SuiteTest t;
+  t.test.statements = scanDocument(u, "<a>");
+  t.failureClass = "crash";
+  t.why = "reproduces a sanitizer report of trace.txt";
+  t.result.outcome = exec::Outcome::Sanitizer;
+  t.sanitizerClass = "member access within null pointer of type 'cJSON' (aka 'struct cJSON')";
+  t.origin = {"the trace"};
+  const std::string text = writeAndCheck(u, {t}, /*failing=*/true);
+  EXPECT_NE(text.find(R"x(EXPECT_DEATH(run(), "member access within null pointer of type 'cJSON' \\(aka 'struct cJSON'\\)");)x"),
+            std::string::npos)
+      << text;
+  t.sanitizerClass = "index -N out of bounds for type 'char[N]'";
+  const std::string indexed = writeAndCheck(u, {t}, /*failing=*/true);
+  EXPECT_NE(indexed.find(R"x("index -[0-9a-fA-Fx]+ out of bounds for type 'char\\[[0-9a-fA-Fx]+\\]'")x"),
+            std::string::npos)
+      << indexed;
+}
+
 TEST(Writer, ATestStoppedAtTheFileSizeLimitIsWrittenDisabledAsAHangIs) {
   // Outside the sandbox nothing stops its file: a death test would write on.
   Unit u("scan.c");

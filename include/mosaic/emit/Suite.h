@@ -46,7 +46,8 @@ struct SuiteTest {
   std::vector<std::string> origin;
   /// Failing tests `mosaic reproduce` wrote for a sanitizer's report: its
   /// class, which the death test expects in the output of a sanitized build
-  /// ("heap-buffer-overflow").
+  /// ("heap-buffer-overflow"; UBSan's message with its numbers as the word
+  /// N, "null pointer passed as argument N", where any number matches).
   std::string sanitizerClass;
   /// Observations the verification found unstable or wrong (indices).
   std::vector<bool> dropped;
