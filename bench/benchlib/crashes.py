@@ -193,8 +193,11 @@ SEARCH = re.compile(r"^search\s+\S+ for ([\d.]+) s: (\d+) executions", re.M)
 
 
 def parse_output(text):
-    """What `mosaic reproduce` printed: {"claimed", "seconds", "executions", "closest"}."""
+    """What `mosaic reproduce` printed: {"claimed", "seconds", "executions", "closest", "concolic"}
+    (the last: the concolic side's line, with --concolic)."""
     m = SEARCH.search(text)
     closest = re.search(r"^closest\s+(.*)$", text, re.M)
+    concolic = re.search(r"^concolic\s+(.*)$", text, re.M)
     return {"claimed": "\nreproduced   " in "\n" + text, "seconds": float(m.group(1)) if m else None,
-            "executions": int(m.group(2)) if m else None, "closest": closest.group(1) if closest else None}
+            "executions": int(m.group(2)) if m else None, "closest": closest.group(1) if closest else None,
+            "concolic": concolic.group(1) if concolic else None}
