@@ -156,22 +156,22 @@ TEST(ReproduceCli, ABacktraceSymbolsTraceIsPlacedByItsFunctionsDefinitions) {
 // aims at the branch on its way, Z3 flips it, and the crash is reproduced
 // by the tag it solved for.
 TEST(ReproduceCli, ACrashBehindAnExactValueIsReachedWithConcolicExecution) {
-  const std::string trace = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/crash-gated/crash-gdb.txt";
-  auto run = [&](const fs::path &out, std::vector<std::string> more) {
-    std::vector<std::string> argv{MOSAIC_EXE, "reproduce", "-p", MOSAIC_FIXTURE_CRASH_GATED_DB_DIR, "--trace", trace,
+  const std::string gated = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/crash-gated/";
+  auto run = [&](const std::string &trace, const fs::path &out, std::vector<std::string> more) {
+    std::vector<std::string> argv{MOSAIC_EXE, "reproduce", "-p", MOSAIC_FIXTURE_CRASH_GATED_DB_DIR, "--trace", gated + trace,
                                   "-o", (out / "suite").string(), "--work-dir", (out / "work").string(),
                                   "--seed", "1", "--budget", "120s", "--max-executions", "4000", "--no-progress"};
     argv.insert(argv.end(), more.begin(), more.end());
     return runProcess(argv);
   };
   const fs::path off = makeTempDir("mosaic-reproduce-gated");
-  auto alone = run(off, {});
+  auto alone = run("crash-gdb.txt", off, {});
   EXPECT_EQ(alone.exitCode, 1) << alone.out << alone.err;
   EXPECT_NE(alone.out.find("line 21 not reached"), std::string::npos) << alone.out;
   EXPECT_EQ(alone.out.find("concolic"), std::string::npos) << alone.out;
 
   const fs::path on = makeTempDir("mosaic-reproduce-gated");
-  auto r = run(on, {"--concolic"});
+  auto r = run("crash-gdb.txt", on, {"--concolic"});
   ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("sides on the way to the crash's line taken first"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("verified     the death test builds and dies"), std::string::npos) << r.out;
@@ -182,13 +182,8 @@ TEST(ReproduceCli, ACrashBehindAnExactValueIsReachedWithConcolicExecution) {
   // The gate in the caller (tally_merge), the crash a call down
   // (bump_reserved), where its line runs whenever it is called: the side
   // aims at the sides on the way to the caller frame's line too.
-  const std::string caller = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/crash-gated/crash-caller-gdb.txt";
   const fs::path down = makeTempDir("mosaic-reproduce-gated");
-  std::vector<std::string> argv{MOSAIC_EXE, "reproduce", "-p", MOSAIC_FIXTURE_CRASH_GATED_DB_DIR, "--trace", caller,
-                                "-o", (down / "suite").string(), "--work-dir", (down / "work").string(),
-                                "--seed", "1", "--budget", "120s", "--max-executions", "4000", "--no-progress",
-                                "--concolic"};
-  auto m = runProcess(argv);
+  auto m = run("crash-caller-gdb.txt", down, {"--concolic"});
   ASSERT_EQ(m.exitCode, 0) << m.out << m.err;
   EXPECT_NE(m.out.find("target       bump_reserved tally.c:28 <- tally_merge tally.c:33"), std::string::npos) << m.out;
   const std::string merged = readFile(down / "suite" / "tally_failing_test.cpp");
