@@ -281,18 +281,27 @@ TEST(Writer, AnEnumResultNamesTheTestByItsEnumerator) {
   EXPECT_NE(text.find("SCAN_OPEN);"), std::string::npos) << text;
 }
 
+namespace {
+// A failing test `mosaic reproduce` wrote for a sanitizer's report of class
+// `cls`: scan_document on "<a>".
+emit::SuiteTest reproducedBySanitizer(const Unit &u, const std::string &cls) {
+  emit::SuiteTest t;
+  t.test.statements = scanDocument(u, "<a>");
+  t.failureClass = "crash";
+  t.why = "reproduces a sanitizer report of trace.txt";
+  t.result.outcome = exec::Outcome::Sanitizer;
+  t.sanitizerClass = cls;
+  t.origin = {"the trace"};
+  return t;
+}
+} // namespace
+
 TEST(Writer, AFailingTestASanitizerReportedHasItsBuffersOnTheHeapExactlyAsLong) {
   // A read one past a 3-byte buffer is a heap-buffer-overflow in the
   // harness's run; `char ptr[] = "<a>"` would hold a NUL there, and a stack
   // array would be another class of report.
   Unit u("scan.c");
-  emit::SuiteTest t;
-  t.test.statements = scanDocument(u, "<a>");
-  t.failureClass = "crash";
-  t.why = "reproduces AddressSanitizer: heap-buffer-overflow of trace.txt";
-  t.result.outcome = exec::Outcome::Sanitizer;
-  t.sanitizerClass = "heap-buffer-overflow";
-  t.origin = {"the trace"};
+  const emit::SuiteTest t = reproducedBySanitizer(u, "heap-buffer-overflow");
   const std::string text = writeAndCheck(u, {t}, /*failing=*/true);
   EXPECT_NE(text.find("char *ptr = new char[3]{'\\x3c', '\\x61', '\\x3e'};"), std::string::npos) << text;
   EXPECT_NE(text.find("const char *end = ptr + 3;"), std::string::npos) << text;
@@ -303,13 +312,7 @@ TEST(Writer, ASanitizerMessageIsMatchedLiterallyByItsDeathTest) {
   // would be a group, and the death test would fail on the very report;
   // the numbers the class left out (N) match any number.
   Unit u("scan.c");
-  emit::SuiteTest t;
-  t.test.statements = scanDocument(u, "<a>");
-  t.failureClass = "crash";
-  t.why = "reproduces a sanitizer report of trace.txt";
-  t.result.outcome = exec::Outcome::Sanitizer;
-  t.sanitizerClass = "member access within null pointer of type 'cJSON' (aka 'struct cJSON')";
-  t.origin = {"the trace"};
+  emit::SuiteTest t = reproducedBySanitizer(u, "member access within null pointer of type 'cJSON' (aka 'struct cJSON')");
   const std::string text = writeAndCheck(u, {t}, /*failing=*/true);
   EXPECT_NE(text.find(R"x(EXPECT_DEATH(run(), "member access within null pointer of type 'cJSON' \\(aka 'struct cJSON'\\)");)x"),
             std::string::npos)
