@@ -96,7 +96,17 @@ public:
     d.ds = lineDistance(g.blocks, e, reach);
     if (d.ds > 0) return d;
     d.de = sameKind(target_.kind, runFailure(e)) ? 0 : 1;
-    d.dtr = e.failed() || e.threw ? traceDistance(target_.frames, frames_(e)) : 1;
+    if (!e.failed() && !e.threw) return d;
+    d.enteredInside = target_.caller && e.stoppedCallable &&
+                      std::find(target_.insideEntries.begin(), target_.insideEntries.end(), *e.stoppedCallable) !=
+                          target_.insideEntries.end();
+    if (!d.enteredInside) {
+      d.dtr = traceDistance(target_.frames, frames_(e));
+      return d;
+    }
+    std::vector<exec::Frame> withCaller = target_.frames;
+    withCaller.push_back(*target_.caller);
+    d.dtr = traceDistance(withCaller, frames_(e));
     return d;
   }
 

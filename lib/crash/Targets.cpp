@@ -10,6 +10,7 @@ std::vector<TargetChoice> targetChoices(const StackTrace &trace, const PlacedTra
   if (!deepest) return {};
   std::vector<exec::Frame> frames;
   std::vector<std::pair<size_t, std::string>> starts; // index in frames, unit
+  std::optional<exec::Frame> beyond;                    // the first frame of a unit past maxUnits
   for (size_t i = *deepest; i < placed.frames.size(); ++i) {
     const PlacedFrame &p = placed.frames[i];
     if (p.place == Place::External) break;
@@ -22,7 +23,10 @@ std::vector<TargetChoice> targetChoices(const StackTrace &trace, const PlacedTra
     const bool newUnit = p.place == Place::Unit &&
                          std::none_of(starts.begin(), starts.end(), [&p](const auto &s) { return s.second == p.file; });
     if (newUnit) {
-      if (starts.size() == maxUnits) break;
+      if (starts.size() == maxUnits) {
+        beyond = f;
+        break;
+      }
       starts.emplace_back(frames.size(), p.file);
     }
     frames.push_back(f);
@@ -36,6 +40,8 @@ std::vector<TargetChoice> targetChoices(const StackTrace &trace, const PlacedTra
     c.target.frames.assign(frames.begin(), frames.begin() + static_cast<std::ptrdiff_t>(end));
     c.target.deepest = frames[starts[k].first];
     c.traceFrames = end;
+    if (k + 1 < starts.size()) c.target.caller = frames[end];
+    else c.target.caller = beyond;
     out.push_back(std::move(c));
   }
   return out;

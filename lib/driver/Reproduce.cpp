@@ -30,9 +30,11 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Units the search tries, the deepest first (ours: past three, a trace's
-// callers are the harness's and the program's, not the library's).
-constexpr size_t kMaxTargetUnits = 3;
+// Units the search tries, the deepest first (ours: four, as a crash in a
+// library's inside is often entered through its API a few units up: yajl's
+// yajl_string_decode <- yajl_do_parse <- yajl_parse <- yajl_tree_parse;
+// past that, a trace's callers are the harness's and the program's).
+constexpr size_t kMaxTargetUnits = 4;
 
 // `file` relative to `root`, when it lies under it.
 std::optional<fs::path> underRoot(const std::string &file, const std::string &root) {
@@ -105,6 +107,7 @@ testcase::TestCase minimise(testcase::TestCase test, search::Execution &run, con
 struct Attempt {
   std::optional<int> exitCode;
   bool searched = false;
+  double seconds = 0; ///< the search's, of the budget
 };
 
 // Searches one choice's unit for the crash; when a run reproduces it, the
@@ -112,7 +115,7 @@ struct Attempt {
 Attempt attempt(const ReproduceOptions &options, GenerateOptions g, const crash::TargetChoice &choice, const crash::StackTrace &trace,
                 const crash::PlacedTrace &placed, size_t deepest, const std::string &root, std::ostream &out,
                 std::ostream &err) {
-  const crash::CrashTarget &target = choice.target;
+  crash::CrashTarget target = choice.target;
   // The unit's session; sanitized when only a sanitizer sees the failure.
   g.unit.unit = choice.unit;
   g.failingTestsCover = true;
@@ -122,6 +125,11 @@ Attempt attempt(const ReproduceOptions &options, GenerateOptions g, const crash:
   auto opened = openTestableSession({g.unit, g.workDir, g.sanitize, g.memoryMb, false, g.pinCpu, g.spareCpu}, out, err);
   if (auto *code = std::get_if<int>(&opened)) return first ? Attempt{*code, false} : Attempt{};
   Session &session = *std::get<std::unique_ptr<Session>>(opened);
+  // Entered from a caller above: a call of the library's inside is not where
+  // the trace's program entered it.
+  if (target.caller)
+    for (model::CallableId id = 0; id < session.program.callables.size(); ++id)
+      if (session.catalog->internalCallable(session.program.callables[id])) target.insideEntries.push_back(id);
   std::vector<std::string> generated{session.harness.directory, fs::path(toolchain().abiInclude).parent_path() / "runtime"};
   FailureStacks stacks(toolchain().llvmSymbolizer, session.harness.binary, g.sanitize ? session.harness.binary : "",
                        generated, root);
@@ -163,6 +171,7 @@ Attempt attempt(const ReproduceOptions &options, GenerateOptions g, const crash:
   fmt::print(out, "search       {} for {:.1f} s: {} executions\n", search::toString(summary.algorithm), summary.seconds,
              summary.executions);
   printConcolic(concolic, summary.executions, out);
+  Attempt attemptDone{std::nullopt, true, summary.seconds};
 
   if (!search.archive().covered(0)) {
     search.release();
@@ -181,9 +190,17 @@ Attempt attempt(const ReproduceOptions &options, GenerateOptions g, const crash:
                  target.deepest.line, d.ds == 0 ? "reached" : "not reached",
                  d.ds > 0 ? "failure not looked at" : d.de == 0 ? "the same kind of failure" : "another outcome: " + exec::describe(closest.run().result),
                  matched, target.frames.size(), got.empty() ? "" : " (its stack: " + framesLine(got, root) + ")");
+      if (d.enteredInside)
+        fmt::print(out,
+                   "             it fails in a call of {}, {}; the trace entered from {}, which it does not pass through\n",
+                   session.program.callables[*closest.run().stoppedCallable].name,
+                   session.catalog->internalToUnit(session.program.callables[*closest.run().stoppedCallable])
+                       ? "internal to the unit"
+                       : "internal to the library",
+                   framesLine({*target.caller}, root));
       fmt::print(out, "{}", testcase::toCode(session.program, *closest.test()));
     }
-    return {std::nullopt, true};
+    return attemptDone;
   }
 
   // Reproduced: the covering test, minimised, written as a death test.
@@ -291,11 +308,13 @@ int reproduce(const ReproduceOptions &options, std::ostream &out, std::ostream &
   }
   std::vector<crash::TargetChoice> choices = crash::targetChoices(*trace, placed, kMaxTargetUnits);
   GenerateOptions g = options.search;
-  // Each unit's search gets an equal share of the budget.
-  g.budgetSeconds = options.search.budgetSeconds / static_cast<double>(choices.size());
+  // Each unit's search gets an equal share of what the searches before it
+  // left of the budget.
+  double left = options.search.budgetSeconds;
   bool searched = false;
   for (size_t k = 0; k < choices.size(); ++k) {
     crash::TargetChoice &c = choices[k];
+    g.budgetSeconds = left / static_cast<double>(choices.size() - k);
     if (options.fitness == "st-distance") c.target.fitness = crash::CrashFitness::STDistance;
     if (k > 0)
       fmt::print(out, "caller       not reproduced from {}: searching its caller's unit {}\n",
@@ -304,6 +323,7 @@ int reproduce(const ReproduceOptions &options, std::ostream &out, std::ostream &
     const Attempt a = attempt(options, g, c, *trace, placed, *deepest, root, out, err);
     if (a.exitCode) return *a.exitCode;
     searched = searched || a.searched;
+    left = std::max(0.0, left - a.seconds);
   }
   if (!searched) {
     fmt::print(err, "mosaic: error: line {} of {} is in none of the unit's functions that the harness instruments\n",

@@ -127,3 +127,38 @@ TEST(CrashGoal, NoGoalWhenNoFunctionHoldsTheLine) {
   }));
   EXPECT_EQ(search::Goals(d, std::move(criteria)).size(), 0u);
 }
+
+TEST(CrashGoal, AFailureInACallOfTheLibrarysInsideNeedsTheTracesCallerToo) {
+  // The trace entered f from a caller in another unit (g.c:7); callable 2
+  // is the library's inside. A run that fails in a call of it has the
+  // trace's frames in the unit but not the caller's, so it reproduces
+  // nothing; the same failure in a call of callable 1 does.
+  const model::UnitDescription d = test::fourBlocks();
+  const exec::Frame line12{"f", "/src/f.c", 12, 0, false};
+  CrashTarget target{{FailureClass::Signal, "SIGSEGV", ""}, {line12}, line12};
+  target.caller = exec::Frame{"g", "/src/g.c", 7, 0, false};
+  target.insideEntries = {2};
+  const std::vector<exec::Frame> stack{{"f", "src/f.c", 12, 0, false}};
+  search::CriterionList criteria;
+  criteria.push_back(crashCriterion(target, [&stack](const search::Execution &) { return stack; }));
+  const search::Goals goals(d, std::move(criteria));
+  search::Execution crashed = test::fourBlocksRun(true, true);
+  crashed.result.outcome = exec::Outcome::Crash;
+  crashed.result.signal = SIGSEGV;
+  crashed.stoppedCallable = 2;
+  EXPECT_FALSE(goals.covered(0, crashed));
+  // d_tr: the caller's frame is missing, ν(3), so ν(ν(3)).
+  EXPECT_DOUBLE_EQ(goals.fitness(0, crashed), normalised(normalised(3)));
+  EXPECT_TRUE(crashDistance(target, goals[0], crashed, goals.reach(),
+                            [&stack](const search::Execution &) { return stack; })
+                  .enteredInside);
+  crashed.stoppedCallable = 1;
+  EXPECT_TRUE(goals.covered(0, crashed));
+  // Without a caller (the trace's program called f itself) any entry counts.
+  target.caller.reset();
+  search::CriterionList direct;
+  direct.push_back(crashCriterion(target, [&stack](const search::Execution &) { return stack; }));
+  const search::Goals own(d, std::move(direct));
+  crashed.stoppedCallable = 2;
+  EXPECT_TRUE(own.covered(0, crashed));
+}

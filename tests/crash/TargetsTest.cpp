@@ -47,8 +47,16 @@ TEST(TargetChoices, TheDeepestUnitFirstThenEachCallerUnitWithTheFramesBelowIt) {
   EXPECT_EQ(c[2].target.frames.size(), 4u);
   EXPECT_EQ(c[2].target.frames.front().function, "luaV_execute");
   EXPECT_EQ(c[2].target.kind.name, "SIGSEGV");
-  // At most as many units as asked for.
-  EXPECT_EQ(targetChoices(kSegv, t, 1).size(), 1u);
+  // Each entered from the next unit's first frame; the last from outside.
+  ASSERT_TRUE(c[0].target.caller && c[1].target.caller);
+  EXPECT_EQ(c[0].target.caller->function, "luaD_call");
+  EXPECT_EQ(c[1].target.caller->function, "lua_callk");
+  EXPECT_FALSE(c[2].target.caller);
+  // At most as many units as asked for; the cut one is the last's caller.
+  const std::vector<TargetChoice> one = targetChoices(kSegv, t, 1);
+  ASSERT_EQ(one.size(), 1u);
+  ASSERT_TRUE(one[0].target.caller);
+  EXPECT_EQ(one[0].target.caller->file, "/p/ldo.c");
 }
 
 TEST(TargetChoices, ARecursionEndsTheFramesAtItsFirstRepeat) {
@@ -59,6 +67,7 @@ TEST(TargetChoices, ARecursionEndsTheFramesAtItsFirstRepeat) {
   const std::vector<TargetChoice> c = targetChoices(kSegv, placed(frames), 3);
   ASSERT_EQ(c.size(), 1u); // the caller is past the cycle
   EXPECT_EQ(c[0].target.frames.size(), 2u);
+  EXPECT_FALSE(c[0].target.caller);
   EXPECT_EQ(c[0].traceFrames, 2u);
 }
 

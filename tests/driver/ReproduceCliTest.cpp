@@ -189,3 +189,38 @@ TEST(ReproduceCli, ACrashBehindAnExactValueIsReachedWithConcolicExecution) {
   const std::string merged = readFile(down / "suite" / "tally_failing_test.cpp");
   EXPECT_NE(merged.find("343686956"), std::string::npos) << merged;
 }
+
+// A crash in the library's inside (tests/fixtures/crash-inside:
+// decode_escape, declared only in escape_internal.h, aborts on an escape
+// its lexer should not have let through). When the trace entered it from
+// the lexer (lint.c's codec_count_escapes), a test that calls
+// decode_escape itself fails at the trace's line but is no reproduction:
+// the search goes on to the lexer's unit and reproduces the crash through
+// the public function. When the trace's own program called decode_escape
+// (selftest.c), calling it is what the trace did.
+TEST(ReproduceCli, ACrashEnteredThroughTheInterfaceIsNotReproducedByCallingTheInsideDirectly) {
+  const std::string inside = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/crash-inside/";
+  auto run = [&](const std::string &trace, const fs::path &out) {
+    return runProcess({MOSAIC_EXE, "reproduce", "-p", MOSAIC_FIXTURE_CRASH_INSIDE_DB_DIR, "--trace", inside + trace, "-o",
+                       (out / "suite").string(), "--work-dir", (out / "work").string(), "--seed", "1", "--budget",
+                       "60s", "--max-executions", "3000", "--no-progress"});
+  };
+  const fs::path lint = makeTempDir("mosaic-reproduce-inside");
+  auto r = run("crash-lint-gdb.txt", lint);
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("it fails in a call of decode_escape, internal to the library; the trace entered from "
+                       "codec_count_escapes codec.c:12"),
+            std::string::npos)
+      << r.out;
+  EXPECT_NE(r.out.find("target       decode_escape escape.c:12 <- codec_count_escapes codec.c:12"), std::string::npos)
+      << r.out;
+  const std::string test = readFile(lint / "suite" / "codec_failing_test.cpp");
+  EXPECT_NE(test.find("codec_count_escapes("), std::string::npos) << test;
+  EXPECT_EQ(test.find("decode_escape("), std::string::npos) << test;
+
+  const fs::path self = makeTempDir("mosaic-reproduce-inside");
+  auto direct = run("crash-selftest-gdb.txt", self);
+  ASSERT_EQ(direct.exitCode, 0) << direct.out << direct.err;
+  EXPECT_EQ(direct.out.find("caller "), std::string::npos) << direct.out;
+  EXPECT_NE(readFile(self / "suite" / "escape_failing_test.cpp").find("decode_escape("), std::string::npos);
+}

@@ -13,6 +13,7 @@
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace mosaic::crash {
@@ -27,6 +28,17 @@ struct CrashTarget {
   /// What the search minimises; either way the goal is covered by the same
   /// runs (the line reached, the same failure, the frames in order).
   CrashFitness fitness = CrashFitness::WeightedSum;
+  /// The trace's frame in the project right above `frames`, when the trace
+  /// entered them from there (a caller in another unit): the program did
+  /// not call the outermost target frame's function itself.
+  std::optional<exec::Frame> caller = std::nullopt;
+  /// The unit's callables (model ids) that are the library's inside
+  /// (testcase::Catalog::internalCallable). With a `caller`, a run that
+  /// fails in a call of one of them entered where the trace's program did
+  /// not: it reproduces only with the caller's frame in its stack too (which
+  /// such a call does not have), as generate's classification calls a
+  /// failure reached only through the library's inside misuse.
+  std::vector<std::uint32_t> insideEntries = {};
 };
 
 /// A run's stack, named, its frames in the project only, innermost first
@@ -46,6 +58,9 @@ std::unique_ptr<const search::Criterion> crashCriterion(CrashTarget target, RunF
 /// failed otherwise, 2 of 3 frames").
 struct CrashDistance {
   double ds = 1, de = 1, dtr = 1;
+  /// The run failed in a call of one of the target's insideEntries, with a
+  /// caller to match: d_tr counts the caller's frame.
+  bool enteredInside = false;
   double total() const;
 };
 CrashDistance crashDistance(const CrashTarget &target, const search::Goal &goal, const search::Execution &e,

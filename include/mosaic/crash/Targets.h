@@ -28,7 +28,9 @@ struct TargetChoice {
 /// frames end at the first outside the project (where the test's calls
 /// take their place) or where the trace recurses (a frame it already
 /// holds: a stack overflow's cycle, whose depth no test needs to repeat).
-/// Empty when no frame is in a unit.
+/// Empty when no frame is in a unit. Each choice's target.caller is the
+/// first frame of the next unit up, also for the last choice when
+/// `maxUnits` cut the frames there.
 std::vector<TargetChoice> targetChoices(const StackTrace &trace, const PlacedTrace &placed, size_t maxUnits);
 
 } // namespace mosaic::crash
