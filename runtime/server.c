@@ -389,6 +389,46 @@ static uint32_t new_token(void) {
 
 static int pidfd_open_(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0); }
 
+/* Present only in a sanitized harness (the runtime itself is never built
+ * with a sanitizer). */
+extern void __asan_init(void) __attribute__((weak));
+
+/* Whether the server's children are made without the fork handlers
+ * (glibc's _Fork): in a harness built with AddressSanitizer, whose server
+ * runs one thread. ASan's pthread_atfork handlers lock its allocator and
+ * stack depot before a fork and, in the child, read all 2^20 buckets of the
+ * depot (StackDepotUnlockAfterFork, compiler-rt 19), 4 MB mostly never
+ * touched: ~1,000 page faults and a pass over the table in every child,
+ * which bounded a sanitized search on cJSON.c to 72 tests a second. The
+ * locks guard against another thread holding them across the fork; the
+ * server has none. The program's own fork handlers are skipped too, in the
+ * sanitized harness only: they too exist for threads (a library's lock, a
+ * pid it caches), and the child runs the tests on the server's one thread.
+ * Decided once, when the server starts (choose_fork). */
+static int fork_without_handlers = 0;
+
+static int one_thread(void) {
+  FILE *f = fopen("/proc/self/status", "re");
+  char line[128];
+  int threads = 0;
+  if (!f) return 0;
+  while (fgets(line, sizeof line, f))
+    if (strncmp(line, "Threads:", 8) == 0) threads = atoi(line + 8);
+  fclose(f);
+  return threads == 1;
+}
+
+static pid_t fork_child(void) { return fork_without_handlers ? _Fork() : fork(); }
+
+/* Decides fork_child's way, before the file systems turn read-only and
+ * the tests' environment is fixed; MOSAIC_FEATURE_FORK_NO_HANDLERS or 0. */
+static uint32_t choose_fork(void) {
+  const char *with = getenv(MOSAIC_ENV_FORK_HANDLERS);
+  fork_without_handlers = !(with && strcmp(with, "1") == 0) && __asan_init != NULL && one_thread();
+  if (with) unsetenv(MOSAIC_ENV_FORK_HANDLERS); /* the tests' environment is the same either way */
+  return fork_without_handlers ? MOSAIC_FEATURE_FORK_NO_HANDLERS : 0;
+}
+
 /* Starts a child (persistent, or for the test of slot `first`). */
 static int start_child(server *s, const mosaic_request *req, int persistent, uint32_t first) {
   child_proc *c = &s->child;
@@ -402,7 +442,7 @@ static int start_child(server *s, const mosaic_request *req, int persistent, uin
   c->token = new_token();
   if (s->work) /* what an earlier child left is not this one's */
     for (uint32_t i = 0; i < WORK_TRACES; ++i) memset(work_at(s, i), 0, sizeof(work_state));
-  c->pid = fork();
+  c->pid = fork_child();
   if (c->pid == 0) child(s, req, out[1], cmd[0], done[1], first);
   close(out[1]);
   if (persistent) {
@@ -848,6 +888,7 @@ int mosaic_rt_serve(int shm_fd, int ctl_fd, int status_fd) {
     if (w != MAP_FAILED) s.work = (char *)w;
   }
   if (no_work) unsetenv(MOSAIC_ENV_NO_WORK_TRACES); /* the tests' environment is the same either way */
+  s.features |= choose_fork();
   /* Last: what the server opens for itself is open before the file systems
    * turn read-only. */
   {

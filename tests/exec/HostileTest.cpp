@@ -566,6 +566,33 @@ TEST(HostileSanitized, HeapOverflowIsASanitizerReport) {
   EXPECT_EQ(ok.outcome, exec::Outcome::Ok);
 }
 
+TEST(HostileSanitized, ChildrenAreMadeWithoutForkHandlersAndRunTheSameTests) {
+  // ASan's fork handlers cost a sanitized child ~15 ms here
+  // (bench/results/speed-2026-12-02b): its server, on its one thread, makes
+  // children with _Fork. The tests run the same either way, each report
+  // ending its child and the next test running in a new one.
+  const auto outcomes = [](UnitHarness &u) {
+    std::vector<exec::Outcome> got;
+    for (const auto &[function, arg] : std::vector<std::pair<const char *, std::int64_t>>{
+             {"heap_overflow", 8}, {"fine", 41}, {"heap_overflow", 3}, {"heap_overflow", 9}, {"fine", 1}})
+      got.push_back(u.run(u.call(function, {arg})).outcome);
+    return got;
+  };
+  const std::vector<exec::Outcome> expected{exec::Outcome::Sanitizer, exec::Outcome::Ok, exec::Outcome::Ok,
+                                            exec::Outcome::Sanitizer, exec::Outcome::Ok};
+  auto without = UnitHarness::make(MOSAIC_FIXTURE_HOSTILE_DB_DIR, kDir + "hostile.c", /*sanitize=*/true);
+  EXPECT_TRUE(without->server->features() & MOSAIC_FEATURE_FORK_NO_HANDLERS);
+  EXPECT_EQ(outcomes(*without), expected);
+  setenv(MOSAIC_ENV_FORK_HANDLERS, "1", 1); // the way before, for bench/results/speed-2026-12-02b's A/B
+  auto with = UnitHarness::make(MOSAIC_FIXTURE_HOSTILE_DB_DIR, kDir + "hostile.c", /*sanitize=*/true);
+  unsetenv(MOSAIC_ENV_FORK_HANDLERS);
+  EXPECT_FALSE(with->server->features() & MOSAIC_FEATURE_FORK_NO_HANDLERS);
+  EXPECT_EQ(outcomes(*with), expected);
+  // A plain harness has no sanitizer's handlers to skip: fork() as ever.
+  auto plain = UnitHarness::make(MOSAIC_FIXTURE_HOSTILE_DB_DIR, kDir + "hostile.c");
+  EXPECT_FALSE(plain->server->features() & MOSAIC_FEATURE_FORK_NO_HANDLERS);
+}
+
 TEST(HostileSanitized, WritingPastATestsVariableIsASanitizerReport) {
   // write_past(&v, n): each variable of a test is followed by poisoned
   // bytes, as the written test's locals are by ASan's redzones; without

@@ -48,6 +48,11 @@ extern "C" {
  * those save (bench/results/speed-2026-12-02), read from the environment
  * the host gives the server. */
 #define MOSAIC_ENV_NO_WORK_TRACES "MOSAIC_NO_WORK_TRACES"
+/* "1": a sanitized harness's server makes its children with fork(), its
+ * fork handlers run, as before _Fork (runtime/server.c: fork_child); for
+ * measuring what that saves (bench/results/speed-2026-12-02b), read from
+ * the environment the host gives the server. */
+#define MOSAIC_ENV_FORK_HANDLERS "MOSAIC_FORK_HANDLERS"
 /* The server's name among the host's (the host's PID and a count) is in
  * the trace header (server_id): its pids cgroup is mosaic-<id>, which the
  * host removes once the server is gone, and at start-up when the host that
@@ -67,6 +72,9 @@ extern "C" {
  * lives in a private /tmp (tmpfs, with a private /dev/shm): a test writes
  * nothing outside it (a mount namespace of the server's own). */
 #define MOSAIC_FEATURE_FS_SANDBOX 32u
+/* A sanitized harness's children are made without the fork handlers
+ * (glibc's _Fork; runtime/server.c: fork_child). */
+#define MOSAIC_FEATURE_FORK_NO_HANDLERS 64u
 
 typedef struct mosaic_hello {
   uint32_t magic;
