@@ -393,20 +393,7 @@ static int pidfd_open_(pid_t pid) { return (int)syscall(SYS_pidfd_open, pid, 0);
  * with a sanitizer). */
 extern void __asan_init(void) __attribute__((weak));
 
-/* Whether the server's children are made without the fork handlers
- * (glibc's _Fork): in a harness built with AddressSanitizer, whose server
- * runs one thread. ASan's pthread_atfork handlers lock its allocator and
- * stack depot before a fork and, in the child, read all 2^20 buckets of the
- * depot (StackDepotUnlockAfterFork, compiler-rt 19), 4 MB mostly never
- * touched: ~1,000 page faults and a pass over the table in every child,
- * which bounded a sanitized search on cJSON.c to 72 tests a second. The
- * locks guard against another thread holding them across the fork; the
- * server has none. The program's own fork handlers are skipped too, in the
- * sanitized harness only: they too exist for threads (a library's lock, a
- * pid it caches), and the child runs the tests on the server's one thread.
- * Decided once, when the server starts (choose_fork). */
-static int fork_without_handlers = 0;
-
+/* Whether this process runs one thread (its status in /proc). */
 static int one_thread(void) {
   FILE *f = fopen("/proc/self/status", "re");
   char line[128];
@@ -418,15 +405,34 @@ static int one_thread(void) {
   return threads == 1;
 }
 
-static pid_t fork_child(void) { return fork_without_handlers ? _Fork() : fork(); }
+/* Whether the server's children are made without the fork handlers
+ * (glibc's _Fork): in a harness built with AddressSanitizer, whose server
+ * runs one thread. ASan's pthread_atfork handlers lock its allocator and
+ * stack depot before a fork and, in the child, read all 2^20 buckets of the
+ * depot (StackDepotUnlockAfterFork, compiler-rt 19), 4 MB mostly never
+ * touched: ~1,000 page faults and a pass over the table in every child,
+ * which bounded a sanitized search on cJSON.c to 72 tests a second. The
+ * locks guard against another thread holding them across the fork; the
+ * server has none. The program's own fork handlers are skipped too, in the
+ * sanitized harness only: a library registers them to hold its locks
+ * across a fork or to renew per-process state in the child (a random
+ * generator's seed, say); with one thread no lock is held, and without
+ * them every child still starts from the same server state, so a test's
+ * outcome is the same in every child (HostileSanitized runs the hostile
+ * fixtures both ways and checks the same outcomes).
+ * Decided once, when the server starts (choose_fork), and kept as
+ * MOSAIC_FEATURE_FORK_NO_HANDLERS in the server's features. */
+static pid_t fork_child(const server *s) {
+  return (s->features & MOSAIC_FEATURE_FORK_NO_HANDLERS) ? _Fork() : fork();
+}
 
 /* Decides fork_child's way, before the file systems turn read-only and
  * the tests' environment is fixed; MOSAIC_FEATURE_FORK_NO_HANDLERS or 0. */
 static uint32_t choose_fork(void) {
   const char *with = getenv(MOSAIC_ENV_FORK_HANDLERS);
-  fork_without_handlers = !(with && strcmp(with, "1") == 0) && __asan_init != NULL && one_thread();
+  int without = !(with && strcmp(with, "1") == 0) && __asan_init != NULL && one_thread();
   if (with) unsetenv(MOSAIC_ENV_FORK_HANDLERS); /* the tests' environment is the same either way */
-  return fork_without_handlers ? MOSAIC_FEATURE_FORK_NO_HANDLERS : 0;
+  return without ? MOSAIC_FEATURE_FORK_NO_HANDLERS : 0;
 }
 
 /* Starts a child (persistent, or for the test of slot `first`). */
@@ -442,7 +448,7 @@ static int start_child(server *s, const mosaic_request *req, int persistent, uin
   c->token = new_token();
   if (s->work) /* what an earlier child left is not this one's */
     for (uint32_t i = 0; i < WORK_TRACES; ++i) memset(work_at(s, i), 0, sizeof(work_state));
-  c->pid = fork_child();
+  c->pid = fork_child(s);
   if (c->pid == 0) child(s, req, out[1], cmd[0], done[1], first);
   close(out[1]);
   if (persistent) {

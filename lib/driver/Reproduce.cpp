@@ -194,9 +194,7 @@ Attempt attempt(const ReproduceOptions &options, GenerateOptions g, const crash:
         fmt::print(out,
                    "             it fails in a call of {}, {}; the trace entered from {}, which it does not pass through\n",
                    session.program.callables[*closest.run().stoppedCallable].name,
-                   session.catalog->internalToUnit(session.program.callables[*closest.run().stoppedCallable])
-                       ? "internal to the unit"
-                       : "internal to the library",
+                   session.catalog->insideOf(session.program.callables[*closest.run().stoppedCallable]),
                    framesLine({*target.caller}, root));
       fmt::print(out, "{}", testcase::toCode(session.program, *closest.test()));
     }

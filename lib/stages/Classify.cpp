@@ -329,12 +329,6 @@ bool inOutLength(const model::Program &p, const model::Param &param) {
   return lengthName(param.name);
 }
 
-// How an internal callable (Catalog::internalCallable) is internal: to the
-// unit, or only to the library (Callable::internalApi).
-const char *insideOf(const testcase::Catalog &catalog, const model::Callable &c) {
-  return catalog.internalToUnit(c) ? "internal to the unit" : "internal to the library";
-}
-
 // A name's words (identifierWords), lower-case.
 std::vector<std::string> words(const std::string &name) {
   std::vector<std::string> out;
@@ -1312,11 +1306,11 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
   // An internal function: the failing call first, then what made its arguments.
   if (isCall(call.op) && internal(catalog, p.callable(call.callable)))
     return fmt::format("calls {}, {}, with arguments its own callers may never pass", callName(p, call),
-                       insideOf(catalog, p.callable(call.callable)));
+                       catalog.insideOf(p.callable(call.callable)));
   for (size_t j : inCone)
     if (j != i && isCall(t.statements[j].op) && internal(catalog, p.callable(t.statements[j].callable)))
       return fmt::format("its arguments come from {}, {}", callName(p, t.statements[j]),
-                         insideOf(catalog, p.callable(t.statements[j].callable)));
+                         catalog.insideOf(p.callable(t.statements[j].callable)));
   // A function its library tells callers not to use (LZ4_decompress_fast:
   // "deprecated and unsafe", it trusts its input): no claim against it.
   if (isCall(call.op))
@@ -1345,7 +1339,7 @@ std::string misuse(const testcase::Catalog &catalog, const TestCase &t, size_t i
     // left them in a state no public path makes.
     if (internal(catalog, p.callable(u.callable)))
       return fmt::format("an earlier call of {}, {}, on the same object", callName(p, u),
-                         insideOf(catalog, p.callable(u.callable)));
+                         catalog.insideOf(p.callable(u.callable)));
     // An earlier call of a variadic function without a format on the same
     // objects (yajl_gen_config(g, yajl_gen_print_callback) with no callback
     // after it): it read its extras by a contract the test cannot know.
@@ -1993,7 +1987,7 @@ std::string earlierMisuse(const testcase::Catalog &catalog, const TestCase &t, s
     const model::Callable &c = p.callable(t.statements[j].callable);
     if (internal(catalog, c))
       return fmt::format("{} after an earlier call of {}, {}, with arguments its own callers may never pass", happened,
-                         callName(p, t.statements[j]), insideOf(catalog, c));
+                         callName(p, t.statements[j]), catalog.insideOf(c));
   }
   return "";
 }
@@ -2410,7 +2404,7 @@ std::string misuseOutsideTheCall(const testcase::Catalog &catalog, const TestCas
     if (const model::Callable &c = p.callable(test.statements[j].callable); internal(catalog, c))
       return fmt::format("it failed outside {}() (in {}), after an earlier call of {}, {}, with arguments its own "
                          "callers may never pass",
-                         called, in, callName(p, test.statements[j]), insideOf(catalog, c));
+                         called, in, callName(p, test.statements[j]), catalog.insideOf(c));
   }
   return "";
 }

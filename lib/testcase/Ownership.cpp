@@ -82,6 +82,10 @@ bool Catalog::internalToUnit(const model::Callable &c) const {
 
 bool Catalog::internalCallable(const model::Callable &c) const { return internalToUnit(c) || c.internalApi; }
 
+const char *Catalog::insideOf(const model::Callable &c) const {
+  return internalToUnit(c) ? "internal to the unit" : "internal to the library";
+}
+
 bool Catalog::internalType(model::RecordId record) const {
   auto it = internalType_.find(record);
   if (it != internalType_.end()) return it->second;

@@ -198,6 +198,10 @@ public:
   /// anonymous namespace, of the unit file and in no header, or a member of
   /// a class the unit file defines. The rest (internalApi) is the library's.
   bool internalToUnit(const model::Callable &callable) const;
+  /// How an internal callable is internal, in the words failures and the
+  /// closest crash attempt print: "internal to the unit" (internalToUnit)
+  /// or "internal to the library" (Callable::internalApi).
+  const char *insideOf(const model::Callable &callable) const;
 
   /// Whether only the unit's inside deals in `record`: some callables take
   /// or return it (by pointer, reference or value) and every one of them is
