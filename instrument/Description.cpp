@@ -70,12 +70,19 @@ std::vector<llvm::cfg::Update<llvm::BasicBlock *>> failureEdges(llvm::Function &
 // edges: a view of it (GraphDiff) that the tree is built from scratch on.
 // (PostDominatorTree::recalculate(F, updates) would not do: building from
 // scratch, LLVM 19 ignores a view given without its post-view.)
+// A post-dominator tree whose function is set without building it
+// (recalculate would, and the view's build would then be a second one).
+struct PostDomTreeOf : llvm::PostDominatorTree {
+  explicit PostDomTreeOf(llvm::Function &f) { Parent = &f; }
+};
+
 std::map<const llvm::BasicBlock *, std::set<unsigned>> controlDependences(const FunctionLayout &fl) {
   using Tree = llvm::DomTreeBuilder::BBPostDomTree;
-  llvm::PostDominatorTree pdt;
-  pdt.recalculate(*fl.function); // sets the function; rebuilt just below
+  PostDomTreeOf pdt(*fl.function);
   const std::vector<llvm::cfg::Update<llvm::BasicBlock *>> failures = failureEdges(*fl.function);
-  if (!failures.empty()) {
+  if (failures.empty()) {
+    llvm::DomTreeBuilder::SemiNCAInfo<Tree>::CalculateFromScratch(pdt, nullptr);
+  } else {
     llvm::GraphDiff<llvm::BasicBlock *, /*InverseGraph=*/true> view(failures);
     llvm::DomTreeBuilder::SemiNCAInfo<Tree>::BatchUpdateInfo bui(view, &view);
     llvm::DomTreeBuilder::SemiNCAInfo<Tree>::CalculateFromScratch(pdt, &bui);
