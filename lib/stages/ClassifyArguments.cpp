@@ -190,10 +190,23 @@ std::string ownObjectThroughVoid(const model::Program &p, const TestCase &t, siz
   return "";
 }
 
-std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
-  const model::Program &p = catalog.program();
-  const Statement &call = t.statements[i];
-  if (!isCall(call.op)) return "";
+namespace {
+
+// Call `i` of a test as argumentMisuse's rules read it.
+struct CallView {
+  const testcase::Catalog &catalog;
+  const model::Program &p;
+  const TestCase &t;
+  size_t i;
+  const Statement &call;
+  const model::Callable &c;
+  std::vector<Argument> args;
+};
+
+// Misuse in what the test built for the call: a struct whose length field
+// is beyond its buffer field, or one only the C library makes.
+std::string builtStructMisuse(const CallView &u) {
+  const auto &[catalog, p, t, i, call, c, args] = u;
   // A struct whose length field is beyond its buffer field (z_stream's
   // avail_in beyond next_in): no callee can check that either.
   for (size_t j : builtValues(t, i)) {
@@ -227,8 +240,15 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
                            r.fields[*f.pairedWith].name, length.bits);
     }
   }
-  const auto args = argumentsOf(p, call);
-  const model::Callable &c = p.callable(call.callable);
+  return "";
+}
+
+// Misuse by the call's arguments taken together: an array released twice
+// over, the test's bytes as the API's own pointer, NULL where it is
+// declared never to be, a file or handle of another kind, fewer elements
+// than a declared array, a variadic call without a format.
+std::string wholeCallMisuse(const CallView &u) {
+  const auto &[catalog, p, t, i, call, c, args] = u;
   // A release given an array that holds one object twice (hiredis's
   // sdsfreesplitres({s, s}, 2) frees s twice).
   if (testcase::isDestroyerName(c.name))
@@ -294,177 +314,239 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
     return fmt::format("calls the variadic {} with {} extra argument(s), which its contract (a count, a terminator, "
                        "their types) may not allow",
                        callName(p, call), args.size() > c.params.size() ? args.size() - c.params.size() : 0);
-  for (size_t k = 0; k < args.size(); ++k) {
-    const Argument &a = args[k];
-    if (!a.param || a.ref >= t.statements.size()) continue;
-    const Statement &v = t.statements[a.ref];
-    // A length beyond its buffer: no callee can check that.
-    if (a.param->role == model::ParamRole::Buffer && a.param->pairedWith && *a.param->pairedWith < args.size() &&
-        c.params[*a.param->pairedWith].role == model::ParamRole::Length) {
-      const Statement &len = t.statements[args[*a.param->pairedWith].ref];
+  return "";
+}
+
+// Argument `k` against the lengths around it: a length beyond its buffer,
+// beyond the bytes right after it, a size times a count beyond the buffer,
+// an in-out length that says the buffer holds more than it does.
+std::string lengthMisuse(const CallView &u, size_t k) {
+  const auto &[catalog, p, t, i, call, c, args] = u;
+  const Argument &a = args[k];
+  const Statement &v = t.statements[a.ref];
+  // A length beyond its buffer: no callee can check that.
+  if (a.param->role == model::ParamRole::Buffer && a.param->pairedWith && *a.param->pairedWith < args.size() &&
+      c.params[*a.param->pairedWith].role == model::ParamRole::Length) {
+    const Statement &len = t.statements[args[*a.param->pairedWith].ref];
+    const size_t have = elementsAt(t, a.ref);
+    if (len.op == Op::Primitive && have != SIZE_MAX && len.bits > have)
+      return fmt::format("passes {} as {}, beyond the {} of {}", len.bits, paramName(args[*a.param->pairedWith], *a.param->pairedWith),
+                         have, paramName(a, k));
+  }
+  // A length beyond the bytes right after it, which it may describe
+  // whatever it was paired with: nettle's `(dst, length, src)`, where
+  // length is src's (base64_encode_update(ctx, dst, 52, src) with 3
+  // bytes of src reads past them), and `(buffer, length, data)`. Not a
+  // C string after it (snprintf's `(buf, n, fmt)`: n is buf's).
+  if (a.param->role == model::ParamRole::Length && v.op == Op::Primitive && k + 1 < args.size() &&
+      args[k + 1].param && !args[k + 1].param->pairedWith && args[k + 1].ref < t.statements.size() &&
+      args[k + 1].param->role != model::ParamRole::CString &&
+      (!a.param->pairedWith || *a.param->pairedWith != k + 1)) {
+    const model::Type &next = p.type(p.type(args[k + 1].param->type).value);
+    const model::Type *element = next.kind == model::TypeKind::Pointer && next.pointee
+                                     ? &p.type(p.type(*next.pointee).value)
+                                     : nullptr;
+    const bool bytes = element && (element->kind == model::TypeKind::Char || element->kind == model::TypeKind::Void ||
+                                   (element->kind == model::TypeKind::Integer && element->bits == 8));
+    const size_t have = elementsAt(t, args[k + 1].ref);
+    if (bytes && have != SIZE_MAX && v.bits > have)
+      return fmt::format("passes {} as {}, beyond the {} of {}, which it may describe", v.bits, paramName(a, k), have,
+                         paramName(args[k + 1], k + 1));
+  }
+  // A buffer followed by an element size and a count whose product is
+  // beyond it (fwrite's contract: zlib's gzfwrite(buf, 5, 4294963745, f)
+  // with 5 bytes).
+  if (k + 2 < args.size() && args[k + 1].param && args[k + 2].param && args[k + 1].ref < t.statements.size() &&
+      args[k + 2].ref < t.statements.size()) {
+    const Statement &size = t.statements[args[k + 1].ref], &count = t.statements[args[k + 2].ref];
+    const auto named = [](const model::Param &param, std::initializer_list<const char *> words) {
+      const std::string n = lowercase(param.name);
+      return std::any_of(words.begin(), words.end(), [&](const char *w) { return n.find(w) != std::string::npos; });
+    };
+    const size_t have = elementsAt(t, a.ref);
+    if (size.op == Op::Primitive && count.op == Op::Primitive && have != SIZE_MAX &&
+        (v.op == Op::Buffer || v.op == Op::Array || v.op == Op::CString) &&
+        named(*args[k + 1].param, {"size"}) && named(*args[k + 2].param, {"nitems", "nmemb", "count", "num"})) {
+      const unsigned __int128 want = static_cast<unsigned __int128>(size.bits) * count.bits;
+      if (want > have)
+        return fmt::format("passes {} × {} as {} and {}, beyond the {} of {}", size.bits, count.bits,
+                           paramName(args[k + 1], k + 1), paramName(args[k + 2], k + 2), have, paramName(a, k));
+    }
+  }
+  // A buffer followed by an in-out length that says it holds more than
+  // it does (`compress(&byte, &destLen)` with destLen 1416).
+  if (k + 1 < args.size() && args[k + 1].param && inOutLength(p, *args[k + 1].param) &&
+      args[k + 1].ref < t.statements.size())
+    if (const Statement *len = addressedPrimitive(t, args[k + 1].ref)) {
       const size_t have = elementsAt(t, a.ref);
-      if (len.op == Op::Primitive && have != SIZE_MAX && len.bits > have)
-        return fmt::format("passes {} as {}, beyond the {} of {}", len.bits, paramName(args[*a.param->pairedWith], *a.param->pairedWith),
+      if (have != SIZE_MAX && len->bits > have)
+        return fmt::format("passes {} through {}, beyond the {} of {}", len->bits, paramName(args[k + 1], k + 1),
                            have, paramName(a, k));
     }
-    // A length beyond the bytes right after it, which it may describe
-    // whatever it was paired with: nettle's `(dst, length, src)`, where
-    // length is src's (base64_encode_update(ctx, dst, 52, src) with 3
-    // bytes of src reads past them), and `(buffer, length, data)`. Not a
-    // C string after it (snprintf's `(buf, n, fmt)`: n is buf's).
-    if (a.param->role == model::ParamRole::Length && v.op == Op::Primitive && k + 1 < args.size() &&
-        args[k + 1].param && !args[k + 1].param->pairedWith && args[k + 1].ref < t.statements.size() &&
-        args[k + 1].param->role != model::ParamRole::CString &&
-        (!a.param->pairedWith || *a.param->pairedWith != k + 1)) {
-      const model::Type &next = p.type(p.type(args[k + 1].param->type).value);
-      const model::Type *element = next.kind == model::TypeKind::Pointer && next.pointee
-                                       ? &p.type(p.type(*next.pointee).value)
-                                       : nullptr;
-      const bool bytes = element && (element->kind == model::TypeKind::Char || element->kind == model::TypeKind::Void ||
-                                     (element->kind == model::TypeKind::Integer && element->bits == 8));
-      const size_t have = elementsAt(t, args[k + 1].ref);
-      if (bytes && have != SIZE_MAX && v.bits > have)
-        return fmt::format("passes {} as {}, beyond the {} of {}, which it may describe", v.bits, paramName(a, k), have,
-                           paramName(args[k + 1], k + 1));
-    }
-    // A buffer followed by an element size and a count whose product is
-    // beyond it (fwrite's contract: zlib's gzfwrite(buf, 5, 4294963745, f)
-    // with 5 bytes).
-    if (k + 2 < args.size() && args[k + 1].param && args[k + 2].param && args[k + 1].ref < t.statements.size() &&
-        args[k + 2].ref < t.statements.size()) {
-      const Statement &size = t.statements[args[k + 1].ref], &count = t.statements[args[k + 2].ref];
-      const auto named = [](const model::Param &param, std::initializer_list<const char *> words) {
-        const std::string n = lowercase(param.name);
-        return std::any_of(words.begin(), words.end(), [&](const char *w) { return n.find(w) != std::string::npos; });
-      };
-      const size_t have = elementsAt(t, a.ref);
-      if (size.op == Op::Primitive && count.op == Op::Primitive && have != SIZE_MAX &&
-          (v.op == Op::Buffer || v.op == Op::Array || v.op == Op::CString) &&
-          named(*args[k + 1].param, {"size"}) && named(*args[k + 2].param, {"nitems", "nmemb", "count", "num"})) {
-        const unsigned __int128 want = static_cast<unsigned __int128>(size.bits) * count.bits;
-        if (want > have)
-          return fmt::format("passes {} × {} as {} and {}, beyond the {} of {}", size.bits, count.bits,
-                             paramName(args[k + 1], k + 1), paramName(args[k + 2], k + 2), have, paramName(a, k));
-      }
-    }
-    // A buffer followed by an in-out length that says it holds more than
-    // it does (`compress(&byte, &destLen)` with destLen 1416).
-    if (k + 1 < args.size() && args[k + 1].param && inOutLength(p, *args[k + 1].param) &&
-        args[k + 1].ref < t.statements.size())
-      if (const Statement *len = addressedPrimitive(t, args[k + 1].ref)) {
-        const size_t have = elementsAt(t, a.ref);
-        if (have != SIZE_MAX && len->bits > have)
-          return fmt::format("passes {} through {}, beyond the {} of {}", len->bits, paramName(args[k + 1], k + 1),
-                             have, paramName(a, k));
-      }
-    // Bytes with no NUL where the callee reads a C string (or a wide one:
-    // pugixml's save_file(const wchar_t *path) given {1, 1}).
-    const bool cString = a.param->role == model::ParamRole::CString ||
-                         (a.param->role == model::ParamRole::None &&
-                          (catalog.isCharPointer(a.param->type) || wideCharPointer(p, a.param->type)));
-    // A pointer one past a buffer's last byte where the callee reads a
-    // string (pugixml's xpath_variable_set::set(name) given the end of 4
-    // bytes): only an end parameter may take one.
-    if (cString && v.op == Op::EndOf)
-      return fmt::format("gives {} a pointer one past the end of a buffer as the string {}", callName(p, call),
-                         paramName(a, k));
-    if (cString && unterminated(t, v))
-      return wideCharPointer(p, a.param->type)
-                 ? fmt::format("gives {} {} wide characters with no NUL as the wide string {}", callName(p, call),
-                               bytesOf(v), paramName(a, k))
-                 : fmt::format("gives {} {} bytes with no NUL as the C string {}", callName(p, call), bytesOf(v),
-                               paramName(a, k));
-    // Bytes with no NUL where the callee takes signed or unsigned chars
-    // with no length anywhere (utf8proc_NFKC_Casefold(const uint8_t *str)):
-    // it reads up to a terminator, or a block of a size of its own, and
-    // either way the test's bytes are no such thing. A parameter declared
-    // as an array states its size (claims_mix's `block[8]`), which
-    // argumentMisuse's declared-length rule checks.
-    if (a.param->declaredLength) continue;
-    const model::Type &declared = p.type(p.type(a.param->type).value);
-    const model::Type &pointed = declared.kind == model::TypeKind::Pointer && declared.pointee
-                                     ? p.type(p.type(*declared.pointee).value)
-                                     : declared;
-    if (declared.kind == model::TypeKind::Pointer && pointed.kind == model::TypeKind::Integer && pointed.bits == 8 &&
-        a.param->role == model::ParamRole::None && !takesALength(p, c, true)) {
-      if (unterminated(t, v))
-        return fmt::format("gives {} {} bytes with no NUL as {}, which no length goes with", callName(p, call),
-                           bytesOf(v), paramName(a, k));
-      // Nor a pointer one past a buffer's last byte, where nothing is
-      // (libonig's onigenc_strlen_null(enc, p) given the end of 28 bytes).
-      if (v.op == Op::EndOf)
-        return fmt::format("gives {} a pointer one past the end of a buffer as {}, which no length goes with",
-                           callName(p, call), paramName(a, k));
-    }
-    // An array of C strings one of which has no NUL (cJSON_CreateStringArray
-    // given {buffer of 1 byte, "\n"}).
-    if (pointsToCStrings(catalog, a.param->type) && v.op == Op::Array)
-      for (size_t e = 0; e < v.refs.size(); ++e)
-        if (v.refs[e] < t.statements.size() && unterminated(t, t.statements[v.refs[e]]))
-          return fmt::format("gives {} an array whose element {} is {} bytes with no NUL, as the C strings {}",
-                             callName(p, call), e, bytesOf(t.statements[v.refs[e]]), paramName(a, k));
-    const bool handMade = v.op == Op::AddressOf || v.op == Op::Aggregate || v.op == Op::Array || v.op == Op::Buffer ||
-                          v.op == Op::CString;
-    // A release of memory the API did not allocate.
-    if (testcase::releasedParam(p, c) == k && handMade)
-      return fmt::format("gives {} a {} the API did not allocate", callName(p, call), typeName(p, v.type));
-    // What an earlier call already released, released again (yajl_free_error
-    // of the same string twice) or used (json_object_get(o) after
-    // json_object_free_userdata(x, o) freed o).
-    // (An initialiser may take it again: mp_init(&a) after mp_clear(&a).)
-    const bool initialiser = testcase::isInitialiserName(c.name);
-    for (size_t j = 0; j < i && v.op != Op::Null && !initialiser; ++j)
-      if (releasedBy(p, t.statements[j]) == a.ref)
-        return fmt::format("gives {} what {} already released", callName(p, call), callName(p, t.statements[j]));
-    // A part released with its owner, then used or released again
-    // (cJSON_Delete(object); cJSON_Delete(item) of the item
-    // cJSON_AddStringToObject(object, ...) returned); or an owner released
-    // after the test released a part of it, which it still holds.
-    if (const auto owner = ownerOf(p, t, a.ref))
-      for (size_t j = *owner + 1; j < i; ++j)
-        if (releasedBy(p, t.statements[j]) == owner)
-          return fmt::format("gives {} what {} returned, a part of the object {} released with it",
-                             callName(p, call), callName(p, v), callName(p, t.statements[j]));
-    if (testcase::releasedParam(p, c) == k)
-      for (size_t j = 0; j < i; ++j)
-        if (const auto part = releasedBy(p, t.statements[j]); part && ownerOf(p, t, *part) == a.ref)
-          return fmt::format("releases with {} an object whose part (from {}) {} already released",
-                             callName(p, call), callName(p, t.statements[*part]), callName(p, t.statements[j]));
-    // Memory of the test's own given to a function that takes the buffer
-    // over and frees it later (pugixml's load_buffer_inplace_own; a name
-    // with the word own, adopt, steal or take): as a release of it. A
-    // string too (claims_adopt(doc, text) with `char text[] = "..."`).
-    if ((v.op == Op::Buffer || v.op == Op::Array || v.op == Op::CString) && takesOver(c))
-      return fmt::format("gives {} the test's own {} bytes as {}, which it takes over and frees", callName(p, call),
+  return "";
+}
+
+// Argument `k` where the callee reads a C string (or a wide one): bytes
+// with no NUL, or a pointer one past a buffer's end.
+std::string stringMisuse(const CallView &u, size_t k) {
+  const auto &[catalog, p, t, i, call, c, args] = u;
+  const Argument &a = args[k];
+  const Statement &v = t.statements[a.ref];
+  // Bytes with no NUL where the callee reads a C string (or a wide one:
+  // pugixml's save_file(const wchar_t *path) given {1, 1}).
+  const bool cString = a.param->role == model::ParamRole::CString ||
+                       (a.param->role == model::ParamRole::None &&
+                        (catalog.isCharPointer(a.param->type) || wideCharPointer(p, a.param->type)));
+  // A pointer one past a buffer's last byte where the callee reads a
+  // string (pugixml's xpath_variable_set::set(name) given the end of 4
+  // bytes): only an end parameter may take one.
+  if (cString && v.op == Op::EndOf)
+    return fmt::format("gives {} a pointer one past the end of a buffer as the string {}", callName(p, call),
+                       paramName(a, k));
+  if (cString && unterminated(t, v))
+    return wideCharPointer(p, a.param->type)
+               ? fmt::format("gives {} {} wide characters with no NUL as the wide string {}", callName(p, call),
+                             bytesOf(v), paramName(a, k))
+               : fmt::format("gives {} {} bytes with no NUL as the C string {}", callName(p, call), bytesOf(v),
+                             paramName(a, k));
+  return "";
+}
+
+// Argument `k`, not declared as an array, where the callee reads up to a
+// terminator: an array of C strings one of which has no NUL, or bytes with
+// no NUL where the callee takes signed or unsigned chars with no length
+// anywhere (utf8proc_NFKC_Casefold(const uint8_t *str)): it reads up to a
+// terminator, or a block of a size of its own, and either way the test's
+// bytes are no such thing. (A parameter declared as an array states its
+// size, claims_mix's `block[8]`: wholeCallMisuse's declared-length rule.)
+std::string unterminatedMisuse(const CallView &u, size_t k) {
+  const auto &[catalog, p, t, i, call, c, args] = u;
+  const Argument &a = args[k];
+  const Statement &v = t.statements[a.ref];
+  const model::Type &declared = p.type(p.type(a.param->type).value);
+  const model::Type &pointed = declared.kind == model::TypeKind::Pointer && declared.pointee
+                                   ? p.type(p.type(*declared.pointee).value)
+                                   : declared;
+  if (declared.kind == model::TypeKind::Pointer && pointed.kind == model::TypeKind::Integer && pointed.bits == 8 &&
+      a.param->role == model::ParamRole::None && !takesALength(p, c, true)) {
+    if (unterminated(t, v))
+      return fmt::format("gives {} {} bytes with no NUL as {}, which no length goes with", callName(p, call),
                          bytesOf(v), paramName(a, k));
-    // A release of memory an accessor lent (cJSON_free of what
-    // cJSON_GetStringValue returned: the item still owns it).
-    if (testcase::releasedParam(p, c) == k && isCall(v.op) && lendsItsResult(p, p.callable(v.callable)))
-      return fmt::format("gives {} what {} returned, memory that {} lends and its argument still owns",
-                         callName(p, call), callName(p, v), callName(p, v));
-    // An object of the test's own where the callee reads a `void *` as its own.
-    if (std::string why = ownObjectThroughVoid(p, t, i, k); !why.empty()) return "gives " + why;
-    // Bytes of the test's own as a `void *` that no length goes with: an
-    // opaque handle the API made, not a buffer (jansson's
-    // json_object_iter_value(void *iter), whose iter only json_object_iter
-    // makes; the front end calls such a parameter user data). A callee
-    // with any integer parameter may read it as a buffer of that length
-    // (fwrite's buf, size, nitems), so it is left alone.
-    const bool handle = voidPointer(p, a.param->type) &&
-                        (a.param->role == model::ParamRole::None || a.param->role == model::ParamRole::UserData);
-    if (handle && (v.op == Op::Buffer || v.op == Op::Array || v.op == Op::CString) && !takesALength(p, c, false))
-      return fmt::format("gives {} {} bytes of the test's own as {} (void *), with no length: a handle only the API "
-                         "makes",
-                         callName(p, call), bytesOf(v), paramName(a, k));
-    // An object the API made, of a type of its own, as the `void *` of an
-    // API that makes `void *` handles itself (jansson's
-    // json_object_iter_value(json_copy(j)), whose iter json_object_iter
-    // makes): the callee reads it as the other kind.
-    if (handle && isCall(v.op) && !voidPointer(p, p.callable(v.callable).result))
-      if (const model::Callable *maker = voidHandleMaker(catalog))
-        return fmt::format("gives {} what {} returned ({}) as {} (void *), a handle of the kind {}() makes",
-                           callName(p, call), callName(p, v), typeName(p, p.callable(v.callable).result),
-                           paramName(a, k), maker->name);
+    // Nor a pointer one past a buffer's last byte, where nothing is
+    // (libonig's onigenc_strlen_null(enc, p) given the end of 28 bytes).
+    if (v.op == Op::EndOf)
+      return fmt::format("gives {} a pointer one past the end of a buffer as {}, which no length goes with",
+                         callName(p, call), paramName(a, k));
+  }
+  // An array of C strings one of which has no NUL (cJSON_CreateStringArray
+  // given {buffer of 1 byte, "\n"}).
+  if (pointsToCStrings(catalog, a.param->type) && v.op == Op::Array)
+    for (size_t e = 0; e < v.refs.size(); ++e)
+      if (v.refs[e] < t.statements.size() && unterminated(t, t.statements[v.refs[e]]))
+        return fmt::format("gives {} an array whose element {} is {} bytes with no NUL, as the C strings {}",
+                           callName(p, call), e, bytesOf(t.statements[v.refs[e]]), paramName(a, k));
+  return "";
+}
+
+// Argument `k` released, or used, against who owns it: a release of what
+// the API did not allocate or already released, a part of an object
+// released with it, memory the callee takes over or an accessor lent.
+std::string ownershipMisuse(const CallView &u, size_t k) {
+  const auto &[catalog, p, t, i, call, c, args] = u;
+  const Argument &a = args[k];
+  const Statement &v = t.statements[a.ref];
+  const bool handMade = v.op == Op::AddressOf || v.op == Op::Aggregate || v.op == Op::Array || v.op == Op::Buffer ||
+                        v.op == Op::CString;
+  // A release of memory the API did not allocate.
+  if (testcase::releasedParam(p, c) == k && handMade)
+    return fmt::format("gives {} a {} the API did not allocate", callName(p, call), typeName(p, v.type));
+  // What an earlier call already released, released again (yajl_free_error
+  // of the same string twice) or used (json_object_get(o) after
+  // json_object_free_userdata(x, o) freed o).
+  // (An initialiser may take it again: mp_init(&a) after mp_clear(&a).)
+  const bool initialiser = testcase::isInitialiserName(c.name);
+  for (size_t j = 0; j < i && v.op != Op::Null && !initialiser; ++j)
+    if (releasedBy(p, t.statements[j]) == a.ref)
+      return fmt::format("gives {} what {} already released", callName(p, call), callName(p, t.statements[j]));
+  // A part released with its owner, then used or released again
+  // (cJSON_Delete(object); cJSON_Delete(item) of the item
+  // cJSON_AddStringToObject(object, ...) returned); or an owner released
+  // after the test released a part of it, which it still holds.
+  if (const auto owner = ownerOf(p, t, a.ref))
+    for (size_t j = *owner + 1; j < i; ++j)
+      if (releasedBy(p, t.statements[j]) == owner)
+        return fmt::format("gives {} what {} returned, a part of the object {} released with it",
+                           callName(p, call), callName(p, v), callName(p, t.statements[j]));
+  if (testcase::releasedParam(p, c) == k)
+    for (size_t j = 0; j < i; ++j)
+      if (const auto part = releasedBy(p, t.statements[j]); part && ownerOf(p, t, *part) == a.ref)
+        return fmt::format("releases with {} an object whose part (from {}) {} already released",
+                           callName(p, call), callName(p, t.statements[*part]), callName(p, t.statements[j]));
+  // Memory of the test's own given to a function that takes the buffer
+  // over and frees it later (pugixml's load_buffer_inplace_own; a name
+  // with the word own, adopt, steal or take): as a release of it. A
+  // string too (claims_adopt(doc, text) with `char text[] = "..."`).
+  if ((v.op == Op::Buffer || v.op == Op::Array || v.op == Op::CString) && takesOver(c))
+    return fmt::format("gives {} the test's own {} bytes as {}, which it takes over and frees", callName(p, call),
+                       bytesOf(v), paramName(a, k));
+  // A release of memory an accessor lent (cJSON_free of what
+  // cJSON_GetStringValue returned: the item still owns it).
+  if (testcase::releasedParam(p, c) == k && isCall(v.op) && lendsItsResult(p, p.callable(v.callable)))
+    return fmt::format("gives {} what {} returned, memory that {} lends and its argument still owns",
+                       callName(p, call), callName(p, v), callName(p, v));
+  return "";
+}
+
+// Argument `k` as a `void *`: an object of the test's own the callee reads
+// as its own, the test's bytes as an opaque handle, or an object of
+// another kind than the handles the API makes.
+std::string voidPointerMisuse(const CallView &u, size_t k) {
+  const auto &[catalog, p, t, i, call, c, args] = u;
+  const Argument &a = args[k];
+  const Statement &v = t.statements[a.ref];
+  // An object of the test's own where the callee reads a `void *` as its own.
+  if (std::string why = ownObjectThroughVoid(p, t, i, k); !why.empty()) return "gives " + why;
+  // Bytes of the test's own as a `void *` that no length goes with: an
+  // opaque handle the API made, not a buffer (jansson's
+  // json_object_iter_value(void *iter), whose iter only json_object_iter
+  // makes; the front end calls such a parameter user data). A callee
+  // with any integer parameter may read it as a buffer of that length
+  // (fwrite's buf, size, nitems), so it is left alone.
+  const bool handle = voidPointer(p, a.param->type) &&
+                      (a.param->role == model::ParamRole::None || a.param->role == model::ParamRole::UserData);
+  if (handle && (v.op == Op::Buffer || v.op == Op::Array || v.op == Op::CString) && !takesALength(p, c, false))
+    return fmt::format("gives {} {} bytes of the test's own as {} (void *), with no length: a handle only the API "
+                       "makes",
+                       callName(p, call), bytesOf(v), paramName(a, k));
+  // An object the API made, of a type of its own, as the `void *` of an
+  // API that makes `void *` handles itself (jansson's
+  // json_object_iter_value(json_copy(j)), whose iter json_object_iter
+  // makes): the callee reads it as the other kind.
+  if (handle && isCall(v.op) && !voidPointer(p, p.callable(v.callable).result))
+    if (const model::Callable *maker = voidHandleMaker(catalog))
+      return fmt::format("gives {} what {} returned ({}) as {} (void *), a handle of the kind {}() makes",
+                         callName(p, call), callName(p, v), typeName(p, p.callable(v.callable).result),
+                         paramName(a, k), maker->name);
+  return "";
+}
+
+} // namespace
+
+std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, size_t i) {
+  const model::Program &p = catalog.program();
+  const Statement &call = t.statements[i];
+  if (!isCall(call.op)) return "";
+  const CallView u{catalog, p, t, i, call, p.callable(call.callable), argumentsOf(p, call)};
+  for (const auto rule : {builtStructMisuse, wholeCallMisuse})
+    if (std::string why = rule(u); !why.empty()) return why;
+  for (size_t k = 0; k < u.args.size(); ++k) {
+    const Argument &a = u.args[k];
+    if (!a.param || a.ref >= t.statements.size()) continue;
+    for (const auto rule : {lengthMisuse, stringMisuse})
+      if (std::string why = rule(u, k); !why.empty()) return why;
+    if (a.param->declaredLength) continue; // unterminatedMisuse's note
+    for (const auto rule : {unterminatedMisuse, ownershipMisuse, voidPointerMisuse})
+      if (std::string why = rule(u, k); !why.empty()) return why;
   }
   return "";
 }
