@@ -147,6 +147,20 @@ bool inOutLength(const model::Program &p, const model::Param &param);
 // A name's words (identifierWords), lower-case.
 std::vector<std::string> words(const std::string &name);
 
+// Call `i` of a failing test as the rules of the Classify*.cpp files read
+// it: argumentMisuse, misuse and robustness each make one and ask their
+// rules in turn, the first that speaks giving the claim.
+struct CallView {
+  const testcase::Catalog &catalog;
+  const model::Program &p;
+  const TestCase &t;
+  size_t i;
+  const Statement &call;
+  std::vector<Argument> args;                // argumentsOf(p, call)
+  const std::vector<exec::Observation> &obs; // what the run observed (none for argumentMisuse)
+  std::set<size_t> inCone;                   // cone(t, i)
+};
+
 // ---- Ownership (ClassifyOwnership.cpp) ----
 
 // Whether `callable` lends a pointer into something it was given rather
@@ -218,11 +232,14 @@ std::string ownObjectThroughVoid(const model::Program &p, const TestCase &t, siz
 // own object as the callee's `void *`; "" when none.
 std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, size_t i);
 
-// ---- Misuse and robustness through the test's objects (ClassifyObjects.cpp) ----
+// ---- Misuse through the test's objects (ClassifyObjects.cpp; robustness: ClassifyRobustness.cpp) ----
 
-// A call in the cone of call `i` that takes an element (front(), top(),
-// operator[]) of a container nothing was put into since it was made: what
-// happened, or "" when none.
+// An element taken from a container nothing was put into, by an accessor
+// whose precondition is that there is one (front, back, first, last, top,
+// peek, or operator[] given an index; not at(), which checks), in the
+// failing call or what made its arguments (taglib's
+// `List<String> a; String s(a.back());`, as std::list::back() of an empty
+// list). "" when none.
 std::string elementOfNothing(const model::Program &p, const TestCase &t, size_t i);
 
 // A pointer only the API makes (Catalog::apiPointer: hiredis's sds) used by
@@ -249,6 +266,10 @@ bool onlyReads(const model::Program &p, const Statement &u, Ref object);
 // descriptor, a null an earlier call returned or left); "" when it is not.
 std::string robustness(const testcase::Catalog &catalog, const TestCase &t, size_t i,
                        const std::vector<exec::Observation> &obs);
+
+// Whether method call `u` takes an element by an accessor that checks
+// nothing (elementOfNothing).
+bool uncheckedAccessor(const model::Program &p, const Statement &u);
 
 // ---- Asked by the reports' rules too (Classify.cpp) ----
 

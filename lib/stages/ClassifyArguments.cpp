@@ -192,21 +192,10 @@ std::string ownObjectThroughVoid(const model::Program &p, const TestCase &t, siz
 
 namespace {
 
-// Call `i` of a test as argumentMisuse's rules read it.
-struct CallView {
-  const testcase::Catalog &catalog;
-  const model::Program &p;
-  const TestCase &t;
-  size_t i;
-  const Statement &call;
-  const model::Callable &c;
-  std::vector<Argument> args;
-};
-
 // Misuse in what the test built for the call: a struct whose length field
 // is beyond its buffer field, or one only the C library makes.
-std::string builtStructMisuse(const CallView &u) {
-  const auto &[catalog, p, t, i, call, c, args] = u;
+std::string builtStructMisuse(const CallView &view) {
+  const auto &[catalog, p, t, i, call, args, obs, inCone] = view;
   // A struct whose length field is beyond its buffer field (z_stream's
   // avail_in beyond next_in): no callee can check that either.
   for (size_t j : builtValues(t, i)) {
@@ -247,8 +236,9 @@ std::string builtStructMisuse(const CallView &u) {
 // over, the test's bytes as the API's own pointer, NULL where it is
 // declared never to be, a file or handle of another kind, fewer elements
 // than a declared array, a variadic call without a format.
-std::string wholeCallMisuse(const CallView &u) {
-  const auto &[catalog, p, t, i, call, c, args] = u;
+std::string wholeCallMisuse(const CallView &view) {
+  const auto &[catalog, p, t, i, call, args, obs, inCone] = view;
+  const model::Callable &c = p.callable(call.callable);
   // A release given an array that holds one object twice (hiredis's
   // sdsfreesplitres({s, s}, 2) frees s twice).
   if (testcase::isDestroyerName(c.name))
@@ -320,8 +310,9 @@ std::string wholeCallMisuse(const CallView &u) {
 // Argument `k` against the lengths around it: a length beyond its buffer,
 // beyond the bytes right after it, a size times a count beyond the buffer,
 // an in-out length that says the buffer holds more than it does.
-std::string lengthMisuse(const CallView &u, size_t k) {
-  const auto &[catalog, p, t, i, call, c, args] = u;
+std::string lengthMisuse(const CallView &view, size_t k) {
+  const auto &[catalog, p, t, i, call, args, obs, inCone] = view;
+  const model::Callable &c = p.callable(call.callable);
   const Argument &a = args[k];
   const Statement &v = t.statements[a.ref];
   // A length beyond its buffer: no callee can check that.
@@ -388,8 +379,8 @@ std::string lengthMisuse(const CallView &u, size_t k) {
 
 // Argument `k` where the callee reads a C string (or a wide one): bytes
 // with no NUL, or a pointer one past a buffer's end.
-std::string stringMisuse(const CallView &u, size_t k) {
-  const auto &[catalog, p, t, i, call, c, args] = u;
+std::string stringMisuse(const CallView &view, size_t k) {
+  const auto &[catalog, p, t, i, call, args, obs, inCone] = view;
   const Argument &a = args[k];
   const Statement &v = t.statements[a.ref];
   // Bytes with no NUL where the callee reads a C string (or a wide one:
@@ -419,8 +410,9 @@ std::string stringMisuse(const CallView &u, size_t k) {
 // terminator, or a block of a size of its own, and either way the test's
 // bytes are no such thing. (A parameter declared as an array states its
 // size, claims_mix's `block[8]`: wholeCallMisuse's declared-length rule.)
-std::string unterminatedMisuse(const CallView &u, size_t k) {
-  const auto &[catalog, p, t, i, call, c, args] = u;
+std::string unterminatedMisuse(const CallView &view, size_t k) {
+  const auto &[catalog, p, t, i, call, args, obs, inCone] = view;
+  const model::Callable &c = p.callable(call.callable);
   const Argument &a = args[k];
   const Statement &v = t.statements[a.ref];
   const model::Type &declared = p.type(p.type(a.param->type).value);
@@ -451,8 +443,9 @@ std::string unterminatedMisuse(const CallView &u, size_t k) {
 // Argument `k` released, or used, against who owns it: a release of what
 // the API did not allocate or already released, a part of an object
 // released with it, memory the callee takes over or an accessor lent.
-std::string ownershipMisuse(const CallView &u, size_t k) {
-  const auto &[catalog, p, t, i, call, c, args] = u;
+std::string ownershipMisuse(const CallView &view, size_t k) {
+  const auto &[catalog, p, t, i, call, args, obs, inCone] = view;
+  const model::Callable &c = p.callable(call.callable);
   const Argument &a = args[k];
   const Statement &v = t.statements[a.ref];
   const bool handMade = v.op == Op::AddressOf || v.op == Op::Aggregate || v.op == Op::Array || v.op == Op::Buffer ||
@@ -500,8 +493,9 @@ std::string ownershipMisuse(const CallView &u, size_t k) {
 // Argument `k` as a `void *`: an object of the test's own the callee reads
 // as its own, the test's bytes as an opaque handle, or an object of
 // another kind than the handles the API makes.
-std::string voidPointerMisuse(const CallView &u, size_t k) {
-  const auto &[catalog, p, t, i, call, c, args] = u;
+std::string voidPointerMisuse(const CallView &view, size_t k) {
+  const auto &[catalog, p, t, i, call, args, obs, inCone] = view;
+  const model::Callable &c = p.callable(call.callable);
   const Argument &a = args[k];
   const Statement &v = t.statements[a.ref];
   // An object of the test's own where the callee reads a `void *` as its own.
@@ -536,17 +530,18 @@ std::string argumentMisuse(const testcase::Catalog &catalog, const TestCase &t, 
   const model::Program &p = catalog.program();
   const Statement &call = t.statements[i];
   if (!isCall(call.op)) return "";
-  const CallView u{catalog, p, t, i, call, p.callable(call.callable), argumentsOf(p, call)};
+  static const std::vector<exec::Observation> none;
+  const CallView view{catalog, p, t, i, call, argumentsOf(p, call), none, cone(t, i)};
   for (const auto rule : {builtStructMisuse, wholeCallMisuse})
-    if (std::string why = rule(u); !why.empty()) return why;
-  for (size_t k = 0; k < u.args.size(); ++k) {
-    const Argument &a = u.args[k];
+    if (std::string why = rule(view); !why.empty()) return why;
+  for (size_t k = 0; k < view.args.size(); ++k) {
+    const Argument &a = view.args[k];
     if (!a.param || a.ref >= t.statements.size()) continue;
     for (const auto rule : {lengthMisuse, stringMisuse})
-      if (std::string why = rule(u, k); !why.empty()) return why;
+      if (std::string why = rule(view, k); !why.empty()) return why;
     if (a.param->declaredLength) continue; // unterminatedMisuse's note
     for (const auto rule : {unterminatedMisuse, ownershipMisuse, voidPointerMisuse})
-      if (std::string why = rule(u, k); !why.empty()) return why;
+      if (std::string why = rule(view, k); !why.empty()) return why;
   }
   return "";
 }

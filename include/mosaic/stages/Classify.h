@@ -106,7 +106,7 @@ std::string misuseOutsideTheCall(const testcase::Catalog &catalog, const testcas
 /// there: claims_adopt(doc, NULL) then claims_length(doc);
 /// claims_buffer_init(NULL, &b) then claims_buffer_peek(&b). Creators
 /// given NULL are not counted (yajl_gen_alloc(NULL) is a documented
-/// default; ClassifyObjects.cpp's robustness() has the callbacks a creator keeps),
+/// default; ClassifyRobustness.cpp's robustness() has the callbacks a creator keeps),
 /// nor failures of any other kind. Also when the null is in a struct the
 /// test zero-initialised and gave to no earlier call (libogg's
 /// `ogg_page og = {}; ogg_page_bos(&og)`). "" otherwise.
