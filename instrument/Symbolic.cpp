@@ -100,6 +100,50 @@ ModelCall modelOf(llvm::StringRef name) {
   return it == kModels.end() ? ModelCall{} : it->second;
 }
 
+// libstdc++'s std::string members that copy a string's bytes where no
+// pass sees them (compiled into libstdc++.so; at -O2 the unit inlines the
+// constructors, which then copy with llvm.memcpy, but not _M_assign, which
+// `a = b` calls). After such a call the copy's shadow is made from the
+// source's, so that bytes a test gave stay symbolic in the copy. The
+// layout read is libstdc++'s std::__cxx11::basic_string<char>, which the
+// mangled names below name: the data pointer at offset 0, the length at
+// offset 8 (bits/basic_string.h, _M_dataplus and _M_string_length).
+enum class StringCopy {
+  None,
+  FromString, ///< argument `source` is a std::string: its bytes
+  FromChars,  ///< argument `source` points at the bytes
+  Substr,     ///< argument `source` is a std::string, the bytes from argument 2 on
+};
+
+struct StringCopyCall {
+  StringCopy kind = StringCopy::None;
+  unsigned dest = 0;   ///< the std::string written (`this`, or substr's sret)
+  unsigned source = 1;
+};
+
+StringCopyCall stringCopyOf(llvm::StringRef name) {
+  static const std::map<std::string, StringCopyCall, std::less<>> kMembers = {
+      {"9_M_assignERKS4_", {StringCopy::FromString}},
+      {"aSERKS4_", {StringCopy::FromString}},    // operator=(const string &)
+      {"6assignERKS4_", {StringCopy::FromString}},
+      {"C1ERKS4_", {StringCopy::FromString}},    // string(const string &)
+      {"C2ERKS4_", {StringCopy::FromString}},
+      {"C1EPKcmRKS3_", {StringCopy::FromChars}}, // string(const char *, size_t)
+      {"C2EPKcmRKS3_", {StringCopy::FromChars}},
+      {"C1EPKcRKS3_", {StringCopy::FromChars}},  // string(const char *)
+      {"C2EPKcRKS3_", {StringCopy::FromChars}},
+      {"6assignEPKcm", {StringCopy::FromChars}},
+      {"12_M_constructIPcEEvT_S7_St20forward_iterator_tag", {StringCopy::FromChars}},
+      {"12_M_constructIPKcEEvT_S8_St20forward_iterator_tag", {StringCopy::FromChars}},
+  };
+  static constexpr llvm::StringLiteral kString = "_ZNSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE";
+  static constexpr llvm::StringLiteral kConstString = "_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE";
+  if (name.consume_front(kConstString)) return name == "6substrEmm" ? StringCopyCall{StringCopy::Substr, 0, 1} : StringCopyCall{};
+  if (!name.consume_front(kString)) return {};
+  auto it = kMembers.find(name);
+  return it == kMembers.end() ? StringCopyCall{} : it->second;
+}
+
 // glibc's <ctype.h> macros index a table whose address a call returns
 // (`(*__ctype_b_loc())[c]`): the table's kind for `__mosaic_sym_ctype`
 // when `gep` indexes one (0 classes, 1 tolower, 2 toupper), -1 otherwise.
@@ -339,6 +383,13 @@ private:
         if (traced(call.getType())) modelled(call, model);
         return;
       }
+    // libstdc++'s string copies, declared or its inline copies (extern
+    // templates: available_externally, inlined uninstrumented).
+    if (callee && (callee->isDeclaration() || callee->hasAvailableExternallyLinkage()))
+      if (const StringCopyCall copy = stringCopyOf(callee->getName()); copy.kind != StringCopy::None) {
+        for (llvm::Value *a : call.args()) concretized(call, a);
+        return stringCopied(call, copy);
+      }
     // Not traced (traceSymbolically), and its address may name nothing.
     if (callee && callee->hasAvailableExternallyLinkage()) return;
     if (callee && callee->isDeclaration()) {
@@ -367,6 +418,32 @@ private:
     // where every use of the result sees it.
     if (llvm::isa<llvm::CallInst>(call) && traced(call.getType()))
       after(call, [&](llvm::IRBuilder<> &a) { return a.CreateCall(ret_, {call.getCalledOperand()}); });
+  }
+
+  // After a std::string member that copied bytes (stringCopyOf): the
+  // shadow of the bytes now in the destination, from the source's. After
+  // an invoke, at its normal destination when that has no other way in.
+  void stringCopied(llvm::CallBase &call, const StringCopyCall &copy) {
+    const unsigned need = copy.kind == StringCopy::Substr ? 3 : 2;
+    if (call.arg_size() < need) return;
+    for (unsigned k = 0; k < 2; ++k)
+      if (!call.getArgOperand(k)->getType()->isPointerTy()) return;
+    llvm::Instruction *at = call.getNextNode();
+    if (auto *inv = llvm::dyn_cast<llvm::InvokeInst>(&call)) {
+      llvm::BasicBlock *normal = inv->getNormalDest();
+      at = normal->getSinglePredecessor() ? &*normal->getFirstInsertionPt() : nullptr;
+    }
+    if (!at) return;
+    llvm::IRBuilder<> b(at);
+    auto *ptr = llvm::PointerType::getUnqual(ctx_);
+    llvm::Type *i8 = b.getInt8Ty(), *i64 = b.getInt64Ty();
+    llvm::Value *dest = call.getArgOperand(copy.dest), *source = call.getArgOperand(copy.source);
+    llvm::Value *data = b.CreateLoad(ptr, dest);
+    llvm::Value *length = b.CreateLoad(i64, b.CreateConstGEP1_64(i8, dest, 8));
+    llvm::Value *from = source;
+    if (copy.kind != StringCopy::FromChars) from = b.CreateLoad(ptr, source);
+    if (copy.kind == StringCopy::Substr) from = b.CreateGEP(i8, from, toI64(b, call.getArgOperand(2)));
+    b.CreateCall(memcpy_, {data, from, length});
   }
 
   // A call of the C library the runtime models: its result's expression

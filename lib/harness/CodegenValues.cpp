@@ -87,8 +87,16 @@ void Writer::emitStrings() {
     builders_ << "  switch (s->type) {\n";
     for (const model::Type *ty : valueTypes(p_)) {
       if (ty->kind == TypeKind::String) {
-        builders_ << "  case " << ty->id << ":\n    __mosaic_adopt(ctx, " << ty->id << ", new " << t(ty->id)
-                  << "((const char *)s->bytes, s->len), " << deleter(ty->id) << ");\n    return MOSAIC_STMT_OK;\n";
+        // The string's own bytes are the input bytes (concolic execution):
+        // the constructor copies them in libstdc++, which no pass sees, so
+        // they are marked where they landed. Reads through the unit's
+        // inlined operator[], data() or iterators are then symbolic; what
+        // libstdc++'s out-of-line members copy or compare stays concrete.
+        builders_ << "  case " << ty->id << ": {\n    " << t(ty->id) << " *v = new " << t(ty->id)
+                  << "((const char *)s->bytes, s->len);\n"
+                  << "    MOSAIC_SYM_INPUT(ctx, &(*v)[0], s->len, MOSAIC_SYM_IN_BYTES);\n"
+                  << "    __mosaic_adopt(ctx, " << ty->id << ", v, " << deleter(ty->id)
+                  << ");\n    return MOSAIC_STMT_OK;\n  }\n";
       } else if (ty->kind == TypeKind::InputStream) {
         builders_ << "  case " << ty->id << ":\n    __mosaic_adopt(ctx, " << ty->id
                   << ", static_cast<" << t(ty->id) << " *>(new std::istringstream(std::string((const char *)s->bytes, s->len))), "
@@ -98,7 +106,8 @@ void Writer::emitStrings() {
                   << " *>(new std::ostringstream()), " << deleter(ty->id) << ");\n    return MOSAIC_STMT_OK;\n";
       } else if (ty->kind == TypeKind::StringView) {
         builders_ << "  case " << ty->id << ": {\n    char *b = (char *)__mosaic_alloc(ctx, s->len + 1);\n"
-                  << "    memcpy(b, s->bytes, s->len);\n    __mosaic_adopt(ctx, " << ty->id << ", new " << t(ty->id)
+                  << "    memcpy(b, s->bytes, s->len);\n    MOSAIC_SYM_INPUT(ctx, b, s->len, MOSAIC_SYM_IN_BYTES);\n"
+                  << "    __mosaic_adopt(ctx, " << ty->id << ", new " << t(ty->id)
                   << "(b, s->len), " << deleter(ty->id) << ");\n    return MOSAIC_STMT_OK;\n  }\n";
       }
     }
