@@ -44,12 +44,12 @@ extern "C" {
  * both out of the environment its tests see. */
 #define MOSAIC_ENV_BIND_NOW "MOSAIC_BIND_NOW"
 /* "1": persistent children write their tests' traces straight into the
- * slots, as before the work traces (runtime/server.c); for measuring what
+ * slots, as before the work traces (runtime/child.c); for measuring what
  * those save (bench/results/speed-2026-12-02), read from the environment
  * the host gives the server. */
 #define MOSAIC_ENV_NO_WORK_TRACES "MOSAIC_NO_WORK_TRACES"
 /* "1": a sanitized harness's server makes its children with fork(), its
- * fork handlers run, as before _Fork (runtime/server.c: fork_child); for
+ * fork handlers run, as before _Fork (runtime/child.c: fork_child); for
  * measuring what that saves (bench/results/speed-2026-12-02b), read from
  * the environment the host gives the server. */
 #define MOSAIC_ENV_FORK_HANDLERS "MOSAIC_FORK_HANDLERS"
@@ -73,7 +73,7 @@ extern "C" {
  * nothing outside it (a mount namespace of the server's own). */
 #define MOSAIC_FEATURE_FS_SANDBOX 32u
 /* A sanitized harness's children are made without the fork handlers
- * (glibc's _Fork; runtime/server.c: fork_child). */
+ * (glibc's _Fork; runtime/child.c: fork_child). */
 #define MOSAIC_FEATURE_FORK_NO_HANDLERS 64u
 
 typedef struct mosaic_hello {
@@ -96,7 +96,7 @@ typedef struct mosaic_hello {
  * share it has on an idle machine before it is called hung. One that can
  * never wake (its only thread waits on a private futex with no timeout, as
  * after a heap corruption) is a timeout as soon as the server sees it
- * (runtime/server.c: stuck). */
+ * (runtime/watch.c: stuck). */
 #define MOSAIC_WALL_LIMIT_MS(timeout_ms) \
   ((uint64_t)(timeout_ms) * 10u > 1000u ? (uint64_t)(timeout_ms) * 10u : (uint64_t)1000u)
 
