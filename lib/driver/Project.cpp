@@ -514,6 +514,172 @@ int writePlan(const std::string &outDir, const std::vector<PlannedUnit> &units, 
   return kExitOk;
 }
 
+/// The compile database's files this run takes as units: library code
+/// (unless --include-tests), within --include and out of --exclude, never
+/// the run's own output.
+std::vector<PlannedUnit> selectUnits(const ProjectOptions &o, const std::vector<std::string> &files,
+                                     const std::string &root, const std::string &outDir) {
+  std::vector<PlannedUnit> units;
+  for (const std::string &f : files) {
+    const std::string relative = fs::path(f).lexically_relative(root).generic_string();
+    if (!o.includeTests && !notLibraryCode(f, root).empty()) continue;
+    if (!o.include.empty() && !matchesAny(o.include, relative)) continue;
+    if (matchesAny(o.exclude, relative)) continue;
+    if (f.rfind(outDir + "/", 0) == 0) continue; // never our own output
+    PlannedUnit u;
+    u.path = f;
+    u.relative = relative;
+    u.id = idOf(relative);
+    units.push_back(std::move(u));
+  }
+  return units;
+}
+
+/// Each unit's budget out of `total` seconds: BADS over Schwa's scores
+/// (with each unit's function weights written under OUT/work, for the
+/// search to call the riskier functions more), or even (--allocation
+/// even, or no history to read). Returns what the plan says of it.
+std::string allocateBudgets(const ProjectOptions &o, const std::string &root, const std::string &outDir, bool sharded,
+                            double total, std::vector<PlannedUnit> &units) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<double> budgets;
+  std::string note = o.allocation;
+  if (o.allocation != "bads") {
+    budgets = predict::allocateEven(units.size(), total);
+  } else {
+    // Each unit's functions from the front end, for Schwa at function level
+    // (a unit that does not parse is scored as a file only).
+    std::map<std::string, std::vector<predict::FunctionSpan>> spans;
+    for (PlannedUnit &u : units) {
+      if (!o.functionWeights) break;
+      analysis::FrontEndOptions fe;
+      fe.buildDir = o.unit.buildDir;
+      fe.unit = u.path;
+      fe.projectSamples = false;
+      if (auto program = analysis::analyzeUnit(fe)) spans[u.path] = functionSpans(*program);
+    }
+    auto history = predict::readHistory(root, spans);
+    if (!history) {
+      note = "even (" + history.error().message + ")";
+      budgets = predict::allocateEven(units.size(), total);
+    } else {
+      const predict::Prediction p = predict::schwa(*history, spans);
+      std::vector<double> scores;
+      std::error_code ec;
+      const fs::path tree = fs::weakly_canonical(history->workTree, ec);
+      for (PlannedUnit &u : units) {
+        const std::string relative = fs::path(u.path).lexically_relative(tree).generic_string();
+        const auto it = p.files.find(relative);
+        u.score = it == p.files.end() ? 0 : it->second.score;
+        scores.push_back(u.score);
+        // Its functions' scores, for the search to call the riskier ones
+        // more (generate's --function-weights).
+        const auto f = p.functions.find(relative);
+        const auto s = spans.find(u.path);
+        if (f == p.functions.end() || s == spans.end()) continue;
+        nlohmann::json weights = nlohmann::json::object();
+        for (std::size_t k = 0; k < f->second.size() && k < s->second.size(); ++k)
+          if (f->second[k].score > 0) weights[s->second[k].name] = f->second[k].score;
+        if (weights.empty()) continue;
+        const fs::path file = fs::path(outDir) / "work" / (u.id + ".functions.json");
+        fs::create_directories(file.parent_path(), ec);
+        std::ofstream(file) << weights.dump(1) << "\n";
+        u.functionWeights = file.string();
+      }
+      // Sharded, every shard must compute the same budgets: the
+      // prediction's own time, which differs, is not taken off.
+      const double prediction = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+      budgets = predict::allocateBads(scores, total, sharded ? 0.0 : prediction);
+      note = fmt::format("bads over {} commits{} ({:.1f} s)", history->walked,
+                         history->shallow ? ", a shallow clone" : "", prediction);
+    }
+  }
+  for (std::size_t k = 0; k < units.size(); ++k) units[k].budget = budgets[k];
+  return note;
+}
+
+/// Keeps the units of `shard` (assigned over every shard by budget: every
+/// shard computes the same assignment). Returns what the plan says of it.
+std::string keepShard(const Shard &shard, std::vector<PlannedUnit> &units) {
+  std::vector<std::string> names;
+  std::vector<double> budgets;
+  for (const PlannedUnit &u : units) names.push_back(u.relative), budgets.push_back(u.budget);
+  const auto assigned = assignShards(budgets, names, shard.count);
+  std::vector<PlannedUnit> mine;
+  double ours = 0;
+  for (std::size_t k = 0; k < units.size(); ++k)
+    if (assigned[k] == shard.index) ours += units[k].budget, mine.push_back(std::move(units[k]));
+  const std::string note = fmt::format("shard {} of {}: {} of the {} units, {:.0f} s of search", shard.index,
+                                       shard.count, mine.size(), units.size(), ours);
+  units = std::move(mine);
+  return note;
+}
+
+/// What an earlier run (its state in `statePath`) finished with the same
+/// inputs is kept: such a unit is "unchanged", with its result; every
+/// unit gets its key over its command, options and headers. Returns how
+/// many are unchanged.
+std::size_t resumeUnchanged(const ProjectOptions &o, const std::string &statePath, const HeaderHashes &headers,
+                            std::vector<PlannedUnit> &units) {
+  std::map<std::string, nlohmann::json> before;
+  try {
+    const nlohmann::json state = nlohmann::json::parse(readFile(statePath));
+    for (const auto &u : state.at("units")) before[u.value("id", "")] = u;
+  } catch (const std::exception &) {
+  }
+  const auto commands = commandsByFile(o.unit.buildDir);
+  std::size_t unchanged = 0;
+  for (PlannedUnit &u : units) {
+    const auto c = commands.find(u.path);
+    u.command = c == commands.end() ? "" : c->second;
+    const auto b = before.find(u.id);
+    if (b != before.end() && b->second.contains("headers") && b->second["headers"].is_array())
+      u.headers = b->second["headers"].get<std::vector<std::string>>();
+    u.key = keyOf(u, dependencyHash(headers, u.headers), u.command, o);
+    if (b != before.end() && b->second.value("key", "") == u.key &&
+        (b->second.value("status", "") == "done" || b->second.value("status", "") == "unchanged")) {
+      u.status = "unchanged";
+      u.exitCode = b->second.value("exit_code", 0);
+      u.stats = b->second.value("stats", nlohmann::json::object());
+      u.seconds = b->second.value("seconds", 0.0);
+      ++unchanged;
+    } else {
+      u.headers.reset(); // what this run's harness build lists, after it runs
+      u.key = keyOf(u, dependencyHash(headers, u.headers), u.command, o);
+    }
+  }
+  return unchanged;
+}
+
+/// After the units ran: the project-wide files (CMakeLists.txt over every
+/// suite, JUnit, SARIF, the HTML report) and the summary; the exit code.
+int finishProject(const std::string &outDir, const std::string &root, const std::string &statePath,
+                  const std::vector<PlannedUnit> &units, std::size_t unchanged, std::ostream &out) {
+  std::vector<std::pair<std::string, std::string>> roots;
+  for (const PlannedUnit &u : units) roots.emplace_back(u.id, u.relative);
+  writeRootCMake(outDir, roots);
+  const std::size_t junitCases = writeJUnit(outDir, roots);
+  const std::size_t findingCount = writeSarif(outDir, root, roots);
+  writeHtmlReport(outDir);
+
+  int findings = 0, failed = 0, interrupted = 0;
+  for (const PlannedUnit &u : units) {
+    findings += u.exitCode == kExitFindings;
+    failed += u.status == "failed";
+    interrupted += u.status == "interrupted" || u.status == "queued";
+  }
+  if (const auto [covered, branches] = branchesOf(units); branches > 0)
+    fmt::print(out, "coverage     llvm-cov branches {:.0f}/{:.0f} ({:.1f}%) over the units measured\n", covered, branches,
+               100.0 * covered / branches);
+  fmt::print(out, "units        {} done ({} unchanged), {} failed, {} not run{}\n",
+             units.size() - static_cast<std::size_t>(failed + interrupted), unchanged, failed, interrupted,
+             interrupted ? " (interrupted: run again to resume)" : "");
+  fmt::print(out, "written      {}/CMakeLists.txt over every suite; the state in {}; junit.xml ({} tests of the "
+                  "verification runs); findings.sarif ({} findings); the report in {}/report/index.html\n",
+             outDir, statePath, junitCases, findingCount, outDir);
+  return findings ? kExitFindings : kExitOk;
+}
+
 } // namespace
 
 int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
@@ -551,128 +717,23 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
   }
   const std::string outDir = fs::weakly_canonical(o.outDir, ec).string();
   const std::string root = commonFolder(*files);
-  std::vector<PlannedUnit> units;
-  for (const std::string &f : *files) {
-    const std::string relative = fs::path(f).lexically_relative(root).generic_string();
-    if (!o.includeTests && !notLibraryCode(f, root).empty()) continue;
-    if (!o.include.empty() && !matchesAny(o.include, relative)) continue;
-    if (matchesAny(o.exclude, relative)) continue;
-    if (f.rfind(outDir + "/", 0) == 0) continue; // never our own output
-    PlannedUnit u;
-    u.path = f;
-    u.relative = relative;
-    u.id = idOf(relative);
-    units.push_back(std::move(u));
-  }
+  std::vector<PlannedUnit> units = selectUnits(o, *files, root, outDir);
   if (units.empty()) {
     fmt::print(err, "mosaic: error: no unit left of the {} files of the compile database (library code{})\n",
                files->size(), o.include.empty() && o.exclude.empty() ? "" : ", --include and --exclude");
     return kExitUsage;
   }
 
-  // Budgets: BADS over Schwa's scores, or even.
-  const auto start = std::chrono::steady_clock::now();
   const double total = o.budgetSeconds > 0 ? o.budgetSeconds : o.budgetPerUnitSeconds * static_cast<double>(units.size());
-  std::vector<double> budgets;
-  std::string allocationNote = o.allocation;
-  if (o.allocation == "bads") {
-    // Each unit's functions from the front end, for Schwa at function level
-    // (a unit that does not parse is scored as a file only).
-    std::map<std::string, std::vector<predict::FunctionSpan>> spans;
-    for (PlannedUnit &u : units) {
-      if (!o.functionWeights) break;
-      analysis::FrontEndOptions fe;
-      fe.buildDir = o.unit.buildDir;
-      fe.unit = u.path;
-      fe.projectSamples = false;
-      if (auto program = analysis::analyzeUnit(fe)) spans[u.path] = functionSpans(*program);
-    }
-    auto history = predict::readHistory(root, spans);
-    if (!history) {
-      allocationNote = "even (" + history.error().message + ")";
-      budgets = predict::allocateEven(units.size(), total);
-    } else {
-      const predict::Prediction p = predict::schwa(*history, spans);
-      std::vector<double> scores;
-      const fs::path tree = fs::weakly_canonical(history->workTree, ec);
-      for (PlannedUnit &u : units) {
-        const std::string relative = fs::path(u.path).lexically_relative(tree).generic_string();
-        const auto it = p.files.find(relative);
-        u.score = it == p.files.end() ? 0 : it->second.score;
-        scores.push_back(u.score);
-        // Its functions' scores, for the search to call the riskier ones
-        // more (generate's --function-weights).
-        const auto f = p.functions.find(relative);
-        const auto s = spans.find(u.path);
-        if (f == p.functions.end() || s == spans.end()) continue;
-        nlohmann::json weights = nlohmann::json::object();
-        for (std::size_t k = 0; k < f->second.size() && k < s->second.size(); ++k)
-          if (f->second[k].score > 0) weights[s->second[k].name] = f->second[k].score;
-        if (weights.empty()) continue;
-        const fs::path file = fs::path(outDir) / "work" / (u.id + ".functions.json");
-        fs::create_directories(file.parent_path(), ec);
-        std::ofstream(file) << weights.dump(1) << "\n";
-        u.functionWeights = file.string();
-      }
-      // Sharded, every shard must compute the same budgets: the
-      // prediction's own time, which differs, is not taken off.
-      const double prediction = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-      budgets = predict::allocateBads(scores, total, *shard ? 0.0 : prediction);
-      allocationNote = fmt::format("bads over {} commits{} ({:.1f} s)", history->walked,
-                                   history->shallow ? ", a shallow clone" : "", prediction);
-    }
-  } else {
-    budgets = predict::allocateEven(units.size(), total);
-  }
-  for (std::size_t k = 0; k < units.size(); ++k) units[k].budget = budgets[k];
-  std::string shardNote;
-  if (*shard) {
-    std::vector<std::string> names;
-    for (const PlannedUnit &u : units) names.push_back(u.relative);
-    const auto assigned = assignShards(budgets, names, (*shard)->count);
-    std::vector<PlannedUnit> mine;
-    double ours = 0;
-    for (std::size_t k = 0; k < units.size(); ++k)
-      if (assigned[k] == (*shard)->index) ours += units[k].budget, mine.push_back(std::move(units[k]));
-    shardNote = fmt::format("shard {} of {}: {} of the {} units, {:.0f} s of search", (*shard)->index,
-                            (*shard)->count, mine.size(), units.size(), ours);
-    units = std::move(mine);
-  }
+  const std::string allocationNote = allocateBudgets(o, root, outDir, shard->has_value(), total, units);
+  const std::string shardNote = *shard ? keepShard(**shard, units) : "";
   // The riskiest first: an interrupted run has spent its time where it counts.
   std::sort(units.begin(), units.end(), [](const PlannedUnit &a, const PlannedUnit &b) {
     return a.budget != b.budget ? a.budget > b.budget : a.relative < b.relative;
   });
-
-  // What an earlier run finished with the same inputs is kept.
   const std::string statePath = (fs::path(outDir) / "project.json").string();
-  std::map<std::string, nlohmann::json> before;
-  try {
-    const nlohmann::json state = nlohmann::json::parse(readFile(statePath));
-    for (const auto &u : state.at("units")) before[u.value("id", "")] = u;
-  } catch (const std::exception &) {
-  }
   const HeaderHashes headers = headerHashes(root, outDir);
-  const auto commands = commandsByFile(o.unit.buildDir);
-  std::size_t unchanged = 0;
-  for (PlannedUnit &u : units) {
-    const auto c = commands.find(u.path);
-    u.command = c == commands.end() ? "" : c->second;
-    const auto b = before.find(u.id);
-    if (b != before.end() && b->second.contains("headers") && b->second["headers"].is_array())
-      u.headers = b->second["headers"].get<std::vector<std::string>>();
-    u.key = keyOf(u, dependencyHash(headers, u.headers), u.command, o);
-    if (b != before.end() && b->second.value("key", "") == u.key &&
-        (b->second.value("status", "") == "done" || b->second.value("status", "") == "unchanged")) {
-      u.status = "unchanged";
-      u.exitCode = b->second.value("exit_code", 0);
-      u.stats = b->second.value("stats", nlohmann::json::object());
-      u.seconds = b->second.value("seconds", 0.0);
-      ++unchanged;
-    } else {
-      u.headers.reset(); // what this run's harness build lists, below
-      u.key = keyOf(u, dependencyHash(headers, u.headers), u.command, o);
-    }
-  }
+  const std::size_t unchanged = resumeUnchanged(o, statePath, headers, units);
   fmt::print(out, "project      {} ({} units of {} files; {} left out)\n", root, units.size(), files->size(),
              files->size() - units.size());
   fmt::print(out, "budget       {:.0f} s of search, {}, {} at once\n", total, allocationNote, o.jobs);
@@ -689,29 +750,7 @@ int project(const ProjectOptions &o, std::ostream &out, std::ostream &err) {
     u.key = keyOf(u, dependencyHash(headers, u.headers), u.command, o);
   };
   Runner(o, root, units, out, guard.flag(), afterRun).run(statePath);
-  std::vector<std::pair<std::string, std::string>> roots;
-  for (const PlannedUnit &u : units) roots.emplace_back(u.id, u.relative);
-  writeRootCMake(outDir, roots);
-  const std::size_t junitCases = writeJUnit(outDir, roots);
-  const std::size_t findingCount = writeSarif(outDir, root, roots);
-  writeHtmlReport(outDir);
-
-  int findings = 0, failed = 0, interrupted = 0;
-  for (const PlannedUnit &u : units) {
-    findings += u.exitCode == kExitFindings;
-    failed += u.status == "failed";
-    interrupted += u.status == "interrupted" || u.status == "queued";
-  }
-  if (const auto [covered, branches] = branchesOf(units); branches > 0)
-    fmt::print(out, "coverage     llvm-cov branches {:.0f}/{:.0f} ({:.1f}%) over the units measured\n", covered, branches,
-               100.0 * covered / branches);
-  fmt::print(out, "units        {} done ({} unchanged), {} failed, {} not run{}\n",
-             units.size() - static_cast<std::size_t>(failed + interrupted), unchanged, failed, interrupted,
-             interrupted ? " (interrupted: run again to resume)" : "");
-  fmt::print(out, "written      {}/CMakeLists.txt over every suite; the state in {}; junit.xml ({} tests of the "
-                  "verification runs); findings.sarif ({} findings); the report in {}/report/index.html\n",
-             outDir, statePath, junitCases, findingCount, outDir);
-  return findings ? kExitFindings : kExitOk;
+  return finishProject(outDir, root, statePath, units, unchanged, out);
 }
 
 } // namespace mosaic::driver
