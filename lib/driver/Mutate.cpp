@@ -191,6 +191,75 @@ int buildWithCommands(const MutateOptions &options, const harness::Toolchain &tc
   return kExitOk;
 }
 
+// The sample: uniform over every mutant the pass made (at most `most`,
+// 0 for all), in id order.
+std::vector<const model::MutantInfo *> sampleMutants(const model::UnitDescription &d, std::uint64_t seed, size_t most) {
+  std::vector<const model::MutantInfo *> all;
+  for (const model::FunctionInfo &f : d.functions)
+    for (const model::MutantInfo &m : f.mutants) all.push_back(&m);
+  Rng rng(seed);
+  for (size_t i = all.size(); i > 1; --i) std::swap(all[i - 1], all[rng.index(i)]);
+  if (most && all.size() > most) all.resize(most);
+  std::sort(all.begin(), all.end(), [](auto *a, auto *b) { return a->id < b->id; });
+  return all;
+}
+
+// The score, by operator, the lines with the most survivors, and (--json)
+// every sampled mutant's fate.
+void report(const MutateOptions &options, const fs::path &unit, const fs::path &suite,
+            const model::UnitDescription &description, const std::vector<Sampled> &sampled,
+            const std::vector<std::string> &failing, double cleanSeconds, bool interrupted, std::ostream &out) {
+  Tally total;
+  std::map<std::string, Tally> byOperator;
+  std::map<std::uint32_t, Tally> byLine;
+  for (const Sampled &s : sampled) {
+    total.add(s.fate);
+    byOperator[s.mutant->op].add(s.fate);
+    byLine[s.mutant->line].add(s.fate);
+  }
+  const std::string file = unit.filename().string();
+  fmt::print(out, "mutants      {} sampled of {} (seed {}){}\n", sampled.size(), description.mutants, options.seed,
+             interrupted ? ", interrupted" : "");
+  fmt::print(out, "score        {:.1f}%: {} killed, {} survived, {} not covered\n", total.score(), total.killed,
+             total.survived, total.notCovered);
+  for (const auto &[op, t] : byOperator)
+    fmt::print(out, "  {}          {:.1f}%: {} killed, {} survived, {} not covered\n", op, t.score(), t.killed,
+               t.survived, t.notCovered);
+  // Where the suite checks least: the lines with the most survivors.
+  std::vector<std::pair<std::uint32_t, Tally>> lines(byLine.begin(), byLine.end());
+  std::sort(lines.begin(), lines.end(), [](auto &a, auto &b) {
+    return a.second.survived != b.second.survived ? a.second.survived > b.second.survived : a.first < b.first;
+  });
+  for (size_t i = 0; i < lines.size() && i < 5 && lines[i].second.survived; ++i)
+    fmt::print(out, "  survivors at {}:{}: {} of {}\n", file, lines[i].first, lines[i].second.survived,
+               lines[i].second.total());
+
+  if (!options.jsonOut.empty()) {
+    nlohmann::json j;
+    j["unit"] = unit.string();
+    j["suite"] = suite.string();
+    j["seed"] = options.seed;
+    j["mutants_total"] = description.mutants;
+    j["sampled"] = sampled.size();
+    j["interrupted"] = interrupted;
+    j["failing_on_original"] = failing;
+    j["original_seconds"] = cleanSeconds;
+    auto tally = [](const Tally &t) {
+      return nlohmann::json{{"killed", t.killed}, {"survived", t.survived}, {"not_covered", t.notCovered},
+                            {"score", t.score()}};
+    };
+    j["total"] = tally(total);
+    for (const auto &[op, t] : byOperator) j["by_operator"][op] = tally(t);
+    for (const auto &[line, t] : byLine) j["by_line"][std::to_string(line)] = tally(t);
+    for (const Sampled &s : sampled)
+      j["mutants"].push_back({{"id", s.mutant->id}, {"line", s.mutant->line}, {"column", s.mutant->column},
+                              {"operator", s.mutant->op}, {"original", s.mutant->original},
+                              {"replacement", s.mutant->replacement}, {"subsuming", s.mutant->subsuming},
+                              {"fate", fateName(s.fate)}});
+    std::ofstream(options.jsonOut) << j.dump(1) << "\n";
+  }
+}
+
 } // namespace
 
 int mutate(const MutateOptions &options, std::ostream &out, std::ostream &err) {
@@ -294,14 +363,7 @@ int mutate(const MutateOptions &options, std::ostream &out, std::ostream &err) {
   }
   const std::set<std::uint32_t> covered = reachedMutants(reached);
 
-  // The sample: uniform over every mutant the pass made, in id order.
-  std::vector<const model::MutantInfo *> all;
-  for (const model::FunctionInfo &f : d->functions)
-    for (const model::MutantInfo &m : f.mutants) all.push_back(&m);
-  Rng rng(options.seed);
-  for (size_t i = all.size(); i > 1; --i) std::swap(all[i - 1], all[rng.index(i)]);
-  if (options.mutants && all.size() > options.mutants) all.resize(options.mutants);
-  std::sort(all.begin(), all.end(), [](auto *a, auto *b) { return a->id < b->id; });
+  const std::vector<const model::MutantInfo *> all = sampleMutants(*d, options.seed, options.mutants);
 
   // Ours: a mutant whose tests run ten times as long as the original's
   // (at least 10 s each) is killed by timeout, as mutation tools count it.
@@ -329,55 +391,7 @@ int mutate(const MutateOptions &options, std::ostream &out, std::ostream &err) {
     if (++done % 50 == 0) fmt::print(out, "  {} of {} mutants run\n", done, all.size());
   }
 
-  Tally total;
-  std::map<std::string, Tally> byOperator;
-  std::map<std::uint32_t, Tally> byLine;
-  for (const Sampled &s : sampled) {
-    total.add(s.fate);
-    byOperator[s.mutant->op].add(s.fate);
-    byLine[s.mutant->line].add(s.fate);
-  }
-  const std::string file = unit.filename().string();
-  fmt::print(out, "mutants      {} sampled of {} (seed {}){}\n", sampled.size(), d->mutants, options.seed,
-             interrupt.raised() ? ", interrupted" : "");
-  fmt::print(out, "score        {:.1f}%: {} killed, {} survived, {} not covered\n", total.score(), total.killed,
-             total.survived, total.notCovered);
-  for (const auto &[op, t] : byOperator)
-    fmt::print(out, "  {}          {:.1f}%: {} killed, {} survived, {} not covered\n", op, t.score(), t.killed,
-               t.survived, t.notCovered);
-  // Where the suite checks least: the lines with the most survivors.
-  std::vector<std::pair<std::uint32_t, Tally>> lines(byLine.begin(), byLine.end());
-  std::sort(lines.begin(), lines.end(), [](auto &a, auto &b) {
-    return a.second.survived != b.second.survived ? a.second.survived > b.second.survived : a.first < b.first;
-  });
-  for (size_t i = 0; i < lines.size() && i < 5 && lines[i].second.survived; ++i)
-    fmt::print(out, "  survivors at {}:{}: {} of {}\n", file, lines[i].first, lines[i].second.survived,
-               lines[i].second.total());
-
-  if (!options.jsonOut.empty()) {
-    nlohmann::json j;
-    j["unit"] = unit.string();
-    j["suite"] = suite.string();
-    j["seed"] = options.seed;
-    j["mutants_total"] = d->mutants;
-    j["sampled"] = sampled.size();
-    j["interrupted"] = interrupt.raised();
-    j["failing_on_original"] = failing;
-    j["original_seconds"] = cleanSeconds;
-    auto tally = [](const Tally &t) {
-      return nlohmann::json{{"killed", t.killed}, {"survived", t.survived}, {"not_covered", t.notCovered},
-                            {"score", t.score()}};
-    };
-    j["total"] = tally(total);
-    for (const auto &[op, t] : byOperator) j["by_operator"][op] = tally(t);
-    for (const auto &[line, t] : byLine) j["by_line"][std::to_string(line)] = tally(t);
-    for (const Sampled &s : sampled)
-      j["mutants"].push_back({{"id", s.mutant->id}, {"line", s.mutant->line}, {"column", s.mutant->column},
-                              {"operator", s.mutant->op}, {"original", s.mutant->original},
-                              {"replacement", s.mutant->replacement}, {"subsuming", s.mutant->subsuming},
-                              {"fate", fateName(s.fate)}});
-    std::ofstream(options.jsonOut) << j.dump(1) << "\n";
-  }
+  report(options, unit, suite, *d, sampled, failing, cleanSeconds, interrupt.raised(), out);
   return kExitOk;
 }
 
