@@ -8,6 +8,7 @@
 #
 # In: TEST_EXECUTABLE, WORKING_DIR, CTEST_FILE (written), COST (CTest's
 # COST of one test; the suite's is its number of tests times COST + 1),
+# LABELS (the target's, comma-separated, on every test registered),
 # CONFIG: a file that sets SKIP and KEEP, regular expressions over
 # "Suite.Test" (written at configure time, so that they pass no shell): a
 # test matching SKIP and not KEEP is not run; one matching both runs alone,
@@ -45,6 +46,13 @@ foreach(line IN LISTS lines)
   endif()
 endforeach()
 
+string(REPLACE "," ";" labels "${LABELS}")
+set(e2e_labels ${labels} e2e)
+set(suite_labels "")
+if(labels)
+  set(suite_labels "\n  LABELS [=[${labels}]=]")
+endif()
+
 set(out "")
 foreach(suite IN LISTS suites)
   set(left_out "")
@@ -55,7 +63,7 @@ foreach(suite IN LISTS suites)
       list(APPEND left_out "${full}")
       if(KEEP AND full MATCHES "${KEEP}")
         string(APPEND out "add_test([=[${full}]=] \"${TEST_EXECUTABLE}\" [=[--gtest_filter=${full}]=])\n"
-          "set_tests_properties([=[${full}]=] PROPERTIES WORKING_DIRECTORY \"${WORKING_DIR}\" LABELS e2e COST 1000)\n")
+          "set_tests_properties([=[${full}]=] PROPERTIES WORKING_DIRECTORY \"${WORKING_DIR}\" LABELS [=[${e2e_labels}]=] COST 1000)\n")
       endif()
     else()
       math(EXPR count "${count} + 1")
@@ -71,6 +79,6 @@ foreach(suite IN LISTS suites)
   endif()
   math(EXPR cost "${count} * (${COST} + 1)")
   string(APPEND out "add_test([=[${suite}.*]=] \"${TEST_EXECUTABLE}\" [=[--gtest_filter=${filter}]=])\n"
-    "set_tests_properties([=[${suite}.*]=] PROPERTIES WORKING_DIRECTORY \"${WORKING_DIR}\" COST ${cost})\n")
+    "set_tests_properties([=[${suite}.*]=] PROPERTIES WORKING_DIRECTORY \"${WORKING_DIR}\" COST ${cost}${suite_labels})\n")
 endforeach()
 file(WRITE "${CTEST_FILE}" "${out}")
