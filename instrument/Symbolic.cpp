@@ -20,6 +20,10 @@ namespace {
 // An integer of at most 64 bits: what carries an expression.
 bool traced(const llvm::Type *t) { return t->isIntegerTy() && t->getIntegerBitWidth() <= 64; }
 
+// What a return carries: an integer's expression, or a pointer's address
+// from a model (strchr's answer, returned by C++'s std::strchr wrapper).
+bool carried(const llvm::Type *t) { return traced(t) || t->isPointerTy(); }
+
 std::uint32_t binaryOp(unsigned opcode) {
   switch (opcode) {
   case llvm::Instruction::Add: return MOSAIC_SYM_ADD;
@@ -57,11 +61,11 @@ std::uint32_t comparisonOp(llvm::CmpInst::Predicate p) {
 }
 
 // The C library functions the runtime models (runtime/symmodels.c).
-enum class Model { None, Strlen, Compare, Strtol, Ctype };
+enum class Model { None, Strlen, Compare, Strtol, Ctype, Find };
 
 struct ModelCall {
   Model model = Model::None;
-  std::uint32_t kind = 0; ///< Compare and Ctype: the hook's kind
+  std::uint32_t kind = 0; ///< Compare, Ctype and Find: the hook's kind
   std::uint32_t mask = 0; ///< Ctype, kind 0: glibc's class bit
   int baseArg = -1;       ///< Strtol: the argument that gives the base; -1: base 10
 };
@@ -95,6 +99,9 @@ ModelCall modelOf(llvm::StringRef name) {
       {"isalnum", {Model::Ctype, 0, 0x8}},
       {"tolower", {Model::Ctype, 1}},
       {"toupper", {Model::Ctype, 2}},
+      // Results are pointers: only comparisons and ptrtoint read them.
+      {"strchr", {Model::Find, 0}},
+      {"memchr", {Model::Find, 1}},
   };
   auto it = kModels.find(name);
   return it == kModels.end() ? ModelCall{} : it->second;
@@ -142,6 +149,21 @@ StringCopyCall stringCopyOf(llvm::StringRef name) {
   if (!name.consume_front(kString)) return {};
   auto it = kMembers.find(name);
   return it == kMembers.end() ? StringCopyCall{} : it->second;
+}
+
+// libstdc++'s std::string members that read a string's bytes and answer
+// with a number, compiled into libstdc++.so or inlined uninstrumented
+// (available_externally): the runtime models them (runtime/symmodels.c)
+// on the layout stringCopyOf reads. `s == "literal"` is compare(const
+// char *) in libstdc++ 12 (bits/basic_string.h, operator==).
+enum class StringRead { None, Find, CompareChars, CompareString };
+
+StringRead stringReadOf(llvm::StringRef name) {
+  if (!name.consume_front("_ZNKSt7__cxx1112basic_stringIcSt11char_traitsIcESaIcEE")) return StringRead::None;
+  if (name == "4findEcm") return StringRead::Find;              // find(char, size_t)
+  if (name == "7compareEPKc") return StringRead::CompareChars;  // compare(const char *)
+  if (name == "7compareERKS4_") return StringRead::CompareString; // compare(const string &)
+  return StringRead::None;
 }
 
 // glibc's <ctype.h> macros index a table whose address a call returns
@@ -198,6 +220,8 @@ public:
     compare_ = m.getOrInsertFunction("__mosaic_sym_compare", i32, ptr, ptr, i64, i32, i32);
     strtol_ = m.getOrInsertFunction("__mosaic_sym_strtol", i32, ptr, i32, i32);
     ctype_ = m.getOrInsertFunction("__mosaic_sym_ctype", i32, i32, i32, i32, i32);
+    find_ = m.getOrInsertFunction("__mosaic_sym_find", i32, ptr, i64, i64, i32, i32, i32);
+    stringCompare_ = m.getOrInsertFunction("__mosaic_sym_string_compare", i32, ptr, i64, ptr, i64, i32);
     for (const FunctionLayout &fl : layout.functions)
       for (const BranchSites &b : fl.branches) firstSide_[b.terminator] = b.firstSide;
   }
@@ -255,12 +279,13 @@ private:
         });
       return;
     }
-    if (auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(&i); cmp && traced(cmp->getOperand(0)->getType())) {
+    if (auto *cmp = llvm::dyn_cast<llvm::ICmpInst>(&i); cmp && (traced(cmp->getOperand(0)->getType()) || addressed(*cmp))) {
       const std::uint32_t op = comparisonOp(cmp->getPredicate());
+      const llvm::Type *t = cmp->getOperand(0)->getType();
+      const std::uint32_t width = t->isPointerTy() ? 64 : t->getIntegerBitWidth();
       after(i, [&](llvm::IRBuilder<> &b) {
         return b.CreateCall(binary_, {b.getInt32(op), get(cmp->getOperand(0)), get(cmp->getOperand(1)),
-                                      toI64(b, cmp->getOperand(0)), toI64(b, cmp->getOperand(1)),
-                                      b.getInt32(cmp->getOperand(0)->getType()->getIntegerBitWidth())});
+                                      toI64(b, cmp->getOperand(0)), toI64(b, cmp->getOperand(1)), b.getInt32(width)});
       });
       return;
     }
@@ -281,7 +306,7 @@ private:
       return;
     }
     if (auto *l = llvm::dyn_cast<llvm::LoadInst>(&i)) {
-      if (!traced(l->getType())) return;
+      if (!traced(l->getType()) && !localPointer(*l)) return;
       const auto *gep = llvm::dyn_cast<llvm::GetElementPtrInst>(l->getPointerOperand());
       if (const int kind = ctypeTable(gep); kind >= 0) {
         llvm::Value *index = gep->getOperand(1);
@@ -304,7 +329,7 @@ private:
       const llvm::TypeSize size = m_.getDataLayout().getTypeStoreSize(s->getValueOperand()->getType());
       if (size.isScalable()) return;
       llvm::IRBuilder<> b(s);
-      llvm::Value *value = traced(s->getValueOperand()->getType()) ? get(s->getValueOperand()) : zero();
+      llvm::Value *value = carried(s->getValueOperand()->getType()) ? get(s->getValueOperand()) : zero();
       b.CreateCall(store_, {s->getPointerOperand(), b.getInt32(static_cast<std::uint32_t>(size.getFixedValue())), value});
       return;
     }
@@ -317,7 +342,7 @@ private:
     if (auto *sw = llvm::dyn_cast<llvm::SwitchInst>(&i)) return switchConstraint(*sw);
     if (auto *ret = llvm::dyn_cast<llvm::ReturnInst>(&i)) {
       llvm::Value *v = ret->getReturnValue();
-      if (!v || !traced(v->getType())) return;
+      if (!v || !carried(v->getType())) return;
       if (auto *call = llvm::dyn_cast_or_null<llvm::CallInst>(ret->getPrevNode()); call && call->isMustTailCall()) return;
       llvm::IRBuilder<> b(ret);
       b.CreateCall(setRet_, {ret->getFunction(), get(v)});
@@ -333,7 +358,36 @@ private:
     llvm::IRBuilder<>(&at).CreateCall(concretize_, {get(v)});
   }
 
+  // A pointer loaded from a local variable: clang keeps locals in allocas
+  // until SROA, which runs after this pass (PipelineStartEP), so a model's
+  // address (strchr's answer) reaches its comparison through one. Other
+  // pointer loads stay untraced: a model's address is rarely stored
+  // anywhere else, and every pointer load would cost a hook.
+  static bool localPointer(const llvm::LoadInst &l) {
+    return l.getType()->isPointerTy() && llvm::isa<llvm::AllocaInst>(l.getPointerOperand()->stripPointerCasts());
+  }
+
+  // A comparison of pointers one of which has an address from a model
+  // (strchr's answer against null): pointers are otherwise not traced.
+  bool addressed(const llvm::ICmpInst &cmp) const {
+    return cmp.getOperand(0)->getType()->isPointerTy() &&
+           (shadow_.count(cmp.getOperand(0)) > 0 || shadow_.count(cmp.getOperand(1)) > 0);
+  }
+
   void cast(llvm::CastInst &c) {
+    // A model's address as an integer (`found - start`): the address's
+    // expression, cut to the integer's width.
+    if (llvm::isa<llvm::PtrToIntInst>(c) && shadow_.count(c.getOperand(0)) && traced(c.getType())) {
+      const std::uint32_t width = c.getType()->getIntegerBitWidth();
+      if (width == 64) {
+        shadow_[&c] = get(c.getOperand(0));
+        return;
+      }
+      after(c, [&](llvm::IRBuilder<> &b) {
+        return b.CreateCall(cast_, {b.getInt32(MOSAIC_SYM_EXTRACT), get(c.getOperand(0)), b.getInt32(width)});
+      });
+      return;
+    }
     if (traced(c.getOperand(0)->getType()) && !traced(c.getType())) return concretized(c, c.getOperand(0));
     if (!traced(c.getType()) || !traced(c.getOperand(0)->getType())) return;
     std::uint32_t op = 0;
@@ -380,7 +434,7 @@ private:
     // copies (atoi, tolower at -O1 and up: available_externally).
     if (callee && (callee->isDeclaration() || callee->hasAvailableExternallyLinkage()))
       if (const ModelCall model = modelOf(callee->getName()); model.model != Model::None) {
-        if (traced(call.getType())) modelled(call, model);
+        if (traced(call.getType()) || (model.model == Model::Find && call.getType()->isPointerTy())) modelled(call, model);
         return;
       }
     // libstdc++'s string copies, declared or its inline copies (extern
@@ -390,6 +444,8 @@ private:
         for (llvm::Value *a : call.args()) concretized(call, a);
         return stringCopied(call, copy);
       }
+    if (callee && (callee->isDeclaration() || callee->hasAvailableExternallyLinkage()))
+      if (const StringRead read = stringReadOf(callee->getName()); read != StringRead::None) return stringRead(call, read);
     // Not traced (traceSymbolically), and its address may name nothing.
     if (callee && callee->hasAvailableExternallyLinkage()) return;
     if (callee && callee->isDeclaration()) {
@@ -416,7 +472,7 @@ private:
     b.CreateCall(call_, {call.getCalledOperand()});
     // An invoke's result is left concrete: its shadow could not be placed
     // where every use of the result sees it.
-    if (llvm::isa<llvm::CallInst>(call) && traced(call.getType()))
+    if (llvm::isa<llvm::CallInst>(call) && carried(call.getType()))
       after(call, [&](llvm::IRBuilder<> &a) { return a.CreateCall(ret_, {call.getCalledOperand()}); });
   }
 
@@ -446,11 +502,39 @@ private:
     b.CreateCall(memcpy_, {data, from, length});
   }
 
+  // A std::string member the runtime models (stringReadOf): its result's
+  // expression from the string's bytes and length, read after the call.
+  void stringRead(llvm::CallBase &call, StringRead read) {
+    auto arg = [&](unsigned k) { return call.getArgOperand(k); };
+    if (!traced(call.getType()) || call.arg_size() < 2 || !arg(0)->getType()->isPointerTy()) return;
+    if (read == StringRead::Find && (call.arg_size() < 3 || !traced(arg(1)->getType()) || !traced(arg(2)->getType())))
+      return;
+    if (read != StringRead::Find && !arg(1)->getType()->isPointerTy()) return;
+    if (read == StringRead::Find) concretized(call, arg(2)); // where the scan starts
+    const std::uint32_t width = call.getType()->getIntegerBitWidth();
+    after(call, [&](llvm::IRBuilder<> &b) -> llvm::Value * {
+      auto *ptr = llvm::PointerType::getUnqual(ctx_);
+      auto data = [&](llvm::Value *string) { return b.CreateLoad(ptr, string); };
+      auto size = [&](llvm::Value *string) { return b.CreateLoad(b.getInt64Ty(), b.CreateConstGEP1_64(b.getInt8Ty(), string, 8)); };
+      switch (read) {
+      case StringRead::Find:
+        return b.CreateCall(find_, {data(arg(0)), toI64(b, arg(2)), size(arg(0)), get(arg(1)),
+                                    b.CreateZExtOrTrunc(arg(1), b.getInt32Ty()), b.getInt32(2)});
+      case StringRead::CompareChars:
+        return b.CreateCall(stringCompare_, {data(arg(0)), size(arg(0)), arg(1), b.getInt64(~0ull), b.getInt32(width)});
+      case StringRead::CompareString:
+        return b.CreateCall(stringCompare_, {data(arg(0)), size(arg(0)), data(arg(1)), size(arg(1)), b.getInt32(width)});
+      case StringRead::None: break;
+      }
+      return nullptr;
+    });
+  }
+
   // A call of the C library the runtime models: its result's expression
   // from the model, after the call; an integer argument the model takes
   // as concrete (a length, a base) is counted when it was symbolic.
   void modelled(llvm::CallBase &call, const ModelCall &model) {
-    const std::uint32_t width = call.getType()->getIntegerBitWidth();
+    const std::uint32_t width = traced(call.getType()) ? call.getType()->getIntegerBitWidth() : 64;
     auto arg = [&](unsigned k) { return call.getArgOperand(k); };
     auto pointers = [&](unsigned n) {
       for (unsigned k = 0; k < n; ++k)
@@ -489,6 +573,17 @@ private:
                                      b.getInt32(width)});
       });
       return;
+    case Model::Find: {
+      const bool mem = model.kind == 1;
+      if (!pointers(1) || call.arg_size() < (mem ? 3u : 2u) || !traced(arg(1)->getType())) return;
+      if (mem && !traced(arg(2)->getType())) return;
+      if (mem) concretized(call, arg(2));
+      after(call, [&](llvm::IRBuilder<> &b) {
+        return b.CreateCall(find_, {arg(0), b.getInt64(0), mem ? toI64(b, arg(2)) : b.getInt64(0), get(arg(1)),
+                                    b.CreateZExtOrTrunc(arg(1), b.getInt32Ty()), b.getInt32(model.kind)});
+      });
+      return;
+    }
     case Model::None: return;
     }
   }
@@ -509,7 +604,7 @@ private:
   llvm::Module &m_;
   llvm::LLVMContext &ctx_;
   llvm::FunctionCallee binary_, cast_, select_, load_, store_, memcpy_, memset_, branch_, switch_, setArg_, call_, enter_,
-      arg_, setRet_, ret_, concretize_, strlen_, compare_, strtol_, ctype_;
+      arg_, setRet_, ret_, concretize_, strlen_, compare_, strtol_, ctype_, find_, stringCompare_;
   std::map<const llvm::Instruction *, unsigned> firstSide_;
   std::map<const llvm::Value *, llvm::Value *> shadow_;
 };

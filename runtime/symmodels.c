@@ -278,3 +278,81 @@ uint32_t __mosaic_sym_ctype(uint32_t kind, uint32_t c, uint32_t mask, uint32_t w
     if (mask & bit) e = op2(MOSAIC_SYM_OR, e, ite(in_class(c, bit), constant(bit, width), constant(0, width)), width);
   return e;
 }
+
+/* ---- strchr, memchr, std::string::find ------------------------------------- */
+
+/* Where the first byte equal to (unsigned char)c is: from the last byte a
+ * model may put c in back to the first, "this byte is c ? where :
+ * (strchr: this byte is zero ? null :) what follows", and past the last
+ * null (npos for find). The last byte is past where the real function
+ * stopped, so that a model may also move c further on: strchr's to the
+ * string's terminator and on through the symbolic slack of a C string the
+ * test made (as strlen's model), find's to the string's end, memchr's over
+ * the input bytes that follow (what lies past them may not be the
+ * caller's to read). */
+uint32_t __mosaic_sym_find(const void *s, uint64_t start, uint64_t n, uint32_t c, uint32_t c_value, uint32_t kind) {
+  const unsigned char *p = (const unsigned char *)s;
+  const unsigned char want = (unsigned char)c_value;
+  uint64_t last = start, k;
+  uint32_t wanted, e;
+  if (!mosaic_rt_sym_on() || !p || kind > 2 || (kind > 0 && start >= n)) return 0;
+  if (kind == 0)
+    while (last - start < MAX_SPAN && p[last] != want && p[last] != 0) ++last;
+  else
+    while (last + 1 < n && last - start < MAX_SPAN && p[last] != want) ++last;
+  if (last - start >= MAX_SPAN) {
+    if (c || any_symbolic(p + start, MAX_SPAN)) mosaic_rt_sym_count_concretized();
+    return 0;
+  }
+  if (kind == 0) {
+    uint64_t end;
+    while (last - start < MAX_SPAN && p[last] != 0) ++last;
+    end = last;
+    while (end < last + MOSAIC_SYM_CSTRING_SLACK && mosaic_rt_sym_byte((uintptr_t)(p + end + 1))) ++end;
+    if (end > last && !mosaic_rt_sym_byte((uintptr_t)(p + end + 1)) && p[end + 1] == 0) last = end;
+  } else if (kind == 1) {
+    while (last + 1 < n && last - start < MAX_SPAN && mosaic_rt_sym_byte((uintptr_t)(p + last + 1))) ++last;
+  } else if (n - start <= MAX_SPAN) {
+    last = n - 1;
+  }
+  if (!c && !any_symbolic(p + start, last - start + 1)) return 0;
+  wanted = c ? resize(c, 8) : constant(want, 8);
+#define FOUND(k) constant(kind == 2 ? (uint64_t)(k) : (uint64_t)(uintptr_t)(p + (k)), 64)
+  e = constant(kind == 2 ? ~0ull : 0, 64);
+  for (k = last + 1; k-- > start;) {
+    uint32_t b;
+    if (!c && !mosaic_rt_sym_byte((uintptr_t)(p + k))) {
+      /* Both concrete: this byte decides, or passes on to what follows. */
+      if (p[k] == want) e = FOUND(k);
+      else if (kind == 0 && p[k] == 0) e = constant(0, 64);
+      continue;
+    }
+    b = byte_at(p + k);
+    if (kind == 0) e = ite(op2(MOSAIC_SYM_EQ, b, constant(0, 8), 8), constant(0, 64), e);
+    e = ite(op2(MOSAIC_SYM_EQ, b, wanted, 8), FOUND(k), e);
+    if (!e) return 0;
+  }
+#undef FOUND
+  return e;
+}
+
+/* ---- std::string::compare ---------------------------------------------------- */
+
+uint32_t __mosaic_sym_string_compare(const char *a, uint64_t an, const char *b, uint64_t bn, uint32_t width) {
+  uint64_t len;
+  int64_t d;
+  uint32_t r;
+  if (!mosaic_rt_sym_on() || !a || !b || width == 0 || width > 64) return 0;
+  if (bn == UINT64_MAX) {
+    for (bn = 0; bn < MAX_SPAN && b[bn]; ++bn) {}
+    if (bn >= MAX_SPAN) return 0;
+  }
+  len = an < bn ? an : bn;
+  if (len == 0) return 0;
+  r = __mosaic_sym_compare(a, b, len, 2, width);
+  if (!r) return 0;
+  d = (int64_t)(an - bn);
+  if (d > INT32_MAX) d = INT32_MAX;
+  if (d < INT32_MIN) d = INT32_MIN;
+  return ite(op2(MOSAIC_SYM_EQ, r, constant(0, width), width), constant((uint64_t)d, width), r);
+}

@@ -90,8 +90,9 @@ void Writer::emitStrings() {
         // The string's own bytes are the input bytes (concolic execution):
         // the constructor copies them in libstdc++, which no pass sees, so
         // they are marked where they landed. Reads through the unit's
-        // inlined operator[], data() or iterators are then symbolic; what
-        // libstdc++'s out-of-line members copy or compare stays concrete.
+        // inlined operator[], data() or iterators are then symbolic, and
+        // through libstdc++'s out-of-line copies, compare and find, which
+        // the pass and the runtime model (instrument/Symbolic.cpp).
         builders_ << "  case " << ty->id << ": {\n    " << t(ty->id) << " *v = new " << t(ty->id)
                   << "((const char *)s->bytes, s->len);\n"
                   << "    MOSAIC_SYM_INPUT(ctx, &(*v)[0], s->len, MOSAIC_SYM_IN_BYTES);\n"

@@ -29,7 +29,8 @@
 namespace mosaic::test {
 
 /// An argument of a hand-written call: an integer (also bool, char, enum),
-/// a double, a C string, a byte buffer, or null.
+/// a double, a C string (a std::string or std::string_view where the
+/// parameter is one), a byte buffer, or null.
 struct Bytes {
   std::string data;
 };
@@ -56,7 +57,8 @@ inline void appendCall(const model::Program &program, testcase::TestCase &t, con
       s.op = Op::Primitive;
       s.bits = testcase::bitsOf(*d);
     } else if (auto *str = std::get_if<std::string>(&args[i])) {
-      s.op = Op::CString;
+      const model::TypeKind kind = program.type(type).kind;
+      s.op = kind == model::TypeKind::String || kind == model::TypeKind::StringView ? Op::StdString : Op::CString;
       s.bytes = *str;
     } else if (auto *b = std::get_if<Bytes>(&args[i])) {
       s.op = Op::Buffer;

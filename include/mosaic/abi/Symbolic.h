@@ -185,6 +185,18 @@ uint32_t __mosaic_sym_strlen(const char *s, uint64_t length, uint32_t width);
 uint32_t __mosaic_sym_compare(const void *a, const void *b, uint64_t n, uint32_t kind, uint32_t width);
 uint32_t __mosaic_sym_strtol(const char *s, uint32_t base, uint32_t width);
 uint32_t __mosaic_sym_ctype(uint32_t kind, uint32_t c, uint32_t mask, uint32_t width);
+/* Where a byte is: `c` is the byte's expression (0: concrete) and
+ * `c_value` its value; kind 0 strchr(s, c), 1 memchr(s, c, n), 2
+ * libstdc++'s std::string::find(c, start) over the string's n bytes at s.
+ * The result of kinds 0 and 1 is the returned pointer as a 64-bit integer,
+ * 0 for null, which the pass gives to comparisons of that pointer and to
+ * ptrtoint; kind 2's is the index, npos when none. */
+uint32_t __mosaic_sym_find(const void *s, uint64_t start, uint64_t n, uint32_t c, uint32_t c_value, uint32_t kind);
+/* libstdc++'s std::string::compare: the string of `an` bytes at `a`
+ * against the `bn` bytes at `b` (UINT64_MAX: a C string, its strlen):
+ * memcmp over the shorter length, else the lengths' difference clamped to
+ * an int (bits/basic_string.h, _S_compare). */
+uint32_t __mosaic_sym_string_compare(const char *a, uint64_t an, const char *b, uint64_t bn, uint32_t width);
 /* Input bytes: `bytes` bytes at `address` become inputs, byte `k` the
  * `k`-th byte of the value statement `statement` defines; for kind
  * MOSAIC_SYM_IN_RESULT only when every byte is concrete. */
