@@ -167,12 +167,37 @@ public:
                   b.getInt32(site.original), operand(a), operand(c), b.getInt32(site.flags)});
   }
 
-  // `__mosaic_blocks[id] = 1` at the first insertion point of the block.
+  // `__mosaic_blocks[id] = 1` at the first insertion point of the block,
+  // and `= k + 1` after its k-th call of the program's own (saturated at
+  // 255): how far into the block its last run got, for BBC's first
+  // scenario (seed 003 §5.1: of two tests that stopped in the same block,
+  // the one that got further). Calls are where a block stops part-way (a
+  // crash, an abort, an exit or an exception in a callee); a fault in the
+  // block's own instructions is not told apart from the call before it.
   void hit(llvm::BasicBlock &bb, unsigned id) {
+    std::vector<llvm::CallInst *> calls;
+    for (llvm::Instruction &i : bb)
+      if (auto *call = llvm::dyn_cast<llvm::CallInst>(&i); call && progresses(*call)) calls.push_back(call);
     llvm::IRBuilder<> b(&*bb.getFirstInsertionPt());
     llvm::Value *base = b.CreateLoad(llvm::PointerType::getUnqual(ctx_), blocks_);
     llvm::Value *slot = b.CreateConstGEP1_32(b.getInt8Ty(), base, id);
     b.CreateStore(b.getInt8(1), slot);
+    unsigned k = 0;
+    for (llvm::CallInst *call : calls) {
+      k = std::min(k + 1, 254u);
+      llvm::IRBuilder<>(call->getNextNode()).CreateStore(b.getInt8(static_cast<std::uint8_t>(k + 1)), slot);
+    }
+  }
+
+  // A call that may stop a block part-way and return to it: the
+  // program's calls and memory intrinsics (they may fault), not the
+  // harness's hooks, other intrinsics, inline assembly, calls that never
+  // return or must stay in tail position.
+  static bool progresses(const llvm::CallInst &call) {
+    if (call.isInlineAsm() || call.isMustTailCall() || call.doesNotReturn()) return false;
+    if (llvm::isa<llvm::IntrinsicInst>(call)) return llvm::isa<llvm::MemIntrinsic>(call);
+    const llvm::Function *callee = call.getCalledFunction();
+    return !callee || !callee->getName().starts_with("__mosaic_");
   }
 
   void branch(const BranchSites &site) {

@@ -6,12 +6,14 @@
 // test entered but did not finish (a call in it crashed, threw, exited)
 // hides an implicit branch that fitness cannot see.
 //
-// Ours, for a trace of block entries (no lines within a block): a block is
-// fully covered when it ran and one of its successors ran, or it has none
-// and ran; semi-covered when it ran and no successor did. The listing's
-// first scenario compares the lines two tests covered inside the same
-// semi-covered block, which a block trace does not show: it answers 0
-// (the tie goes to the next objective). Usage and sleep are counted in the
+// Ours, for a trace of block entries: a block is fully covered when it ran
+// and one of its successors ran, or it has none and ran; semi-covered when
+// it ran and no successor did. The listing's first scenario compares the
+// lines two tests covered inside the same semi-covered block; the trace
+// shows it at the granularity of calls (abi/Trace.h: a block's byte is 1 +
+// the calls of its last run that returned), so the test whose run got past
+// more of the block's calls is better, and equal counts tie (the tie goes
+// to the next objective). Usage and sleep are counted in the
 // fraction of the budget used, so a run bounded by executions stays
 // deterministic.
 #include "mosaic/search/Secondary.h"
@@ -76,6 +78,8 @@ private:
 
   static bool failed(const Execution &e) { return e.outcome() != exec::Outcome::Ok || e.threw; }
   bool ran(std::uint32_t b, const Execution &e) const { return b < e.blocks.size() && e.blocks[b]; }
+  /// 0: block `b` never ran; else 1 + the calls of its last run that returned.
+  static int progress(std::uint32_t b, const Execution &e) { return b < e.blocks.size() ? e.blocks[b] : 0; }
 
   // Per block of the goal's function: its distance (in edges) to `target`,
   // kNone when it cannot reach it. Computed once per target block.
@@ -171,13 +175,14 @@ private:
     if (ran(target, t1) && ran(target, t2)) return 0;
     const model::FunctionInfo &f = goals_.reach().description().functions[function_[target]];
     if (std::all_of(f.blocks.begin(), f.blocks.end(),
-                    [&](const model::BlockInfo &b) { return ran(b.id, t1) == ran(b.id, t2); }))
+                    [&](const model::BlockInfo &b) { return progress(b.id, t1) == progress(b.id, t2); }))
       return 0;
     const std::vector<std::uint32_t> &dist = distances(target);
     const std::uint32_t from = start(target, t1);
     const Collected c1 = collect(from, dist, t1), c2 = collect(from, dist, t2);
     const bool nested = subset(c1.full, c2.full) || subset(c2.full, c1.full);
-    if (nested && c1.semi == c2.semi && c1.semi != kNone) return 0; // scenario 1: lines inside a block
+    if (nested && c1.semi == c2.semi && c1.semi != kNone) // scenario 1: how far into the same block
+      return progress(c2.semi, t2) - progress(c1.semi, t1);
     const bool same = c1.semi == kNone && c2.semi == kNone && c1.full == c2.full;
     if (!same && ((subset(c1.full, c2.full) && (c1.semi == kNone || contains(c2.full, c1.semi))) ||
                   (subset(c2.full, c1.full) && (c2.semi == kNone || contains(c1.full, c2.semi)))))

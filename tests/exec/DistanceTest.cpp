@@ -128,6 +128,17 @@ TEST_P(Distances, DifferentInputsGiveDifferentTraces) {
   EXPECT_EQ(a, c); // and the same input the same trace
 }
 
+// A block's byte counts the calls of its last run that returned (BBC's
+// first scenario): magic's entry block calls strcmp once before its branch.
+TEST_P(Distances, ABlocksByteCountsItsCallsThatReturned) {
+  UnitHarness &u = unit();
+  const model::BranchInfo &b = u.branch("magic", 46);
+  u.run(u.call("magic", {std::string("magia")}));
+  const auto ran = u.server->trace().blocks();
+  ASSERT_LT(b.block, ran.size());
+  EXPECT_EQ(ran[b.block], 2) << "entered (1), and strcmp returned (+1)";
+}
+
 TEST_P(Distances, ControlDependencesFollowThePostDominatorTree) {
   UnitHarness &u = unit();
   const model::BranchInfo &outer = u.branch("nested", 61), &inner = u.branch("nested", 62);

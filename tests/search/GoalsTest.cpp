@@ -387,6 +387,29 @@ TEST(Secondary, BasicBlockCoveragePrefersTheTestThatFinishedMoreBlocksOnTheWayTo
   EXPECT_FALSE(makeSecondary("bcc", goals));
 }
 
+TEST(Secondary, BasicBlockCoveragePrefersTheTestThatGotFurtherIntoTheBlockWhereBothStopped) {
+  // Both crashed inside b1 (none of its successors ran), the listing's
+  // first scenario: a after one of b1's calls returned, b after three
+  // (a block's byte is 1 + its calls that returned), so b got further
+  // toward the goal's line, though it is the longer test. The same count
+  // ties, and length decides.
+  const model::UnitDescription d = description();
+  const Goals goals(d, std::move(*makeCriteria({"line"})));
+  const size_t g = goalOfLine(goals, 12);
+  ASSERT_NE(g, SIZE_MAX);
+  Execution a = run({1, 2, 0, 0}, {1, 2, 0, 0}), b = run({1, 2, 0, 0}, {1, 4, 0, 0});
+  a.result.outcome = b.result.outcome = exec::Outcome::Crash;
+  testcase::TestCase shortTest, longTest;
+  shortTest.statements.resize(2);
+  longTest.statements.resize(5);
+  auto bbc = makeSecondary("bbc", goals, {.progress = [] { return 0.5; }, .usagePercent = 100});
+  ASSERT_TRUE(bbc);
+  EXPECT_GT((*bbc)->compare(g, {shortTest, a}, {longTest, b}), 0);
+  EXPECT_LT((*bbc)->compare(g, {longTest, b}, {shortTest, a}), 0);
+  Execution same = a;
+  EXPECT_GT((*bbc)->compare(g, {longTest, same}, {shortTest, a}), 0) << "a tie: the shorter test";
+}
+
 namespace {
 
 // The function criterion's goals, counting how often they are asked

@@ -18,7 +18,8 @@ extern "C" {
 #endif
 
 #define MOSAIC_TRACE_MAGIC 0x4d4f5341u /* "MOSA" */
-#define MOSAIC_TRACE_VERSION 6u /* 2: mosaic_stmt_record.nanos; 3: server_id; 4: stack; 5: mutants; 6: direct calls, active_mutant */
+#define MOSAIC_TRACE_VERSION 7u /* 2: mosaic_stmt_record.nanos; 3: server_id; 4: stack; 5: mutants; 6: direct calls, active_mutant;
+                                   7: a block's byte counts its calls that returned */
 
 /* Sizes of the bounded areas (entries or bytes). Chosen to stay well under a
  * megabyte in all: enough for small units' tests, and what overflows is
@@ -93,7 +94,8 @@ typedef struct mosaic_trace_header {
   uint32_t mutants_reserved;
 
   /* Offsets of the areas from the start of the trace. */
-  uint32_t blocks_off; /* uint8_t[block_capacity]: 1 when the block ran */
+  uint32_t blocks_off; /* uint8_t[block_capacity]: 0 when the block never ran, else 1 + the calls
+                          its last run made that returned to it (saturated at 255) */
   uint32_t sides_off;  /* double[side_capacity]: 0 = never evaluated, else 1 + min distance */
   uint32_t mutants_off; /* double[mutant_capacity]: 0 = never reached, else 1 + min infection distance */
   uint32_t direct_off;  /* uint8_t[block_capacity]: at a function's entry block, MOSAIC_DIRECT_* */
