@@ -61,7 +61,7 @@ struct Execution {
   /// captured output), for what reads its class and stack; "" otherwise.
   std::string report;
   std::vector<double> sides;         ///< per branch side: 0 = not evaluated, else 1 + minimum distance
-  std::vector<std::uint8_t> blocks;  ///< per block: 1 when it ran
+  std::vector<std::uint8_t> blocks;  ///< per block: 0 when it never ran, else 1 + the calls of its last run that returned (abi/Trace.h)
   /// Per mutant: 0 = not reached, else 1 + the least infection distance;
   /// empty when the harness has no mutants' probes.
   std::vector<double> mutants;
