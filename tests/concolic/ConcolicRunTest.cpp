@@ -124,6 +124,12 @@ bool taken(const std::string &report, std::uint32_t side) {
   return std::regex_search(report, std::regex("(^|\\n)side " + std::to_string(side) + " 0(\\n|$)"));
 }
 
+// The side of `b` the run whose report is `report` did not take, whichever
+// the compiled condition calls true.
+std::uint32_t untaken(const std::string &report, const model::BranchInfo &b) {
+  return taken(report, b.sides[0].id) ? b.sides[1].id : b.sides[0].id;
+}
+
 // Flips the constraint of `side`, solves, and applies the answer to `t`.
 testcase::TestCase flipped(const SymbolicHarness &h, testcase::TestCase t, const solver::SymbolicTrace &trace,
                            std::uint32_t side) {
@@ -391,8 +397,7 @@ TEST(ConcolicRun, ACharactersCaseAndClassAreSolvedThroughTheCtypeTables) {
   auto [report2, trace2] = h.run(q7z);
   const testcase::TestCase next = flipped(h, q7z, trace2, upper.sides[0].id);
   EXPECT_TRUE(std::isupper(static_cast<unsigned char>(next.statements[0].bytes[2]))) << next.statements[0].bytes;
-  // The side q7z did not take, whichever the compiled condition calls true.
-  const std::uint32_t other = taken(report2, upper.sides[0].id) ? upper.sides[1].id : upper.sides[0].id;
+  const std::uint32_t other = untaken(report2, upper);
   EXPECT_TRUE(taken(h.run(next).first, other));
 }
 
@@ -459,9 +464,7 @@ TEST(ConcolicRun, ASeparatorIsPutInThroughStrchrsModelAndMovedToWhereTheKeyEnds)
   const model::BranchInfo &found = h.branch("separated", 12), &where = h.branch("separated", 13);
   const testcase::TestCase plain = h.call("separated", {std::string("abcdefgh")});
   auto [report, trace] = h.run(plain);
-  // The side no colon takes, whichever the compiled condition calls true.
-  const std::uint32_t none = taken(report, found.sides[0].id) ? found.sides[0].id : found.sides[1].id;
-  const std::uint32_t some = none == found.sides[0].id ? found.sides[1].id : found.sides[0].id;
+  const std::uint32_t some = untaken(report, found); // a colon somewhere
   const testcase::TestCase next = flipped(h, plain, trace, some);
   EXPECT_NE(next.statements[0].bytes.find(':'), std::string::npos) << next.statements[0].bytes;
   EXPECT_TRUE(taken(h.run(next).first, some));
@@ -480,7 +483,7 @@ TEST(ConcolicRun, AFlagByteAndTheByteAfterItAreSolvedThroughMemchrsModel) {
   const model::BranchInfo &found = h.branch("framed", 20);
   const testcase::TestCase none = h.call("framed", {Bytes{"\x01\x02\x03\x04"}, std::int64_t{4}});
   auto [report, trace] = h.run(none);
-  const std::uint32_t some = taken(report, found.sides[0].id) ? found.sides[1].id : found.sides[0].id;
+  const std::uint32_t some = untaken(report, found); // a flag somewhere
   const testcase::TestCase next = flipped(h, none, trace, some);
   const std::size_t flag = next.statements[0].bytes.find('\x7e');
   EXPECT_LT(flag, 4u) << "the flag within the first n bytes";
