@@ -358,13 +358,33 @@ private:
 };
 
 // The names a call of the unit is recognised by in another file: its own
-// functions and methods, and the inline ones of its main header.
+// functions and methods, the inline ones of its main header, and the
+// public methods its classes inherit from the project's bases (muParser's
+// tests hand their expressions to a ParserInt through ParserBase's SetExpr;
+// testcase/Inherited.h calls those methods on the unit's objects).
 std::set<std::string> callNames(const model::Program &program) {
   std::set<std::string> names;
+  auto add = [&names](const model::Callable &c) {
+    if (!c.isImplicit && c.kind != model::CallableKind::Operator && c.name.size() >= 3) names.insert(c.name);
+  };
+  std::set<model::RecordId> classes;
   for (const model::Callable &c : program.callables) {
     const bool owned = c.origin == model::Origin::Unit || (c.origin == model::Origin::Header && c.declaredInMainHeader);
-    if (!owned || c.isImplicit || c.kind == model::CallableKind::Operator || c.name.size() < 3) continue;
-    names.insert(c.name);
+    if (!owned) continue;
+    add(c);
+    if (c.parent) classes.insert(*c.parent);
+  }
+  std::set<model::RecordId> seen;
+  std::vector<model::RecordId> work(classes.begin(), classes.end());
+  while (!work.empty()) {
+    const model::RecordId r = work.back();
+    work.pop_back();
+    for (model::RecordId base : program.record(r).bases) {
+      if (program.record(base).inSystemHeader || !seen.insert(base).second) continue;
+      for (model::CallableId m : program.record(base).methods)
+        if (program.callable(m).kind == model::CallableKind::Method) add(program.callable(m));
+      work.push_back(base);
+    }
   }
   return names;
 }

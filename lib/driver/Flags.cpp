@@ -356,8 +356,8 @@ void variationParameters(std::vector<Flag> &t) {
   variation("--insertion-alpha", "Mutation: insert again while a random number is below alpha^count",
             &search::VariationOptions::insertionAlpha, 0, 0.999);
   variation("--p-insert-unit",
-            "Mutation: an inserted call is on the unit (else on an existing variable: a method of its class, or a "
-            "function of the project that takes a non-const pointer to it, as libyaml's api.c "
+            "Mutation: an inserted call is on the unit (else on an existing variable: a method of its class or one "
+            "it inherits, or a function of the project that takes a non-const pointer to it, as libyaml's api.c "
             "`yaml_parser_set_input_string` for parser.c)",
             &search::VariationOptions::insertUnit, 0, 1);
   variation("--p-random-value", "Mutation: a changed value is drawn afresh (else moved by a delta)",
@@ -365,7 +365,8 @@ void variationParameters(std::vector<Flag> &t) {
   variation("--max-delta", "Mutation: integer deltas are N(0,1) times this", &search::VariationOptions::maxDelta, 0, 1e9);
   variation("--p-new-argument", "Mutation: a changed argument is a new value (else another variable)",
             &search::VariationOptions::newArgument, 0, 1);
-  variation("--p-text-edit", "Mutation: a changed string gets a token edit (else a character delta)",
+  variation("--p-text-edit", "Mutation: a changed string gets a token edit or one of its numbers an interesting value (else a "
+            "character delta)",
             &search::VariationOptions::textEdit, 0, 1);
   // Up to 1 MiB: the wire format's input area (MOSAIC_INPUT_BYTES) holds a test.
   t.push_back(whole<size_t>({.names = "--max-text-length", .value = "N", .commands = kGenerate,
@@ -422,6 +423,11 @@ void reproduceFlags(std::vector<Flag> &t) {
                     .help = "What the search minimises: weighted-sum (EvoCrash's 3·line + 2·failure + stack) or "
                             "st-distance (ReCore's: the trace's lines reached outermost first, then the failure)"},
                    [](CommandLine &c, Command) { return &c.reproduce.fitness; }));
+  t.push_back(text({.names = "--crash-guides", .value = "NAME", .commands = kReproduce,
+                    .help = "Goals beside the crash that steer the search while the crash fitness is flat: coverage (the "
+                            "unit's functions, branch sides and lines, as generate seeks them; the default) or none (the "
+                            "crash alone, as EvoCrash)"},
+                   [](CommandLine &c, Command) { return &c.reproduce.guides; }));
 }
 
 // `predict`: Schwa's history and weights, and what counts as a unit.

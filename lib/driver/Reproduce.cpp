@@ -13,6 +13,7 @@
 #include "mosaic/crash/CrashGoal.h"
 #include "mosaic/crash/ProjectFrames.h"
 #include "mosaic/crash/Targets.h"
+#include "mosaic/search/Criteria.h"
 #include "mosaic/driver/Toolchain.h"
 #include "mosaic/support/Text.h"
 #include "mosaic/testcase/Printer.h"
@@ -62,13 +63,13 @@ std::vector<exec::Frame> inProject(std::vector<exec::Frame> frames, const std::s
 }
 
 // The run nearest to reproducing the crash: the best fitness of the crash
-// goal over every run of the search, and its test.
+// goal (`goal`) over every run of the search, and its test.
 class Closest final : public search::EvaluationObserver {
 public:
-  explicit Closest(const search::Goals &goals) : goals_(goals) {}
+  Closest(const search::Goals &goals, size_t goal) : goals_(goals), goal_(goal) {}
   void evaluated(const search::Evaluator &, const search::Evaluation &ev) override {
-    if (!ev.searching || goals_.size() == 0) return;
-    const double f = goals_.fitness(0, ev.run);
+    if (!ev.searching) return;
+    const double f = goals_.fitness(goal_, ev.run);
     if (test_ && f >= fitness_) return;
     fitness_ = f;
     test_ = ev.test;
@@ -79,6 +80,7 @@ public:
 
 private:
   const search::Goals &goals_;
+  size_t goal_;
   double fitness_ = 0;
   std::optional<testcase::TestCase> test_;
   search::Execution run_;
@@ -86,14 +88,14 @@ private:
 
 // The reproducing test without every statement it does not need: each
 // removed (with what depends on it) when the rest still reproduces.
-testcase::TestCase minimise(testcase::TestCase test, search::Execution &run, const search::Goals &goals,
+testcase::TestCase minimise(testcase::TestCase test, search::Execution &run, const search::Goals &goals, size_t goal,
                             search::Evaluator &evaluator) {
   // As stages' minimise drops statements, keeping the crash instead of goals.
   for (size_t i = test.statements.size(); i-- > 0;) {
     if (i >= test.statements.size()) continue;
     testcase::TestCase shorter = testcase::withoutStatement(test, i);
     if (shorter.statements.empty()) continue;
-    if (auto r = evaluator.execute(shorter); r && goals.covered(0, *r)) {
+    if (auto r = evaluator.execute(shorter); r && goals.covered(goal, *r)) {
       test = std::move(shorter);
       run = std::move(*r);
     }
@@ -139,8 +141,18 @@ Attempt attempt(const ReproduceOptions &options, GenerateOptions g, const crash:
   };
   search::CriterionList criteria;
   criteria.push_back(crash::crashCriterion(target, frames));
+  const search::Criterion *crashCriterion = criteria.back().get();
+  if (options.guides == "coverage") {
+    search::CriterionList guides = std::move(*search::makeCriteria(search::defaultCriteria()));
+    for (auto &c : guides) criteria.push_back(std::move(c));
+  }
   const search::Goals goals(session.description, std::move(criteria), {&session.program, session.targets});
-  if (goals.size() == 0) {
+  // The crash's one goal, among the guides' (in its function's place); its
+  // cover ends the search.
+  size_t crashGoal = 0;
+  while (crashGoal < goals.size() && goals[crashGoal].criterion != crashCriterion) ++crashGoal;
+  g.doneWhenCovered = crashGoal;
+  if (crashGoal == goals.size()) {
     fmt::print(out, "unsearched   line {} of {} is in none of the functions the harness instruments\n",
                target.deepest.line, target.deepest.file);
     return {};
@@ -159,7 +171,7 @@ Attempt attempt(const ReproduceOptions &options, GenerateOptions g, const crash:
   stages::Work work;
   UnitSearch search(session, g, goals, **secondary, work, err);
   evaluator = &search.evaluator();
-  Closest closest(goals);
+  Closest closest(goals, crashGoal);
   search.evaluator().addObserver(closest);
   // --concolic: Z3 flips the branches on the way to the target line.
   ConcolicSide concolic = concolicSide(session, g, search.limits(), err, /*dependences=*/true);
@@ -173,11 +185,11 @@ Attempt attempt(const ReproduceOptions &options, GenerateOptions g, const crash:
   printConcolic(concolic, summary.executions, out);
   Attempt attemptDone{std::nullopt, true, summary.seconds};
 
-  if (!search.archive().covered(0)) {
+  if (!search.archive().covered(crashGoal)) {
     search.release();
     fmt::print(out, "not reproduced\n");
     if (closest.test()) {
-      const crash::CrashDistance d = crash::crashDistance(target, goals[0], closest.run(), goals.reach(), frames);
+      const crash::CrashDistance d = crash::crashDistance(target, goals[crashGoal], closest.run(), goals.reach(), frames);
       const std::vector<exec::Frame> got = d.ds == 0 && (closest.run().failed() || closest.run().threw) ? frames(closest.run()) : std::vector<exec::Frame>{};
       size_t matched = 0;
       for (const exec::Frame &t : target.frames)
@@ -202,8 +214,8 @@ Attempt attempt(const ReproduceOptions &options, GenerateOptions g, const crash:
   }
 
   // Reproduced: the covering test, minimised, written as a death test.
-  search::Execution run = *search.archive().at(0).run;
-  const testcase::TestCase test = minimise(*search.archive().at(0).test, run, goals, search.evaluator());
+  search::Execution run = *search.archive().at(crashGoal).run;
+  const testcase::TestCase test = minimise(*search.archive().at(crashGoal).test, run, goals, crashGoal, search.evaluator());
   emit::SuiteTest st;
   st.test = test;
   st.result = run.result;
@@ -260,6 +272,10 @@ Attempt attempt(const ReproduceOptions &options, GenerateOptions g, const crash:
 int reproduce(const ReproduceOptions &options, std::ostream &out, std::ostream &err) {
   if (options.fitness != "weighted-sum" && options.fitness != "st-distance") {
     fmt::print(err, "mosaic: error: unknown crash fitness '{}' (weighted-sum or st-distance)\n", options.fitness);
+    return kExitUsage;
+  }
+  if (options.guides != "coverage" && options.guides != "none") {
+    fmt::print(err, "mosaic: error: unknown crash guides '{}' (coverage or none)\n", options.guides);
     return kExitUsage;
   }
   if (auto bad = concolicOptionsError(options.search)) {

@@ -155,6 +155,7 @@ private:
     b.maxExecutions = options.maxExecutions;
     b.stop = interrupt.flag();
     b.failingTestsCover = options.failingTestsCover;
+    b.doneWhenCovered = options.doneWhenCovered;
     return b;
   }
 

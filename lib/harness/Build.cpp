@@ -320,6 +320,12 @@ Expected<std::string> projectArchive(const model::Program &program, const fs::pa
       if (dropped(argv[i]) || startsWith(argv[i], "-o")) continue;
       cmd.push_back(argv[i]);
     }
+    // With debug information, whatever the project's build type: a
+    // failure's stack names these files' lines too (a crash's trace has
+    // frames in them, muParser's ParseCmdCodeBulk and the template of a
+    // header it instantiates, which reproduce matches by function and
+    // line); -g does not change the code generated.
+    cmd.push_back("-g");
     const std::string object = (objects / (hex(fnv1a(commandLine(cmd), fnv1a(file))) + ".o")).string();
     if (fs::exists(object) && upToDate(object + ".inputs")) {
       ++reused;

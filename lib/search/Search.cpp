@@ -63,6 +63,8 @@ bool Evaluator::done() const {
   // Predicted tests are not executions; a search that only bred them as
   // many times over would stop all the same.
   if (budget_.maxExecutions && std::max(executions_, predicted_) >= budget_.maxExecutions) return true;
+  if (budget_.doneWhenCovered && *budget_.doneWhenCovered < goals_.size() && archive_.covered(*budget_.doneWhenCovered))
+    return true;
   if (budget_.stopWhenCovered && archive_.coveredCount() >= goals_.soughtCount() &&
       (archive_.erroneousCount() == 0 || budget_.failingTestsCover) && allSoughtCovered())
     return true;

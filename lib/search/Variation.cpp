@@ -3,6 +3,7 @@
 
 #include "mosaic/abi/TestWire.h"
 
+#include "mosaic/testcase/Inherited.h"
 #include "mosaic/testcase/Lifetime.h"
 #include "mosaic/testcase/TextEdits.h"
 
@@ -32,6 +33,7 @@ Variation::Variation(const testcase::Catalog &catalog, testcase::TestFactory &fa
   isTarget_.assign(program_.callables.size(), false);
   for (model::CallableId c : targets_)
     if (c < isTarget_.size()) isTarget_[c] = true;
+  inherited_ = testcase::inheritedMethods(catalog_, targets_);
 }
 
 bool Variation::callsTarget(const TestCase &t) const {
@@ -89,7 +91,9 @@ bool Variation::changeStep(TestCase &t, size_t l) {
 const std::vector<model::CallableId> &Variation::methodsOn(model::TypeId type) {
   auto [it, fresh] = methodsOn_.try_emplace(type);
   if (!fresh) return it->second;
-  for (model::CallableId c : targets_) {
+  std::vector<model::CallableId> offered = targets_;
+  offered.insert(offered.end(), inherited_.begin(), inherited_.end());
+  for (model::CallableId c : offered) {
     const model::Callable &callable = program_.callable(c);
     if (!callable.parent ||
         (callable.kind != model::CallableKind::Method && callable.kind != model::CallableKind::Operator))
@@ -158,8 +162,8 @@ bool Variation::insertStep(TestCase &t) {
     ++count;
     bool done = false;
     if (!rng_.chance(options_.insertUnit)) {
-      // A call on an existing variable: a target method whose class the
-      // variable is (or points to).
+      // A call on an existing variable: a target method, or one its class
+      // inherits, whose class the variable is (or points to).
       // Or a function that takes a pointer the test holds as its object
       // (functionsOn).
       struct Option {

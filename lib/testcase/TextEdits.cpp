@@ -15,7 +15,46 @@ std::string clip(std::string s, size_t maxLength) {
   return s;
 }
 
+bool digit(char c) { return c >= '0' && c <= '9'; }
+
+// TextEdit::Number: one decimal number of `s` (its digits, with the minus
+// sign before them) replaced by an interesting value, or by its own value
+// plus or minus one (a quarter of the time; ours); with no number in `s`,
+// an interesting value inserted.
+std::string editNumber(const std::string &s, Rng &rng, size_t maxLength) {
+  std::vector<std::pair<size_t, size_t>> numbers; // [begin, end)
+  for (size_t i = 0; i < s.size();) {
+    if (!digit(s[i])) {
+      ++i;
+      continue;
+    }
+    size_t begin = i > 0 && s[i - 1] == '-' ? i - 1 : i;
+    while (i < s.size() && digit(s[i])) ++i;
+    numbers.emplace_back(begin, i);
+  }
+  const std::vector<std::int64_t> &values = interestingValues();
+  std::string value = std::to_string(values[rng.index(values.size())]);
+  if (numbers.empty()) {
+    std::string out = s;
+    out.insert(position(rng, s.size()), value);
+    return clip(std::move(out), maxLength);
+  }
+  const auto [begin, end] = numbers[rng.index(numbers.size())];
+  const std::string old = s.substr(begin, end - begin);
+  if (old.size() <= 18 && rng.chance(0.25)) value = std::to_string(std::stoll(old) + (rng.chance(0.5) ? 1 : -1));
+  return clip(s.substr(0, begin) + value + s.substr(end), maxLength);
+}
+
 } // namespace
+
+const std::vector<std::int64_t> &interestingValues() {
+  static const std::vector<std::int64_t> values = {
+      -128, -1, 0, 1, 16, 32, 64, 100, 127,                                        // INTERESTING_8
+      -32768, -129, 128, 255, 256, 512, 1000, 1024, 4096, 32767,                   // INTERESTING_16
+      -2147483648LL, -100663046, -32769, 32768, 65535, 65536, 100663045, 2147483647, // INTERESTING_32
+  };
+  return values;
+}
 
 std::string editText(const std::string &s, TextEdit edit, const ConstantPool &pool, Rng &rng, double dynamicShare,
                      size_t maxLength) {
@@ -56,6 +95,7 @@ std::string editText(const std::string &s, TextEdit edit, const ConstantPool &po
     out.erase(from, length);
     return out;
   }
+  case TextEdit::Number: return editNumber(s, rng, maxLength);
   }
   return s;
 }

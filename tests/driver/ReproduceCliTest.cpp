@@ -190,6 +190,32 @@ TEST(ReproduceCli, ACrashBehindAnExactValueIsReachedWithConcolicExecution) {
   EXPECT_NE(merged.find("343686956"), std::string::npos) << merged;
 }
 
+// A crash in a private static of the unit's class, called only through a
+// public method it inherits from a base another unit defines
+// (tests/fixtures/crash-inherited: IntCalculator's divide, run by
+// Calculator::evaluate; muParser's ParserInt::Div under ParserBase::Eval).
+// The unit's own targets are only IntCalculator's constructors and clear();
+// the search calls the inherited setExpression and evaluate on its
+// objects, starts from the expression the project's program passes
+// ("8/4", a sample of the code that calls the unit), and sets its divisor
+// to 0 (the number edit).
+TEST(ReproduceCli, ACrashUnderAnInheritedMethodIsReproducedThroughIt) {
+  const std::string fixture = std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/crash-inherited/";
+  const fs::path out = makeTempDir("mosaic-reproduce-inherited");
+  auto r = runProcess({MOSAIC_EXE, "reproduce", "-p", MOSAIC_FIXTURE_CRASH_INHERITED_DB_DIR, "--trace",
+                       fixture + "crash-gdb.txt", "-o", (out / "suite").string(), "--work-dir", (out / "work").string(),
+                       "--seed", "1", "--budget", "120s", "--max-executions", "60000", "--no-progress"});
+  ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("target       IntCalculator::divide int_calculator.cpp:11"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("reproduced   by a test of"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("verified     the death test builds and dies"), std::string::npos) << r.out;
+  const std::string test = readFile(out / "suite" / "int_calculator_failing_test.cpp");
+  EXPECT_NE(test.find(".setExpression("), std::string::npos) << test;
+  EXPECT_NE(test.find(".evaluate()"), std::string::npos) << test;
+  EXPECT_NE(test.find("#0 IntCalculator::divide(int, int) int_calculator.cpp:11"), std::string::npos) << test;
+  EXPECT_NE(test.find("#1 Calculator::evaluate() const calculator.cpp:17"), std::string::npos) << test;
+}
+
 // A crash in the library's inside (tests/fixtures/crash-inside:
 // decode_escape, declared only in escape_internal.h, aborts on an escape
 // its lexer should not have let through). When the trace entered it from

@@ -241,6 +241,27 @@ TEST(EvaluationObservers, AGoalOnlyAFailingTestCoversStaysOpenUnlessFailingTests
   }
 }
 
+// `reproduce` seeks the crash's goal beside guiding goals: the search is
+// done once that one goal is covered, though others are still open.
+TEST(EvaluationObservers, TheSearchIsDoneWhenItsOneGoalIsCoveredWhateverElseIsOpen) {
+  const auto d = fourBlocks();
+  const Goals goals(d);
+  const auto shorter = shorterTest();
+  FakeExecutor executor([&](const testcase::TestCase &) -> std::optional<Execution> { return fourBlocksRun(true, false); });
+  const size_t g = goals.goalOfSide(0);
+  for (bool doneAtG : {false, true}) {
+    Archive archive(goals.size(), *shorter);
+    Budget budget;
+    if (doneAtG) budget.doneWhenCovered = g;
+    Evaluator evaluator(goals, archive, executor, budget);
+    EXPECT_FALSE(evaluator.done());
+    ASSERT_TRUE(evaluator.evaluate(ofLength(1)));
+    ASSERT_TRUE(archive.covered(g));
+    EXPECT_LT(archive.coveredCount(), goals.soughtCount()); // other goals are open
+    EXPECT_EQ(evaluator.done(), doneAtG);
+  }
+}
+
 TEST(EvaluationObservers, AnEvaluatorThatCannotRunGivesUp) {
   const auto d = fourBlocks();
   const Goals goals(d);

@@ -85,3 +85,30 @@ TEST(TextEdits, SentencesAreMadeOfTokens) {
   }
   EXPECT_EQ(tokenSentence(ConstantPool{}, rng, 0.5, 256), "");
 }
+
+// The number edit sets one decimal number of the text to an interesting
+// value (an expression's "1/2/3" becomes "1/0/3", the divisor a parser's
+// integer division cannot take), or steps it by one; text without a number
+// gets one inserted.
+TEST(TextEdits, NumbersOfTheTextBecomeInterestingValues) {
+  const ConstantPool pool = poolOf({}, {});
+  Rng rng(11);
+  std::set<std::string> seen;
+  for (int i = 0; i < 2000; ++i) {
+    const std::string out = editText("1/2/3", TextEdit::Number, pool, rng, 0.5, 64);
+    // Only one number changes: the other two and both slashes stay.
+    const int kept = (out.rfind("1/", 0) == 0) + (out.find("/2/") != std::string::npos) +
+                     (out.size() >= 2 && out.compare(out.size() - 2, 2, "/3") == 0);
+    ASSERT_GE(kept, 2) << out;
+    seen.insert(out);
+  }
+  for (const char *want : {"1/0/3", "1/-1/3", "1/2/-2147483648", "1/2/4", "0/2/3", "1/2/2"})
+    EXPECT_EQ(seen.count(want), 1u) << want;
+  // A minus sign before the digits is part of the number.
+  bool negated = false;
+  for (int i = 0; i < 500 && !negated; ++i) negated = editText("x<<-1", TextEdit::Number, pool, rng, 0.5, 64) == "x<<0";
+  EXPECT_TRUE(negated);
+  const std::string inserted = editText("ab", TextEdit::Number, pool, rng, 0.5, 64);
+  EXPECT_NE(inserted.find_first_of("0123456789"), std::string::npos) << inserted;
+  for (int i = 0; i < 200; ++i) ASSERT_LE(editText("9999999999999", TextEdit::Number, pool, rng, 0.5, 12).size(), 12u);
+}

@@ -68,6 +68,9 @@ struct GenerateOptions : RunOptions {
   /// The search may stop once a failing test covers every goal (`reproduce`:
   /// the crash is what it seeks); `generate` wants each covered cleanly.
   bool failingTestsCover = false;
+  /// The search stops once this goal is covered (search::Budget::
+  /// doneWhenCovered): `reproduce`'s crash, ahead of its guiding goals.
+  std::optional<std::size_t> doneWhenCovered;
   std::size_t testsPerFile = 100;  ///< --tests-per-file: split test files beyond this
   /// Concolic execution beside the search (--concolic; issue 22): a
   /// symbolic harness, Z3, and the branches to flip chosen by

@@ -21,6 +21,14 @@ struct ReproduceOptions {
   GenerateOptions search;
   std::string traceFile; ///< --trace
   std::string fitness = "weighted-sum"; ///< --crash-fitness: weighted-sum or st-distance
+  /// --crash-guides: goals beside the crash that steer the search where the
+  /// crash fitness is flat ("coverage": the goals `generate` seeks by
+  /// default, the unit's functions, branch sides and lines; "none": the
+  /// crash alone, as EvoCrash). A trace's line in a function reached only
+  /// through a function pointer (muParserInt.cpp's Div, called by the
+  /// evaluator of another unit) has no approach level to descend; covering
+  /// the unit's functions takes the search through the code around it.
+  std::string guides = "coverage";
 };
 
 /// Reads the trace, places its frames among the compile database's units,

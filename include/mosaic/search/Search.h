@@ -40,6 +40,9 @@ struct Budget {
   /// With stopWhenCovered: a failing test that covers a goal is enough (a
   /// crash's search, whose one goal only a failing test covers).
   bool failingTestsCover = false;
+  /// The search is done once this goal is covered, whatever else is open
+  /// (a crash's search, whose other goals only guide it toward the crash).
+  std::optional<size_t> doneWhenCovered;
 
   double elapsed() const;
   /// Fraction of the budget used, in [0, 1] (time or executions, whichever is further).

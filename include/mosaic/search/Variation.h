@@ -92,8 +92,11 @@ private:
   Rng &rng_;
   std::vector<model::CallableId> targets_;
   std::vector<bool> isTarget_;
+  /// The methods the targets' classes inherit from bases defined elsewhere
+  /// (testcase/Inherited.h): called on the unit's objects, as targets are.
+  std::vector<model::CallableId> inherited_;
   /// The target methods (and operators) a variable of a type can receive,
-  /// in targets_' order: asked of the catalog once per type (an insertion
+  /// in targets_' order, then the inherited methods: asked of the catalog once per type (an insertion
   /// asks it for every variable of the test, over every target: pugixml.cpp
   /// has hundreds of methods).
   const std::vector<model::CallableId> &methodsOn(model::TypeId type);
