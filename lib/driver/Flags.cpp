@@ -425,8 +425,8 @@ void reproduceFlags(std::vector<Flag> &t) {
                    [](CommandLine &c, Command) { return &c.reproduce.fitness; }));
   t.push_back(text({.names = "--crash-guides", .value = "NAME", .commands = kReproduce,
                     .help = "Goals beside the crash that steer the search while the crash fitness is flat: coverage (the "
-                            "unit's functions, branch sides and lines, as generate seeks them; the default) or none (the "
-                            "crash alone, as EvoCrash)"},
+                            "unit's functions, branch sides and lines, as generate seeks them) or none (the crash alone, "
+                            "as EvoCrash; the default)"},
                    [](CommandLine &c, Command) { return &c.reproduce.guides; }));
 }
 

@@ -214,6 +214,20 @@ TEST(ReproduceCli, ACrashUnderAnInheritedMethodIsReproducedThroughIt) {
   EXPECT_NE(test.find(".evaluate()"), std::string::npos) << test;
   EXPECT_NE(test.find("#0 IntCalculator::divide(int, int) int_calculator.cpp:11"), std::string::npos) << test;
   EXPECT_NE(test.find("#1 Calculator::evaluate() const calculator.cpp:17"), std::string::npos) << test;
+
+  // With the unit's coverage goals as guides the search gets there too, and
+  // stops at the crash.
+  const fs::path guided = makeTempDir("mosaic-reproduce-inherited");
+  auto g = runProcess({MOSAIC_EXE, "reproduce", "-p", MOSAIC_FIXTURE_CRASH_INHERITED_DB_DIR, "--trace",
+                       fixture + "crash-gdb.txt", "-o", (guided / "suite").string(), "--work-dir",
+                       (guided / "work").string(), "--seed", "1", "--budget", "120s", "--max-executions", "60000",
+                       "--crash-guides", "coverage", "--no-progress"});
+  ASSERT_EQ(g.exitCode, 0) << g.out << g.err;
+  EXPECT_NE(g.out.find("reproduced   by a test of"), std::string::npos) << g.out;
+  auto bad = runProcess({MOSAIC_EXE, "reproduce", "-p", MOSAIC_FIXTURE_CRASH_INHERITED_DB_DIR, "--trace",
+                         fixture + "crash-gdb.txt", "-o", (guided / "bad").string(), "--crash-guides", "branches"});
+  EXPECT_EQ(bad.exitCode, 2);
+  EXPECT_NE(bad.err.find("unknown crash guides 'branches' (coverage or none)"), std::string::npos) << bad.err;
 }
 
 // A crash in the library's inside (tests/fixtures/crash-inside:

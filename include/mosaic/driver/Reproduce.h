@@ -23,12 +23,15 @@ struct ReproduceOptions {
   std::string fitness = "weighted-sum"; ///< --crash-fitness: weighted-sum or st-distance
   /// --crash-guides: goals beside the crash that steer the search where the
   /// crash fitness is flat ("coverage": the goals `generate` seeks by
-  /// default, the unit's functions, branch sides and lines; "none": the
-  /// crash alone, as EvoCrash). A trace's line in a function reached only
-  /// through a function pointer (muParserInt.cpp's Div, called by the
-  /// evaluator of another unit) has no approach level to descend; covering
-  /// the unit's functions takes the search through the code around it.
-  std::string guides = "coverage";
+  /// default, the unit's functions, branch sides and lines; "none", the
+  /// default: the crash alone, as EvoCrash). A trace's line in a function
+  /// reached only through a function pointer (muParserInt.cpp's Div, called
+  /// by the evaluator of another unit) has no approach level to descend;
+  /// covering the unit's functions takes the search through the code
+  /// around it. Where the crash fitness does lead, a thousand guides take
+  /// the population from it: cjson-03, reproduced in under a second alone,
+  /// was not in 60 s with them (bench/results/crashes-2026-12-03-guides).
+  std::string guides = "none";
 };
 
 /// Reads the trace, places its frames among the compile database's units,
