@@ -96,9 +96,9 @@ private:
   /// (testcase/Inherited.h): called on the unit's objects, as targets are.
   std::vector<model::CallableId> inherited_;
   /// The target methods (and operators) a variable of a type can receive,
-  /// in targets_' order, then the inherited methods: asked of the catalog once per type (an insertion
-  /// asks it for every variable of the test, over every target: pugixml.cpp
-  /// has hundreds of methods).
+  /// in targets_' order, then the inherited methods: asked of the catalog
+  /// once per type (an insertion asks it for every variable of the test,
+  /// over every target: pugixml.cpp has hundreds of methods).
   const std::vector<model::CallableId> &methodsOn(model::TypeId type);
   std::unordered_map<model::TypeId, std::vector<model::CallableId>> methodsOn_;
   /// C's methods from outside the unit: the functions of the project that

@@ -16,14 +16,13 @@ namespace mosaic::testcase {
 
 /// The methods (non-static, not operators) that the classes of `targets`
 /// (the parents of its constructors and methods) inherit from their public
-/// bases, transitively, and that are not in `targets`: each public (a
-/// Record::methods), callable
-/// by a test (Catalog::callable), not the library's inside
-/// (Callable::internalApi), and not hidden by a member of the same name
-/// declared by the derived class or a class between it and the base (a
-/// call `d.f()` would find that one: C++ name hiding). In the order of
-/// `targets`' classes, then of the bases, then of each base's methods; each
-/// once.
+/// bases, transitively, and that are not in `targets`: each public (in
+/// Record::methods), callable by a test (Catalog::callable), not the
+/// library's inside (Callable::internalApi), and not hidden by a member of
+/// the same name declared by the derived class or a class between it and
+/// the base (a call `d.f()` would find that one: C++ name hiding). In the
+/// order of `targets`' classes, then of the bases, then of each base's
+/// methods; each once.
 std::vector<model::CallableId> inheritedMethods(const Catalog &catalog, const std::vector<model::CallableId> &targets);
 
 } // namespace mosaic::testcase
