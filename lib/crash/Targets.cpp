@@ -47,4 +47,20 @@ std::vector<TargetChoice> targetChoices(const StackTrace &trace, const PlacedTra
   return out;
 }
 
+std::vector<model::CallableId> entryCallables(const model::Program &program,
+                                              const std::vector<model::CallableId> &offered, const PlacedTrace &placed) {
+  std::vector<model::CallableId> out;
+  const auto deepest = placed.deepestUnitFrame();
+  if (!deepest) return out;
+  for (size_t i = *deepest; i < placed.frames.size() && out.empty(); ++i) {
+    const PlacedFrame &p = placed.frames[i];
+    if (p.place == Place::External) break;
+    for (model::CallableId c : offered)
+      if (sameFunction(program.callable(c).qualifiedName, p.frame.frame.function) &&
+          std::find(out.begin(), out.end(), c) == out.end())
+        out.push_back(c);
+  }
+  return out;
+}
+
 } // namespace mosaic::crash

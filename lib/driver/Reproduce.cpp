@@ -16,6 +16,7 @@
 #include "mosaic/search/Criteria.h"
 #include "mosaic/driver/Toolchain.h"
 #include "mosaic/support/Text.h"
+#include "mosaic/testcase/Inherited.h"
 #include "mosaic/testcase/Printer.h"
 
 #include <fmt/format.h>
@@ -132,6 +133,16 @@ Attempt attempt(const ReproduceOptions &options, GenerateOptions g, const crash:
   if (target.caller)
     for (model::CallableId id = 0; id < session.program.callables.size(); ++id)
       if (session.catalog->internalCallable(session.program.callables[id])) target.insideEntries.push_back(id);
+  // Every test ends by entering the trace where its program did.
+  std::vector<model::CallableId> offered = testcase::inheritedMethods(*session.catalog, session.targets);
+  for (model::CallableId id : session.targets)
+    if (!session.catalog->internalCallable(session.program.callables[id])) offered.push_back(id);
+  g.entryCalls = crash::entryCallables(session.program, offered, placed);
+  if (!g.entryCalls.empty()) {
+    std::vector<std::string> names;
+    for (model::CallableId id : g.entryCalls) names.push_back(session.program.callables[id].signature);
+    fmt::print(out, "entry        every test ends with a call of {}\n", fmt::join(names, " or "));
+  }
   std::vector<std::string> generated{session.harness.directory, fs::path(toolchain().abiInclude).parent_path() / "runtime"};
   FailureStacks stacks(toolchain().llvmSymbolizer, session.harness.binary, g.sanitize ? session.harness.binary : "",
                        generated, root);

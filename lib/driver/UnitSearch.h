@@ -82,6 +82,7 @@ public:
   /// the stages short, until release()).
   SearchSummary run(search::AlgorithmKind algorithm, std::ostream &err) {
     search::Variation variation(*session_.catalog, factory_, rng_, session_.targets, options_.variation);
+    variation.guideTo(options_.entryCalls);
     search::SearchOptions parameters = options_.search;
     if (auto grt = search::parseGrtComponents(options_.grtComponents, parameters.grt)) parameters.grt = *grt;
     // --search-components bloodhound: the calls of the search's random

@@ -36,6 +36,70 @@ Variation::Variation(const testcase::Catalog &catalog, testcase::TestFactory &fa
   inherited_ = testcase::inheritedMethods(catalog_, targets_);
 }
 
+TestCase Variation::randomTest() {
+  TestCase t = factory_.randomTest(targets_);
+  if (endWithEntry(t)) testcase::dropEarlyReleases(t, program_);
+  return t;
+}
+
+void Variation::guideTo(std::vector<model::CallableId> entries) {
+  entries_ = std::move(entries);
+  isEntry_.assign(program_.callables.size(), false);
+  for (model::CallableId c : entries_)
+    if (c < isEntry_.size()) isEntry_[c] = true;
+}
+
+bool Variation::endWithEntry(TestCase &t) {
+  if (entries_.empty()) return false;
+  const auto isEntryCall = [this](const Statement &s) {
+    return isCall(s.op) && s.callable < isEntry_.size() && isEntry_[s.callable];
+  };
+  if (!t.statements.empty() && isEntryCall(t.statements.back())) return false;
+  // The last entry call, moved to the end when nothing after it uses its
+  // result: the statements after it become the set-up it runs after.
+  for (size_t i = t.statements.size(); i-- > 0;) {
+    if (!isEntryCall(t.statements[i])) continue;
+    bool used = false;
+    for (size_t j = i + 1; j < t.statements.size() && !used; ++j)
+      used = std::find(t.statements[j].refs.begin(), t.statements[j].refs.end(), static_cast<Ref>(i)) !=
+             t.statements[j].refs.end();
+    if (used) break;
+    Statement moved = t.statements[i];
+    t.statements.erase(t.statements.begin() + static_cast<std::ptrdiff_t>(i));
+    for (size_t j = i; j < t.statements.size(); ++j)
+      for (Ref &r : t.statements[j].refs)
+        if (r != testcase::kNoRef && r > i) --r;
+    t.statements.push_back(std::move(moved)); // its refs all point before i
+    return true;
+  }
+  // A new one: a method on a variable of its class (a target call makes
+  // one when the test holds none), a function as it is.
+  const size_t before = t.statements.size();
+  for (int attempt = 0; attempt < 10; ++attempt) {
+    const model::CallableId entry = rng_.pick(entries_);
+    const model::Callable &c = program_.callable(entry);
+    const bool method = c.parent && (c.kind == model::CallableKind::Method || c.kind == model::CallableKind::Operator);
+    if (!method) {
+      if (factory_.appendCall(t, entry)) return true;
+      continue;
+    }
+    std::vector<Ref> receivers;
+    for (size_t i = 0; i < t.statements.size(); ++i) {
+      if (t.statements[i].op == Op::Null) continue;
+      auto vt = testcase::variableType(program_, t, i);
+      if (!vt) continue;
+      const auto &on = methodsOn(*vt);
+      if (std::find(on.begin(), on.end(), entry) != on.end()) receivers.push_back(static_cast<Ref>(i));
+    }
+    if (!receivers.empty()) {
+      if (factory_.appendCallOn(t, entry, rng_.pick(receivers))) return true;
+    } else if (!targets_.empty()) {
+      factory_.appendCall(t, factory_.pickTarget(targets_)); // perhaps a receiver, for the next attempt
+    }
+  }
+  return t.statements.size() != before; // perhaps still without an entry call
+}
+
 bool Variation::callsTarget(const TestCase &t) const {
   for (const Statement &s : t.statements)
     if (isCall(s.op) && s.callable < isTarget_.size() && isTarget_[s.callable]) return true;
@@ -62,6 +126,10 @@ bool Variation::mutate(TestCase &t, const Execution *last) {
   if (!callsTarget(t) && !targets_.empty()) {
     for (int attempt = 0; attempt < 10; ++attempt)
       if (factory_.appendCall(t, factory_.pickTarget(targets_))) break;
+    changed = true;
+  }
+  if (endWithEntry(t)) {
+    testcase::dropEarlyReleases(t, program_);
     changed = true;
   }
   return changed;
@@ -529,6 +597,7 @@ std::pair<TestCase, TestCase> Variation::crossover(const TestCase &a, const Test
     testcase::dropEarlyReleases(*child, program_);
     catalog_.dropWritesThroughConst(*child);
     testcase::fitFormats(catalog_, *child);
+    if (endWithEntry(*child)) testcase::dropEarlyReleases(*child, program_);
   }
   return children;
 }

@@ -80,3 +80,33 @@ TEST(TargetChoices, AUnitSeenAgainHigherUpBelongsToTheCallersChoice) {
   EXPECT_EQ(c[1].target.frames.size(), 3u);
   EXPECT_TRUE(targetChoices(kSegv, placed({at(Place::External, "main", "", 0)}), 3).empty());
 }
+
+// A test enters the trace at the innermost frame it can call: muparser's
+// division by zero runs in the private static ParserInt::Div under
+// ParserBase's private parse functions; the first a test may call is the
+// inherited ParserBase::Eval (gdb prints it with its parameters and const).
+TEST(EntryCallables, TheInnermostFrameATestCanCallWithItsOverloads) {
+  model::Program p;
+  for (const char *name : {"mu::ParserInt::ParserInt", "mu::ParserBase::Eval", "mu::ParserBase::Eval",
+                           "mu::ParserBase::SetExpr", "mu::ParserBase::ParseString"}) {
+    model::Callable c;
+    c.id = static_cast<model::CallableId>(p.callables.size());
+    c.qualifiedName = name;
+    p.callables.push_back(c);
+  }
+  const PlacedTrace t = placed({at(Place::Unit, "mu::ParserInt::Div(double, double)", "/p/src/muParserInt.cpp", 50),
+                                at(Place::Project, "mu::generic_callable_type::call_fun<2ul>", "/p/include/muParserToken.h", 81),
+                                at(Place::Unit, "mu::ParserBase::ParseString() const", "/p/src/muParserBase.cpp", 1542),
+                                at(Place::Unit, "mu::ParserBase::Eval() const", "/p/src/muParserBase.cpp", 1818),
+                                at(Place::External, "main", "/tmp/poc.cpp", 7)});
+  // ParseString is private: not offered. Eval's two overloads are.
+  EXPECT_EQ(entryCallables(p, {0, 1, 2, 3}, t), (std::vector<model::CallableId>{1, 2}));
+  // Offered, the innermost frame wins.
+  EXPECT_EQ(entryCallables(p, {0, 1, 2, 3, 4}, t), (std::vector<model::CallableId>{4}));
+  // Nothing past the first frame outside the project, nor without a unit frame.
+  const PlacedTrace cut = placed({at(Place::Unit, "mu::ParserInt::Div(double, double)", "/p/src/muParserInt.cpp", 50),
+                                  at(Place::External, "qsort", "", 0),
+                                  at(Place::Unit, "mu::ParserBase::Eval() const", "/p/src/muParserBase.cpp", 1818)});
+  EXPECT_TRUE(entryCallables(p, {0, 1, 2, 3}, cut).empty());
+  EXPECT_TRUE(entryCallables(p, {0, 1, 2, 3}, placed({at(Place::External, "main", "/tmp/poc.cpp", 7)})).empty());
+}

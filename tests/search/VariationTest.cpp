@@ -203,3 +203,47 @@ TEST(Variation, InsertionCallsAnotherFilesFunctionOnAnObjectTheTestHolds) {
   }
   EXPECT_GT(loadedThenRead, 0);
 }
+
+// Crash reproduction's guided variation (Variation::guideTo): every random
+// test, mutant and crossover child ends with a call of the entry, here the
+// base's evaluate() that the crash-inherited fixture's trace enters
+// through, on an IntCalculator the test holds; the statements before it
+// stay well formed.
+TEST(Variation, GuidedTestsEndWithACallOfTheEntry) {
+  auto m = UnitModel::make(MOSAIC_FIXTURE_CRASH_INHERITED_DB_DIR,
+                           std::string(MOSAIC_SOURCE_DIR) + "/tests/fixtures/crash-inherited/int_calculator.cpp");
+  const model::Callable &evaluate = m->callable("Calculator::evaluate");
+  Rng rng(5);
+  testcase::ConstantPool pool;
+  testcase::TestFactory factory(*m->catalog, pool, rng);
+  search::Variation variation(*m->catalog, factory, rng, m->program.targets);
+  const auto endsWithEvaluate = [&](const testcase::TestCase &t) {
+    return !t.statements.empty() && t.statements.back().op == testcase::Op::MethodCall &&
+           t.statements.back().callable == evaluate.id;
+  };
+  // Unguided (generate), a random test seldom ends with it.
+  int unguided = 0;
+  for (int i = 0; i < 50; ++i) unguided += endsWithEvaluate(variation.randomTest());
+  EXPECT_LT(unguided, 25);
+  variation.guideTo({evaluate.id});
+  int moved = 0;
+  for (int i = 0; i < 100; ++i) {
+    testcase::TestCase a = variation.randomTest(), b = variation.randomTest();
+    ASSERT_TRUE(endsWithEvaluate(a)) << testcase::toCode(m->program, a);
+    auto [c, d] = variation.crossover(a, b);
+    for (testcase::TestCase *t : {&c, &d}) {
+      const size_t calls = static_cast<size_t>(std::count_if(t->statements.begin(), t->statements.end(), [&](const auto &s) {
+        return s.op == testcase::Op::MethodCall && s.callable == evaluate.id;
+      }));
+      variation.mutate(*t, nullptr);
+      expectWellFormed(m->program, *t);
+      EXPECT_TRUE(endsWithEvaluate(*t)) << testcase::toCode(m->program, *t);
+      // An insertion after the entry moves the entry call to the end
+      // rather than adding another.
+      moved += std::count_if(t->statements.begin(), t->statements.end(), [&](const auto &s) {
+                 return s.op == testcase::Op::MethodCall && s.callable == evaluate.id;
+               }) == static_cast<std::ptrdiff_t>(calls);
+    }
+  }
+  EXPECT_GT(moved, 100);
+}

@@ -7,6 +7,8 @@
 #include "mosaic/crash/CrashGoal.h"
 #include "mosaic/crash/ProjectFrames.h"
 
+#include "mosaic/model/Program.h"
+
 #include <string>
 #include <vector>
 
@@ -32,5 +34,17 @@ struct TargetChoice {
 /// first frame of the next unit up, also for the last choice when
 /// `maxUnits` cut the frames there.
 std::vector<TargetChoice> targetChoices(const StackTrace &trace, const PlacedTrace &placed, size_t maxUnits);
+
+/// Where a search's tests enter the trace (search::Variation::guideTo;
+/// Botsing's target method): the callables of `offered` (those a test of
+/// the unit may call where a program would: its targets that are not the
+/// library's inside, and the methods its classes inherit) that the
+/// innermost frame naming one of them names (sameFunction on the qualified
+/// name), from the trace's deepest frame in a unit outward, up to the
+/// first frame outside the project. Empty when no frame names one.
+/// muparser's division by zero in the private static ParserInt::Div, under
+/// ParserBase::ParseCmdCodeBulk, ..., ParserBase::Eval: the inherited Eval.
+std::vector<model::CallableId> entryCallables(const model::Program &program,
+                                              const std::vector<model::CallableId> &offered, const PlacedTrace &placed);
 
 } // namespace mosaic::crash

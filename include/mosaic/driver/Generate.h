@@ -71,6 +71,10 @@ struct GenerateOptions : RunOptions {
   /// The search stops once this goal is covered (search::Budget::
   /// doneWhenCovered): `reproduce`'s crash, ahead of its guiding goals.
   std::optional<std::size_t> doneWhenCovered;
+  /// Every test of the search ends with a call of one of these callables
+  /// (search::Variation::guideTo): `reproduce`'s entry into the trace's
+  /// frames. Empty for generate.
+  std::vector<std::uint32_t> entryCalls;
   std::size_t testsPerFile = 100;  ///< --tests-per-file: split test files beyond this
   /// Concolic execution beside the search (--concolic; issue 22): a
   /// symbolic harness, Z3, and the branches to flip chosen by

@@ -35,8 +35,27 @@ public:
   Variation(const testcase::Catalog &catalog, testcase::TestFactory &factory, Rng &rng,
             std::vector<model::CallableId> targets, VariationOptions options = {});
 
-  /// A random test (RandomLengthTestFactory).
-  testcase::TestCase randomTest() { return factory_.randomTest(targets_); }
+  /// A random test (RandomLengthTestFactory), ending with an entry call
+  /// when guided (guideTo).
+  testcase::TestCase randomTest();
+
+  /// Crash reproduction's guidance (Botsing's guided initialisation and
+  /// guided mutation, seed 003): from now on every test this variation
+  /// makes or changes ends with a call of one of `entries`, the callables
+  /// of the trace's innermost frame a test can call (a target or an
+  /// inherited method). What comes before sets up the state the entry call
+  /// runs in. A crash under a function only reached through a function
+  /// pointer (muParserInt.cpp's operators, which ParserBase::Eval calls)
+  /// gives its goal no approach level to follow; without an entry call
+  /// the search would have to stumble on the call that reaches it. Empty:
+  /// unguided, as generate is.
+  void guideTo(std::vector<model::CallableId> entries);
+
+  /// Makes `test` end with an entry call: its last one moved to the end
+  /// when no later statement uses it, else a new one appended (on an
+  /// existing variable of the method's class, or on one a target call
+  /// makes). Returns whether the test changed; false when unguided.
+  bool endWithEntry(testcase::TestCase &test);
 
   /// Mutates `test` in place (TestChromosome.mutate); `last` is its last run,
   /// whose first exception bounds the statements worth changing. Returns
@@ -92,6 +111,8 @@ private:
   Rng &rng_;
   std::vector<model::CallableId> targets_;
   std::vector<bool> isTarget_;
+  std::vector<model::CallableId> entries_; ///< guideTo's
+  std::vector<bool> isEntry_;
   /// The methods the targets' classes inherit from bases defined elsewhere
   /// (testcase/Inherited.h): called on the unit's objects, as targets are.
   std::vector<model::CallableId> inherited_;
