@@ -342,13 +342,25 @@ void writeTest(Text &text, const SuiteContext &context, const Written &w, bool f
   if (failingSuite && !disabled && !t.origin.empty()) {
     const std::string regression = "DISABLED_" + name + "_Regression";
     suite.tests[testSuite + "." + regression] = w.site;
-    text.line("// The regression test of the crash above: the same calls, which must return once the bug is");
+    // In C++ a fix may report the error by throwing (muparser's fix of
+    // ParserInt::Div throws ParserError(ecDIV_BY_ZERO), which its PoC
+    // catches): the twin of a crash that was no exception accepts one.
+    const bool acceptThrow = context.cxx && !exceptionCrash;
+    text.line("// The regression test of the crash above: the same calls, which must return" +
+              std::string(acceptThrow ? " (or throw)" : "") + " once the bug is");
     text.line("// fixed. Remove DISABLED_ with the fix and keep it.");
     text.line((p.state.empty() ? "TEST(" : "TEST_F(") + testSuite + ", " + regression + ") {", w.site);
+    const std::string twinIndent = acceptThrow ? "    " : "  ";
+    if (acceptThrow) text.line("  try {", w.site);
     for (const Line &l : w.body.lines) {
       Site s = w.site;
       s.observation = l.observation;
-      text.line("  " + l.text, s);
+      text.line(twinIndent + l.text, s);
+    }
+    if (acceptThrow) {
+      text.line("  } catch (...) {", w.site);
+      text.line("    // the fix reports the error as an exception", w.site);
+      text.line("  }", w.site);
     }
     text.line("}", w.site);
     text.line("");

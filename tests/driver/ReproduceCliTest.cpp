@@ -133,6 +133,8 @@ TEST(ReproduceCli, AnUncaughtExceptionIsReproducedAtItsThrowAndWrittenAsExpectTh
   const std::string test = readFile(out / "suite" / "shelf_failing_test.cpp");
   EXPECT_NE(test.find("EXPECT_THROW(run(), std::out_of_range);"), std::string::npos) << test;
   EXPECT_NE(test.find("DISABLED_Shelf_at_Throws_Regression"), std::string::npos) << test;
+  // The twin of an uncaught exception must not throw it: no catch-all.
+  EXPECT_EQ(test.find("catch (...)"), std::string::npos) << test;
 }
 
 TEST(ReproduceCli, ABacktraceSymbolsTraceIsPlacedByItsFunctionsDefinitions) {
@@ -218,6 +220,11 @@ TEST(ReproduceCli, ACrashUnderAnInheritedMethodIsReproducedThroughIt) {
   EXPECT_NE(test.find(".evaluate()"), std::string::npos) << test;
   EXPECT_NE(test.find("#0 IntCalculator::divide(int, int) int_calculator.cpp:11"), std::string::npos) << test;
   EXPECT_NE(test.find("#1 Calculator::evaluate() const calculator.cpp:17"), std::string::npos) << test;
+  // Its regression twin accepts a fix that throws instead of dividing.
+  const size_t twin = test.find("_Regression) {");
+  ASSERT_NE(twin, std::string::npos) << test;
+  EXPECT_NE(test.find("  try {\n", twin), std::string::npos) << test;
+  EXPECT_NE(test.find("  } catch (...) {\n", twin), std::string::npos) << test;
 
   // With the unit's coverage goals as guides the search gets there too, and
   // stops at the crash.
